@@ -1,0 +1,117 @@
+// Package cli is jstk's command line: it turns the descriptor table into subcommands with
+// flags and help, prints results in the chosen format, maps outcomes to exit codes, and runs
+// the stdio loop of `jstk mcp`. It is the only package that touches the process's standard
+// streams, environment and exit status.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/jstk-dev/jstk/internal/tools"
+)
+
+// Version is jstk's version, set at build time with -ldflags "-X ...cli.Version=...".
+var Version = "0.1.0-dev"
+
+// Exit codes.
+const (
+	ExitOK       = 0 // clean
+	ExitFindings = 1 // an invalid instance, a lint finding, a breaking change, ...
+	ExitError    = 2 // could not run: usage, unreadable input, invalid schema
+)
+
+// Streams are the process's standard streams.
+type Streams struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+}
+
+// OSStreams returns the real standard streams.
+func OSStreams() Streams {
+	return Streams{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+}
+
+// Main runs jstk with args (without the program name) and returns the exit code.
+func Main(ctx context.Context, args []string, st Streams) int {
+	if len(args) == 0 {
+		usage(st.Stderr)
+		return ExitError
+	}
+	switch args[0] {
+	case "--version", "-version", "version":
+		fmt.Fprintf(st.Stdout, "jstk %s\n", Version)
+		return ExitOK
+	case "--help", "-help", "-h", "help":
+		if len(args) > 1 {
+			return runCommand(ctx, []string{args[1], "--help"}, st)
+		}
+		usage(st.Stdout)
+		return ExitOK
+	case "mcp":
+		return runMCP(ctx, args[1:], st)
+	}
+	return runCommand(ctx, args, st)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintf(w, "jstk %s: a JSON Schema toolkit\n\nUsage: jstk <command> [flags] [arguments]\n\nCommands:\n", Version)
+	names := []string{}
+	summaries := map[string]string{}
+	for _, d := range tools.All() {
+		names = append(names, d.Name)
+		summaries[d.Name] = d.Summary
+	}
+	names = append(names, "mcp")
+	summaries["mcp"] = "serve these commands as tools to AI agents over the Model Context Protocol (stdio)"
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, summaries[n])
+	}
+	fmt.Fprintf(w, "\nRun 'jstk <command> --help' for a command's flags. Exit codes: 0 clean, 1 findings, 2 could not run.\n")
+}
+
+// errUsage marks errors in how jstk was called.
+var errUsage = errors.New("usage")
+
+func runCommand(ctx context.Context, args []string, st Streams) int {
+	d, ok := tools.Lookup(args[0])
+	if !ok {
+		fmt.Fprintf(st.Stderr, "jstk: unknown command %q (run 'jstk --help' for the list)\n", args[0])
+		return ExitError
+	}
+	cmd, err := newCommand(d)
+	if err != nil {
+		fmt.Fprintf(st.Stderr, "jstk %s: %v\n", d.Name, err)
+		return ExitError
+	}
+	in, g, err := cmd.parse(args[1:], st)
+	if errors.Is(err, flag.ErrHelp) {
+		cmd.help(st.Stdout)
+		return ExitOK
+	}
+	if err != nil {
+		fmt.Fprintf(st.Stderr, "jstk %s: %v\n", d.Name, err)
+		fmt.Fprintf(st.Stderr, "usage: jstk %s %s (run 'jstk %s --help')\n", d.Name, d.Usage, d.Name)
+		return ExitError
+	}
+	env, err := g.env(st)
+	if err != nil {
+		fmt.Fprintf(st.Stderr, "jstk %s: %v\n", d.Name, err)
+		return ExitError
+	}
+	return output(ctx, d, env, in, g, st)
+}
+
+// message prints an error for the user on stderr.
+func message(st Streams, cmd string, err error) {
+	msg := strings.TrimRight(err.Error(), "\n")
+	fmt.Fprintf(st.Stderr, "jstk %s: %s\n", cmd, msg)
+}

@@ -1,0 +1,320 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"reflect"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/jstk-dev/jstk/internal/diag"
+	"github.com/jstk-dev/jstk/internal/source"
+	"github.com/jstk-dev/jstk/internal/tools"
+	"github.com/jstk-dev/jstk/internal/workspace"
+)
+
+// command is a subcommand generated from a descriptor: each field of the input type is a
+// flag named after its JSON name in kebab case, except the one list of documents or strings,
+// which takes the positional arguments.
+type command struct {
+	d          *tools.Descriptor
+	flags      []inputFlag
+	positional *inputFlag
+}
+
+type inputFlag struct {
+	name     string // flag name
+	short    string // one-letter alias, if any
+	jsonName string
+	index    int
+	typ      reflect.Type
+	usage    string
+	required bool
+	enum     []string
+}
+
+var docType = reflect.TypeOf(tools.Doc{})
+
+func kebab(s string) string {
+	var sb strings.Builder
+	for i, r := range s {
+		if unicode.IsUpper(r) {
+			if i > 0 {
+				sb.WriteByte('-')
+			}
+			r = unicode.ToLower(r)
+		}
+		sb.WriteRune(r)
+	}
+	return sb.String()
+}
+
+func newCommand(d *tools.Descriptor) (*command, error) {
+	c := &command{d: d}
+	t := d.Input
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" || name == "-" || f.Tag.Get("cli") == "-" {
+			continue
+		}
+		in := inputFlag{name: kebab(name), short: f.Tag.Get("short"), jsonName: name, index: i, typ: f.Type,
+			usage: f.Tag.Get("desc"), required: !strings.Contains(opts, "omitempty")}
+		if e := f.Tag.Get("enum"); e != "" {
+			in.enum = strings.Split(e, ",")
+		}
+		if f.Type.Kind() == reflect.Slice && (f.Type.Elem() == docType || f.Type.Elem().Kind() == reflect.String) && f.Tag.Get("cli") != "flag" {
+			if c.positional != nil {
+				return nil, fmt.Errorf("input %s has two list fields; mark one `cli:\"flag\"`", t)
+			}
+			c.positional = &in
+			continue
+		}
+		c.flags = append(c.flags, in)
+	}
+	return c, nil
+}
+
+// globals are the flags every command has.
+type globals struct {
+	format   string
+	maxSize  int64
+	maxDepth int
+	resolve  []string
+}
+
+func (g *globals) register(fs *flag.FlagSet) {
+	fs.StringVar(&g.format, "format", "text", "output format: text, json, sarif or github")
+	fs.Func("max-size", "largest document (or NDJSON line) to read, in bytes; suffixes KiB, MiB, GiB (default 256MiB)", func(s string) error {
+		n, err := parseSize(s)
+		g.maxSize = n
+		return err
+	})
+	fs.IntVar(&g.maxDepth, "max-depth", source.DefaultMaxDepth, "deepest nesting of arrays and objects to accept")
+	fs.Func("resolve", "map a URI (or a prefix ending in /) to a file or directory: `URI=PATH` (repeatable; adds to jstk.json)", func(s string) error {
+		if _, _, err := tools.ParseResolve(s); err != nil {
+			return err
+		}
+		g.resolve = append(g.resolve, s)
+		return nil
+	})
+}
+
+func parseSize(s string) (int64, error) {
+	mult := int64(1)
+	for suffix, m := range map[string]int64{"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30} {
+		if strings.HasSuffix(s, suffix) {
+			s, mult = strings.TrimSuffix(s, suffix), m
+			break
+		}
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("invalid size %q", s)
+	}
+	return n * mult, nil
+}
+
+// env builds the handler's environment for the CLI: the operating system's files, the
+// workspace configuration of the working directory, the limits.
+func (g *globals) env(st Streams) (*tools.Env, error) {
+	fsys := workspace.OS()
+	cfg, err := tools.LoadConfig(fsys)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range g.resolve {
+		u, p, _ := tools.ParseResolve(r)
+		cfg.Resolve[u] = p
+	}
+	return &tools.Env{FS: fsys, Stdin: st.Stdin, Resolve: cfg.Resolve,
+		Limits: &source.Limits{MaxSize: g.maxSize, MaxDepth: g.maxDepth}}, nil
+}
+
+// flagValue sets one input field from a flag.
+type flagValue struct {
+	f   *inputFlag
+	v   reflect.Value // the input struct
+	set bool
+}
+
+func (fv *flagValue) String() string { return "" }
+
+func (fv *flagValue) IsBoolFlag() bool { return fv.f.typ.Kind() == reflect.Bool }
+
+func (fv *flagValue) Set(s string) error {
+	field := fv.v.Field(fv.f.index)
+	fv.set = true
+	if len(fv.f.enum) > 0 && !contains(fv.f.enum, s) {
+		return fmt.Errorf("must be one of %s", strings.Join(fv.f.enum, ", "))
+	}
+	switch {
+	case fv.f.typ == docType:
+		field.Set(reflect.ValueOf(tools.PathDoc(s)))
+	case fv.f.typ.Kind() == reflect.Slice && fv.f.typ.Elem() == docType:
+		field.Set(reflect.Append(field, reflect.ValueOf(tools.PathDoc(s))))
+	case fv.f.typ.Kind() == reflect.Slice && fv.f.typ.Elem().Kind() == reflect.String:
+		field.Set(reflect.Append(field, reflect.ValueOf(s)))
+	case fv.f.typ.Kind() == reflect.String:
+		field.SetString(s)
+	case fv.f.typ.Kind() == reflect.Bool:
+		b, err := strconv.ParseBool(s)
+		if err != nil {
+			return err
+		}
+		field.SetBool(b)
+	case fv.f.typ.Kind() == reflect.Int || fv.f.typ.Kind() == reflect.Int64:
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return fmt.Errorf("not an integer: %q", s)
+		}
+		field.SetInt(n)
+	default:
+		return fmt.Errorf("flags of type %s are not supported", fv.f.typ)
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// parse reads the command line into a new input value. Flags and positional arguments may
+// be mixed; "--" ends the flags.
+func (c *command) parse(args []string, st Streams) (any, *globals, error) {
+	in := c.d.NewInput()
+	v := reflect.ValueOf(in).Elem()
+	fs := flag.NewFlagSet(c.d.Name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	g := &globals{}
+	g.register(fs)
+	values := map[string]*flagValue{}
+	for i := range c.flags {
+		f := &c.flags[i]
+		fv := &flagValue{f: f, v: v}
+		values[f.name] = fv
+		fs.Var(fv, f.name, f.usage)
+		if f.short != "" {
+			fs.Var(fv, f.short, f.usage)
+		}
+	}
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			pos = append(pos, rest...)
+			break
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+	if _, err := outputFormat(c.d, g.format); err != nil {
+		return nil, nil, err
+	}
+	for _, f := range c.flags {
+		if f.required && !values[f.name].set {
+			return nil, nil, fmt.Errorf("--%s is required", f.name)
+		}
+	}
+	if c.positional == nil {
+		if len(pos) > 0 {
+			return nil, nil, fmt.Errorf("unexpected argument %q", pos[0])
+		}
+		return in, g, nil
+	}
+	if len(pos) == 0 && c.positional.required {
+		return nil, nil, fmt.Errorf("give at least one %s argument", strings.ToUpper(kebab(c.positional.jsonName)))
+	}
+	pv := &flagValue{f: c.positional, v: v}
+	for _, p := range pos {
+		if err := pv.Set(p); err != nil {
+			return nil, nil, err
+		}
+	}
+	return in, g, nil
+}
+
+// outputFormat checks a --format value against the formats every command has and the
+// command's own.
+func outputFormat(d *tools.Descriptor, s string) (diag.Format, error) {
+	switch f := diag.Format(s); f {
+	case diag.Text, diag.JSON, diag.SARIF, diag.GitHub:
+		return f, nil
+	}
+	if contains(d.Formats, s) {
+		return diag.Format(s), nil
+	}
+	all := append([]string{"text", "json", "sarif", "github"}, d.Formats...)
+	return "", fmt.Errorf("unknown --format %q: use %s", s, strings.Join(all, ", "))
+}
+
+// help prints the command's usage, generated from its descriptor.
+func (c *command) help(w io.Writer) {
+	fmt.Fprintf(w, "Usage: jstk %s %s\n\n%s.\n\n", c.d.Name, c.d.Usage, capitalize(c.d.Summary))
+	fmt.Fprintf(w, "%s\n\nFlags:\n", wrap(c.d.Description, 96))
+	for _, f := range c.flags {
+		arg := ""
+		switch {
+		case f.typ == docType:
+			arg = " FILE"
+		case f.typ.Kind() == reflect.Bool:
+		case len(f.enum) > 0:
+			arg = " " + strings.Join(f.enum, "|")
+		case f.typ.Kind() == reflect.Int:
+			arg = " N"
+		default:
+			arg = " VALUE"
+		}
+		names := "--" + f.name
+		if f.short != "" {
+			names = "-" + f.short + ", " + names
+		}
+		fmt.Fprintf(w, "  %s%s\n      %s\n", names, arg, wrap(f.usage, 90))
+	}
+	fmt.Fprintf(w, "  --format %s\n      output format (default text)\n", strings.Join(append([]string{"text", "json", "sarif", "github"}, c.d.Formats...), "|"))
+	fmt.Fprintf(w, "  --resolve URI=PATH\n      map a URI or URI prefix (ending in /) to a file or directory, for offline $ref; repeatable\n")
+	fmt.Fprintf(w, "  --max-size SIZE, --max-depth N\n      limits on each document read (defaults 256MiB, %d)\n", source.DefaultMaxDepth)
+	if c.positional != nil {
+		fmt.Fprintf(w, "\nArguments:\n  %s...\n      %s\n", strings.ToUpper(kebab(c.positional.jsonName)), wrap(c.positional.usage, 90))
+	}
+	fmt.Fprintf(w, "\nExit codes: 0 clean, 1 findings, 2 could not run.\n")
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func wrap(s string, width int) string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		if line != "" && len(line)+1+len(w) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n      ")
+}

@@ -1,0 +1,215 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/jstk-dev/jstk/internal/mcp"
+	"github.com/jstk-dev/jstk/internal/source"
+	"github.com/jstk-dev/jstk/internal/tools"
+	"github.com/jstk-dev/jstk/internal/workspace"
+)
+
+const mcpUsage = `Usage: jstk mcp [--root DIR] [--expose a,b] [--exclude c] [--audit FILE]
+
+Serves jstk's commands as Model Context Protocol tools over stdio (newline-delimited
+JSON-RPC 2.0), for AI agents. Every tool is read-only and confined to the workspace root:
+paths outside it, ".." that climbs out, and symbolic links that lead out are refused.
+Stdout carries only protocol messages; diagnostics go to stderr.
+
+Flags:
+`
+
+// runMCP serves the descriptor table over stdio until EOF or a termination signal.
+func runMCP(ctx context.Context, args []string, st Streams) int {
+	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	root := fs.String("root", ".", "the workspace: every file argument is resolved inside this directory")
+	expose := fs.String("expose", "", "serve only these tools (comma-separated)")
+	exclude := fs.String("exclude", "", "do not serve these tools (comma-separated)")
+	audit := fs.String("audit", "", "append one JSON line per tool call to `FILE`")
+	g := &globals{}
+	g.register(fs)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(st.Stdout, mcpUsage)
+			fs.SetOutput(st.Stdout)
+			fs.PrintDefaults()
+			return ExitOK
+		}
+		fmt.Fprintf(st.Stderr, "jstk mcp: %v\n", err)
+		return ExitError
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(st.Stderr, "jstk mcp: unexpected argument %q\n", fs.Arg(0))
+		return ExitError
+	}
+	selected, left, err := selectTools(*expose, *exclude)
+	if err != nil {
+		fmt.Fprintf(st.Stderr, "jstk mcp: %v\n", err)
+		return ExitError
+	}
+	fsys, err := workspace.Root(*root)
+	if err != nil {
+		fmt.Fprintf(st.Stderr, "jstk mcp: %v\n", err)
+		return ExitError
+	}
+	cfg, err := tools.LoadConfig(fsys)
+	if err != nil {
+		fmt.Fprintf(st.Stderr, "jstk mcp: %v\n", err)
+		return ExitError
+	}
+	for _, r := range g.resolve {
+		u, p, _ := tools.ParseResolve(r)
+		cfg.Resolve[u] = p
+	}
+	opts := &mcp.Options{Name: "jstk", Version: Version,
+		Logf: func(format string, args ...any) { fmt.Fprintf(st.Stderr, "jstk mcp: "+format+"\n", args...) }}
+	if *audit != "" {
+		f, err := os.OpenFile(*audit, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		if err != nil {
+			fmt.Fprintf(st.Stderr, "jstk mcp: --audit: %v\n", err)
+			return ExitError
+		}
+		defer f.Close()
+		opts.Audit = f
+	}
+	names := make([]string, len(selected))
+	for i, d := range selected {
+		names[i] = d.Name
+	}
+	fmt.Fprintf(st.Stderr, "jstk mcp: serving %d tools (%s) for workspace %s\n", len(selected), strings.Join(names, ", "), fsys.Abs("."))
+	for _, l := range left {
+		fmt.Fprintf(st.Stderr, "jstk mcp: not serving %s\n", l)
+	}
+	env := &tools.Env{FS: fsys, Resolve: cfg.Resolve, Cache: tools.NewSchemaCache(64),
+		Limits: &source.Limits{MaxSize: g.maxSize, MaxDepth: g.maxDepth}}
+	srv := mcp.NewServer(tools.NewProvider(env, selected), opts)
+
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serve(ctx, srv, st)
+}
+
+// selectTools applies --expose and --exclude, and says what was left out and why.
+func selectTools(expose, exclude string) ([]*tools.Descriptor, []string, error) {
+	split := func(s string) map[string]bool {
+		m := map[string]bool{}
+		for _, n := range strings.Split(s, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				m[n] = true
+			}
+		}
+		return m
+	}
+	exp, exc := split(expose), split(exclude)
+	for _, m := range []map[string]bool{exp, exc} {
+		for n := range m {
+			if _, ok := tools.Lookup(n); !ok {
+				var all []string
+				for _, d := range tools.All() {
+					all = append(all, d.Name)
+				}
+				return nil, nil, fmt.Errorf("unknown tool %q (tools: %s)", n, strings.Join(all, ", "))
+			}
+		}
+	}
+	var selected []*tools.Descriptor
+	var left []string
+	for _, d := range tools.All() {
+		switch {
+		case len(exp) > 0 && !exp[d.Name]:
+			left = append(left, d.Name+": not named by --expose")
+		case exc[d.Name]:
+			left = append(left, d.Name+": excluded by --exclude")
+		default:
+			selected = append(selected, d)
+		}
+	}
+	return selected, left, nil
+}
+
+// serve is the stdio loop: one message per line in, one per line out. A line longer than
+// the server's limit is cut before it reaches the server (which answers it with an error)
+// and the rest of it is skipped without being kept.
+func serve(ctx context.Context, srv *mcp.Server, st Streams) int {
+	var mu sync.Mutex
+	out := bufio.NewWriterSize(st.Stdout, 64<<10)
+	send := func(msg []byte) {
+		mu.Lock()
+		defer mu.Unlock()
+		out.Write(msg)
+		out.WriteByte('\n')
+		out.Flush()
+	}
+	lines := make(chan []byte)
+	done := make(chan error, 1)
+	go func() {
+		br := bufio.NewReaderSize(st.Stdin, 1<<20)
+		limit := mcp.DefaultMaxMessageSize
+		for {
+			line, err := readLine(br, limit)
+			if len(line) > 0 || (err == nil) {
+				select {
+				case lines <- line:
+				case <-ctx.Done():
+					return
+				}
+			}
+			if err != nil {
+				done <- err
+				return
+			}
+		}
+	}()
+	for {
+		select {
+		case line := <-lines:
+			srv.Handle(ctx, line, send)
+		case err := <-done:
+			srv.Wait()
+			if err != io.EOF {
+				fmt.Fprintf(st.Stderr, "jstk mcp: reading stdin: %v\n", err)
+				return ExitError
+			}
+			return ExitOK
+		case <-ctx.Done():
+			return ExitOK
+		}
+	}
+}
+
+// readLine reads one line without its newline; a line longer than limit is returned cut to
+// limit+1 bytes, its remainder discarded.
+func readLine(br *bufio.Reader, limit int) ([]byte, error) {
+	var line []byte
+	for {
+		part, err := br.ReadSlice('\n')
+		if len(line)+len(part) <= limit+1 {
+			line = append(line, part...)
+		} else if len(line) <= limit {
+			line = append(line, part[:limit+1-len(line)]...)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		line = trimNewline(line)
+		return line, err
+	}
+}
+
+func trimNewline(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return b
+}

@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/jstk-dev/jstk/internal/diag"
+	"github.com/jstk-dev/jstk/internal/tools"
+)
+
+// toolInfo names jstk in SARIF output.
+func toolInfo() diag.Tool {
+	return diag.Tool{Name: "jstk", Version: Version, URI: "https://github.com/jstk-dev/jstk"}
+}
+
+// output runs the handler and prints its report; long results stream.
+func output(ctx context.Context, d *tools.Descriptor, env *tools.Env, in any, g *globals, st Streams) int {
+	format, _ := outputFormat(d, g.format)
+	var stream *tools.Stream
+	if tools.Streamable(in) {
+		stream = tools.NewStream(d, format, st.Stdout, toolInfo())
+	}
+	if stream != nil {
+		env.OnItem = stream.OnItem
+	}
+	report, err := d.Run(ctx, env, in)
+	if err != nil {
+		message(st, d.Name, err)
+		return ExitError
+	}
+	switch {
+	case stream != nil:
+		err = stream.Finish(report)
+	case contains(d.Formats, string(format)):
+		f, ok := report.(tools.Formatter)
+		if !ok {
+			err = fmt.Errorf("%s reports cannot be printed as %s", d.Name, format)
+		} else {
+			err = f.WriteFormat(st.Stdout, string(format))
+		}
+	default:
+		err = diag.Write(st.Stdout, format, report, toolInfo())
+	}
+	if err != nil {
+		fmt.Fprintf(st.Stderr, "jstk %s: writing output: %v\n", d.Name, err)
+		return ExitError
+	}
+	if fp, ok := report.(tools.FileProposer); ok {
+		for _, f := range fp.OutputFiles() {
+			if err := os.WriteFile(f.Path, f.Data, 0o644); err != nil {
+				fmt.Fprintf(st.Stderr, "jstk %s: %v\n", d.Name, err)
+				return ExitError
+			}
+			fmt.Fprintf(st.Stderr, "jstk %s: wrote %s\n", d.Name, f.Path)
+		}
+	}
+	return report.ExitCode()
+}

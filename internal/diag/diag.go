@@ -1,0 +1,220 @@
+// Package diag owns the one diagnostic model every engine reports with, and the printers
+// that turn a report into text, JSON, SARIF or GitHub workflow annotations.
+//
+// An engine's result implements Report: its own text rendering (the human report, which MCP
+// also returns as content), its JSON form (the struct itself, which MCP returns as
+// structuredContent), and a flat list of Diagnostics for the SARIF and GitHub printers.
+package diag
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Severity ranks a diagnostic.
+type Severity string
+
+// The severities, from most to least severe.
+const (
+	Error   Severity = "error"
+	Warning Severity = "warning"
+	Info    Severity = "info"
+)
+
+// Rank orders severities: error 3, warning 2, info 1, anything else 0.
+func (s Severity) Rank() int {
+	switch s {
+	case Error:
+		return 3
+	case Warning:
+		return 2
+	case Info:
+		return 1
+	}
+	return 0
+}
+
+// ParseSeverity reads a severity name.
+func ParseSeverity(s string) (Severity, bool) {
+	switch Severity(strings.ToLower(s)) {
+	case Error:
+		return Error, true
+	case Warning:
+		return Warning, true
+	case Info:
+		return Info, true
+	}
+	return "", false
+}
+
+// Diagnostic is one finding, located in a file.
+type Diagnostic struct {
+	// Code is a stable kebab-case identifier from an engine's rule table, e.g.
+	// "validate/type" or "diff/required-added".
+	Code     string   `json:"code"`
+	Severity Severity `json:"severity"`
+	Message  string   `json:"message"`
+	File     string   `json:"file,omitempty"`
+	Line     int      `json:"line,omitempty"`
+	Column   int      `json:"column,omitempty"`
+	// Pointer is the JSON Pointer of the value the diagnostic is about, in File.
+	Pointer string `json:"pointer"`
+	// Keyword is the JSON Schema keyword involved, if any.
+	Keyword string    `json:"keyword,omitempty"`
+	Related []Related `json:"related,omitempty"`
+}
+
+// Related is another place that explains a diagnostic (the schema keyword an instance
+// failed, the old version of a changed schema, ...).
+type Related struct {
+	Message string `json:"message"`
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	Column  int    `json:"column,omitempty"`
+	Pointer string `json:"pointer,omitempty"`
+}
+
+// Location renders "file:line:column", leaving out what is unknown.
+func (d *Diagnostic) Location() string {
+	return location(d.File, d.Line, d.Column)
+}
+
+func location(file string, line, col int) string {
+	s := file
+	if s == "" {
+		s = "<input>"
+	}
+	if line > 0 {
+		s += ":" + strconv.Itoa(line)
+		if col > 0 {
+			s += ":" + strconv.Itoa(col)
+		}
+	}
+	return s
+}
+
+// Sort orders diagnostics by file, line, column, then code, for stable output.
+func Sort(ds []Diagnostic) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i], ds[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column < b.Column
+		}
+		return a.Code < b.Code
+	})
+}
+
+// Report is what an engine's result offers the printers.
+type Report interface {
+	// WriteText writes the human report.
+	WriteText(w io.Writer) error
+	// Diagnostics lists the findings.
+	Diagnostics() []Diagnostic
+}
+
+// Format is an output format.
+type Format string
+
+// The output formats every command supports. Some commands add their own (junit, lcov).
+const (
+	Text   Format = "text"
+	JSON   Format = "json"
+	SARIF  Format = "sarif"
+	GitHub Format = "github"
+)
+
+// Tool names the program in SARIF output.
+type Tool struct {
+	Name    string
+	Version string
+	URI     string
+	Rules   []Rule // the rule table, for SARIF's rule metadata
+}
+
+// Rule describes one diagnostic code.
+type Rule struct {
+	Code        string
+	Description string
+	Severity    Severity
+}
+
+// Write prints a report in a format.
+func Write(w io.Writer, f Format, r Report, tool Tool) error {
+	switch f {
+	case Text, "":
+		return r.WriteText(w)
+	case JSON:
+		return WriteJSON(w, r)
+	case SARIF:
+		return WriteSARIF(w, tool, r.Diagnostics())
+	case GitHub:
+		return WriteGitHub(w, r.Diagnostics())
+	}
+	return fmt.Errorf("unknown output format %q (text, json, sarif, github)", f)
+}
+
+// WriteJSON prints v as indented JSON followed by a newline.
+func WriteJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// WriteGitHub prints GitHub Actions workflow commands, one annotation per diagnostic.
+func WriteGitHub(w io.Writer, ds []Diagnostic) error {
+	for _, d := range ds {
+		level := "error"
+		switch d.Severity {
+		case Warning:
+			level = "warning"
+		case Info:
+			level = "notice"
+		}
+		var props []string
+		if d.File != "" {
+			props = append(props, "file="+ghProperty(d.File))
+		}
+		if d.Line > 0 {
+			props = append(props, "line="+strconv.Itoa(d.Line))
+		}
+		if d.Column > 0 {
+			props = append(props, "col="+strconv.Itoa(d.Column))
+		}
+		if d.Code != "" {
+			props = append(props, "title="+ghProperty(d.Code))
+		}
+		msg := d.Message
+		if d.Pointer != "" {
+			msg = d.Pointer + ": " + msg
+		}
+		line := "::" + level
+		if len(props) > 0 {
+			line += " " + strings.Join(props, ",")
+		}
+		if _, err := fmt.Fprintf(w, "%s::%s\n", line, ghData(msg)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ghData escapes a workflow command's message.
+func ghData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// ghProperty escapes a workflow command's property value.
+func ghProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}

@@ -1,0 +1,139 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"time"
+	"unicode/utf8"
+)
+
+// Redacted replaces a secret-looking value in the audit log.
+const Redacted = "[REDACTED]"
+
+// Bounds on what one audit line keeps of the arguments.
+const (
+	auditMaxString    = 4096      // longer strings are cut, with the count of bytes left out
+	auditMaxArguments = 256 << 10 // larger redacted arguments are replaced by a note
+)
+
+// secretKeyRE matches argument names whose values are never logged.
+var secretKeyRE = regexp.MustCompile(`(?i)(pass(word)?|secret|token|api[_-]?key|auth(orization)?|credential|private[_-]?key|cookie|session)`)
+
+// secretValueREs match string values that look like credentials wherever they appear.
+var secretValueREs = []*regexp.Regexp{
+	regexp.MustCompile(`(?i)^\s*(bearer|basic)\s+\S{8,}`),                           // an Authorization header value
+	regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`), // a JWT
+	regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{16,}`),                                   // OpenAI/Anthropic-style keys
+	regexp.MustCompile(`\b(gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,})`),
+	regexp.MustCompile(`\b(AKIA|ASIA)[0-9A-Z]{16}\b`),        // AWS access key ids
+	regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`),    // Slack tokens
+	regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`),            // Google API keys
+	regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----`), // PEM private keys
+}
+
+// LooksSecret reports whether a string value looks like a credential (a bearer token, a JWT, an
+// "sk-..." key, a GitHub, AWS, Slack or Google key, a PEM private key).
+func LooksSecret(s string) bool {
+	for _, re := range secretValueREs {
+		if re.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Redact returns a copy of a decoded JSON value (as produced by encoding/json into any) in
+// which the value of every object member whose name looks secret, and every string that looks
+// like a credential, is replaced by Redacted, at any depth. Strings longer than 4096 bytes are
+// cut, noting how many bytes were left out.
+func Redact(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			if secretKeyRE.MatchString(k) {
+				out[k] = Redacted
+			} else {
+				out[k] = Redact(e)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = Redact(e)
+		}
+		return out
+	case string:
+		if LooksSecret(v) {
+			return Redacted
+		}
+		if len(v) > auditMaxString {
+			cut := auditMaxString
+			for cut > 0 && !utf8.RuneStart(v[cut]) {
+				cut--
+			}
+			return fmt.Sprintf("%s…[%d more bytes]", v[:cut], len(v)-cut)
+		}
+		return v
+	}
+	return v
+}
+
+type auditInvoker struct {
+	Kind string `json:"kind"`
+	ID   string `json:"id"`
+	Via  string `json:"via"`
+}
+
+type auditLine struct {
+	Time       string       `json:"time"`
+	RunID      string       `json:"runId"`
+	Invoker    auditInvoker `json:"invoker"`
+	Tool       string       `json:"tool"`
+	Arguments  any          `json:"arguments"`
+	Outcome    string       `json:"outcome"`
+	DurationMs float64      `json:"durationMs"`
+}
+
+// audit writes the audit line of one finished call, if an audit writer is set.
+func (s *Server) audit(start time.Time, elapsed time.Duration, req *CallRequest, outcome string) {
+	if s.opts.Audit == nil {
+		return
+	}
+	who := req.Client.Name
+	if who == "" {
+		who = "unknown"
+	}
+	var args any
+	dec := json.NewDecoder(bytes.NewReader(req.Arguments))
+	dec.UseNumber()                           // keep numbers exact
+	if err := dec.Decode(&args); err != nil { // cannot happen: validated
+		args = map[string]any{}
+	}
+	args = Redact(args)
+	if b, err := marshal(args); err != nil || len(b) > auditMaxArguments {
+		args = map[string]any{"jstk/omitted": fmt.Sprintf("arguments of %d bytes after redaction are too large for the audit log", len(b))}
+	}
+	line, err := marshal(auditLine{
+		Time:       start.UTC().Format(time.RFC3339Nano),
+		RunID:      req.RunID,
+		Invoker:    auditInvoker{Kind: "agent", ID: who, Via: "mcp"},
+		Tool:       req.Name,
+		Arguments:  args,
+		Outcome:    outcome,
+		DurationMs: durationMs(elapsed),
+	})
+	if err != nil {
+		s.opts.Logf("mcp: encoding the audit line of run %s: %v", req.RunID, err)
+		return
+	}
+	line = append(line, '\n')
+	s.auditMu.Lock()
+	defer s.auditMu.Unlock()
+	if _, err := s.opts.Audit.Write(line); err != nil {
+		s.opts.Logf("mcp: writing the audit line of run %s: %v", req.RunID, err)
+	}
+}

@@ -1,0 +1,124 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestRedact(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("é", 3000) // 6000 bytes
+	cases := []struct {
+		name string
+		in   string
+		want string
+	}{
+		{"plain values are kept", `{"schema":{"path":"a.json"},"count":3,"ok":true,"none":null}`, `{"schema":{"path":"a.json"},"count":3,"ok":true,"none":null}`},
+		{"secret-looking keys at any depth", `{"password":"x","PassWord":1,"pass":"x","client_secret":"x","token":{"a":1},"api_key":"x","ApiKey":"x","api-key":"x",
+			"auth":"x","Authorization":"x","credentials":["x"],"private_key":"x","privateKey":"x","cookie":"x","session_id":"x","deep":[{"x":{"refresh_token":"x"}}]}`,
+			`{"password":"[REDACTED]","PassWord":"[REDACTED]","pass":"[REDACTED]","client_secret":"[REDACTED]","token":"[REDACTED]","api_key":"[REDACTED]","ApiKey":"[REDACTED]","api-key":"[REDACTED]",
+			"auth":"[REDACTED]","Authorization":"[REDACTED]","credentials":"[REDACTED]","private_key":"[REDACTED]","privateKey":"[REDACTED]","cookie":"[REDACTED]","session_id":"[REDACTED]","deep":[{"x":{"refresh_token":"[REDACTED]"}}]}`},
+		{"bearer and basic values", `{"h":["Bearer abcdefgh12345","basic dXNlcjpwYXNz","Bearer x"]}`, `{"h":["[REDACTED]","[REDACTED]","Bearer x"]}`},
+		{"a JWT inside a value", `{"text":"token: eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U end"}`, `{"text":"[REDACTED]"}`},
+		{"provider keys", `["sk-ant-api03-abcdefghijklmnop","sk-proj-0123456789abcdefXYZ","ghp_0123456789abcdefghijklmnopqrstuvwxyz","AKIAIOSFODNN7EXAMPLE","xoxb-1234567890-abc","AIzaSyA1234567890abcdefghijklmnopqrstuv","-----BEGIN RSA PRIVATE KEY-----\nMII"]`,
+			`["[REDACTED]","[REDACTED]","[REDACTED]","[REDACTED]","[REDACTED]","[REDACTED]","[REDACTED]"]`},
+		{"look-alikes are kept", `["sk-short","skeleton","Bearer","eyJ.not.jwt","desk-0123456789abcdefghij"]`, `["sk-short","skeleton","Bearer","eyJ.not.jwt","desk-0123456789abcdefghij"]`},
+		{"long strings are cut on a rune boundary", fmt.Sprintf(`{"text":%q}`, long), fmt.Sprintf(`{"text":%q}`, strings.Repeat("é", 2048)+"…[1904 more bytes]")},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			var in, want any
+			if err := json.Unmarshal([]byte(c.in), &in); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal([]byte(c.want), &want); err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(want, Redact(in)); d != "" {
+				t.Errorf("Redact (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestAuditLines(t *testing.T) {
+	t.Parallel()
+	var audit bytes.Buffer
+	opts := testOptions()
+	opts.Audit = &audit
+	ss := newSession(t, newFakeProvider(), opts)
+	ss.do(request("1", "tools/call", `{"name":"echo","arguments":{"x":"a"},`+modernMeta+`}`)) // modern, before any initialize
+	ss.do(request("2", "tools/call", `{"name":"echo","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`))
+	ss.do(initLine, initializedLine)
+	ss.do(request("3", "tools/call", `{"name":"echo","arguments":{"x":"a","password":"hunter2","n":12345678901234567890,
+		"nested":{"apiKey":"k","list":[{"Authorization":"Bearer abc"},"Bearer abcdefghijkl","ok"]},"note":"sk-ant-api03-abcdefghijklmnopqrstuv"}}`))
+	ss.do(request("4", "tools/call", `{"name":"fail"}`))
+	ss.do(request("5", "tools/call", `{"name":"panic"}`))
+	ss.do("&"+request("6", "tools/call", `{"name":"slow"}`), cancel("6"))
+	ss.do(request("7", "tools/call", `{"name":"count","arguments":{"s":"`+strings.Repeat("a", 300<<10)+`"}}`))
+	many := make([]string, 70)
+	for i := range many {
+		many[i] = strings.Repeat("b", 4000)
+	}
+	manyJSON, _ := json.Marshal(map[string]any{"s": many})
+	ss.do(request("8", "tools/call", `{"name":"count","arguments":`+string(manyJSON)+`}`))
+	ss.do(request("9", "tools/list", ""), request("10", "tools/call", `{"name":"nope"}`)) // not audited: no call ran
+
+	line := func(ms int, run, who, tool, args, outcome string) string {
+		at := "2026-09-02T10:00:00Z"
+		if ms > 0 {
+			at = fmt.Sprintf("2026-09-02T10:00:00.%03dZ", ms)
+		}
+		return fmt.Sprintf(`{"time":%q,"runId":%q,"invoker":{"kind":"agent","id":%q,"via":"mcp"},"tool":%q,"arguments":%s,"outcome":%q,"durationMs":1.5}`,
+			at, run, who, tool, args, outcome)
+	}
+	want := []string{
+		line(0, "run-1", "modern-client", "echo", `{"x":"a"}`, "ok"),
+		line(3, "run-2", "unknown", "echo", `{}`, "ok"),
+		line(6, "run-3", "golden", "echo", `{"x":"a","password":"[REDACTED]","n":12345678901234567890,
+			"nested":{"apiKey":"[REDACTED]","list":[{"Authorization":"[REDACTED]"},"[REDACTED]","ok"]},"note":"[REDACTED]"}`, "ok"),
+		line(9, "run-4", "golden", "fail", `{}`, "error"),
+		line(12, "run-5", "golden", "panic", `{}`, "panic"),
+		line(15, "run-6", "golden", "slow", `{}`, "cancelled"),
+		line(18, "run-7", "golden", "count", `{"s":"`+strings.Repeat("a", 4096)+`…[303104 more bytes]"}`, "ok"),
+		line(21, "run-8", "golden", "count", fmt.Sprintf(`{"jstk/omitted":"arguments of %d bytes after redaction are too large for the audit log"}`, len(manyJSON)), "ok"),
+	}
+	got := bytes.Split(bytes.TrimSuffix(audit.Bytes(), []byte("\n")), []byte("\n"))
+	if d := diffMessages(t, want, got); d != "" {
+		t.Errorf("audit lines (-want +got):\n%s", d)
+	}
+}
+
+// failingWriter fails every write.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, fmt.Errorf("disk full") }
+
+func TestAuditWriteErrorIsLogged(t *testing.T) {
+	t.Parallel()
+	opts := testOptions()
+	opts.Audit = failingWriter{}
+	ss := newSession(t, newFakeProvider(), opts)
+	got := ss.do(initLine, request("1", "tools/call", `{"name":"fail"}`))
+	if len(got) != 2 {
+		t.Fatalf("got %d messages, want 2 (the call is answered even when the audit fails)", len(got))
+	}
+	if !slicesContains(ss.logged, "mcp: writing the audit line of run run-1: disk full") {
+		t.Errorf("log %q lacks the audit write error", ss.logged)
+	}
+}
+
+func slicesContains(list []string, s string) bool {
+	for _, e := range list {
+		if e == s {
+			return true
+		}
+	}
+	return false
+}

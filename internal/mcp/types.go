@@ -1,0 +1,146 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"unicode/utf8"
+)
+
+// Tool is one tool as listed by tools/list.
+type Tool struct {
+	// Name matches ^[a-z][a-z0-9_]{0,63}$ (several clients reject dots).
+	Name string
+	// Title is a short human-readable name; may be empty.
+	Title string
+	// Description tells a model what the tool answers and when to use it.
+	Description string
+	// InputSchema is a JSON Schema with "type": "object" at the root and no top-level $ref,
+	// oneOf or anyOf. Nil means {"type":"object"} (a tool without arguments).
+	InputSchema json.RawMessage
+	// OutputSchema follows the same rules as InputSchema; nil means none.
+	OutputSchema json.RawMessage
+	// Annotations are the behaviour hints; nil means none are sent.
+	Annotations *Annotations
+	// Meta is sent as the tool's _meta, e.g. "jstk/contract": {"access":"read"}.
+	Meta map[string]any
+}
+
+// Annotations are a tool's behaviour hints. The four hints are always sent, so a false value is
+// explicit (the protocol defaults of destructiveHint and openWorldHint are true).
+type Annotations struct {
+	Title           string `json:"title,omitempty"`
+	ReadOnlyHint    bool   `json:"readOnlyHint"`
+	DestructiveHint bool   `json:"destructiveHint"`
+	IdempotentHint  bool   `json:"idempotentHint"`
+	OpenWorldHint   bool   `json:"openWorldHint"`
+}
+
+// ClientInfo identifies the client that made a request: from initialize in the legacy era, from
+// the per-request "io.modelcontextprotocol/clientInfo" in the 2026-07-28 era. Both fields are
+// empty when the client did not say.
+type ClientInfo struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// CallRequest is one tools/call, already matched to a listed tool.
+type CallRequest struct {
+	// Name is the tool's name.
+	Name string
+	// Arguments is the raw "arguments" object ({} when absent or null).
+	Arguments json.RawMessage
+	// Client is the calling client, see ClientInfo.
+	Client ClientInfo
+	// ProtocolVersion is the negotiated legacy version or the per-request 2026 version.
+	ProtocolVersion string
+	// RunID is minted by the server for this call; it is in the result's _meta and the audit.
+	RunID string
+	// Progress is non-nil only when the request carried params._meta.progressToken; each call
+	// sends notifications/progress. total <= 0 and message "" are left out of the notification.
+	// It is safe for concurrent use and does nothing once the call is answered or cancelled.
+	Progress func(progress, total float64, message string)
+}
+
+// Content is one content block of a tool result. jstk results are text.
+type Content struct {
+	Type string `json:"type"` // "text"
+	Text string `json:"text"`
+}
+
+// TextContent returns a text content block.
+func TextContent(text string) Content { return Content{Type: "text", Text: text} }
+
+// CallResult is a tools/call result.
+type CallResult struct {
+	// Content holds the human-readable report (text blocks).
+	Content []Content
+	// StructuredContent is the machine-readable result; nil when none.
+	StructuredContent any
+	// IsError reports that the tool could not run.
+	IsError bool
+	// Meta is sent as the result's _meta; the server adds "jstk/runId".
+	Meta map[string]any
+}
+
+// ErrorResult returns a result with IsError set and one text block.
+func ErrorResult(format string, args ...any) *CallResult {
+	return &CallResult{Content: []Content{TextContent(fmt.Sprintf(format, args...))}, IsError: true}
+}
+
+// Provider supplies the tools. Call must be total: the server recovers a panic in Call,
+// answers a result with isError:true naming the panic, and keeps serving. Tools is called once,
+// lazily, on the first tools/list or tools/call, and its answer is kept.
+type Provider interface {
+	Tools() []Tool
+	Call(ctx context.Context, req *CallRequest) *CallResult
+}
+
+var toolNameRE = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
+
+// ValidateTool reports why t cannot be listed: a name outside ^[a-z][a-z0-9_]{0,63}$, or an
+// input or output schema that is not a JSON object with "type": "object" at the root, or that
+// has a top-level $ref, oneOf or anyOf.
+func ValidateTool(t *Tool) error {
+	if !toolNameRE.MatchString(t.Name) {
+		return fmt.Errorf("tool name %q does not match ^[a-z][a-z0-9_]{0,63}$", t.Name)
+	}
+	if t.InputSchema != nil {
+		if err := checkRootSchema(t.InputSchema); err != nil {
+			return fmt.Errorf("tool %q: inputSchema: %w", t.Name, err)
+		}
+	}
+	if t.OutputSchema != nil {
+		if err := checkRootSchema(t.OutputSchema); err != nil {
+			return fmt.Errorf("tool %q: outputSchema: %w", t.Name, err)
+		}
+	}
+	return nil
+}
+
+func checkRootSchema(raw json.RawMessage) error {
+	if !utf8.Valid(raw) {
+		return errors.New("not valid UTF-8")
+	}
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		return errors.New("not a JSON object")
+	}
+	var root map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &root); err != nil {
+		return err
+	}
+	var typ string
+	if err := json.Unmarshal(root["type"], &typ); err != nil || typ != "object" {
+		return errors.New(`the root must have "type": "object"`)
+	}
+	for _, k := range []string{"$ref", "oneOf", "anyOf"} {
+		if _, ok := root[k]; ok {
+			return fmt.Errorf("a top-level %q is not allowed", k)
+		}
+	}
+	return nil
+}

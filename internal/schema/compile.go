@@ -1,0 +1,448 @@
+// Package schema owns JSON Schema itself: the drafts and their meta-schemas, loading schema
+// documents offline, resolving $ref (documents, $id, anchors, dynamic references), compiling
+// a schema into an evaluable form, and evaluating instances against it with every error
+// located in both the instance and the schema.
+//
+// Drafts 4, 6, 7, 2019-09 and 2020-12 are supported, chosen by $schema. Numbers are compared
+// exactly, patterns are ECMA-262 regular expressions with a match time limit, and formats are
+// asserted only on request.
+package schema
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jstk-dev/jstk/internal/source"
+)
+
+// Options configure a Compiler. The zero value is ready to use.
+type Options struct {
+	// Draft is the dialect of a schema that has no $schema; nil means 2020-12.
+	Draft *Draft
+	// ForceDraft makes Draft apply even to schemas that declare $schema.
+	ForceDraft bool
+	// AssertFormat makes "format" an assertion instead of an annotation.
+	AssertFormat bool
+	// AssertContent makes contentEncoding and contentMediaType assertions.
+	AssertContent bool
+	// Loader finds referenced documents; nil allows only the built-in meta-schemas.
+	Loader *Loader
+	// RegexTimeout bounds one pattern match (default 2s).
+	RegexTimeout time.Duration
+	// NoMetaValidation skips checking schemas against their meta-schema.
+	NoMetaValidation bool
+}
+
+// Compiler loads and compiles schemas. It keeps every document it has loaded, so the
+// schemas compiled from one Compiler share their references. A Compiler is not safe for
+// concurrent use; the Schemas it returns are.
+type Compiler struct {
+	opts    Options
+	loader  *Loader
+	docs    map[string]*document // by retrieval URI
+	res     map[string]*resource // by base URI (and retrieval URI of each document)
+	schemas map[schemaKey]*Schema
+	metas   map[string]*Schema // compiled meta-schemas by URI
+	regexes map[string]Regexp
+	loading map[string]bool // meta-schema URIs being resolved, to stop cycles
+}
+
+type schemaKey struct {
+	doc *source.Document
+	ptr string
+}
+
+// NewCompiler returns a Compiler; opts may be nil.
+func NewCompiler(opts *Options) *Compiler {
+	c := &Compiler{
+		docs:    map[string]*document{},
+		res:     map[string]*resource{},
+		schemas: map[schemaKey]*Schema{},
+		metas:   map[string]*Schema{},
+		regexes: map[string]Regexp{},
+		loading: map[string]bool{},
+	}
+	if opts != nil {
+		c.opts = *opts
+	}
+	if c.opts.Draft == nil {
+		c.opts.Draft = Draft2020
+	}
+	if c.opts.RegexTimeout <= 0 {
+		c.opts.RegexTimeout = 2 * time.Second
+	}
+	c.loader = c.opts.Loader
+	if c.loader == nil {
+		c.loader = &Loader{}
+	}
+	return c
+}
+
+// AddDocument makes an already parsed document available under uri (absolute, without
+// fragment), as if it had been loaded from there. Inline schemas enter this way.
+func (c *Compiler) AddDocument(uri string, doc *source.Document) error {
+	_, err := c.addDocument(uri, doc, doc.Name, false)
+	return err
+}
+
+// Compile compiles the schema at uri (an absolute URI, optionally with a fragment).
+func (c *Compiler) Compile(uri string) (*Schema, error) {
+	u, frag, err := resolveURI(uri, "")
+	if err != nil {
+		return nil, err
+	}
+	if i := strings.IndexByte(uri, '#'); i >= 0 {
+		frag = uri[i+1:]
+	}
+	s, err := c.resolve(u, frag, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.finish(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// finish compiles the schemas that dynamic references may jump to: the roots of resources
+// with $recursiveAnchor and the targets of every $dynamicAnchor. Compiling them may load
+// more documents, so it repeats until nothing new appears.
+func (c *Compiler) finish() error {
+	for {
+		changed := false
+		for _, doc := range c.docs {
+			for _, r := range doc.resources {
+				if r.recursive && r.root == nil {
+					v, _ := doc.src.Root.Pointer(r.ptr)
+					s, err := c.compileValue(doc, r.ptr, v)
+					if err != nil {
+						return err
+					}
+					r.root, changed = s, true
+				}
+				for name := range r.dynamic {
+					if _, ok := r.dynSchemas[name]; ok {
+						continue
+					}
+					ptr := r.anchors[name]
+					v, _ := doc.src.Root.Pointer(ptr)
+					s, err := c.compileValue(doc, ptr, v)
+					if err != nil {
+						return err
+					}
+					if r.dynSchemas == nil {
+						r.dynSchemas = map[string]*Schema{}
+					}
+					r.dynSchemas[name], changed = s, true
+				}
+			}
+		}
+		if !changed {
+			return nil
+		}
+	}
+}
+
+// loadDocument returns the document at uri, loading, meta-validating and indexing it on
+// first use.
+func (c *Compiler) loadDocument(uri string) (*document, error) {
+	if d, ok := c.docs[uri]; ok {
+		return d, nil
+	}
+	src, name, err := c.loader.Load(uri)
+	if err != nil {
+		return nil, err
+	}
+	return c.addDocument(uri, src, name, name == "" && metaPath(uri) != "")
+}
+
+func (c *Compiler) addDocument(uri string, src *source.Document, name string, builtin bool) (*document, error) {
+	if d, ok := c.docs[uri]; ok {
+		return d, nil
+	}
+	doc := &document{src: src, uri: uri, name: name, builtin: builtin}
+	draft, vocabs := c.opts.Draft, map[string]bool(nil)
+	root := src.Root
+	switch root.Kind() {
+	case source.Object, source.Bool:
+	default:
+		return nil, c.schemaErr(doc, "", "a schema must be an object or a boolean, not %s", kindName(root))
+	}
+	if sv, ok := root.Get("$schema"); ok && !(c.opts.ForceDraft && !builtin) {
+		if sv.Kind() != source.String {
+			return nil, c.schemaErr(doc, "/$schema", "$schema must be a string")
+		}
+		d, v, err := c.dialectOf(sv.Str(), uri)
+		if err != nil {
+			return nil, c.schemaErr(doc, "/$schema", "%v", err)
+		}
+		draft, vocabs = d, v
+	}
+	c.docs[uri] = doc
+	if err := c.index(doc, draft, vocabs); err != nil {
+		delete(c.docs, uri)
+		return nil, err
+	}
+	if !builtin && !c.opts.NoMetaValidation {
+		if err := c.metaValidate(doc); err != nil {
+			delete(c.docs, uri)
+			return nil, err
+		}
+	}
+	return doc, nil
+}
+
+// dialectOf determines the draft and vocabularies a $schema URI stands for.
+func (c *Compiler) dialectOf(metaURI, base string) (*Draft, map[string]bool, error) {
+	u, _, err := resolveURI(base, metaURI)
+	if err != nil {
+		return nil, nil, err
+	}
+	if d := draftOfMeta(u); d != nil {
+		return d, nil, nil
+	}
+	if c.loading[u] {
+		return nil, nil, fmt.Errorf("meta-schema %q refers to itself through $schema", metaURI)
+	}
+	c.loading[u] = true
+	defer delete(c.loading, u)
+	src, _, err := c.loader.Load(u)
+	if err != nil {
+		if errors.Is(err, ErrUnresolved) {
+			return nil, nil, fmt.Errorf("unknown $schema %q: not a supported draft (4, 6, 7, 2019-09, 2020-12) and not a meta-schema that can be resolved offline", metaURI)
+		}
+		return nil, nil, fmt.Errorf("$schema %q: %v", metaURI, err)
+	}
+	// A custom meta-schema: its own $schema gives the draft, its $vocabulary the vocabularies.
+	draft := Draft2020
+	if sv, ok := src.Root.Get("$schema"); ok && sv.Kind() == source.String {
+		d, _, err := c.dialectOf(sv.Str(), u)
+		if err != nil {
+			return nil, nil, err
+		}
+		draft = d
+	}
+	vv, ok := src.Root.Get("$vocabulary")
+	if !ok || draft.Version < 2019 || vv.Kind() != source.Object {
+		return draft, nil, nil
+	}
+	vocabs := map[string]bool{}
+	for i := 0; i < vv.Len(); i++ {
+		k, req := vv.Member(i)
+		name, known := vocabName(draft, k.Str())
+		if !known {
+			if req.Kind() == source.Bool && req.Bool() {
+				return nil, nil, fmt.Errorf("meta-schema %q requires vocabulary %q, which jstk does not support", metaURI, k.Str())
+			}
+			continue
+		}
+		vocabs[name] = true
+	}
+	return draft, vocabs, nil
+}
+
+func vocabName(d *Draft, uri string) (string, bool) {
+	for _, v := range append(d.vocabs, "format-assertion") {
+		if uri == d.vocabURL(v) {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// resolve returns the compiled schema for base URI u and fragment frag; from is the schema
+// whose reference this is (nil at the top), for error messages.
+func (c *Compiler) resolve(u, frag string, from *Schema) (*Schema, error) {
+	r, ok := c.res[u]
+	if !ok {
+		doc, err := c.loadDocument(u)
+		if err != nil {
+			return nil, err
+		}
+		if r, ok = c.res[u]; !ok {
+			r = doc.resources[0]
+		}
+	}
+	ptr := r.ptr
+	switch {
+	case frag == "":
+	case strings.HasPrefix(frag, "/"):
+		ptr += frag
+	default:
+		p, ok := r.anchors[frag]
+		if !ok {
+			return nil, fmt.Errorf("no anchor %q in %s", frag, u)
+		}
+		ptr = p
+	}
+	v, ok := r.doc.src.Root.Pointer(ptr)
+	if !ok {
+		return nil, fmt.Errorf("%s#%s does not exist", u, frag)
+	}
+	return c.compileValue(r.doc, ptr, v)
+}
+
+// compileValue compiles the schema at ptr in doc.
+func (c *Compiler) compileValue(doc *document, ptr string, v source.Value) (*Schema, error) {
+	key := schemaKey{doc.src, ptr}
+	if s, ok := c.schemas[key]; ok {
+		return s, nil
+	}
+	res := doc.resourceAt(ptr)
+	rel := strings.TrimPrefix(ptr, res.ptr)
+	s := &Schema{
+		Location:  res.uri + "#" + rel,
+		Draft:     res.draft,
+		doc:       doc,
+		ptr:       ptr,
+		res:       res,
+		minLength: -1, maxLength: -1, minItems: -1, maxItems: -1,
+		minProps: -1, maxProps: -1, minContains: -1, maxContains: -1,
+	}
+	c.schemas[key] = s
+	switch v.Kind() {
+	case source.Bool:
+		if v.Bool() {
+			s.always = alwaysTrue
+		} else {
+			s.always = alwaysFalse
+		}
+		return s, nil
+	case source.Object:
+	default:
+		return nil, c.schemaErr(doc, ptr, "a schema must be an object or a boolean, not %s", kindName(v))
+	}
+	if err := c.compileKeywords(s, v); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func kindName(v source.Value) string {
+	switch v.Kind() {
+	case source.Array:
+		return "an array"
+	case source.Object:
+		return "an object"
+	case source.Null:
+		return "null"
+	case source.Invalid:
+		return "nothing"
+	}
+	return "a " + v.Kind().String()
+}
+
+// SchemaError is a schema that cannot be used: invalid against its meta-schema, an
+// unresolvable reference, a pattern that does not compile.
+type SchemaError struct {
+	File    string // file name ("" for inline or built-in documents)
+	URI     string // the schema's absolute location
+	Pointer string // JSON Pointer of the offending keyword in the document
+	Line    int
+	Column  int
+	Msg     string
+	Causes  []Error // meta-schema violations, each located in the schema document
+}
+
+func (e *SchemaError) Error() string {
+	var sb strings.Builder
+	loc := e.File
+	if loc == "" {
+		loc = e.URI
+	}
+	if e.Line > 0 {
+		loc += ":" + strconv.Itoa(e.Line) + ":" + strconv.Itoa(e.Column)
+	}
+	sb.WriteString(loc)
+	sb.WriteString(": ")
+	sb.WriteString(e.Msg)
+	for _, c := range e.Causes {
+		sb.WriteString("\n  ")
+		if c.Line > 0 {
+			sb.WriteString(strconv.Itoa(c.Line) + ":" + strconv.Itoa(c.Column) + ": ")
+		}
+		if c.InstanceLocation != "" {
+			sb.WriteString(c.InstanceLocation + ": ")
+		}
+		sb.WriteString(c.Message)
+	}
+	return sb.String()
+}
+
+func (c *Compiler) schemaErr(doc *document, ptr string, format string, args ...any) *SchemaError {
+	e := &SchemaError{File: doc.name, URI: doc.uri + "#" + ptr, Pointer: ptr, Msg: fmt.Sprintf(format, args...)}
+	e.Line, e.Column = doc.src.LocateKey(ptr)
+	return e
+}
+
+// metaValidate checks a document against the meta-schema of its root dialect.
+func (c *Compiler) metaValidate(doc *document) error {
+	root := doc.resources[0]
+	metaURI := root.draft.URL
+	if sv, ok := doc.src.Root.Get("$schema"); ok && sv.Kind() == source.String && !c.opts.ForceDraft {
+		u, _, err := resolveURI(doc.uri, sv.Str())
+		if err == nil {
+			metaURI = u
+		}
+	}
+	meta, err := c.metaSchema(metaURI)
+	if err != nil {
+		return c.schemaErr(doc, "/$schema", "cannot load meta-schema %s: %v", metaURI, err)
+	}
+	errs, err := meta.Validate(doc.src.Root)
+	if err != nil {
+		return c.schemaErr(doc, "", "checking against meta-schema %s: %v", metaURI, err)
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	leaves := errs
+	for i := range leaves {
+		leaves[i].Line, leaves[i].Column = doc.src.LocateKey(leaves[i].InstanceLocation)
+	}
+	e := c.schemaErr(doc, leaves[0].InstanceLocation, "not a valid %s schema: %d violation(s) of the meta-schema %s",
+		root.draft.Name, len(leaves), metaURI)
+	e.Causes = leaves
+	return e
+}
+
+// metaSchema compiles a meta-schema with a compiler of its own (formats asserted off,
+// no meta-validation of meta-schemas), sharing this compiler's loader.
+func (c *Compiler) metaSchema(uri string) (*Schema, error) {
+	if s, ok := c.metas[uri]; ok {
+		return s, nil
+	}
+	if metaPath(uri) != "" {
+		s, err := builtinMeta(uri)
+		if err != nil {
+			return nil, err
+		}
+		c.metas[uri] = s
+		return s, nil
+	}
+	mc := NewCompiler(&Options{Loader: c.loader, NoMetaValidation: true, RegexTimeout: c.opts.RegexTimeout})
+	s, err := mc.Compile(uri)
+	if err != nil {
+		return nil, err
+	}
+	c.metas[uri] = s
+	return s, nil
+}
+
+// Files lists the file names of the documents this compiler has read, sorted.
+func (c *Compiler) Files() []string {
+	var out []string
+	for _, d := range c.docs {
+		if d.name != "" && !d.builtin && d.uri != "" {
+			if _, ok := filePath(d.uri); ok {
+				out = append(out, d.name)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,1135 @@
+package schema
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"hash/maphash"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/jstk-dev/jstk/internal/source"
+)
+
+// Error is one way an instance fails a schema, in the spirit of the specification's
+// output units.
+type Error struct {
+	// InstanceLocation is the JSON Pointer of the failing value in the instance.
+	InstanceLocation string `json:"instanceLocation"`
+	// KeywordLocation is the path of keywords evaluated to reach the failing keyword,
+	// through references.
+	KeywordLocation string `json:"keywordLocation"`
+	// AbsoluteKeywordLocation is the failing keyword's absolute URI.
+	AbsoluteKeywordLocation string `json:"absoluteKeywordLocation"`
+	// Keyword is the failing keyword ("" for a false schema).
+	Keyword string `json:"keyword"`
+	// Message says what is wrong, in words.
+	Message string `json:"message"`
+	// Line and Column locate InstanceLocation in its document; the schema package leaves
+	// them zero, callers who know the document fill them in.
+	Line   int `json:"line,omitempty"`
+	Column int `json:"column,omitempty"`
+	// Causes explain a failed anyOf, oneOf or similar: why each alternative failed.
+	Causes []Error `json:"causes,omitempty"`
+
+	schema *Schema
+	kwPath string // the keyword's pointer relative to schema, escaped ("required", "dependentRequired/a")
+}
+
+// SchemaPosition returns the file, line and column of the failing keyword in its schema
+// ("" file for inline or built-in schemas).
+func (e *Error) SchemaPosition() (file string, line, col int) {
+	if e.schema == nil {
+		return "", 0, 0
+	}
+	ptr := e.schema.ptr
+	if e.kwPath != "" {
+		ptr += "/" + e.kwPath
+	}
+	line, col = e.schema.doc.src.LocateKey(ptr)
+	return e.schema.doc.name, line, col
+}
+
+// Validate evaluates an instance and returns every error (nil when the instance is valid).
+// The error is non-nil only when the evaluation could not be completed: a pattern match
+// that exceeded its time limit, or a reference loop that never reaches the instance.
+func (s *Schema) Validate(v source.Value) ([]Error, error) {
+	e := getEvaluator(true)
+	defer putEvaluator(e)
+	e.eval(s, v, nil)
+	if e.fatal != nil {
+		return nil, e.fatal
+	}
+	if len(e.errs) == 0 {
+		return nil, nil
+	}
+	out := make([]Error, len(e.errs))
+	copy(out, e.errs)
+	return out, nil
+}
+
+// Valid reports whether an instance is valid, stopping at the first error.
+func (s *Schema) Valid(v source.Value) (bool, error) {
+	e := getEvaluator(false)
+	defer putEvaluator(e)
+	ok := e.eval(s, v, nil)
+	if e.fatal != nil {
+		return false, e.fatal
+	}
+	return ok, nil
+}
+
+// ---- evaluator state ----
+
+type pathTok struct {
+	s string
+	i int // >= 0: an array index; s is unused
+}
+
+type evaluator struct {
+	collect   bool
+	errs      []Error
+	ipath     []pathTok
+	kpath     []pathTok
+	scope     []*resource
+	chain     []*Schema
+	chainBase int
+	fatal     error
+}
+
+var evalPool = sync.Pool{New: func() any { return &evaluator{} }}
+
+func getEvaluator(collect bool) *evaluator {
+	e := evalPool.Get().(*evaluator)
+	e.collect = collect
+	return e
+}
+
+func putEvaluator(e *evaluator) {
+	clear(e.errs)
+	e.errs = e.errs[:0]
+	e.ipath, e.kpath, e.scope, e.chain = e.ipath[:0], e.kpath[:0], e.scope[:0], e.chain[:0]
+	e.chainBase, e.fatal = 0, nil
+	evalPool.Put(e)
+}
+
+func joinPath(toks []pathTok) string {
+	if len(toks) == 0 {
+		return ""
+	}
+	var sb strings.Builder
+	for _, t := range toks {
+		sb.WriteByte('/')
+		if t.i >= 0 {
+			sb.WriteString(strconv.Itoa(t.i))
+		} else {
+			sb.WriteString(source.EscapeToken(t.s))
+		}
+	}
+	return sb.String()
+}
+
+func (e *evaluator) pushK(s string) { e.kpath = append(e.kpath, pathTok{s: s, i: -1}) }
+func (e *evaluator) pushKi(i int)   { e.kpath = append(e.kpath, pathTok{i: i}) }
+func (e *evaluator) popK(n int)     { e.kpath = e.kpath[:len(e.kpath)-n] }
+func (e *evaluator) pushI(s string) { e.ipath = append(e.ipath, pathTok{s: s, i: -1}) }
+func (e *evaluator) pushIi(i int)   { e.ipath = append(e.ipath, pathTok{i: i}) }
+func (e *evaluator) popI()          { e.ipath = e.ipath[:len(e.ipath)-1] }
+func (e *evaluator) stopped() bool  { return e.fatal != nil }
+func (e *evaluator) setFatal(err error) {
+	if e.fatal == nil {
+		e.fatal = err
+	}
+}
+
+// fail records an error for keyword kw of s (when collecting) and returns false.
+func (e *evaluator) fail(s *Schema, kw string, format string, args ...any) bool {
+	if !e.collect {
+		return false
+	}
+	e.errs = append(e.errs, e.newError(s, source.EscapeToken(kw), fmt.Sprintf(format, args...)))
+	return false
+}
+
+// newError builds an error for the keyword at kwPath (escaped, relative to s; "" for s
+// itself) at the current instance and keyword locations.
+func (e *evaluator) newError(s *Schema, kwPath, msg string) Error {
+	kl := joinPath(e.kpath)
+	abs := s.Location
+	if kwPath != "" {
+		kl += "/" + kwPath
+		abs += "/" + kwPath
+	}
+	kw, _, _ := strings.Cut(kwPath, "/")
+	return Error{
+		InstanceLocation:        joinPath(e.ipath),
+		KeywordLocation:         kl,
+		AbsoluteKeywordLocation: abs,
+		Keyword:                 strings.NewReplacer("~1", "/", "~0", "~").Replace(kw),
+		Message:                 msg,
+		schema:                  s,
+		kwPath:                  kwPath,
+	}
+}
+
+// failAt records an error for a keyword path below s (already escaped).
+func (e *evaluator) failAt(s *Schema, kwPath string, format string, args ...any) bool {
+	if !e.collect {
+		return false
+	}
+	e.errs = append(e.errs, e.newError(s, kwPath, fmt.Sprintf(format, args...)))
+	return false
+}
+
+// annotations records which members or items of one instance were evaluated, for
+// unevaluatedProperties and unevaluatedItems.
+type annotations struct {
+	props    []bool
+	items    []bool
+	allItems bool
+}
+
+func newAnnotations(v source.Value) *annotations {
+	a := &annotations{}
+	switch v.Kind() {
+	case source.Object:
+		a.props = make([]bool, v.Len())
+	case source.Array:
+		a.items = make([]bool, v.Len())
+	}
+	return a
+}
+
+func (a *annotations) merge(b *annotations) {
+	if a == nil || b == nil {
+		return
+	}
+	for i, ok := range b.props {
+		if ok && i < len(a.props) {
+			a.props[i] = true
+		}
+	}
+	for i, ok := range b.items {
+		if ok && i < len(a.items) {
+			a.items[i] = true
+		}
+	}
+	a.allItems = a.allItems || b.allItems
+}
+
+func (a *annotations) prop(i int) {
+	if a != nil && i < len(a.props) {
+		a.props[i] = true
+	}
+}
+
+func (a *annotations) item(i int) {
+	if a != nil && i < len(a.items) {
+		a.items[i] = true
+	}
+}
+
+// ---- evaluation ----
+
+// eval evaluates s on v. ann, when non-nil, receives the members and items of v that s
+// evaluated.
+func (e *evaluator) eval(s *Schema, v source.Value, ann *annotations) bool {
+	switch s.always {
+	case alwaysTrue:
+		return true
+	case alwaysFalse:
+		return e.fail(s, "", "no value is allowed here (the schema is false)")
+	}
+	if n := len(e.scope); n == 0 || e.scope[n-1] != s.res {
+		e.scope = append(e.scope, s.res)
+		defer func() { e.scope = e.scope[:len(e.scope)-1] }()
+	}
+	if s.hasRef {
+		return e.evalRef(s, "$ref", s.ref, v, ann)
+	}
+	sink := ann
+	if s.needAnn {
+		sink = newAnnotations(v)
+	}
+	valid := true
+
+	if s.types != 0 && !typeMatches(s.types, v, s.Draft) {
+		if !e.collect {
+			return false
+		}
+		want := s.types.names()
+		e.fail(s, "type", "value must be %s, not %s", orList(want), typeName(v, s.Draft))
+		return false
+	}
+	if s.constV != nil && !source.Equal(v, *s.constV) {
+		valid = e.fail(s, "const", "value must be %s", short(*s.constV))
+		if !e.collect {
+			return false
+		}
+	}
+	if s.enum != nil && !enumContains(s, v) {
+		valid = e.fail(s, "enum", "value must be one of %s", enumList(s.enum))
+		if !e.collect {
+			return false
+		}
+	}
+	if s.format != nil && s.assertFmt && v.Kind() == source.String {
+		if err := s.format.validate(v.Str(), s.Draft.Version); err != nil {
+			valid = e.fail(s, "format", "%s is not a valid %s: %v", short(v), s.formatName, err)
+			if !e.collect {
+				return false
+			}
+		}
+	}
+	if s.ref != nil {
+		if !e.evalRef(s, "$ref", s.ref, v, sink) {
+			if !e.collect || e.stopped() {
+				return false
+			}
+			valid = false
+		}
+	}
+	if s.dynRef != nil {
+		if !e.evalRef(s, "$dynamicRef", e.dynamicTarget(s), v, sink) {
+			if !e.collect || e.stopped() {
+				return false
+			}
+			valid = false
+		}
+	}
+	if s.recursiveRef != nil {
+		if !e.evalRef(s, "$recursiveRef", e.recursiveTarget(s), v, sink) {
+			if !e.collect || e.stopped() {
+				return false
+			}
+			valid = false
+		}
+	}
+
+	switch v.Kind() {
+	case source.Number:
+		valid = e.evalNumber(s, v) && valid
+	case source.String:
+		valid = e.evalString(s, v) && valid
+	case source.Array:
+		valid = e.evalArray(s, v, sink) && valid
+	case source.Object:
+		valid = e.evalObject(s, v, sink) && valid
+	}
+	if (!valid && !e.collect) || e.stopped() {
+		return false
+	}
+	valid = e.evalApplicators(s, v, sink) && valid
+	if (!valid && !e.collect) || e.stopped() {
+		return false
+	}
+	if s.needAnn {
+		valid = e.evalUnevaluated(s, v, sink) && valid
+		if valid && ann != nil {
+			ann.merge(sink)
+		}
+	}
+	return valid
+}
+
+func typeMatches(t typeSet, v source.Value, d *Draft) bool {
+	switch v.Kind() {
+	case source.Null:
+		return t&tNull != 0
+	case source.Bool:
+		return t&tBoolean != 0
+	case source.String:
+		return t&tString != 0
+	case source.Array:
+		return t&tArray != 0
+	case source.Object:
+		return t&tObject != 0
+	case source.Number:
+		if t&tNumber != 0 {
+			return true
+		}
+		return t&tInteger != 0 && isInteger(v, d)
+	}
+	return false
+}
+
+// isInteger: draft 4 counts 1.0 as a number but not an integer; later drafts count any
+// number with a zero fractional part.
+func isInteger(v source.Value, d *Draft) bool {
+	lit := v.Str()
+	if !strings.ContainsAny(lit, ".eE") {
+		return true
+	}
+	if d.Version == 4 && strings.Contains(lit, ".") && !strings.ContainsAny(lit, "eE") {
+		return false
+	}
+	return v.Num().IsInteger()
+}
+
+func typeName(v source.Value, d *Draft) string {
+	if v.Kind() == source.Number && isInteger(v, d) {
+		return "integer"
+	}
+	return v.Kind().String()
+}
+
+func orList(names []string) string {
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+func enumContains(s *Schema, v source.Value) bool {
+	if s.enumStr != nil {
+		return v.Kind() == source.String && s.enumStr[v.Str()]
+	}
+	for _, e := range s.enum {
+		if source.Equal(v, e) {
+			return true
+		}
+	}
+	return false
+}
+
+func enumList(vals []source.Value) string {
+	var parts []string
+	for i, v := range vals {
+		if i == 8 {
+			parts = append(parts, fmt.Sprintf("... (%d more)", len(vals)-8))
+			break
+		}
+		parts = append(parts, short(v))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// short renders a value for a message, cut to a readable length.
+func short(v source.Value) string {
+	b := source.AppendJSON(nil, v)
+	if utf8.RuneCount(b) > 60 {
+		r := []rune(string(b))
+		return string(r[:57]) + "..."
+	}
+	return string(b)
+}
+
+// evalRef evaluates a reference's target in place.
+func (e *evaluator) evalRef(s *Schema, kw string, target *Schema, v source.Value, ann *annotations) bool {
+	if target == nil {
+		return true
+	}
+	for _, c := range e.chain[e.chainBase:] {
+		if c == target {
+			e.setFatal(fmt.Errorf("reference loop: %s at %s leads back to %s without reaching into the instance",
+				kw, s.Location, target.Location))
+			return false
+		}
+	}
+	e.chain = append(e.chain, target)
+	e.pushK(kw)
+	ok := e.eval(target, v, ann)
+	e.popK(1)
+	e.chain = e.chain[:len(e.chain)-1]
+	return ok
+}
+
+// dynamicTarget resolves a $dynamicRef through the dynamic scope: the outermost resource
+// in scope that declares the same $dynamicAnchor wins.
+func (e *evaluator) dynamicTarget(s *Schema) *Schema {
+	if s.dynAnchor == "" {
+		return s.dynRef
+	}
+	for _, r := range e.scope {
+		if r.dynamic[s.dynAnchor] {
+			if t, ok := r.dynSchemas[s.dynAnchor]; ok {
+				return t
+			}
+		}
+	}
+	return s.dynRef
+}
+
+// recursiveTarget resolves a $recursiveRef: when its target's resource sets
+// $recursiveAnchor, the outermost resource in scope that also sets it wins.
+func (e *evaluator) recursiveTarget(s *Schema) *Schema {
+	t := s.recursiveRef
+	if !t.res.recursive {
+		return t
+	}
+	for _, r := range e.scope {
+		if r.recursive && r.root != nil {
+			return r.root
+		}
+	}
+	return t
+}
+
+// child evaluates a subschema on a member or item of v: the in-place chain restarts.
+func (e *evaluator) child(s *Schema, v source.Value) bool {
+	base := e.chainBase
+	e.chainBase = len(e.chain)
+	ok := e.eval(s, v, nil)
+	e.chainBase = base
+	return ok
+}
+
+// quietly evaluates without recording errors, for applicators that only need a verdict.
+func (e *evaluator) quietly(fn func() bool) bool {
+	saved, n := e.collect, len(e.errs)
+	e.collect = false
+	ok := fn()
+	e.collect = saved
+	e.errs = e.errs[:n]
+	return ok
+}
+
+// collectInto evaluates fn collecting its errors separately and returns them.
+func (e *evaluator) collectInto(fn func() bool) (bool, []Error) {
+	saved, n := e.collect, len(e.errs)
+	e.collect = true
+	ok := fn()
+	e.collect = saved
+	errs := append([]Error(nil), e.errs[n:]...)
+	e.errs = e.errs[:n]
+	return ok, errs
+}
+
+func (e *evaluator) evalNumber(s *Schema, v source.Value) bool {
+	if s.multipleOf == nil && s.minimum == nil && s.maximum == nil && s.exclMin == nil && s.exclMax == nil {
+		return true
+	}
+	n, err := source.ParseDecimal(v.Str())
+	if err != nil {
+		e.setFatal(fmt.Errorf("number %s: %v", v.Str(), err))
+		return false
+	}
+	valid := true
+	check := func(ok bool, kw, format string, bound *source.Decimal) bool {
+		if ok {
+			return true
+		}
+		valid = false
+		return e.fail(s, kw, format, v.Str(), bound.String()) || e.collect
+	}
+	if s.minimum != nil && !check(n.Cmp(*s.minimum) >= 0, "minimum", "%s is less than the minimum %s", s.minimum) {
+		return false
+	}
+	if s.maximum != nil && !check(n.Cmp(*s.maximum) <= 0, "maximum", "%s is greater than the maximum %s", s.maximum) {
+		return false
+	}
+	if s.exclMin != nil {
+		kw := "exclusiveMinimum"
+		if s.Draft.Version == 4 {
+			kw = "minimum"
+		}
+		if !check(n.Cmp(*s.exclMin) > 0, kw, "%s must be greater than %s", s.exclMin) {
+			return false
+		}
+	}
+	if s.exclMax != nil {
+		kw := "exclusiveMaximum"
+		if s.Draft.Version == 4 {
+			kw = "maximum"
+		}
+		if !check(n.Cmp(*s.exclMax) < 0, kw, "%s must be less than %s", s.exclMax) {
+			return false
+		}
+	}
+	if s.multipleOf != nil && !check(n.MultipleOf(*s.multipleOf), "multipleOf", "%s is not a multiple of %s", s.multipleOf) {
+		return false
+	}
+	return valid
+}
+
+func (e *evaluator) evalString(s *Schema, v source.Value) bool {
+	str := v.Str()
+	valid := true
+	if s.minLength >= 0 || s.maxLength >= 0 {
+		n := -1
+		if s.maxLength >= 0 && len(str) > s.maxLength {
+			n = utf8.RuneCountInString(str)
+			if n > s.maxLength {
+				valid = e.fail(s, "maxLength", "string is %d characters long, more than the maximum of %d", n, s.maxLength)
+				if !e.collect {
+					return false
+				}
+			}
+		}
+		if s.minLength > 0 {
+			if n < 0 {
+				n = utf8.RuneCountInString(str)
+			}
+			if n < s.minLength {
+				valid = e.fail(s, "minLength", "string is %d characters long, less than the minimum of %d", n, s.minLength)
+				if !e.collect {
+					return false
+				}
+			}
+		}
+	}
+	if s.pattern != nil {
+		ok, err := s.pattern.Match(str)
+		if err != nil {
+			e.setFatal(err)
+			return false
+		}
+		if !ok {
+			valid = e.fail(s, "pattern", "%s does not match the pattern %s", short(v), strconv.Quote(s.patternSrc))
+			if !e.collect {
+				return false
+			}
+		}
+	}
+	if s.Draft.Version == 7 || (s.Draft.Version >= 2019 && e.assertContent(s)) {
+		valid = e.evalContent(s, v) && valid
+	}
+	return valid
+}
+
+// assertContent: content keywords are annotations from 2019-09 on.
+func (e *evaluator) assertContent(s *Schema) bool { return false }
+
+// evalContent checks contentEncoding base64 and contentMediaType application/json (draft 7).
+func (e *evaluator) evalContent(s *Schema, v source.Value) bool {
+	data := []byte(v.Str())
+	if s.contentEncoding == "base64" {
+		dec, err := base64.StdEncoding.DecodeString(v.Str())
+		if err != nil {
+			return e.fail(s, "contentEncoding", "string is not valid base64")
+		}
+		data = dec
+	}
+	if s.contentMediaType == "application/json" && !json.Valid(data) {
+		return e.fail(s, "contentMediaType", "string is not valid JSON")
+	}
+	return true
+}
+
+func (e *evaluator) evalArray(s *Schema, v source.Value, ann *annotations) bool {
+	items := v.Items()
+	valid := true
+	if s.minItems >= 0 && len(items) < s.minItems {
+		valid = e.fail(s, "minItems", "array has %d items, fewer than the minimum of %d", len(items), s.minItems)
+		if !e.collect {
+			return false
+		}
+	}
+	if s.maxItems >= 0 && len(items) > s.maxItems {
+		valid = e.fail(s, "maxItems", "array has %d items, more than the maximum of %d", len(items), s.maxItems)
+		if !e.collect {
+			return false
+		}
+	}
+	if s.uniqueItems {
+		if i, j, dup := duplicateItems(items); dup {
+			valid = e.fail(s, "uniqueItems", "items %d and %d are equal; items must be unique", i, j)
+			if !e.collect {
+				return false
+			}
+		}
+	}
+	for i, sub := range s.prefixItems {
+		if i >= len(items) {
+			break
+		}
+		e.pushK(s.prefixKw)
+		e.pushKi(i)
+		e.pushIi(i)
+		ok := e.child(sub, items[i])
+		e.popI()
+		e.popK(2)
+		ann.item(i)
+		if !ok {
+			valid = false
+			if !e.collect || e.stopped() {
+				return false
+			}
+		}
+	}
+	if s.items != nil && len(items) > len(s.prefixItems) {
+		e.pushK(s.itemsKw)
+		for i := len(s.prefixItems); i < len(items); i++ {
+			e.pushIi(i)
+			ok := e.child(s.items, items[i])
+			e.popI()
+			if !ok {
+				valid = false
+				if !e.collect || e.stopped() {
+					e.popK(1)
+					return false
+				}
+			}
+		}
+		e.popK(1)
+		if ann != nil {
+			ann.allItems = true
+		}
+	}
+	if s.contains != nil {
+		matched := 0
+		for i, item := range items {
+			e.pushK("contains")
+			e.pushIi(i)
+			ok := e.quietly(func() bool { return e.child(s.contains, item) })
+			e.popI()
+			e.popK(1)
+			if ok {
+				matched++
+				if s.Draft.Version >= 2020 {
+					ann.item(i)
+				}
+			}
+			if e.stopped() {
+				return false
+			}
+		}
+		minC := 1
+		if s.minContains >= 0 {
+			minC = s.minContains
+		}
+		if matched < minC {
+			kw := "contains"
+			msg := "no item matches the \"contains\" schema"
+			if s.minContains >= 0 {
+				kw = "minContains"
+				msg = fmt.Sprintf("%d item(s) match the \"contains\" schema, fewer than minContains %d", matched, s.minContains)
+			}
+			valid = e.fail(s, kw, "%s", msg)
+			if !e.collect {
+				return false
+			}
+		}
+		if s.maxContains >= 0 && matched > s.maxContains {
+			valid = e.fail(s, "maxContains", "%d items match the \"contains\" schema, more than maxContains %d", matched, s.maxContains)
+			if !e.collect {
+				return false
+			}
+		}
+	}
+	return valid
+}
+
+// duplicateItems finds the first pair of equal items.
+func duplicateItems(items []source.Value) (int, int, bool) {
+	if len(items) < 2 {
+		return 0, 0, false
+	}
+	if len(items) <= 16 {
+		for i := range items {
+			for j := i + 1; j < len(items); j++ {
+				if source.Equal(items[i], items[j]) {
+					return i, j, true
+				}
+			}
+		}
+		return 0, 0, false
+	}
+	seed := maphash.MakeSeed()
+	seen := make(map[uint64][]int, len(items))
+	for j, it := range items {
+		var h maphash.Hash
+		h.SetSeed(seed)
+		hashValue(&h, it)
+		k := h.Sum64()
+		for _, i := range seen[k] {
+			if source.Equal(items[i], it) {
+				return i, j, true
+			}
+		}
+		seen[k] = append(seen[k], j)
+	}
+	return 0, 0, false
+}
+
+// hashValue hashes v so that Equal values hash alike (object member order ignored).
+func hashValue(h *maphash.Hash, v source.Value) {
+	h.WriteByte(byte(v.Kind()))
+	switch v.Kind() {
+	case source.Bool:
+		if v.Bool() {
+			h.WriteByte(1)
+		}
+	case source.String:
+		h.WriteString(v.Str())
+	case source.Number:
+		h.WriteString(v.Num().String())
+	case source.Array:
+		for _, it := range v.Items() {
+			hashValue(h, it)
+		}
+	case source.Object:
+		var sum uint64
+		for i := 0; i < v.Len(); i++ {
+			k, val := v.Member(i)
+			var mh maphash.Hash
+			mh.SetSeed(h.Seed())
+			mh.WriteString(k.Str())
+			hashValue(&mh, val)
+			sum += mh.Sum64()
+		}
+		var b [8]byte
+		for i := range b {
+			b[i] = byte(sum >> (8 * i))
+		}
+		h.Write(b[:])
+	}
+}
+
+func (e *evaluator) evalObject(s *Schema, v source.Value, ann *annotations) bool {
+	n := v.Len()
+	valid := true
+	if s.minProps >= 0 && n < s.minProps {
+		valid = e.fail(s, "minProperties", "object has %d properties, fewer than the minimum of %d", n, s.minProps)
+		if !e.collect {
+			return false
+		}
+	}
+	if s.maxProps >= 0 && n > s.maxProps {
+		valid = e.fail(s, "maxProperties", "object has %d properties, more than the maximum of %d", n, s.maxProps)
+		if !e.collect {
+			return false
+		}
+	}
+	for _, r := range s.required {
+		if !v.Has(r) {
+			valid = e.fail(s, "required", "missing required property %s", strconv.Quote(r))
+			if !e.collect {
+				return false
+			}
+		}
+	}
+	for _, dr := range s.depRequired {
+		if !v.Has(dr.prop) {
+			continue
+		}
+		kw := dr.kw
+		for _, r := range dr.required {
+			if !v.Has(r) {
+				valid = e.failAt(s, kw+"/"+source.EscapeToken(dr.prop), "property %s requires property %s", strconv.Quote(dr.prop), strconv.Quote(r))
+				if !e.collect {
+					return false
+				}
+			}
+		}
+	}
+	if s.properties != nil || s.patternProps != nil || s.additionalProps != nil || s.propertyNames != nil {
+		for i := 0; i < n; i++ {
+			k, val := v.Member(i)
+			key := k.Str()
+			matched := false
+			if sub, ok := s.properties[key]; ok {
+				matched = true
+				e.pushK("properties")
+				e.pushK(key)
+				e.pushI(key)
+				ok := e.child(sub, val)
+				e.popI()
+				e.popK(2)
+				ann.prop(i)
+				if !ok {
+					valid = false
+					if !e.collect || e.stopped() {
+						return false
+					}
+				}
+			}
+			for _, pp := range s.patternProps {
+				m, err := pp.re.Match(key)
+				if err != nil {
+					e.setFatal(err)
+					return false
+				}
+				if !m {
+					continue
+				}
+				matched = true
+				e.pushK("patternProperties")
+				e.pushK(pp.src)
+				e.pushI(key)
+				ok := e.child(pp.schema, val)
+				e.popI()
+				e.popK(2)
+				ann.prop(i)
+				if !ok {
+					valid = false
+					if !e.collect || e.stopped() {
+						return false
+					}
+				}
+			}
+			if !matched && s.additionalProps != nil {
+				e.pushI(key)
+				var ok bool
+				if s.additionalProps.always == alwaysFalse {
+					ok = e.fail(s, "additionalProperties", "property %s is not allowed (additionalProperties is false)", strconv.Quote(key))
+				} else {
+					e.pushK("additionalProperties")
+					ok = e.child(s.additionalProps, val)
+					e.popK(1)
+				}
+				e.popI()
+				ann.prop(i)
+				if !ok {
+					valid = false
+					if !e.collect || e.stopped() {
+						return false
+					}
+				}
+			}
+			if s.propertyNames != nil {
+				e.pushK("propertyNames")
+				e.pushI(key)
+				ok := e.child(s.propertyNames, k)
+				e.popI()
+				e.popK(1)
+				if !ok {
+					valid = false
+					if !e.collect || e.stopped() {
+						return false
+					}
+				}
+			}
+		}
+	}
+	for _, ds := range s.depSchemas {
+		if !v.Has(ds.prop) {
+			continue
+		}
+		e.pushK(ds.kw)
+		e.pushK(ds.prop)
+		ok := e.evalInPlace(ds.schema, v, ann)
+		e.popK(2)
+		if !ok {
+			valid = false
+			if !e.collect || e.stopped() {
+				return false
+			}
+		}
+	}
+	return valid
+}
+
+// evalInPlace evaluates a subschema on the same instance (allOf, then, dependentSchemas).
+func (e *evaluator) evalInPlace(s *Schema, v source.Value, ann *annotations) bool {
+	return e.eval(s, v, ann)
+}
+
+func (e *evaluator) evalApplicators(s *Schema, v source.Value, ann *annotations) bool {
+	valid := true
+	for i, sub := range s.allOf {
+		e.pushK("allOf")
+		e.pushKi(i)
+		ok := e.evalInPlace(sub, v, ann)
+		e.popK(2)
+		if !ok {
+			valid = false
+			if !e.collect || e.stopped() {
+				return false
+			}
+		}
+	}
+	if s.anyOf != nil {
+		if !e.evalAnyOf(s, v, ann) {
+			valid = false
+			if !e.collect || e.stopped() {
+				return false
+			}
+		}
+	}
+	if s.oneOf != nil {
+		if !e.evalOneOf(s, v, ann) {
+			valid = false
+			if !e.collect || e.stopped() {
+				return false
+			}
+		}
+	}
+	if s.not != nil {
+		e.pushK("not")
+		ok := e.quietly(func() bool { return e.eval(s.not, v, nil) })
+		e.popK(1)
+		if e.stopped() {
+			return false
+		}
+		if ok {
+			valid = e.fail(s, "not", "value must not match the schema in \"not\"")
+			if !e.collect {
+				return false
+			}
+		}
+	}
+	if s.ifS != nil {
+		var branchAnn *annotations
+		if ann != nil {
+			branchAnn = newAnnotations(v)
+		}
+		e.pushK("if")
+		cond := e.quietly(func() bool { return e.eval(s.ifS, v, branchAnn) })
+		e.popK(1)
+		if e.stopped() {
+			return false
+		}
+		if cond {
+			ann.merge(branchAnn)
+		}
+		branch, kw := s.thenS, "then"
+		if !cond {
+			branch, kw = s.elseS, "else"
+		}
+		if branch != nil {
+			e.pushK(kw)
+			ok := e.eval(branch, v, ann)
+			e.popK(1)
+			if !ok {
+				valid = false
+				if !e.collect || e.stopped() {
+					return false
+				}
+			}
+		}
+	}
+	return valid
+}
+
+func (e *evaluator) evalAnyOf(s *Schema, v source.Value, ann *annotations) bool {
+	matched := false
+	for i, sub := range s.anyOf {
+		var branchAnn *annotations
+		if ann != nil {
+			branchAnn = newAnnotations(v)
+		}
+		e.pushK("anyOf")
+		e.pushKi(i)
+		ok := e.quietly(func() bool { return e.eval(sub, v, branchAnn) })
+		e.popK(2)
+		if e.stopped() {
+			return false
+		}
+		if ok {
+			matched = true
+			if ann == nil {
+				return true
+			}
+			ann.merge(branchAnn)
+		}
+	}
+	if matched {
+		return true
+	}
+	if !e.collect {
+		return false
+	}
+	causes := e.branchCauses(s, "anyOf", s.anyOf, v)
+	err := e.newError(s, "anyOf", fmt.Sprintf("value does not match any of the %d alternatives of anyOf", len(s.anyOf)))
+	err.Causes = causes
+	e.errs = append(e.errs, err)
+	return false
+}
+
+// branchCauses re-evaluates failed alternatives to explain each failure.
+func (e *evaluator) branchCauses(s *Schema, kw string, subs []*Schema, v source.Value) []Error {
+	var causes []Error
+	for i, sub := range subs {
+		e.pushK(kw)
+		e.pushKi(i)
+		_, errs := e.collectInto(func() bool { return e.eval(sub, v, nil) })
+		e.popK(2)
+		causes = append(causes, errs...)
+	}
+	return causes
+}
+
+func (e *evaluator) evalOneOf(s *Schema, v source.Value, ann *annotations) bool {
+	var matches []int
+	var matchAnn *annotations
+	for i, sub := range s.oneOf {
+		var branchAnn *annotations
+		if ann != nil {
+			branchAnn = newAnnotations(v)
+		}
+		e.pushK("oneOf")
+		e.pushKi(i)
+		ok := e.quietly(func() bool { return e.eval(sub, v, branchAnn) })
+		e.popK(2)
+		if e.stopped() {
+			return false
+		}
+		if ok {
+			matches = append(matches, i)
+			matchAnn = branchAnn
+			if len(matches) > 1 && !e.collect {
+				return false
+			}
+		}
+	}
+	switch len(matches) {
+	case 1:
+		ann.merge(matchAnn)
+		return true
+	case 0:
+		if !e.collect {
+			return false
+		}
+		err := e.newError(s, "oneOf", fmt.Sprintf("value does not match any of the %d alternatives of oneOf", len(s.oneOf)))
+		err.Causes = e.branchCauses(s, "oneOf", s.oneOf, v)
+		e.errs = append(e.errs, err)
+		return false
+	}
+	idx := make([]string, len(matches))
+	for i, m := range matches {
+		idx[i] = strconv.Itoa(m)
+	}
+	return e.fail(s, "oneOf", "value matches %d alternatives of oneOf (%s); it must match exactly one", len(matches), strings.Join(idx, ", "))
+}
+
+func (e *evaluator) evalUnevaluated(s *Schema, v source.Value, ann *annotations) bool {
+	valid := true
+	if s.unevalProps != nil && v.Kind() == source.Object {
+		for i := 0; i < v.Len(); i++ {
+			if ann.props[i] {
+				continue
+			}
+			k, val := v.Member(i)
+			e.pushI(k.Str())
+			var ok bool
+			if s.unevalProps.always == alwaysFalse {
+				ok = e.fail(s, "unevaluatedProperties", "property %s is not allowed (unevaluatedProperties is false)", strconv.Quote(k.Str()))
+			} else {
+				e.pushK("unevaluatedProperties")
+				ok = e.child(s.unevalProps, val)
+				e.popK(1)
+			}
+			e.popI()
+			if !ok {
+				valid = false
+				if !e.collect || e.stopped() {
+					return false
+				}
+			}
+			ann.props[i] = true
+		}
+	}
+	if s.unevalItems != nil && v.Kind() == source.Array && !ann.allItems {
+		for i, item := range v.Items() {
+			if ann.items[i] {
+				continue
+			}
+			e.pushK("unevaluatedItems")
+			e.pushIi(i)
+			ok := e.child(s.unevalItems, item)
+			e.popI()
+			e.popK(1)
+			if !ok {
+				valid = false
+				if !e.collect || e.stopped() {
+					return false
+				}
+			}
+		}
+		ann.allItems = true
+	}
+	return valid
+}

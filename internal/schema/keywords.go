@@ -1,0 +1,608 @@
+package schema
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"sync"
+
+	"github.com/jstk-dev/jstk/internal/source"
+)
+
+// Schema is a compiled schema, ready to evaluate instances. It is immutable and safe for
+// concurrent use.
+type Schema struct {
+	// Location is the schema's absolute URI: base URI of its resource, "#", JSON Pointer.
+	Location string
+	// Draft is the dialect the schema is read in.
+	Draft *Draft
+
+	doc *document
+	ptr string
+	res *resource
+
+	always   uint8 // alwaysTrue / alwaysFalse for boolean schemas
+	hasRef   bool  // draft <= 7: $ref present, siblings ignored
+	needAnn  bool  // has unevaluatedProperties or unevaluatedItems
+	keywords []string
+
+	types      typeSet
+	enum       []source.Value
+	enumStr    map[string]bool // when every enum value is a string
+	constV     *source.Value
+	multipleOf *source.Decimal
+	minimum    *source.Decimal
+	maximum    *source.Decimal
+	exclMin    *source.Decimal
+	exclMax    *source.Decimal
+	minLength  int
+	maxLength  int
+	pattern    Regexp
+	patternSrc string
+	format     *formatDef
+	formatName string
+	assertFmt  bool
+
+	minItems, maxItems       int
+	uniqueItems              bool
+	prefixItems              []*Schema
+	items                    *Schema
+	itemsKw                  string // "items" or "additionalItems"
+	prefixKw                 string // "prefixItems" or "items"
+	contains                 *Schema
+	minContains, maxContains int
+
+	minProps, maxProps int
+	required           []string
+	depRequired        []depRequired
+	depSchemas         []depSchema
+	properties         map[string]*Schema
+	patternProps       []patternProp
+	additionalProps    *Schema
+	propertyNames      *Schema
+
+	allOf, anyOf, oneOf []*Schema
+	not                 *Schema
+	ifS, thenS, elseS   *Schema
+
+	ref          *Schema
+	dynRef       *Schema // 2020-12 $dynamicRef: the statically resolved target
+	dynAnchor    string  // its anchor name, when dynamic
+	recursiveRef *Schema // 2019-09 $recursiveRef: the statically resolved target
+
+	unevalProps *Schema
+	unevalItems *Schema
+
+	contentEncoding  string
+	contentMediaType string
+	contentSchema    *Schema
+}
+
+const (
+	alwaysNone uint8 = iota
+	alwaysTrue
+	alwaysFalse
+)
+
+type depRequired struct {
+	prop     string
+	required []string
+	kw       string // "dependentRequired" or "dependencies"
+}
+
+type depSchema struct {
+	prop   string
+	schema *Schema
+	kw     string // "dependentSchemas" or "dependencies"
+}
+
+type patternProp struct {
+	src    string
+	re     Regexp
+	schema *Schema
+}
+
+// Pointer returns the schema's JSON Pointer within its document, and the document's file
+// name ("" for inline and built-in documents).
+func (s *Schema) Pointer() (file, ptr string) { return s.doc.name, s.ptr }
+
+// Position returns the line and column of the schema's keyword kw ("" for the schema
+// itself) in its document.
+func (s *Schema) Position(kw string) (line, col int) {
+	if kw == "" {
+		return s.doc.src.Locate(s.ptr)
+	}
+	return s.doc.src.LocateKey(s.ptr + "/" + source.EscapeToken(kw))
+}
+
+// Document returns the parsed document the schema lives in.
+func (s *Schema) Document() *source.Document { return s.doc.src }
+
+// Value returns the schema's JSON value.
+func (s *Schema) Value() source.Value {
+	v, _ := s.doc.src.Root.Pointer(s.ptr)
+	return v
+}
+
+// typeSet is a set of JSON Schema types.
+type typeSet uint8
+
+const (
+	tNull typeSet = 1 << iota
+	tBoolean
+	tNumber
+	tInteger
+	tString
+	tArray
+	tObject
+)
+
+var typeNames = []struct {
+	name string
+	t    typeSet
+}{{"null", tNull}, {"boolean", tBoolean}, {"number", tNumber}, {"integer", tInteger},
+	{"string", tString}, {"array", tArray}, {"object", tObject}}
+
+func typeByName(n string) typeSet {
+	for _, tn := range typeNames {
+		if tn.name == n {
+			return tn.t
+		}
+	}
+	return 0
+}
+
+func (t typeSet) names() []string {
+	var out []string
+	for _, tn := range typeNames {
+		if t&tn.t != 0 {
+			out = append(out, tn.name)
+		}
+	}
+	return out
+}
+
+// vocabulary of each keyword in 2019-09 and later.
+var vocabOf = map[string]string{
+	"prefixItems": "applicator", "items": "applicator", "additionalItems": "applicator", "contains": "applicator",
+	"additionalProperties": "applicator", "properties": "applicator", "patternProperties": "applicator",
+	"dependentSchemas": "applicator", "propertyNames": "applicator", "if": "applicator", "then": "applicator",
+	"else": "applicator", "allOf": "applicator", "anyOf": "applicator", "oneOf": "applicator", "not": "applicator",
+	"unevaluatedItems": "unevaluated", "unevaluatedProperties": "unevaluated",
+	"type": "validation", "const": "validation", "enum": "validation", "multipleOf": "validation",
+	"maximum": "validation", "exclusiveMaximum": "validation", "minimum": "validation", "exclusiveMinimum": "validation",
+	"maxLength": "validation", "minLength": "validation", "pattern": "validation", "maxItems": "validation",
+	"minItems": "validation", "uniqueItems": "validation", "maxContains": "validation", "minContains": "validation",
+	"maxProperties": "validation", "minProperties": "validation", "required": "validation", "dependentRequired": "validation",
+	"format": "format", "contentEncoding": "content", "contentMediaType": "content", "contentSchema": "content",
+}
+
+// kwReader reads the keywords of one schema object.
+type kwReader struct {
+	c   *Compiler
+	s   *Schema
+	v   source.Value
+	err error
+}
+
+// get returns a keyword's value when the keyword is active in this schema's dialect.
+func (r *kwReader) get(kw string) (source.Value, bool) {
+	if r.err != nil {
+		return source.Value{}, false
+	}
+	d := r.s.Draft
+	if d.Version >= 2019 {
+		if voc, ok := vocabOf[kw]; ok {
+			if d.Version == 2019 && voc == "unevaluated" {
+				voc = "applicator"
+			}
+			if voc == "format" && d.Version >= 2020 {
+				if !r.s.res.hasVocab("format-annotation") && !r.s.res.hasVocab("format-assertion") {
+					return source.Value{}, false
+				}
+			} else if !r.s.res.hasVocab(voc) {
+				return source.Value{}, false
+			}
+		}
+	}
+	return r.v.Get(kw)
+}
+
+func (r *kwReader) fail(kw, format string, args ...any) {
+	if r.err == nil {
+		ptr := r.s.ptr
+		if kw != "" {
+			ptr += "/" + source.EscapeToken(kw)
+		}
+		r.err = r.c.schemaErr(r.s.doc, ptr, format, args...)
+	}
+}
+
+// sub compiles the subschema at a pointer suffix of this schema.
+func (r *kwReader) sub(suffix string, v source.Value) *Schema {
+	if r.err != nil {
+		return nil
+	}
+	s, err := r.c.compileValue(r.s.doc, r.s.ptr+suffix, v)
+	if err != nil {
+		r.err = err
+		return nil
+	}
+	return s
+}
+
+func (r *kwReader) schema(kw string) *Schema {
+	v, ok := r.get(kw)
+	if !ok {
+		return nil
+	}
+	return r.sub("/"+source.EscapeToken(kw), v)
+}
+
+func (r *kwReader) schemaList(kw string) []*Schema {
+	v, ok := r.get(kw)
+	if !ok {
+		return nil
+	}
+	if v.Kind() != source.Array {
+		r.fail(kw, "%s must be an array of schemas", kw)
+		return nil
+	}
+	out := make([]*Schema, v.Len())
+	for i, item := range v.Items() {
+		out[i] = r.sub("/"+kw+"/"+strconv.Itoa(i), item)
+	}
+	return out
+}
+
+func (r *kwReader) count(kw string) int {
+	v, ok := r.get(kw)
+	if !ok {
+		return -1
+	}
+	d := v.Num()
+	n, isInt := d.Int64()
+	if v.Kind() != source.Number || !d.IsInteger() || d.Sign() < 0 {
+		r.fail(kw, "%s must be a non-negative integer", kw)
+		return -1
+	}
+	if !isInt || n > math.MaxInt32 {
+		return math.MaxInt32
+	}
+	return int(n)
+}
+
+func (r *kwReader) number(kw string) *source.Decimal {
+	v, ok := r.get(kw)
+	if !ok {
+		return nil
+	}
+	if v.Kind() != source.Number {
+		r.fail(kw, "%s must be a number", kw)
+		return nil
+	}
+	d, err := source.ParseDecimal(v.Str())
+	if err != nil {
+		r.fail(kw, "%s: %v", kw, err)
+		return nil
+	}
+	return &d
+}
+
+func (r *kwReader) stringList(kw string, v source.Value) []string {
+	if v.Kind() != source.Array {
+		r.fail(kw, "%s must be an array of strings", kw)
+		return nil
+	}
+	out := make([]string, 0, v.Len())
+	for _, item := range v.Items() {
+		if item.Kind() != source.String {
+			r.fail(kw, "%s must be an array of strings", kw)
+			return nil
+		}
+		out = append(out, item.Str())
+	}
+	return out
+}
+
+func (r *kwReader) ref(kw string) *Schema {
+	v, ok := r.get(kw)
+	if !ok {
+		return nil
+	}
+	if v.Kind() != source.String {
+		r.fail(kw, "%s must be a string", kw)
+		return nil
+	}
+	u, frag, err := resolveURI(r.s.res.uri, v.Str())
+	if err != nil {
+		r.fail(kw, "%v", err)
+		return nil
+	}
+	target, err := r.c.resolve(u, frag, r.s)
+	if err != nil {
+		if se, ok := err.(*SchemaError); ok {
+			r.err = se
+			return nil
+		}
+		r.fail(kw, "cannot resolve %s %q: %v", kw, v.Str(), err)
+		return nil
+	}
+	return target
+}
+
+// compileKeywords reads every keyword of a schema object.
+func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
+	r := &kwReader{c: c, s: s, v: v}
+	d := s.Draft
+	for i := 0; i < v.Len(); i++ {
+		s.keywords = append(s.keywords, v.Key(i))
+	}
+
+	if d.Version <= 7 {
+		if _, ok := v.Get("$ref"); ok {
+			s.hasRef = true
+			s.ref = r.ref("$ref")
+			return r.err
+		}
+	} else {
+		s.ref = r.ref("$ref")
+		if d.Version == 2019 {
+			s.recursiveRef = r.ref("$recursiveRef")
+		} else if dv, ok := v.Get("$dynamicRef"); ok && dv.Kind() == source.String {
+			s.dynRef = r.ref("$dynamicRef")
+			if s.dynRef != nil {
+				_, frag, _ := resolveURI(s.res.uri, dv.Str())
+				// Dynamic only when the static target declares a $dynamicAnchor of that name.
+				if frag != "" && s.dynRef.res.dynamic[frag] {
+					if av, ok := s.dynRef.Value().Get("$dynamicAnchor"); ok && av.Str() == frag {
+						s.dynAnchor = frag
+					}
+				}
+			}
+		}
+	}
+
+	// type, enum, const
+	if tv, ok := r.get("type"); ok {
+		switch tv.Kind() {
+		case source.String:
+			s.types = typeByName(tv.Str())
+			if s.types == 0 {
+				r.fail("type", "unknown type %q", tv.Str())
+			}
+		case source.Array:
+			for _, t := range tv.Items() {
+				tt := typeByName(t.Str())
+				if t.Kind() != source.String || tt == 0 {
+					r.fail("type", "unknown type %s", string(source.AppendJSON(nil, t)))
+				}
+				s.types |= tt
+			}
+		default:
+			r.fail("type", "type must be a string or an array of strings")
+		}
+	}
+	if ev, ok := r.get("enum"); ok {
+		if ev.Kind() != source.Array {
+			r.fail("enum", "enum must be an array")
+		} else {
+			s.enum = ev.Items()
+			allStr := len(s.enum) > 4
+			for _, e := range s.enum {
+				allStr = allStr && e.Kind() == source.String
+			}
+			if allStr {
+				s.enumStr = map[string]bool{}
+				for _, e := range s.enum {
+					s.enumStr[e.Str()] = true
+				}
+			}
+		}
+	}
+	if d.Version >= 6 {
+		if cv, ok := r.get("const"); ok {
+			s.constV = &cv
+		}
+	}
+
+	// numbers
+	s.multipleOf = r.number("multipleOf")
+	if s.multipleOf != nil && s.multipleOf.Sign() <= 0 {
+		r.fail("multipleOf", "multipleOf must be greater than 0")
+	}
+	s.minimum = r.number("minimum")
+	s.maximum = r.number("maximum")
+	if d.Version == 4 {
+		if b, ok := r.get("exclusiveMinimum"); ok && b.Kind() == source.Bool && b.Bool() {
+			s.exclMin, s.minimum = s.minimum, nil
+		}
+		if b, ok := r.get("exclusiveMaximum"); ok && b.Kind() == source.Bool && b.Bool() {
+			s.exclMax, s.maximum = s.maximum, nil
+		}
+	} else {
+		s.exclMin = r.number("exclusiveMinimum")
+		s.exclMax = r.number("exclusiveMaximum")
+	}
+
+	// strings
+	s.minLength = r.count("minLength")
+	s.maxLength = r.count("maxLength")
+	if pv, ok := r.get("pattern"); ok {
+		if pv.Kind() != source.String {
+			r.fail("pattern", "pattern must be a string")
+		} else {
+			s.patternSrc = pv.Str()
+			re, err := c.regexp(pv.Str())
+			if err != nil {
+				r.fail("pattern", "pattern %q is not a valid ECMA-262 regular expression: %v", pv.Str(), err)
+			}
+			s.pattern = re
+		}
+	}
+	if fv, ok := r.get("format"); ok && fv.Kind() == source.String {
+		s.formatName = fv.Str()
+		s.format = formats[fv.Str()]
+		s.assertFmt = c.opts.AssertFormat || (d.Version >= 2020 && s.res.vocabs != nil && s.res.vocabs["format-assertion"])
+	}
+	if d.Version >= 7 {
+		if cv, ok := r.get("contentEncoding"); ok && cv.Kind() == source.String {
+			s.contentEncoding = cv.Str()
+		}
+		if cv, ok := r.get("contentMediaType"); ok && cv.Kind() == source.String {
+			s.contentMediaType = cv.Str()
+		}
+		if d.Version >= 2019 {
+			s.contentSchema = r.schema("contentSchema")
+		}
+	}
+
+	// arrays
+	s.minItems = r.count("minItems")
+	s.maxItems = r.count("maxItems")
+	if uv, ok := r.get("uniqueItems"); ok && uv.Kind() == source.Bool {
+		s.uniqueItems = uv.Bool()
+	}
+	if d.Version >= 2020 {
+		s.prefixItems = r.schemaList("prefixItems")
+		s.prefixKw = "prefixItems"
+		s.items = r.schema("items")
+		s.itemsKw = "items"
+	} else if iv, ok := r.get("items"); ok {
+		if iv.Kind() == source.Array {
+			s.prefixItems = r.schemaList("items")
+			s.prefixKw = "items"
+			s.items = r.schema("additionalItems")
+			s.itemsKw = "additionalItems"
+		} else {
+			s.items = r.schema("items")
+			s.itemsKw = "items"
+		}
+	}
+	if d.Version >= 6 {
+		s.contains = r.schema("contains")
+	}
+	if d.Version >= 2019 {
+		s.minContains = r.count("minContains")
+		s.maxContains = r.count("maxContains")
+	}
+
+	// objects
+	s.minProps = r.count("minProperties")
+	s.maxProps = r.count("maxProperties")
+	if rv, ok := r.get("required"); ok {
+		s.required = r.stringList("required", rv)
+	}
+	if pv, ok := r.get("properties"); ok {
+		if pv.Kind() != source.Object {
+			r.fail("properties", "properties must be an object")
+		} else {
+			s.properties = make(map[string]*Schema, pv.Len())
+			for i := 0; i < pv.Len(); i++ {
+				k, sv := pv.Member(i)
+				s.properties[k.Str()] = r.sub("/properties/"+source.EscapeToken(k.Str()), sv)
+			}
+		}
+	}
+	if pv, ok := r.get("patternProperties"); ok {
+		if pv.Kind() != source.Object {
+			r.fail("patternProperties", "patternProperties must be an object")
+		} else {
+			for i := 0; i < pv.Len(); i++ {
+				k, sv := pv.Member(i)
+				re, err := c.regexp(k.Str())
+				if err != nil {
+					r.fail("patternProperties", "pattern %q is not a valid ECMA-262 regular expression: %v", k.Str(), err)
+					break
+				}
+				s.patternProps = append(s.patternProps, patternProp{k.Str(), re, r.sub("/patternProperties/"+source.EscapeToken(k.Str()), sv)})
+			}
+		}
+	}
+	s.additionalProps = r.schema("additionalProperties")
+	if d.Version >= 6 {
+		s.propertyNames = r.schema("propertyNames")
+	}
+	// "dependencies" (drafts 4-7, still honoured later for compatibility) holds both
+	// required-lists and schemas; 2019-09 split it into the two keywords below.
+	depKws := []string{"dependencies"}
+	if d.Version >= 2019 {
+		depKws = append(depKws, "dependentSchemas")
+	}
+	for _, depKw := range depKws {
+		dv, ok := r.get(depKw)
+		if !ok || dv.Kind() != source.Object {
+			continue
+		}
+		for i := 0; i < dv.Len(); i++ {
+			k, val := dv.Member(i)
+			if val.Kind() == source.Array && depKw == "dependencies" {
+				s.depRequired = append(s.depRequired, depRequired{k.Str(), r.stringList(depKw, val), depKw})
+				continue
+			}
+			s.depSchemas = append(s.depSchemas, depSchema{k.Str(), r.sub("/"+depKw+"/"+source.EscapeToken(k.Str()), val), depKw})
+		}
+	}
+	if d.Version >= 2019 {
+		if dv, ok := r.get("dependentRequired"); ok && dv.Kind() == source.Object {
+			for i := 0; i < dv.Len(); i++ {
+				k, val := dv.Member(i)
+				s.depRequired = append(s.depRequired, depRequired{k.Str(), r.stringList("dependentRequired", val), "dependentRequired"})
+			}
+		}
+	}
+
+	// applicators
+	s.allOf = r.schemaList("allOf")
+	s.anyOf = r.schemaList("anyOf")
+	s.oneOf = r.schemaList("oneOf")
+	s.not = r.schema("not")
+	if d.Version >= 7 {
+		s.ifS = r.schema("if")
+		if s.ifS != nil {
+			s.thenS = r.schema("then")
+			s.elseS = r.schema("else")
+		}
+	}
+	if d.Version >= 2019 {
+		s.unevalProps = r.schema("unevaluatedProperties")
+		s.unevalItems = r.schema("unevaluatedItems")
+		s.needAnn = s.unevalProps != nil || s.unevalItems != nil
+	}
+	return r.err
+}
+
+// builtin meta-schemas are compiled once per process.
+var (
+	builtinMu    sync.Mutex
+	builtinCache = map[string]*Schema{}
+	builtinComp  *Compiler
+)
+
+func builtinMeta(uri string) (*Schema, error) {
+	builtinMu.Lock()
+	defer builtinMu.Unlock()
+	if s, ok := builtinCache[uri]; ok {
+		return s, nil
+	}
+	if builtinComp == nil {
+		builtinComp = NewCompiler(&Options{NoMetaValidation: true})
+	}
+	s, err := builtinComp.Compile(uri)
+	if err != nil {
+		return nil, fmt.Errorf("built-in meta-schema %s: %v", uri, err)
+	}
+	builtinCache[uri] = s
+	return s, nil
+}
+
+// sortedKeys returns a map's keys in order, for deterministic output.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

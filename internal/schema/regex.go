@@ -1,0 +1,157 @@
+package schema
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/dlclark/regexp2/v2"
+)
+
+// Regexp is a compiled ECMA-262 regular expression.
+type Regexp interface {
+	// Match reports whether s contains a match. The error is non-nil only when the match
+	// could not be decided in time.
+	Match(s string) (bool, error)
+	String() string
+}
+
+// ErrRegexTimeout is wrapped by the error of a match that exceeded the time limit.
+var ErrRegexTimeout = errors.New("pattern match time limit exceeded")
+
+// CompileRegexp compiles an ECMA-262 pattern (Unicode mode). Patterns within the subset
+// where ECMA-262 and RE2 agree run on Go's linear-time engine; the rest (lookaround,
+// backreferences, Unicode classes, ...) run on a backtracking engine bounded by timeout.
+func CompileRegexp(pattern string, timeout time.Duration) (Regexp, error) {
+	if tr, ok := toRE2(pattern); ok {
+		if re, err := regexp.Compile(tr); err == nil {
+			return re2{re, pattern}, nil
+		}
+	}
+	re, err := regexp2.Compile(pattern, regexp2.ECMAScript|regexp2.Unicode)
+	if err != nil {
+		return nil, cleanRegexErr(err)
+	}
+	re.MatchTimeout = timeout
+	return ecma{re, pattern, timeout}, nil
+}
+
+func cleanRegexErr(err error) error {
+	msg := err.Error()
+	msg = strings.TrimPrefix(msg, "error parsing regexp: ")
+	return errors.New(msg)
+}
+
+func (c *Compiler) regexp(p string) (Regexp, error) {
+	if re, ok := c.regexes[p]; ok {
+		return re, nil
+	}
+	re, err := CompileRegexp(p, c.opts.RegexTimeout)
+	if err != nil {
+		return nil, err
+	}
+	c.regexes[p] = re
+	return re, nil
+}
+
+type re2 struct {
+	re  *regexp.Regexp
+	src string
+}
+
+func (r re2) Match(s string) (bool, error) { return r.re.MatchString(s), nil }
+func (r re2) String() string               { return r.src }
+
+type ecma struct {
+	re      *regexp2.Regexp
+	src     string
+	timeout time.Duration
+}
+
+func (r ecma) Match(s string) (bool, error) {
+	ok, err := r.re.MatchString(s)
+	if err != nil {
+		return false, fmt.Errorf("%w: pattern %q did not finish within %v", ErrRegexTimeout, r.src, r.timeout)
+	}
+	return ok, nil
+}
+
+func (r ecma) String() string { return r.src }
+
+// toRE2 translates a pattern to RE2 syntax when it only uses constructs whose meaning is the
+// same in both languages: literals, ".", anchors, groups, alternation, quantifiers, and
+// classes of literals, ranges, \d and \w.
+func toRE2(p string) (string, bool) {
+	var sb strings.Builder
+	inClass := false
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c >= 0x80:
+			return "", false // keep non-ASCII patterns on the ECMA engine
+		case c == '\\':
+			if i+1 >= len(p) {
+				return "", false
+			}
+			e := p[i+1]
+			switch {
+			case e == 'd' || e == 'D' || e == 'w' || e == 'W':
+			case strings.IndexByte(`.-\/+*?()[]{}|^$`, e) >= 0:
+			default:
+				return "", false
+			}
+			sb.WriteByte('\\')
+			sb.WriteByte(e)
+			i++
+		case inClass:
+			switch c {
+			case ']':
+				inClass = false
+			case '[':
+				return "", false
+			}
+			sb.WriteByte(c)
+		case c == '[':
+			if strings.HasPrefix(p[i:], "[]") || strings.HasPrefix(p[i:], "[^]") {
+				return "", false
+			}
+			inClass = true
+			sb.WriteByte(c)
+			if i+1 < len(p) && p[i+1] == '^' {
+				sb.WriteByte('^')
+				i++
+			}
+		case c == '.':
+			sb.WriteString(`[^\n\r\x{2028}\x{2029}]`)
+		case c == '(':
+			if i+1 < len(p) && p[i+1] == '?' {
+				if !strings.HasPrefix(p[i:], "(?:") {
+					return "", false
+				}
+			}
+			sb.WriteByte(c)
+		case c == '{':
+			j := i + 1
+			for j < len(p) && (p[j] >= '0' && p[j] <= '9' || p[j] == ',') {
+				j++
+			}
+			if j >= len(p) || p[j] != '}' || j == i+1 || p[i+1] == ',' {
+				return "", false
+			}
+			sb.WriteString(p[i : j+1])
+			i = j
+		case c == '}' || c == ']':
+			return "", false
+		case c < 0x20 || c == 0x7f:
+			return "", false
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	if inClass {
+		return "", false
+	}
+	return sb.String(), true
+}

@@ -1,0 +1,214 @@
+package schema
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/jstk-dev/jstk/internal/corpora"
+	"github.com/jstk-dev/jstk/internal/source"
+	"github.com/jstk-dev/jstk/internal/workspace"
+)
+
+// The official JSON-Schema-Test-Suite: every test of every supported draft is run, pass
+// counts are compared with testdata/suite-stats.txt, and every failure must be listed with
+// its reason in testdata/suite-ledger.txt. Regenerate the stats with JSTK_UPDATE=1.
+
+var suiteDrafts = []struct {
+	dir   string
+	draft *Draft
+}{
+	{"draft4", Draft4}, {"draft6", Draft6}, {"draft7", Draft7},
+	{"draft2019-09", Draft2019}, {"draft2020-12", Draft2020},
+}
+
+type suiteResult struct {
+	id     string // draft/path: case / test
+	passed bool
+	detail string
+}
+
+// suiteGroup names the group a test file belongs to: core, optional or format.
+func suiteGroup(rel string) string {
+	switch {
+	case strings.HasPrefix(rel, "optional/format/"):
+		return "format"
+	case strings.HasPrefix(rel, "optional/"):
+		return "optional"
+	}
+	return "core"
+}
+
+func runSuite(t *testing.T, dir string) []suiteResult {
+	remotes := filepath.Join(dir, "remotes")
+	fsys, err := workspace.Root(remotes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var results []suiteResult
+	for _, sd := range suiteDrafts {
+		base := filepath.Join(dir, "tests", sd.dir)
+		var files []string
+		filepath.Walk(base, func(p string, fi os.FileInfo, err error) error {
+			if err == nil && !fi.IsDir() && strings.HasSuffix(p, ".json") {
+				files = append(files, p)
+			}
+			return nil
+		})
+		sort.Strings(files)
+		for _, f := range files {
+			rel, _ := filepath.Rel(base, f)
+			rel = filepath.ToSlash(rel)
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, err := source.ParseJSON(f, data, nil)
+			if err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			for ci, tc := range doc.Root.Items() {
+				desc, _ := tc.Get("description")
+				sch, _ := tc.Get("schema")
+				tests, _ := tc.Get("tests")
+				loader := &Loader{FS: fsys, Resolve: map[string]string{"http://localhost:1234/": "."}}
+				opts := &Options{Draft: sd.draft, Loader: loader, AssertFormat: suiteGroup(rel) == "format"}
+				schema, cerr := compileInline(sch, fmt.Sprintf("https://jstk.test/%s/%s/%d.json", sd.dir, strings.TrimSuffix(rel, ".json"), ci), opts)
+				for _, test := range tests.Items() {
+					td, _ := test.Get("description")
+					data, _ := test.Get("data")
+					want, _ := test.Get("valid")
+					r := suiteResult{id: fmt.Sprintf("%s/%s: %s / %s", sd.dir, rel, desc.Str(), td.Str())}
+					if cerr != nil {
+						r.detail = "schema: " + cerr.Error()
+					} else {
+						ok, verr := schema.Valid(data)
+						errs, verr2 := schema.Validate(data)
+						switch {
+						case verr != nil || verr2 != nil:
+							r.detail = fmt.Sprintf("evaluation failed: %v %v", verr, verr2)
+						case ok != (len(errs) == 0):
+							r.detail = fmt.Sprintf("Valid says %v but Validate found %d errors", ok, len(errs))
+						case ok != want.Bool():
+							r.detail = fmt.Sprintf("got valid=%v, want %v", ok, want.Bool())
+							if len(errs) > 0 {
+								r.detail += ": " + errs[0].Message
+							}
+						default:
+							r.passed = true
+						}
+					}
+					results = append(results, r)
+				}
+			}
+		}
+	}
+	return results
+}
+
+func compileInline(v source.Value, uri string, opts *Options) (*Schema, error) {
+	text := string(source.AppendJSON(nil, v))
+	doc, err := source.ParseJSON(uri, []byte(text), nil)
+	if err != nil {
+		return nil, err
+	}
+	c := NewCompiler(opts)
+	if err := c.AddDocument(uri, doc); err != nil {
+		return nil, err
+	}
+	return c.Compile(uri)
+}
+
+func TestJSONSchemaTestSuite(t *testing.T) {
+	dir := corpora.Dir(t, "JSON-Schema-Test-Suite")
+	results := runSuite(t, dir)
+	ledger := readLedger(t, "testdata/suite-ledger.txt")
+	type count struct{ pass, total int }
+	stats := map[string]*count{}
+	var unexpected, stale []string
+	for _, r := range results {
+		draft, rest, _ := strings.Cut(r.id, "/")
+		key := draft + " " + suiteGroup(rest)
+		if stats[key] == nil {
+			stats[key] = &count{}
+		}
+		stats[key].total++
+		_, known := ledger[r.id]
+		switch {
+		case r.passed:
+			stats[key].pass++
+			if known {
+				stale = append(stale, r.id)
+			}
+		case !known:
+			unexpected = append(unexpected, r.id+"\n\t"+r.detail)
+		}
+	}
+	var sb strings.Builder
+	sb.WriteString("# JSON-Schema-Test-Suite pass counts (go test ./internal/schema -run TestJSONSchemaTestSuite; JSTK_UPDATE=1 rewrites)\n")
+	for _, sd := range suiteDrafts {
+		for _, g := range []string{"core", "optional", "format"} {
+			c := stats[sd.dir+" "+g]
+			if c == nil {
+				continue
+			}
+			fmt.Fprintf(&sb, "%-13s %-9s %5d / %5d  %6.2f%%\n", sd.dir, g, c.pass, c.total, 100*float64(c.pass)/float64(c.total))
+		}
+	}
+	t.Log("\n" + sb.String())
+	checkStats(t, "testdata/suite-stats.txt", sb.String())
+	for _, u := range unexpected {
+		t.Errorf("unexpected failure (fix it, or list it with its reason in testdata/suite-ledger.txt): %s", u)
+	}
+	for _, s := range stale {
+		t.Errorf("passes now, remove it from testdata/suite-ledger.txt: %s", s)
+	}
+}
+
+// readLedger reads known failures: "<id>\t<reason>" lines; # starts a comment.
+func readLedger(t *testing.T, path string) map[string]string {
+	m := map[string]string{}
+	f, err := os.Open(path)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return m
+		}
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		id, reason, ok := strings.Cut(line, "\t")
+		if !ok || strings.TrimSpace(reason) == "" {
+			t.Fatalf("%s: every known failure needs a reason after a tab: %q", path, line)
+		}
+		m[id] = reason
+	}
+	return m
+}
+
+// checkStats compares a stats text with its committed file, or rewrites it with JSTK_UPDATE=1.
+func checkStats(t *testing.T, path, got string) {
+	if os.Getenv("JSTK_UPDATE") != "" {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Errorf("%s is missing; run with JSTK_UPDATE=1 to write it", path)
+		return
+	}
+	if string(want) != got {
+		t.Errorf("%s is out of date (run with JSTK_UPDATE=1):\nwant:\n%s\ngot:\n%s", path, want, got)
+	}
+}

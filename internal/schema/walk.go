@@ -1,0 +1,176 @@
+package schema
+
+import (
+	"strconv"
+
+	"github.com/jstk-dev/jstk/internal/source"
+)
+
+// This file is the read-only view of a compiled schema for the engines that reason about
+// schemas rather than instances (diff, lint, bundle, sample, coverage): the raw keywords,
+// the compiled subschemas, and the resolved references.
+
+// Bool reports whether s is a boolean schema, and which.
+func (s *Schema) Bool() (value, isBool bool) {
+	switch s.always {
+	case alwaysTrue:
+		return true, true
+	case alwaysFalse:
+		return false, true
+	}
+	return false, false
+}
+
+// Keyword returns the raw value of a keyword of the schema object; ok is false when the
+// keyword is absent or s is a boolean schema. The keyword's value is returned even when
+// the dialect ignores it (see Ignored).
+func (s *Schema) Keyword(kw string) (source.Value, bool) {
+	if s.always != alwaysNone {
+		return source.Value{}, false
+	}
+	return s.Value().Get(kw)
+}
+
+// Keywords lists the schema object's keywords in document order.
+func (s *Schema) Keywords() []string { return s.keywords }
+
+// Ignored reports whether the dialect ignores keyword kw here: a sibling of $ref in
+// drafts 4 to 7, or a keyword of a vocabulary the meta-schema does not enable.
+func (s *Schema) Ignored(kw string) bool {
+	if s.hasRef && kw != "$ref" {
+		return true
+	}
+	if s.Draft.Version >= 2019 {
+		if voc, ok := vocabOf[kw]; ok {
+			if s.Draft.Version == 2019 && voc == "unevaluated" {
+				voc = "applicator"
+			}
+			if voc == "format" && s.Draft.Version >= 2020 {
+				return !s.res.hasVocab("format-annotation") && !s.res.hasVocab("format-assertion")
+			}
+			return !s.res.hasVocab(voc)
+		}
+	}
+	return false
+}
+
+// Ref returns the target of $ref, or nil.
+func (s *Schema) Ref() *Schema { return s.ref }
+
+// DynamicRef returns the static target of $dynamicRef (2020-12) or $recursiveRef
+// (2019-09), and whether the reference is dynamic (its target may change with the dynamic
+// scope).
+func (s *Schema) DynamicRef() (target *Schema, dynamic bool) {
+	if s.dynRef != nil {
+		return s.dynRef, s.dynAnchor != ""
+	}
+	if s.recursiveRef != nil {
+		return s.recursiveRef, s.recursiveRef.res.recursive
+	}
+	return nil, false
+}
+
+// BaseURI is the base URI of the schema's resource.
+func (s *Schema) BaseURI() string { return s.res.uri }
+
+// FormatAsserted reports whether "format" is an assertion for this schema.
+func (s *Schema) FormatAsserted() bool { return s.assertFmt }
+
+// Child is one direct subschema.
+type Child struct {
+	// Keyword is the applicator ("properties", "items", "allOf", ...).
+	Keyword string
+	// Key is the property name, pattern or dependency name for keywords that map names to
+	// schemas, the index for keywords that list schemas, and "" otherwise.
+	Key string
+	// Index is the position in a list keyword, or -1.
+	Index int
+	// Schema is the compiled subschema.
+	Schema *Schema
+}
+
+// Path is the child's JSON Pointer relative to its parent, e.g. "/properties/name".
+func (c Child) Path() string {
+	p := "/" + source.EscapeToken(c.Keyword)
+	switch {
+	case c.Index >= 0:
+		p += "/" + strconv.Itoa(c.Index)
+	case c.Key != "":
+		p += "/" + source.EscapeToken(c.Key)
+	}
+	return p
+}
+
+// Children lists the direct subschemas the dialect applies, in a fixed keyword order.
+// References are not children: follow Ref and DynamicRef.
+func (s *Schema) Children() []Child {
+	var out []Child
+	one := func(kw string, c *Schema) {
+		if c != nil {
+			out = append(out, Child{Keyword: kw, Index: -1, Schema: c})
+		}
+	}
+	list := func(kw string, cs []*Schema) {
+		for i, c := range cs {
+			if c != nil {
+				out = append(out, Child{Keyword: kw, Index: i, Schema: c})
+			}
+		}
+	}
+	if s.always != alwaysNone || s.hasRef {
+		return nil
+	}
+	for _, k := range sortedKeys(s.properties) {
+		out = append(out, Child{Keyword: "properties", Key: k, Index: -1, Schema: s.properties[k]})
+	}
+	for _, pp := range s.patternProps {
+		out = append(out, Child{Keyword: "patternProperties", Key: pp.src, Index: -1, Schema: pp.schema})
+	}
+	one("additionalProperties", s.additionalProps)
+	one("propertyNames", s.propertyNames)
+	for _, ds := range s.depSchemas {
+		out = append(out, Child{Keyword: ds.kw, Key: ds.prop, Index: -1, Schema: ds.schema})
+	}
+	list(s.prefixKw, s.prefixItems)
+	one(s.itemsKw, s.items)
+	one("contains", s.contains)
+	list("allOf", s.allOf)
+	list("anyOf", s.anyOf)
+	list("oneOf", s.oneOf)
+	one("not", s.not)
+	one("if", s.ifS)
+	one("then", s.thenS)
+	one("else", s.elseS)
+	one("unevaluatedProperties", s.unevalProps)
+	one("unevaluatedItems", s.unevalItems)
+	one("contentSchema", s.contentSchema)
+	return out
+}
+
+// Walk visits s and every schema reachable from it through children and references,
+// each once, depth first. fn returns false to stop descending below a schema.
+func Walk(s *Schema, fn func(*Schema) bool) {
+	seen := map[*Schema]bool{}
+	var visit func(*Schema)
+	visit = func(s *Schema) {
+		if s == nil || seen[s] {
+			return
+		}
+		seen[s] = true
+		if !fn(s) {
+			return
+		}
+		for _, c := range s.Children() {
+			visit(c.Schema)
+		}
+		visit(s.ref)
+		visit(s.dynRef)
+		visit(s.recursiveRef)
+		if s.dynAnchor != "" {
+			for _, t := range s.res.dynSchemas {
+				visit(t)
+			}
+		}
+	}
+	visit(s)
+}

@@ -1,0 +1,203 @@
+// Package source owns jstk's documents: parsing JSON, YAML, TOML and NDJSON into Values that
+// remember where they came from, so that any JSON Pointer maps back to a file, line and
+// column. Numbers stay exact (Decimal). Limits on size and nesting depth turn hostile input
+// into clear errors instead of crashes.
+package source
+
+import (
+	"fmt"
+	"sort"
+	"sync/atomic"
+	"unicode/utf8"
+)
+
+// Format is the syntax a document was written in.
+type Format uint8
+
+// The document formats jstk reads.
+const (
+	JSON Format = iota
+	YAML
+	TOML
+	NDJSON
+)
+
+var formatNames = [...]string{"JSON", "YAML", "TOML", "NDJSON"}
+
+func (f Format) String() string {
+	if int(f) < len(formatNames) {
+		return formatNames[f]
+	}
+	return fmt.Sprintf("format(%d)", int(f))
+}
+
+// Default limits.
+const (
+	DefaultMaxSize  = 256 << 20 // bytes per document
+	DefaultMaxDepth = 10000     // nesting of arrays and objects
+)
+
+// Limits bound what a parser accepts. A zero field means the default.
+type Limits struct {
+	MaxSize  int64 // largest document in bytes (for NDJSON: largest line)
+	MaxDepth int   // deepest nesting of arrays and objects
+	// MaxAliasNodes bounds the number of values the aliases of one YAML document may expand
+	// to (default DefaultMaxAliasNodes), so that a "billion laughs" document fails fast.
+	MaxAliasNodes int
+}
+
+func (l *Limits) maxSize() int64 {
+	if l == nil || l.MaxSize <= 0 {
+		return DefaultMaxSize
+	}
+	return l.MaxSize
+}
+
+func (l *Limits) maxDepth() int {
+	if l == nil || l.MaxDepth <= 0 {
+		return DefaultMaxDepth
+	}
+	return l.MaxDepth
+}
+
+// Document is one parsed document: its root value and what is needed to turn an offset into
+// a line and column.
+type Document struct {
+	Name   string // the file name as the user gave it ("-" for stdin, "" for inline text)
+	Format Format
+	Root   Value
+	// Line is the 1-based line of the document's first byte in its file: 1, except for a
+	// line of an NDJSON file or a later document of a multi-document YAML file.
+	Line int
+
+	src   []byte
+	lines atomic.Pointer[[]int] // offsets of line starts, computed on first use
+}
+
+// NewDocument wraps a root value parsed from src.
+func NewDocument(name string, format Format, src []byte, root Value) *Document {
+	return &Document{Name: name, Format: format, Root: root, Line: 1, src: src}
+}
+
+// Source returns the document's text (for a line of an NDJSON file: that line). The slice
+// may share memory with the parsed values and must not be modified.
+func (d *Document) Source() []byte { return d.src }
+
+// Position turns a byte offset into a 1-based line and column of the file. Columns count
+// Unicode characters, not bytes. A line ends at LF, CR LF or a lone CR, as in editors.
+// Position is safe for concurrent use.
+func (d *Document) Position(off int) (line, col int) {
+	lp := d.lines.Load()
+	if lp == nil {
+		starts := lineStarts(d.src)
+		lp = &starts
+		d.lines.Store(lp)
+	}
+	lines := *lp
+	if off < 0 {
+		off = 0
+	}
+	if off > len(d.src) {
+		off = len(d.src)
+	}
+	i := sort.Search(len(lines), func(i int) bool { return lines[i] > off }) - 1
+	start := lines[i]
+	base := d.Line
+	if base < 1 {
+		base = 1
+	}
+	col = utf8.RuneCount(d.src[start:off]) + 1
+	if start == 0 && off >= len(bom) && string(d.src[:len(bom)]) == bom {
+		col-- // a byte order mark is invisible in editors
+	}
+	return base + i, col
+}
+
+// bom is the UTF-8 byte order mark, accepted (and skipped) at the start of a file.
+const bom = "\uFEFF"
+
+// Locate returns the line and column of the value at a JSON Pointer, or of its nearest
+// existing ancestor when the pointer does not exist (a missing property is reported where
+// its object starts).
+func (d *Document) Locate(ptr string) (line, col int) {
+	toks, _ := SplitPointer(ptr)
+	return d.Position(d.Root.nearest(toks).Offset())
+}
+
+// LocateKey is like Locate, but for an object member it returns the position of the
+// member's key rather than its value.
+func (d *Document) LocateKey(ptr string) (line, col int) {
+	toks, _ := SplitPointer(ptr)
+	if len(toks) == 0 {
+		return d.Locate(ptr)
+	}
+	parent := d.Root.nearest(toks[:len(toks)-1])
+	if parent.Kind() == Object {
+		last := toks[len(toks)-1]
+		kids := parent.elems()
+		for i := len(kids) - 2; i >= 0; i -= 2 {
+			if kids[i].text() == last {
+				return d.Position(kids[i].Offset())
+			}
+		}
+	}
+	return d.Locate(ptr)
+}
+
+func (v Value) nearest(toks []string) Value {
+	for i := range toks {
+		c, ok := v.At(toks[i])
+		if !ok {
+			return v
+		}
+		v = c
+	}
+	return v
+}
+
+// lineStarts returns the offsets at which lines begin: 0, and after each LF, CR LF or lone
+// CR.
+func lineStarts(src []byte) []int {
+	starts := make([]int, 1, 64)
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '\n':
+			starts = append(starts, i+1)
+		case '\r':
+			if i+1 < len(src) && src[i+1] == '\n' {
+				i++
+			}
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// Error is a document that could not be read or parsed, with where it went wrong.
+type Error struct {
+	File   string // as given by the user
+	Line   int    // 1-based; 0 when unknown
+	Column int    // 1-based; 0 when unknown
+	Msg    string
+}
+
+func (e *Error) Error() string {
+	name := e.File
+	if name == "" {
+		name = "<input>"
+	}
+	switch {
+	case e.Line > 0 && e.Column > 0:
+		return fmt.Sprintf("%s:%d:%d: %s", name, e.Line, e.Column, e.Msg)
+	case e.Line > 0:
+		return fmt.Sprintf("%s:%d: %s", name, e.Line, e.Msg)
+	}
+	return name + ": " + e.Msg
+}
+
+// errorAt builds an Error for offset off of src.
+func errorAt(name string, src []byte, firstLine, off int, format string, args ...any) *Error {
+	d := &Document{Name: name, src: src, Line: firstLine}
+	line, col := d.Position(off)
+	return &Error{File: name, Line: line, Column: col, Msg: fmt.Sprintf(format, args...)}
+}

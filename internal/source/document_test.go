@@ -1,0 +1,262 @@
+package source
+
+import (
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestPosition(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		src  string
+		line int // Document.Line
+		offs []int
+		want []string
+	}{
+		{"one line", `{"a":1}`, 1, []int{0, 5, 7, 99, -3}, []string{"1:1", "1:6", "1:8", "1:8", "1:1"}},
+		{"LF", "a\nbc\n\nd", 1, []int{0, 1, 2, 3, 5, 6}, []string{"1:1", "1:2", "2:1", "2:2", "3:1", "4:1"}},
+		{"CR LF", "a\r\nb\r\n", 1, []int{1, 2, 3, 6}, []string{"1:2", "1:3", "2:1", "3:1"}},
+		{"lone CR", "a\rb\r\rc", 1, []int{2, 4, 5}, []string{"2:1", "3:1", "4:1"}},
+		{"characters, not bytes", "é日x\n😀y", 1, []int{2, 5, 11}, []string{"1:2", "1:3", "2:2"}},
+		{"byte order mark", "\uFEFFab\ncd", 1, []int{3, 4, 7}, []string{"1:1", "1:2", "2:2"}},
+		{"later line of a file", "x\ny", 7, []int{0, 2}, []string{"7:1", "8:1"}},
+		{"line zero means one", "x", 0, []int{0}, []string{"1:1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			d := NewDocument("f", JSON, []byte(tt.src), NullValue())
+			d.Line = tt.line
+			var got []string
+			for _, off := range tt.offs {
+				l, c := d.Position(off)
+				got = append(got, strconv.Itoa(l)+":"+strconv.Itoa(c))
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestPositionConcurrent(t *testing.T) {
+	t.Parallel()
+	doc, err := ParseJSON("t.json", []byte("[\n1,\n2,\n3]"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			if l, _ := doc.Locate("/" + strconv.Itoa(i%3)); l != i%3+2 {
+				t.Errorf("line %d for item %d", l, i%3)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func TestLocate(t *testing.T) {
+	t.Parallel()
+	src := "{\n  \"a\": {\"b\": [10, 20]},\n  \"c~/d\": true,\n  \"\": 0\n}"
+	doc, err := ParseJSON("t.json", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		ptr            string
+		locate, keyPos string
+	}{
+		{"", "1:1", "1:1"},
+		{"/a", "2:8", "2:3"},
+		{"/a/b", "2:14", "2:9"},
+		{"/a/b/1", "2:19", "2:19"},
+		{"/a/b/2", "2:14", "2:14"},   // missing item: its array
+		{"/a/x", "2:8", "2:8"},       // missing member: its object
+		{"/a/b/1/z", "2:19", "2:19"}, // below a scalar: the scalar
+		{"/c~0~1d", "3:11", "3:3"},
+		{"/", "4:7", "4:3"},
+		{"a", "1:1", "1:1"},    // not a pointer: the root
+		{"/a~2", "1:1", "1:1"}, // bad escape: the root
+	}
+	for _, tt := range tests {
+		l, c := doc.Locate(tt.ptr)
+		kl, kc := doc.LocateKey(tt.ptr)
+		got := [2]string{strconv.Itoa(l) + ":" + strconv.Itoa(c), strconv.Itoa(kl) + ":" + strconv.Itoa(kc)}
+		if want := [2]string{tt.locate, tt.keyPos}; got != want {
+			t.Errorf("%q: Locate, LocateKey = %v, want %v", tt.ptr, got, want)
+		}
+	}
+}
+
+func TestErrorString(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		err  Error
+		want string
+	}{
+		{Error{File: "a.json", Line: 3, Column: 4, Msg: "bad"}, "a.json:3:4: bad"},
+		{Error{File: "a.json", Line: 3, Msg: "bad"}, "a.json:3: bad"},
+		{Error{File: "a.json", Msg: "bad"}, "a.json: bad"},
+		{Error{Msg: "bad"}, "<input>: bad"},
+	}
+	for _, tt := range tests {
+		if got := tt.err.Error(); got != tt.want {
+			t.Errorf("got %q, want %q", got, tt.want)
+		}
+	}
+}
+
+func TestKindAndFormatNames(t *testing.T) {
+	t.Parallel()
+	var got []string
+	for k := Invalid; k <= Object+1; k++ {
+		got = append(got, k.String())
+	}
+	for f := JSON; f <= NDJSON+1; f++ {
+		got = append(got, f.String())
+	}
+	want := []string{"invalid", "null", "boolean", "number", "string", "array", "object", "kind(7)",
+		"JSON", "YAML", "TOML", "NDJSON", "format(4)"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestValueAccessors(t *testing.T) {
+	t.Parallel()
+	v := mustJSON(t, `{"s":"x","n":1.50,"t":true,"f":false,"z":null,"a":[1,"2"],"o":{"k":{}}}`)
+	if v.Kind() != Object || v.Len() != 7 || !v.IsValid() || v.Items() != nil {
+		t.Fatalf("root: %v len %d", v.Kind(), v.Len())
+	}
+	s, _ := v.Get("s")
+	n, _ := v.Get("n")
+	tr, _ := v.Get("t")
+	f, _ := v.Get("f")
+	z, _ := v.Get("z")
+	a, _ := v.Get("a")
+	if s.Str() != "x" || s.Kind() != String || s.Num().Sign() != 0 || s.Len() != 0 || s.Bool() {
+		t.Error("string accessors")
+	}
+	if n.Str() != "1.50" || n.Num().String() != "1.5" || n.Kind() != Number {
+		t.Error("number accessors")
+	}
+	if !tr.Bool() || f.Bool() || tr.Kind() != Bool || z.Kind() != Null || z.Str() != "" {
+		t.Error("boolean and null accessors")
+	}
+	if a.Len() != 2 || a.Index(1).Str() != "2" || len(a.Items()) != 2 || a.Has("0") {
+		t.Error("array accessors")
+	}
+	if k, val := v.Member(6); k.Str() != "o" || val.Kind() != Object || v.Key(0) != "s" {
+		t.Error("Member, Key")
+	}
+	if !v.Has("z") || v.Has("nope") {
+		t.Error("Has")
+	}
+	if _, ok := s.Get("x"); ok {
+		t.Error("Get on a string")
+	}
+	var zero Value
+	if zero.IsValid() || zero.Kind() != Invalid || zero.Len() != 0 || zero.Offset() != 0 {
+		t.Error("zero Value")
+	}
+	tests := []struct {
+		ptr  string
+		want string // compact JSON, or "" when missing
+	}{
+		{"", compact(v)},
+		{"/a/0", "1"},
+		{"/a/1", `"2"`},
+		{"/a/2", ""},
+		{"/a/-1", ""},
+		{"/a/01", ""},
+		{"/a/+1", ""},
+		{"/a/x", ""},
+		{"/o/k", "{}"},
+		{"/o/k/x", ""},
+		{"/s/x", ""},
+		{"s", ""},
+		{"/o~", ""},
+	}
+	for _, tt := range tests {
+		got, ok := v.Pointer(tt.ptr)
+		if (tt.want != "") != ok || ok && compact(got) != tt.want {
+			t.Errorf("Pointer(%q) = %s, %v; want %s", tt.ptr, compact(got), ok, tt.want)
+		}
+	}
+}
+
+func TestConstructorsAndEqual(t *testing.T) {
+	t.Parallel()
+	var b ObjectBuilder
+	b.Set("a", IntValue(1))
+	b.Set("b", ArrayValue(StringValue("x"), NullValue(), BoolValue(true), NumberValue("1e2")))
+	first := b.Value()
+	b.Set("a", IntValue(2)) // replaces in place, keeping the order
+	b.Set("c", ArrayValue())
+	second := b.Value()
+	if got := compact(first); got != `{"a":1,"b":["x",null,true,1e2]}` {
+		t.Errorf("first: %s", got)
+	}
+	if got := compact(second); got != `{"a":2,"b":["x",null,true,1e2],"c":[]}` {
+		t.Errorf("second: %s", got)
+	}
+	var empty ObjectBuilder
+	if got := compact(empty.Value()); got != `{}` {
+		t.Errorf("empty: %s", got)
+	}
+	if v := IntValue(5).WithOffset(12); v.Offset() != 12 || v.Str() != "5" || v.Kind() != Number {
+		t.Error("WithOffset")
+	}
+
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{`1`, `1.0`, true},
+		{`1`, `10e-1`, true},
+		{`1`, `2`, false},
+		{`"1"`, `1`, false},
+		{`[1,2]`, `[1,2]`, true},
+		{`[1,2]`, `[2,1]`, false},
+		{`[1]`, `[1,1]`, false},
+		{`{"a":1,"b":2}`, `{"b":2,"a":1.0}`, true},
+		{`{"a":1}`, `{"a":1,"b":2}`, false},
+		{`{"a":1,"c":2}`, `{"a":1,"b":2}`, false},
+		{`{"a":[{}]}`, `{"a":[{}]}`, true},
+		{`null`, `null`, true},
+		{`true`, `false`, false},
+		{`"é"`, `"\u00e9"`, true},
+	}
+	for _, tt := range tests {
+		if got := Equal(mustJSON(t, tt.a), mustJSON(t, tt.b)); got != tt.want {
+			t.Errorf("Equal(%s, %s) = %v", tt.a, tt.b, got)
+		}
+	}
+	if !Equal(Value{}, Value{}) || Equal(Value{}, NullValue()) {
+		t.Error("Equal on zero Values")
+	}
+}
+
+func TestPointers(t *testing.T) {
+	t.Parallel()
+	toks, ok := SplitPointer("/a~1b/~0/0/")
+	if diff := cmp.Diff([]string{"a/b", "~", "0", ""}, toks); !ok || diff != "" {
+		t.Errorf("SplitPointer: %v %s", ok, diff)
+	}
+	for _, bad := range []string{"a", "/~", "/~2"} {
+		if _, ok := SplitPointer(bad); ok {
+			t.Errorf("SplitPointer(%q) succeeded", bad)
+		}
+	}
+	if got := JoinPointer("a/b", "~", "", "x"); got != "/a~1b/~0//x" {
+		t.Errorf("JoinPointer: %s", got)
+	}
+	if got := EscapeToken("plain"); got != "plain" {
+		t.Errorf("EscapeToken: %s", got)
+	}
+}

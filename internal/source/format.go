@@ -1,0 +1,189 @@
+package source
+
+import (
+	"fmt"
+	"strings"
+
+	toml "github.com/pelletier/go-toml/v2"
+)
+
+// FormatOf returns the format that a file name's extension stands for: .json (so also
+// .schema.json), .yaml and .yml, .toml, and .ndjson, .jsonl and .ldjson. Case is ignored. It
+// reports false for any other name, such as "-" for stdin.
+func FormatOf(name string) (Format, bool) {
+	base := name[strings.LastIndexAny(name, `/\`)+1:]
+	dot := strings.LastIndexByte(base, '.')
+	if dot < 0 {
+		return 0, false
+	}
+	switch strings.ToLower(base[dot+1:]) {
+	case "json":
+		return JSON, true
+	case "yaml", "yml":
+		return YAML, true
+	case "toml":
+		return TOML, true
+	case "ndjson", "jsonl", "ldjson":
+		return NDJSON, true
+	}
+	return 0, false
+}
+
+// Sniff guesses the format of a document from its content, for stdin and for names without
+// a known extension:
+//   - JSON when the text (after a byte order mark and white space) starts like a JSON value
+//     and is one; also when it is empty, so that the error says a JSON value was expected;
+//   - NDJSON when its first two non-blank lines are JSON values each;
+//   - TOML when its first line that is neither blank nor a comment is a table header
+//     ("[name]", "[[name]]") or a "key = value" line, and the whole text is TOML;
+//   - YAML otherwise. Text that starts with "{" or "[" but is neither JSON, NDJSON nor YAML
+//     is called JSON, so that its errors are JSON's.
+func Sniff(src []byte) Format {
+	text := string(src)
+	s := strings.TrimLeft(text[skipBOM(text):], " \t\r\n")
+	if s == "" {
+		return JSON
+	}
+	if startsLikeJSON(s[0]) {
+		if _, err := parseJSONText(text, DefaultMaxDepth); err == nil {
+			return JSON
+		}
+		if looksLikeNDJSON(s) {
+			return NDJSON
+		}
+	}
+	if looksLikeTOML(s) {
+		var m map[string]any
+		if toml.Unmarshal(src, &m) == nil {
+			return TOML
+		}
+	}
+	if s[0] == '{' || s[0] == '[' {
+		if _, err := ParseYAML("", src, nil); err != nil {
+			return JSON
+		}
+	}
+	return YAML
+}
+
+func startsLikeJSON(c byte) bool {
+	switch c {
+	case '{', '[', '"', '-', 't', 'f', 'n':
+		return true
+	}
+	return c >= '0' && c <= '9'
+}
+
+// looksLikeNDJSON reports whether the first two non-blank lines of s are JSON values each.
+func looksLikeNDJSON(s string) bool {
+	n := 0
+	for s != "" && n < 2 {
+		line, rest, _ := strings.Cut(s, "\n")
+		s = rest
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		if _, err := parseJSONText(line, DefaultMaxDepth); err != nil {
+			return false
+		}
+		n++
+	}
+	return n == 2
+}
+
+// looksLikeTOML reports whether the first significant line of s is a TOML table header or
+// key/value line.
+func looksLikeTOML(s string) bool {
+	for s != "" {
+		line, rest, _ := strings.Cut(s, "\n")
+		s = rest
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		if line[0] == '[' {
+			name := strings.TrimLeft(line, "[")
+			end := strings.IndexByte(name, ']')
+			return end > 0 && tomlKeyLike(name[:end])
+		}
+		key, _, ok := strings.Cut(line, "=")
+		return ok && tomlKeyLike(key)
+	}
+	return false
+}
+
+// tomlKeyLike reports whether s looks like a TOML key: bare or quoted parts joined by dots.
+func tomlKeyLike(s string) bool {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return false
+	}
+	for s != "" {
+		s = strings.TrimLeft(s, " \t")
+		switch {
+		case s == "":
+			return false
+		case s[0] == '"' || s[0] == '\'':
+			end := strings.IndexByte(s[1:], s[0])
+			if end < 0 {
+				return false
+			}
+			s = s[end+2:]
+		default:
+			i := 0
+			for i < len(s) && isBareKeyChar(s[i]) {
+				i++
+			}
+			if i == 0 {
+				return false
+			}
+			s = s[i:]
+		}
+		s = strings.TrimLeft(s, " \t")
+		if s == "" {
+			return true
+		}
+		if s[0] != '.' {
+			return false
+		}
+		s = s[1:]
+	}
+	return false
+}
+
+// Parse parses src, the content of the file name, in format f. JSON and TOML give one
+// document, YAML one per document of the stream, NDJSON one per non-blank line. For NDJSON,
+// the documents of all valid lines are returned even when some lines are invalid; the error
+// then joins one *Error per invalid line. Any other error is an *Error with the position of
+// the problem. Invalid UTF-8 is an error in every format.
+func Parse(name string, src []byte, f Format, lim *Limits) ([]*Document, error) {
+	switch f {
+	case JSON:
+		doc, err := ParseJSON(name, src, lim)
+		if err != nil {
+			return nil, err
+		}
+		return []*Document{doc}, nil
+	case YAML:
+		return ParseYAML(name, src, lim)
+	case TOML:
+		doc, err := ParseTOML(name, src, lim)
+		if err != nil {
+			return nil, err
+		}
+		return []*Document{doc}, nil
+	case NDJSON:
+		return parseNDJSON(name, src, lim)
+	}
+	return nil, fmt.Errorf("source.Parse: unknown format %v", f)
+}
+
+// ParseFile parses src by the extension of name, or by its content (see Sniff) when the
+// extension is not known.
+func ParseFile(name string, src []byte, lim *Limits) ([]*Document, error) {
+	f, ok := FormatOf(name)
+	if !ok {
+		f = Sniff(src)
+	}
+	return Parse(name, src, f, lim)
+}

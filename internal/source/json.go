@@ -1,0 +1,553 @@
+package source
+
+import (
+	"encoding/binary"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// ParseJSON parses one JSON document. Errors are *Error values naming name, line and column.
+// A UTF-8 byte order mark at the start is skipped. The document keeps its own copy of src,
+// so the caller may reuse src afterwards.
+func ParseJSON(name string, src []byte, lim *Limits) (*Document, error) {
+	if int64(len(src)) > lim.maxSize() {
+		return nil, &Error{File: name, Msg: sizeMessage(int64(len(src)), lim.maxSize())}
+	}
+	text := string(src)
+	src = stringBytes(text) // the values share text's memory; so does the document
+	var p jsonParser
+	root, err := p.parse(text, skipBOM(text), lim.maxDepth())
+	if err != nil {
+		return nil, errorAt(name, src, 1, err.off, "%s", err.msg)
+	}
+	return NewDocument(name, JSON, src, root), nil
+}
+
+// stringBytes returns the bytes of s without copying them. They must never be modified.
+func stringBytes(s string) []byte {
+	return unsafe.Slice(unsafe.StringData(s), len(s))
+}
+
+// bytesString returns b as a string without copying it. b must never be modified afterwards.
+func bytesString(b []byte) string {
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// skipBOM returns the length of a leading byte order mark of s (0 or 3).
+func skipBOM(s string) int {
+	if strings.HasPrefix(s, bom) {
+		return len(bom)
+	}
+	return 0
+}
+
+func sizeMessage(size, limit int64) string {
+	return "document of " + strconv.FormatInt(size, 10) + " bytes exceeds the limit of " +
+		strconv.FormatInt(limit, 10) + " bytes (raise it with --max-size)"
+}
+
+func depthMessage(limit int) string {
+	return "nesting deeper than " + strconv.Itoa(limit) + " levels (raise the limit with --max-depth)"
+}
+
+// jsonError is a syntax error at a byte offset.
+type jsonError struct {
+	off int
+	msg string
+}
+
+// jsonFrame is an array or object whose members are being parsed.
+type jsonFrame struct {
+	start int            // offset of its '[' or '{'
+	mark  int            // where its children begin in jsonParser.stack
+	obj   bool           // an object (else an array)
+	key   string         // object: the key whose value is being parsed
+	koff  int            // object: the offset of that key
+	index map[string]int // object: key -> stack position of its value, once the object is large
+	seen  uint64         // object: a one-word Bloom filter of its keys (see keyBit)
+}
+
+// jsonParser parses JSON text without recursion, so that nesting is bounded only by the depth
+// limit. A parser may be reused; it keeps its buffers between documents.
+type jsonParser struct {
+	s      string
+	b      []byte // s, as bytes to read words from
+	i      int
+	stack  []Value     // children of the containers being parsed
+	slab   []Value     // where children slices are carved from (see children)
+	frames []jsonFrame // the containers being parsed, innermost last
+	err    *jsonError
+}
+
+// parseJSONText parses s, which must hold exactly one JSON value (surrounded by whitespace).
+// String values share memory with s. A leading byte order mark is skipped.
+func parseJSONText(s string, maxDepth int) (Value, *jsonError) {
+	var p jsonParser
+	return p.parse(s, skipBOM(s), maxDepth)
+}
+
+// parse parses s from offset start; s must hold exactly one JSON value from there on.
+func (p *jsonParser) parse(s string, start, maxDepth int) (Value, *jsonError) {
+	p.s, p.b, p.i, p.err = s, stringBytes(s), start, nil
+	p.stack, p.frames = p.stack[:0], p.frames[:0]
+	p.skipSpace()
+	if p.i >= len(s) {
+		return Value{}, &jsonError{p.i, "empty document: expected a JSON value"}
+	}
+	v := p.value(maxDepth)
+	if p.err != nil {
+		clear(p.stack[:cap(p.stack)])
+		return Value{}, p.err
+	}
+	p.skipSpace()
+	if p.i < len(s) {
+		return Value{}, &jsonError{p.i, "unexpected " + describe(s, p.i) + " after the JSON value"}
+	}
+	return v, nil
+}
+
+func (p *jsonParser) fail(off int, msg string) {
+	if p.err == nil {
+		p.err = &jsonError{off, msg}
+	}
+}
+
+// isSpace marks the four JSON whitespace bytes.
+var isSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
+
+func (p *jsonParser) skipSpace() {
+	s, i := p.s, p.i
+	for i < len(s) && isSpace[s[i]] {
+		i++
+	}
+	p.i = i
+}
+
+// describe names the character at offset i for an error message.
+func describe(s string, i int) string {
+	if i >= len(s) {
+		return "end of input"
+	}
+	r, n := utf8.DecodeRuneInString(s[i:])
+	if r == utf8.RuneError && n <= 1 {
+		return "invalid UTF-8 byte 0x" + strconv.FormatUint(uint64(s[i]), 16)
+	}
+	return "character " + strconv.QuoteRune(r)
+}
+
+// value parses one value, with everything nested in it, starting at p.i. On error it
+// returns the zero Value with p.err set.
+func (p *jsonParser) value(maxDepth int) Value {
+	var v Value
+	for {
+		// Parse a value, or open a container and go on with its first member.
+		if p.i >= len(p.s) {
+			p.fail(p.i, "unexpected end of input: expected a value")
+			return Value{}
+		}
+		start := p.i
+		switch c := p.s[p.i]; c {
+		case '{', '[':
+			if len(p.frames) >= maxDepth {
+				p.fail(p.i, depthMessage(maxDepth))
+				return Value{}
+			}
+			p.i++
+			p.skipSpace()
+			if c == '[' {
+				if p.i < len(p.s) && p.s[p.i] == ']' {
+					p.i++
+					v = mkKids(Array, start, emptyKids)
+					break
+				}
+				p.frames = append(p.frames, jsonFrame{start: start, mark: len(p.stack)})
+				continue
+			}
+			if p.i < len(p.s) && p.s[p.i] == '}' {
+				p.i++
+				v = mkKids(Object, start, emptyKids)
+				break
+			}
+			p.frames = append(p.frames, jsonFrame{start: start, mark: len(p.stack), obj: true})
+			if !p.memberKey(&p.frames[len(p.frames)-1]) {
+				return Value{}
+			}
+			continue
+		case '"':
+			str, ok := p.str()
+			if !ok {
+				return Value{}
+			}
+			v = mkText(String, start, str)
+		case 't':
+			v = p.literal("true", mkBool(start, true))
+		case 'f':
+			v = p.literal("false", mkBool(start, false))
+		case 'n':
+			v = p.literal("null", mkNull(start))
+		default:
+			if c == '-' || (c >= '0' && c <= '9') {
+				v = p.number()
+			} else {
+				p.fail(p.i, "unexpected "+describe(p.s, p.i)+": expected a value")
+			}
+		}
+		if p.err != nil {
+			return Value{}
+		}
+
+		// v is complete: add it to its container, closing every container that ends here.
+		for {
+			if len(p.frames) == 0 {
+				return v
+			}
+			f := &p.frames[len(p.frames)-1]
+			if f.obj {
+				p.addMember(f, v)
+			} else {
+				p.stack = append(p.stack, v)
+			}
+			p.skipSpace()
+			if p.i >= len(p.s) {
+				if f.obj {
+					p.fail(p.i, "unexpected end of input: expected ',' or '}' to continue the object")
+				} else {
+					p.fail(p.i, "unexpected end of input: expected ',' or ']' to continue the array")
+				}
+				return Value{}
+			}
+			c := p.s[p.i]
+			if c == ',' {
+				p.i++
+				p.skipSpace()
+				if f.obj && !p.memberKey(f) {
+					return Value{}
+				}
+				break // parse the next member
+			}
+			if f.obj && c == '}' || !f.obj && c == ']' {
+				p.i++
+				kind := Array
+				if f.obj {
+					kind = Object
+				}
+				v = mkKids(kind, f.start, p.children(f.mark))
+				p.frames = p.frames[:len(p.frames)-1]
+				continue
+			}
+			if f.obj {
+				p.fail(p.i, "unexpected "+describe(p.s, p.i)+": expected ',' or '}' in the object")
+			} else {
+				p.fail(p.i, "unexpected "+describe(p.s, p.i)+": expected ',' or ']' in the array")
+			}
+			return Value{}
+		}
+	}
+}
+
+// memberKey parses `"key" :` and leaves p.i at the member's value.
+func (p *jsonParser) memberKey(f *jsonFrame) bool {
+	if p.i >= len(p.s) || p.s[p.i] != '"' {
+		p.fail(p.i, "unexpected "+describe(p.s, p.i)+": expected a member name in double quotes")
+		return false
+	}
+	f.koff = p.i
+	key, ok := p.str()
+	if !ok {
+		return false
+	}
+	f.key = key
+	p.skipSpace()
+	if p.i >= len(p.s) || p.s[p.i] != ':' {
+		p.fail(p.i, "unexpected "+describe(p.s, p.i)+": expected ':' after the member name")
+		return false
+	}
+	p.i++
+	p.skipSpace()
+	return true
+}
+
+// addMember adds the member f.key: v to the object of f. A repeated key keeps its first
+// place (and the offset of its first occurrence) and its last value, as JSON.parse does.
+func (p *jsonParser) addMember(f *jsonFrame, v Value) {
+	key := f.key
+	bit := keyBit(key)
+	if f.index != nil {
+		if j, ok := f.index[key]; ok {
+			p.stack[j] = v
+			return
+		}
+	} else if f.seen&bit != 0 {
+		for j := f.mark; j < len(p.stack); j += 2 {
+			if p.stack[j].text() == key {
+				p.stack[j+1] = v
+				return
+			}
+		}
+	}
+	f.seen |= bit
+	p.stack = append(p.stack, mkText(String, f.koff, key), v)
+	if f.index != nil {
+		f.index[key] = len(p.stack) - 1
+	} else if n := (len(p.stack) - f.mark) / 2; n > 32 {
+		f.index = make(map[string]int, 2*n)
+		for j := f.mark; j < len(p.stack); j += 2 {
+			f.index[p.stack[j].text()] = j + 1
+		}
+	}
+}
+
+// keyBit hashes a key to one bit of a word: when the bit of a key is not set in an object's
+// filter, the object does not have the key yet, and looking for it can be skipped.
+func keyBit(key string) uint64 {
+	h := uint64(len(key))
+	if n := len(key); n > 0 {
+		h = h*31 + uint64(key[0])
+		h = h*31 + uint64(key[n-1])
+		h = h*31 + uint64(key[n/2])
+	}
+	return 1 << (h * 0x9E3779B97F4A7C15 >> 58)
+}
+
+func (p *jsonParser) literal(word string, v Value) Value {
+	if !strings.HasPrefix(p.s[p.i:], word) {
+		p.fail(p.i, "invalid literal: expected "+word)
+		return Value{}
+	}
+	p.i += len(word)
+	return v
+}
+
+func (p *jsonParser) number() Value {
+	s, start := p.s, p.i
+	i := p.i
+	if s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+		if i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			p.fail(i-1, "invalid number: leading zero")
+			return Value{}
+		}
+	case i < len(s) && s[i] >= '1' && s[i] <= '9':
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+	default:
+		p.fail(i, "invalid number: expected a digit")
+		return Value{}
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		d := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == d {
+			p.fail(i, "invalid number: expected a digit after the decimal point")
+			return Value{}
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		d := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == d {
+			p.fail(i, "invalid number: expected a digit in the exponent")
+			return Value{}
+		}
+	}
+	p.i = i
+	return mkText(Number, start, s[start:i])
+}
+
+// strPlain marks the bytes a string may hold without a closer look: not '"', '\\', a control
+// character or a non-ASCII byte.
+var strPlain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// plainWord reports whether none of the eight bytes of x is '"', '\\', a control character or
+// non-ASCII.
+func plainWord(x uint64) bool {
+	q := x ^ ('"' * ones)
+	b := x ^ ('\\' * ones)
+	return ((x-0x20*ones)|(q-ones)|(b-ones)|x)&highs == 0
+}
+
+// str parses a string starting at the opening quote and returns its decoded text.
+func (p *jsonParser) str() (string, bool) {
+	s := p.s
+	start := p.i + 1
+	i := start
+	for {
+		// Skip eight plain bytes at a time, then one at a time.
+		for i+8 <= len(s) && plainWord(binary.LittleEndian.Uint64(p.b[i:])) {
+			i += 8
+		}
+		for i < len(s) && strPlain[s[i]] {
+			i++
+		}
+		if i >= len(s) {
+			break
+		}
+		c := s[i]
+		switch {
+		case c == '"':
+			p.i = i + 1
+			return s[start:i], true
+		case c == '\\':
+			return p.strSlow(start, i)
+		case c < 0x20:
+			p.fail(i, "control character "+strconv.QuoteRune(rune(c))+" in string: escape it")
+			return "", false
+		default:
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && n == 1 {
+				p.fail(i, "invalid UTF-8 byte 0x"+strconv.FormatUint(uint64(c), 16)+" in string")
+				return "", false
+			}
+			i += n
+		}
+	}
+	p.fail(p.i, "unterminated string")
+	return "", false
+}
+
+// strSlow decodes a string that has escapes; s[start:i] has none.
+func (p *jsonParser) strSlow(start, i int) (string, bool) {
+	s := p.s
+	var sb strings.Builder
+	sb.Grow(i - start + 16)
+	sb.WriteString(s[start:i])
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case c == '"':
+			p.i = i + 1
+			return sb.String(), true
+		case c == '\\':
+			if i+1 >= len(s) {
+				p.fail(i, "unterminated string")
+				return "", false
+			}
+			e := s[i+1]
+			switch e {
+			case '"', '\\', '/':
+				sb.WriteByte(e)
+			case 'b':
+				sb.WriteByte('\b')
+			case 'f':
+				sb.WriteByte('\f')
+			case 'n':
+				sb.WriteByte('\n')
+			case 'r':
+				sb.WriteByte('\r')
+			case 't':
+				sb.WriteByte('\t')
+			case 'u':
+				r, ok := hex4(s, i+2)
+				if !ok {
+					p.fail(i, `invalid \u escape: expected 4 hex digits`)
+					return "", false
+				}
+				i += 6
+				if utf16.IsSurrogate(r) {
+					if r2, ok := hex4(s, i+2); ok && i+1 < len(s) && s[i] == '\\' && s[i+1] == 'u' {
+						if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+							sb.WriteRune(d)
+							i += 6
+							continue
+						}
+					}
+					r = utf8.RuneError // a lone surrogate has no UTF-8 form
+				}
+				sb.WriteRune(r)
+				continue
+			default:
+				r, _ := utf8.DecodeRuneInString(s[i+1:])
+				p.fail(i, "invalid escape "+strconv.Quote(`\`+string(r))+" in string")
+				return "", false
+			}
+			i += 2
+		case c < 0x20:
+			p.fail(i, "control character "+strconv.QuoteRune(rune(c))+" in string: escape it")
+			return "", false
+		case c < utf8.RuneSelf:
+			j := i + 1
+			for j < len(s) && strPlain[s[j]] {
+				j++
+			}
+			sb.WriteString(s[i:j])
+			i = j
+		default:
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && n == 1 {
+				p.fail(i, "invalid UTF-8 byte 0x"+strconv.FormatUint(uint64(c), 16)+" in string")
+				return "", false
+			}
+			sb.WriteString(s[i : i+n])
+			i += n
+		}
+	}
+	p.fail(p.i, "unterminated string")
+	return "", false
+}
+
+func hex4(s string, i int) (rune, bool) {
+	if i+4 > len(s) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range []byte(s[i : i+4]) {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// children moves the values pushed since mark into a slice of their own, carved from the
+// slab: one allocation serves many containers.
+func (p *jsonParser) children(mark int) []Value {
+	n := len(p.stack) - mark
+	if n > cap(p.slab)-len(p.slab) {
+		size := max(n, min(max(len(p.s)/16, 16), 4096))
+		p.slab = make([]Value, 0, size)
+	}
+	l := len(p.slab)
+	kids := p.slab[l : l+n : l+n]
+	p.slab = p.slab[:l+n]
+	copy(kids, p.stack[mark:])
+	p.stack = p.stack[:mark] // what lies beyond is overwritten soon, so not cleared
+	return kids
+}
+
+// emptyKids is the children of every empty array and object: values are never modified, so
+// they may share it.
+var emptyKids = []Value{}

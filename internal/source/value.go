@@ -1,0 +1,344 @@
+package source
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"unsafe"
+)
+
+// Kind is the JSON type of a Value.
+type Kind uint8
+
+// The kinds of JSON value. Invalid is the zero Value's kind: "no value".
+const (
+	Invalid Kind = iota
+	Null
+	Bool
+	Number
+	String
+	Array
+	Object
+)
+
+var kindNames = [...]string{"invalid", "null", "boolean", "number", "string", "array", "object"}
+
+// String returns the JSON Schema name of the kind ("object", "number", ...).
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Value is one JSON value of a parsed document, with the byte offset at which it starts.
+//
+// Values are immutable and cheap to copy. Strings are decoded; numbers keep their literal
+// text so they stay exact (see Decimal). An object keeps its members in document order; a
+// key that occurs twice keeps its last value, as JavaScript's JSON.parse does.
+type Value struct {
+	_ [0]func() // Values do not compare with ==; use Equal
+
+	// ptr is, for a string or number, its text's first byte, and for an array or object,
+	// its first child; n is then the text's length or the number of children (an object's
+	// children are key, value, key, value, ..., the keys being String values). For a
+	// boolean, n is 1 for true. meta holds the kind in its low 8 bits and the offset above.
+	// This layout keeps a Value to three words with one pointer, which halves the memory
+	// (and the garbage collector's work) of a parsed document compared to separate fields.
+	ptr  unsafe.Pointer
+	n    int
+	meta uint64
+}
+
+const kindBits = 8
+
+func mkText(k Kind, off int, s string) Value {
+	return Value{ptr: unsafe.Pointer(unsafe.StringData(s)), n: len(s), meta: uint64(off)<<kindBits | uint64(k)}
+}
+
+func mkKids(k Kind, off int, kids []Value) Value {
+	return Value{ptr: unsafe.Pointer(unsafe.SliceData(kids)), n: len(kids), meta: uint64(off)<<kindBits | uint64(k)}
+}
+
+func mkBool(off int, b bool) Value {
+	v := Value{meta: uint64(off)<<kindBits | uint64(Bool)}
+	if b {
+		v.n = 1
+	}
+	return v
+}
+
+func mkNull(off int) Value { return Value{meta: uint64(off)<<kindBits | uint64(Null)} }
+
+// text returns the text of a string or number (and "" for other kinds).
+func (v Value) text() string {
+	if k := v.Kind(); k != String && k != Number {
+		return ""
+	}
+	return unsafe.String((*byte)(v.ptr), v.n)
+}
+
+// elems returns the children of an array or object (nil for other kinds).
+func (v Value) elems() []Value {
+	if k := v.Kind(); k != Array && k != Object {
+		return nil
+	}
+	return unsafe.Slice((*Value)(v.ptr), v.n)
+}
+
+// Kind reports the value's JSON type.
+func (v Value) Kind() Kind { return Kind(v.meta & (1<<kindBits - 1)) }
+
+// IsValid reports whether v holds a value (the zero Value does not).
+func (v Value) IsValid() bool { return v.Kind() != Invalid }
+
+// Offset is the byte offset of the value's first byte in its document.
+func (v Value) Offset() int { return int(v.meta >> kindBits) }
+
+// Bool returns the value of a boolean.
+func (v Value) Bool() bool { return v.Kind() == Bool && v.n != 0 }
+
+// Str returns the decoded text of a string, or the literal of a number.
+func (v Value) Str() string { return v.text() }
+
+// Num returns the exact decimal of a number (the zero Decimal for other kinds).
+func (v Value) Num() Decimal {
+	if v.Kind() != Number {
+		return Decimal{}
+	}
+	d, _ := ParseDecimal(v.text())
+	return d
+}
+
+// Len is the number of items of an array or members of an object.
+func (v Value) Len() int {
+	switch v.Kind() {
+	case Array:
+		return len(v.elems())
+	case Object:
+		return len(v.elems()) / 2
+	}
+	return 0
+}
+
+// Items returns an array's items; the slice must not be modified.
+func (v Value) Items() []Value {
+	if v.Kind() != Array {
+		return nil
+	}
+	return v.elems()
+}
+
+// Index returns the i-th item of an array.
+func (v Value) Index(i int) Value { return v.elems()[i] }
+
+// Member returns the i-th member of an object: its key (a String value carrying the key's
+// offset) and its value.
+func (v Value) Member(i int) (key, val Value) {
+	kids := v.elems()
+	return kids[2*i], kids[2*i+1]
+}
+
+// Key returns the i-th key of an object.
+func (v Value) Key(i int) string { return v.elems()[2*i].text() }
+
+// Get returns the member value for key, and whether it is present.
+func (v Value) Get(key string) (Value, bool) {
+	if v.Kind() != Object {
+		return Value{}, false
+	}
+	kids := v.elems()
+	for i := 0; i < len(kids); i += 2 {
+		if kids[i].text() == key {
+			return kids[i+1], true
+		}
+	}
+	return Value{}, false
+}
+
+// Has reports whether an object has a member named key.
+func (v Value) Has(key string) bool {
+	_, ok := v.Get(key)
+	return ok
+}
+
+// At follows JSON Pointer reference tokens (already unescaped) from v.
+func (v Value) At(tokens ...string) (Value, bool) {
+	for _, t := range tokens {
+		switch v.Kind() {
+		case Object:
+			c, ok := v.Get(t)
+			if !ok {
+				return Value{}, false
+			}
+			v = c
+		case Array:
+			i, err := strconv.Atoi(t)
+			if err != nil || i < 0 || i >= len(v.elems()) || (len(t) > 1 && t[0] == '0') || t[0] == '+' {
+				return Value{}, false
+			}
+			v = v.elems()[i]
+		default:
+			return Value{}, false
+		}
+	}
+	return v, true
+}
+
+// Pointer resolves a JSON Pointer ("" is the whole value, "/a/0" a member's first item).
+func (v Value) Pointer(ptr string) (Value, bool) {
+	toks, ok := SplitPointer(ptr)
+	if !ok {
+		return Value{}, false
+	}
+	return v.At(toks...)
+}
+
+// Constructors, for values built in code (offsets are zero).
+
+// NullValue returns JSON null.
+func NullValue() Value { return mkNull(0) }
+
+// BoolValue returns a JSON boolean.
+func BoolValue(b bool) Value { return mkBool(0, b) }
+
+// StringValue returns a JSON string.
+func StringValue(s string) Value { return mkText(String, 0, s) }
+
+// NumberValue returns a JSON number from its literal; the literal must be valid JSON number
+// syntax (see IsNumberLiteral).
+func NumberValue(literal string) Value { return mkText(Number, 0, literal) }
+
+// IntValue returns a JSON number holding i.
+func IntValue(i int64) Value { return mkText(Number, 0, strconv.FormatInt(i, 10)) }
+
+// ArrayValue returns a JSON array of items.
+func ArrayValue(items ...Value) Value {
+	if items == nil {
+		items = []Value{}
+	}
+	return mkKids(Array, 0, items)
+}
+
+// ObjectBuilder accumulates the members of an object in order.
+type ObjectBuilder struct{ kids []Value }
+
+// Set appends a member, or replaces the value of an existing key in place.
+func (b *ObjectBuilder) Set(key string, val Value) {
+	for i := 0; i < len(b.kids); i += 2 {
+		if b.kids[i].text() == key {
+			b.kids[i+1] = val
+			return
+		}
+	}
+	b.kids = append(b.kids, StringValue(key), val)
+}
+
+// Value returns the object built so far. Later calls of Set do not change it.
+func (b *ObjectBuilder) Value() Value {
+	return mkKids(Object, 0, slices.Clone(b.kids))
+}
+
+// WithOffset returns v with its offset set to off.
+func (v Value) WithOffset(off int) Value {
+	v.meta = uint64(off)<<kindBits | v.meta&(1<<kindBits-1)
+	return v
+}
+
+// Equal reports whether a and b are the same JSON value: numbers compare by mathematical
+// value (1 equals 1.0), object members regardless of order.
+func Equal(a, b Value) bool {
+	if a.Kind() != b.Kind() {
+		return false
+	}
+	switch a.Kind() {
+	case Null, Invalid:
+		return true
+	case Bool:
+		return a.Bool() == b.Bool()
+	case String:
+		return a.text() == b.text()
+	case Number:
+		if a.text() == b.text() {
+			return true
+		}
+		return a.Num().Cmp(b.Num()) == 0
+	case Array:
+		ak, bk := a.elems(), b.elems()
+		if len(ak) != len(bk) {
+			return false
+		}
+		for i := range ak {
+			if !Equal(ak[i], bk[i]) {
+				return false
+			}
+		}
+		return true
+	case Object:
+		ak, bk := a.elems(), b.elems()
+		if len(ak) != len(bk) {
+			return false
+		}
+		for i := 0; i < len(ak); i += 2 {
+			bv, ok := b.Get(ak[i].text())
+			if !ok || !Equal(ak[i+1], bv) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// SplitPointer splits a JSON Pointer into unescaped reference tokens. It reports false when
+// ptr is neither empty nor starts with "/", or holds an invalid "~" escape.
+func SplitPointer(ptr string) ([]string, bool) {
+	if ptr == "" {
+		return nil, true
+	}
+	if ptr[0] != '/' {
+		return nil, false
+	}
+	toks := strings.Split(ptr[1:], "/")
+	for i, t := range toks {
+		if !strings.Contains(t, "~") {
+			continue
+		}
+		var sb strings.Builder
+		for j := 0; j < len(t); j++ {
+			if t[j] != '~' {
+				sb.WriteByte(t[j])
+				continue
+			}
+			if j+1 == len(t) || (t[j+1] != '0' && t[j+1] != '1') {
+				return nil, false
+			}
+			if t[j+1] == '0' {
+				sb.WriteByte('~')
+			} else {
+				sb.WriteByte('/')
+			}
+			j++
+		}
+		toks[i] = sb.String()
+	}
+	return toks, true
+}
+
+// EscapeToken escapes one JSON Pointer reference token ("~" -> "~0", "/" -> "~1").
+func EscapeToken(t string) string {
+	if !strings.ContainsAny(t, "~/") {
+		return t
+	}
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(t)
+}
+
+// JoinPointer builds a JSON Pointer from unescaped tokens.
+func JoinPointer(tokens ...string) string {
+	var sb strings.Builder
+	for _, t := range tokens {
+		sb.WriteByte('/')
+		sb.WriteString(EscapeToken(t))
+	}
+	return sb.String()
+}

@@ -1,0 +1,185 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+
+	"github.com/jstk-dev/jstk/internal/mcp"
+	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/source"
+)
+
+// MaxText bounds the text of a tool result, for model context windows.
+const MaxText = 16000
+
+// DefaultLimit is the number of list items a tool result holds when the call gives no limit.
+const DefaultLimit = 100
+
+// Contract is the _meta entry every tool carries: what it may touch.
+var Contract = map[string]any{"jstk/contract": map[string]any{"access": "read", "readOnly": true, "network": false, "writes": false}}
+
+// Provider serves descriptors as MCP tools.
+type Provider struct {
+	env   *Env
+	descs []*Descriptor
+
+	once    sync.Once
+	tools   []mcp.Tool
+	inputs  map[string]*schema.Schema
+	initErr error
+}
+
+// NewProvider serves ds over MCP with env (whose FS should be a confined workspace).
+func NewProvider(env *Env, ds []*Descriptor) *Provider {
+	return &Provider{env: env, descs: ds}
+}
+
+// init builds the tool list and compiles the input schemas, on first use (start-up stays
+// lazy).
+func (p *Provider) init() {
+	p.inputs = map[string]*schema.Schema{}
+	for _, d := range p.descs {
+		in, out := d.InputSchema(), d.OutputSchema()
+		p.tools = append(p.tools, MCPTool(d, in, out))
+		doc, err := source.ParseJSON(d.Name+".input.json", in, nil)
+		if err != nil {
+			p.initErr = err
+			return
+		}
+		c := schema.NewCompiler(nil)
+		uri := "urn:jstk:tool:" + d.Name + ":input"
+		if err := c.AddDocument(uri, doc); err != nil {
+			p.initErr = err
+			return
+		}
+		s, err := c.Compile(uri)
+		if err != nil {
+			p.initErr = fmt.Errorf("input schema of %s: %v", d.Name, err)
+			return
+		}
+		p.inputs[d.Name] = s
+	}
+}
+
+// MCPTool is a descriptor as an MCP tool listing.
+func MCPTool(d *Descriptor, in, out json.RawMessage) mcp.Tool {
+	return mcp.Tool{
+		Name:         d.Name,
+		Title:        d.Title,
+		Description:  d.Description,
+		InputSchema:  in,
+		OutputSchema: out,
+		Annotations: &mcp.Annotations{Title: d.Title, ReadOnlyHint: true, DestructiveHint: false,
+			IdempotentHint: true, OpenWorldHint: false},
+		Meta: Contract,
+	}
+}
+
+// Tools lists the tools.
+func (p *Provider) Tools() []mcp.Tool {
+	p.once.Do(p.init)
+	return p.tools
+}
+
+// Call runs one tool: arguments are checked against the input schema first, then decoded
+// and handed to the handler. Findings are a normal result; a call that could not run is
+// isError with the reason.
+func (p *Provider) Call(ctx context.Context, req *mcp.CallRequest) (res *mcp.CallResult) {
+	p.once.Do(p.init)
+	defer func() {
+		if r := recover(); r != nil {
+			res = mcp.ErrorResult("internal error in tool %s: %v", req.Name, r)
+		}
+	}()
+	if p.initErr != nil {
+		return mcp.ErrorResult("tools unavailable: %v", p.initErr)
+	}
+	d, ok := Lookup(req.Name)
+	if !ok || p.inputs[req.Name] == nil {
+		return mcp.ErrorResult("unknown tool %q", req.Name)
+	}
+	in, err := p.decode(d, req.Arguments)
+	if err != nil {
+		return mcp.ErrorResult("%v", err)
+	}
+	env := *p.env
+	if req.Progress != nil {
+		env.Progress = req.Progress
+	}
+	report, err := d.Run(ctx, &env, in)
+	if err != nil {
+		return mcp.ErrorResult("%s could not run: %s", d.Name, describeLoadError(err))
+	}
+	return Result(report)
+}
+
+// decode checks raw arguments against the tool's input schema and decodes them.
+func (p *Provider) decode(d *Descriptor, raw json.RawMessage) (any, error) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		raw = []byte("{}")
+	}
+	doc, err := source.ParseJSON("arguments", raw, nil)
+	if err != nil {
+		return nil, fmt.Errorf("arguments are not valid JSON: %v", err)
+	}
+	errs, err := p.inputs[d.Name].Validate(doc.Root)
+	if err != nil {
+		return nil, fmt.Errorf("checking arguments: %v", err)
+	}
+	if len(errs) > 0 {
+		var msgs []string
+		for _, e := range errs {
+			loc := e.InstanceLocation
+			if loc == "" {
+				loc = "arguments"
+			} else {
+				loc = "argument " + strings.TrimPrefix(loc, "/")
+			}
+			msgs = append(msgs, loc+": "+e.Message)
+		}
+		return nil, fmt.Errorf("invalid arguments for %s: %s", d.Name, strings.Join(msgs, "; "))
+	}
+	in := d.NewInput()
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(in); err != nil {
+		return nil, fmt.Errorf("invalid arguments for %s: %v", d.Name, err)
+	}
+	// Lists are paged by default over MCP.
+	if f := reflect.ValueOf(in).Elem().FieldByName("Limit"); f.IsValid() && f.CanSet() && f.Int() == 0 {
+		f.SetInt(DefaultLimit)
+	}
+	return in, nil
+}
+
+// Result turns a report into an MCP result: the text report (bounded) as content and the
+// report itself as structured content.
+func Result(r Report) *mcp.CallResult {
+	var buf bytes.Buffer
+	if err := r.WriteText(&buf); err != nil {
+		return mcp.ErrorResult("rendering the report: %v", err)
+	}
+	return &mcp.CallResult{
+		Content:           []mcp.Content{mcp.TextContent(Bound(buf.String(), MaxText))},
+		StructuredContent: r,
+	}
+}
+
+// Bound cuts text to at most max characters at a line boundary, saying what was cut.
+func Bound(text string, max int) string {
+	if len(text) <= max {
+		return text
+	}
+	cut := text[:max-200]
+	if i := strings.LastIndexByte(cut, '\n'); i > 0 {
+		cut = cut[:i+1]
+	}
+	rest := text[len(cut):]
+	return cut + fmt.Sprintf("... [%d more characters (%d lines) not shown; narrow the call with limit and offset]\n",
+		len(rest), strings.Count(rest, "\n"))
+}

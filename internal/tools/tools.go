@@ -1,0 +1,144 @@
+// Package tools owns THE descriptor table: one entry per capability of jstk, with its name,
+// a description written for a model, its input and output types (whose JSON Schemas are
+// derived from the Go types), its annotations, and a handler that calls exactly one engine.
+// The CLI's subcommands and the MCP server's tools are both generated from this table, so a
+// person and an agent always get the same answer.
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"reflect"
+	"sort"
+
+	"github.com/jstk-dev/jstk/internal/diag"
+	"github.com/jstk-dev/jstk/internal/source"
+	"github.com/jstk-dev/jstk/internal/workspace"
+)
+
+// Report is what a handler returns: an engine's result, printable in every format.
+type Report interface {
+	diag.Report
+	// ExitCode is the CLI's exit status: 0 clean, 1 findings.
+	ExitCode() int
+}
+
+// Env is what a handler may use: the workspace and the settings around the call.
+type Env struct {
+	// FS reads files: the operating system for the CLI, the confined workspace for MCP.
+	FS workspace.FS
+	// Stdin is read for the path "-" (CLI only; nil over MCP).
+	Stdin io.Reader
+	// Resolve maps URIs or URI prefixes to files, from jstk.json and --resolve.
+	Resolve map[string]string
+	// Limits bound every document read.
+	Limits *source.Limits
+	// Cache keeps compiled schemas across calls; nil compiles every time.
+	Cache *SchemaCache
+	// OnItem, when set, receives the items of a long result as they are produced (the CLI
+	// streams validate's instances this way); the result then leaves them out.
+	OnItem func(any)
+	// Progress reports progress of long calls; may be nil.
+	Progress func(done, total float64, message string)
+}
+
+// Descriptor describes one tool.
+type Descriptor struct {
+	// Name is the CLI subcommand and the MCP tool name: ^[a-z][a-z0-9_]{0,63}$.
+	Name string
+	// Title is a short human name.
+	Title string
+	// Summary is one line for CLI help.
+	Summary string
+	// Description tells a model what the tool answers, when to use it and what the result
+	// means.
+	Description string
+	// Usage is the CLI synopsis after the command name.
+	Usage string
+	// Input and Output are the Go types of the arguments and of the structured result.
+	// Input fields tagged `cli:"only"` are CLI flags that MCP does not offer (writing files,
+	// for instance); a field tagged `short:"o"` also answers to that one-letter flag.
+	Input, Output reflect.Type
+	// Formats lists --format values of the tool's own beyond text, json, sarif and github
+	// (junit, lcov, yaml); its reports implement Formatter.
+	Formats []string
+
+	run      func(ctx context.Context, env *Env, in any) (Report, error)
+	newInput func() any
+}
+
+// NewInput returns a pointer to a zero input value.
+func (d *Descriptor) NewInput() any { return d.newInput() }
+
+// Run calls the handler with an input made by NewInput.
+func (d *Descriptor) Run(ctx context.Context, env *Env, in any) (Report, error) {
+	return d.run(ctx, env, in)
+}
+
+// InputSchema is the JSON Schema of the arguments.
+func (d *Descriptor) InputSchema() json.RawMessage { return schemaFor(d.Input) }
+
+// OutputSchema is the JSON Schema of the structured result.
+func (d *Descriptor) OutputSchema() json.RawMessage { return schemaFor(d.Output) }
+
+// define builds a descriptor from a typed handler.
+func define[In any, Out Report](d Descriptor, run func(context.Context, *Env, *In) (Out, error)) *Descriptor {
+	d.Input = reflect.TypeFor[In]()
+	d.Output = reflect.TypeFor[Out]()
+	if d.Output.Kind() == reflect.Pointer {
+		d.Output = d.Output.Elem()
+	}
+	d.newInput = func() any { return new(In) }
+	d.run = func(ctx context.Context, env *Env, in any) (Report, error) {
+		p, ok := in.(*In)
+		if !ok {
+			return nil, fmt.Errorf("tool %s: input of type %T, want *%s", d.Name, in, d.Input)
+		}
+		out, err := run(ctx, env, p)
+		if err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
+	return &d
+}
+
+// Formatter is implemented by reports that print formats of their own.
+type Formatter interface {
+	WriteFormat(w io.Writer, format string) error
+}
+
+// OutputFile is a file a report proposes to write.
+type OutputFile struct {
+	Path string
+	Data []byte
+}
+
+// FileProposer is implemented by reports that carry files (bundle -o, lint --fix). Tools
+// never write; the CLI writes them where its user asked.
+type FileProposer interface {
+	OutputFiles() []OutputFile
+}
+
+var table []*Descriptor
+
+// register adds descriptors to the table; each engine's file registers its own.
+func register(ds ...*Descriptor) {
+	table = append(table, ds...)
+	sort.Slice(table, func(i, j int) bool { return table[i].Name < table[j].Name })
+}
+
+// All returns the descriptor table, sorted by name.
+func All() []*Descriptor { return table }
+
+// Lookup finds a descriptor by name.
+func Lookup(name string) (*Descriptor, bool) {
+	for _, d := range table {
+		if d.Name == name {
+			return d, true
+		}
+	}
+	return nil, false
+}

@@ -1,0 +1,116 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/jstk-dev/jstk/internal/validate"
+	"github.com/jstk-dev/jstk/internal/workspace"
+)
+
+// ValidateInput are the arguments of validate.
+type ValidateInput struct {
+	Schema       Doc    `json:"schema" desc:"The JSON Schema to validate against."`
+	Instances    []Doc  `json:"instances" desc:"The documents to check. A path may name a file (JSON, YAML, TOML, or NDJSON with one instance per line), a directory (its .json/.yaml/.yml/.toml/.ndjson/.jsonl files) or a glob pattern."`
+	AssertFormat bool   `json:"assertFormat,omitempty" desc:"Check format keywords (date-time, email, uri, ...) as assertions instead of annotations."`
+	Draft        string `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" desc:"Read the schema as this draft, whatever its $schema says. By default $schema decides, and 2020-12 when there is none."`
+	InvalidOnly  bool   `json:"invalidOnly,omitempty" desc:"List only the instances that are invalid or unreadable (the summary still counts all)."`
+	Offset       int    `json:"offset,omitempty" min:"0" desc:"Skip this many instances of the list (for paging through long results)."`
+	Limit        int    `json:"limit,omitempty" min:"0" desc:"List at most this many instances (0: the default of the surface; the CLI lists all)."`
+}
+
+// instanceExts are the extensions a directory argument contributes.
+var instanceExts = []string{".json", ".yaml", ".yml", ".toml", ".ndjson", ".jsonl"}
+
+func init() {
+	register(define(Descriptor{
+		Name:    "validate",
+		Title:   "Validate instances against a JSON Schema",
+		Summary: "check documents against a schema, reporting every error with its position",
+		Usage:   "--schema SCHEMA [flags] INSTANCE...",
+		Description: "Answers: does each document satisfy the schema? Use it instead of judging " +
+			"validity by reading the schema: it applies the JSON Schema rules exactly (drafts 4, 6, 7, " +
+			"2019-09 and 2020-12, chosen by $schema; $ref resolved offline; numbers compared exactly). " +
+			"The result lists every error of every invalid instance, each with instanceLocation (JSON " +
+			"Pointer into the instance), keywordLocation (the schema path that failed), a message, and " +
+			"the line and column in the file. valid is true only when every instance was read and is " +
+			"valid. An unreadable instance has a problem instead of errors. format keywords are not " +
+			"checked unless assertFormat is true.",
+	}, runValidate))
+}
+
+func runValidate(ctx context.Context, env *Env, in *ValidateInput) (*validate.Result, error) {
+	if len(in.Instances) == 0 {
+		return nil, fmt.Errorf("argument instances: give at least one instance")
+	}
+	if in.Offset < 0 || in.Limit < 0 {
+		return nil, fmt.Errorf("arguments offset and limit must not be negative")
+	}
+	s, err := LoadSchema(env, in.Schema, "schema", SchemaOptions{Draft: in.Draft, AssertFormat: in.AssertFormat})
+	if err != nil {
+		return nil, err
+	}
+	var srcs []validate.Source
+	var problems []validate.Instance
+	for i, d := range in.Instances {
+		arg := "instances[" + strconv.Itoa(i) + "]"
+		if err := d.check(arg); err != nil {
+			return nil, err
+		}
+		switch {
+		case d.Path == "-":
+			if env.Stdin == nil {
+				return nil, fmt.Errorf("argument %s: \"-\" (standard input) is not available here", arg)
+			}
+			srcs = append(srcs, validate.Source{Name: "-", Reader: env.Stdin})
+		case d.Path != "":
+			files, errs := workspace.Expand(env.FS, []string{d.Path}, instanceExts)
+			for _, f := range files {
+				srcs = append(srcs, validate.Source{Name: f, Path: f})
+			}
+			for _, e := range errs {
+				problems = append(problems, validate.Instance{File: d.Path, Errors: []validate.Error{}, Problem: e.Error()})
+			}
+		default:
+			data, _, _ := d.bytes(env, arg)
+			srcs = append(srcs, validate.Source{Name: d.label(arg), Text: data})
+		}
+	}
+	opts := &validate.Options{Limits: env.Limits}
+	if env.OnItem != nil {
+		opts.OnInstance = func(inst *validate.Instance) {
+			if !in.InvalidOnly || !inst.Valid {
+				env.OnItem(inst)
+			}
+		}
+	}
+	res, err := validate.Run(ctx, s, srcs, env.FS, opts)
+	if err != nil {
+		return nil, err
+	}
+	for i := range problems {
+		p := problems[i]
+		res.Summary.Total++
+		res.Summary.Unreadable++
+		res.Valid = false
+		if env.OnItem != nil {
+			env.OnItem(&p)
+		} else {
+			res.Instances = append(res.Instances, p)
+		}
+	}
+	if in.InvalidOnly {
+		kept := res.Instances[:0]
+		for _, inst := range res.Instances {
+			if !inst.Valid {
+				kept = append(kept, inst)
+			}
+		}
+		res.Instances = kept
+	}
+	if in.Offset > 0 || in.Limit > 0 {
+		res.Cut(in.Offset, in.Limit)
+	}
+	return res, nil
+}

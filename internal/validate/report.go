@@ -1,0 +1,165 @@
+package validate
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/jstk-dev/jstk/internal/diag"
+)
+
+// Rules lists the diagnostic codes validate reports, for SARIF and the docs.
+var Rules = []diag.Rule{
+	{Code: "validate/<keyword>", Description: "An instance fails the named schema keyword (validate/type, validate/required, ...).", Severity: diag.Error},
+	{Code: "validate/false-schema", Description: "An instance has a value where the schema allows none.", Severity: diag.Error},
+	{Code: "validate/unreadable", Description: "An instance could not be read or parsed.", Severity: diag.Error},
+}
+
+// TextWriter prints the human report, one instance at a time, so long runs can stream.
+type TextWriter struct {
+	W   io.Writer
+	Err error // the first write error
+}
+
+func (t *TextWriter) printf(format string, args ...any) {
+	if t.Err == nil {
+		_, t.Err = fmt.Fprintf(t.W, format, args...)
+	}
+}
+
+// Instance prints an instance's errors or problem; a valid instance prints nothing.
+func (t *TextWriter) Instance(in *Instance) {
+	if in.Problem != "" {
+		t.printf("%s\n", in.Problem)
+		return
+	}
+	for i := range in.Errors {
+		t.error(in.File, &in.Errors[i], "")
+	}
+}
+
+func (t *TextWriter) error(file string, e *Error, indent string) {
+	ptr := e.InstanceLocation
+	if ptr == "" {
+		ptr = "(root)"
+	}
+	kw := e.Keyword
+	if kw == "" {
+		kw = "false"
+	}
+	t.printf("%s%s: %s: %s [%s]\n", indent, diagLocation(file, e.Line, e.Column), ptr, e.Message, kw)
+	for i := range e.Causes {
+		t.error(file, &e.Causes[i], indent+"    ")
+	}
+}
+
+func diagLocation(file string, line, col int) string {
+	s := file
+	if line > 0 {
+		s += ":" + strconv.Itoa(line) + ":" + strconv.Itoa(col)
+	}
+	return s
+}
+
+// Summary prints the closing count.
+func (t *TextWriter) Summary(s Summary, shown int) {
+	if shown < s.Total && shown >= 0 {
+		t.printf("(%d of %d instances shown; ask for more with offset and limit)\n", shown, s.Total)
+	}
+	parts := []string{plural(s.Valid, "valid", "valid")}
+	if s.Invalid > 0 {
+		parts = append(parts, plural(s.Invalid, "invalid", "invalid"))
+	}
+	if s.Unreadable > 0 {
+		parts = append(parts, plural(s.Unreadable, "unreadable", "unreadable"))
+	}
+	noun := "instances"
+	if s.Total == 1 {
+		noun = "instance"
+	}
+	t.printf("%d %s: %s\n", s.Total, noun, strings.Join(parts, ", "))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// WriteText prints the human report: every error of every invalid instance, every
+// instance that could not be read, and a summary.
+func (r *Result) WriteText(w io.Writer) error {
+	t := &TextWriter{W: w}
+	for i := range r.Instances {
+		t.Instance(&r.Instances[i])
+	}
+	shown := -1
+	if r.Page != nil {
+		shown = len(r.Instances)
+	}
+	t.Summary(r.Summary, shown)
+	return t.Err
+}
+
+// Diagnostics lists one diagnostic per error (causes become related locations).
+func (r *Result) Diagnostics() []diag.Diagnostic {
+	var out []diag.Diagnostic
+	for i := range r.Instances {
+		out = append(out, InstanceDiagnostics(&r.Instances[i])...)
+	}
+	return out
+}
+
+// InstanceDiagnostics converts one instance's errors.
+func InstanceDiagnostics(in *Instance) []diag.Diagnostic {
+	if in.Problem != "" {
+		return []diag.Diagnostic{{Code: "validate/unreadable", Severity: diag.Error, Message: in.Problem,
+			File: in.File, Line: in.Line}}
+	}
+	out := make([]diag.Diagnostic, 0, len(in.Errors))
+	for _, e := range in.Errors {
+		code := "validate/" + e.Keyword
+		if e.Keyword == "" {
+			code = "validate/false-schema"
+		}
+		d := diag.Diagnostic{Code: code, Severity: diag.Error, Message: e.Message, File: in.File,
+			Line: e.Line, Column: e.Column, Pointer: e.InstanceLocation, Keyword: e.Keyword}
+		if e.Schema != nil {
+			d.Related = append(d.Related, diag.Related{Message: "schema keyword " + e.KeywordLocation,
+				File: e.Schema.File, Line: e.Schema.Line, Column: e.Schema.Column})
+		}
+		for _, c := range e.Causes {
+			d.Related = append(d.Related, diag.Related{Message: c.InstanceLocation + ": " + c.Message,
+				File: in.File, Line: c.Line, Column: c.Column, Pointer: c.InstanceLocation})
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// Page says which part of a long list a result holds.
+type Page struct {
+	Offset  int `json:"offset"`
+	Limit   int `json:"limit"`
+	Total   int `json:"total"`
+	Omitted int `json:"omitted"`
+}
+
+// Cut keeps instances [offset, offset+limit) and records the page.
+func (r *Result) Cut(offset, limit int) {
+	total := len(r.Instances)
+	if offset > total {
+		offset = total
+	}
+	end := total
+	if limit > 0 && offset+limit < total {
+		end = offset + limit
+	}
+	if offset == 0 && end == total {
+		return
+	}
+	r.Instances = r.Instances[offset:end]
+	r.Page = &Page{Offset: offset, Limit: limit, Total: total, Omitted: total - len(r.Instances)}
+}

@@ -1,0 +1,518 @@
+// Package validate owns the validate engine: it checks instances (files, YAML streams,
+// NDJSON lines, stdin, inline documents) against a compiled schema, in parallel on all
+// cores and in input order, streaming NDJSON so that no input is loaded whole, and reports
+// every error of every instance with its position.
+package validate
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+
+	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/source"
+	"github.com/jstk-dev/jstk/internal/workspace"
+)
+
+// Source is one instance input.
+type Source struct {
+	// Name is how the input is named in the report: the file name as given, "-" for
+	// stdin, or a label for an inline document.
+	Name string
+	// Path is the file to read through the FS; empty for stdin and inline documents.
+	Path string
+	// Reader supplies stdin (Name "-"); nil otherwise.
+	Reader io.Reader
+	// Text is an inline document (JSON, YAML or NDJSON text); used when Path and Reader
+	// are empty.
+	Text []byte
+}
+
+// Options configure a run; nil means defaults.
+type Options struct {
+	// Workers is the number of parallel workers; 0 means one per CPU.
+	Workers int
+	// Limits bound each document (for NDJSON: each line).
+	Limits *source.Limits
+	// OnInstance, when set, receives every instance's result in input order as soon as it
+	// is known, and Result.Instances stays empty (the summary still counts them). The CLI
+	// streams this way; callers that want the whole list leave it nil.
+	OnInstance func(*Instance)
+}
+
+// Result is the outcome of a run. Its JSON form is the CLI's --format json output and the
+// MCP tool's structuredContent.
+type Result struct {
+	Instances []Instance `json:"instances"`
+	Summary   Summary    `json:"summary"`
+	// Valid is true when every instance was read and is valid.
+	Valid bool `json:"valid"`
+	// Page is set when Instances holds only part of the list.
+	Page *Page `json:"page,omitempty"`
+}
+
+// Summary counts instances.
+type Summary struct {
+	Total   int `json:"total"`
+	Valid   int `json:"valid"`
+	Invalid int `json:"invalid"`
+	// Unreadable counts instances that could not be read or parsed.
+	Unreadable int `json:"unreadable"`
+}
+
+// Instance is the result for one instance.
+type Instance struct {
+	File string `json:"file"`
+	// Line is the instance's first line in File: set for NDJSON lines and for documents
+	// after the first of a YAML stream.
+	Line   int     `json:"line,omitempty"`
+	Valid  bool    `json:"valid"`
+	Errors []Error `json:"errors"`
+	// Problem says why the instance could not be read or parsed; the instance is then
+	// neither valid nor invalid, and Errors is empty.
+	Problem string `json:"problem,omitempty"`
+}
+
+// Error is one way an instance fails the schema.
+type Error struct {
+	InstanceLocation        string `json:"instanceLocation"`
+	KeywordLocation         string `json:"keywordLocation"`
+	AbsoluteKeywordLocation string `json:"absoluteKeywordLocation"`
+	Keyword                 string `json:"keyword"`
+	Message                 string `json:"message"`
+	// Line and Column locate the failing value in the instance's file.
+	Line   int `json:"line"`
+	Column int `json:"column"`
+	// Schema locates the failing keyword in its schema file.
+	Schema *SchemaLocation `json:"schema,omitempty"`
+	Causes []Error         `json:"causes,omitempty"`
+}
+
+// SchemaLocation is a place in a schema file.
+type SchemaLocation struct {
+	File   string `json:"file,omitempty"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+}
+
+// Run validates the sources against s. Files are read through fsys. The error is non-nil
+// only when the run as a whole could not go on (the context was cancelled); an unreadable
+// or unparsable instance is reported in its Instance and the others are still validated.
+func Run(ctx context.Context, s *schema.Schema, srcs []Source, fsys workspace.FS, opts *Options) (*Result, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	res := &Result{Instances: []Instance{}}
+	emit := func(in *Instance) {
+		res.Summary.Total++
+		switch {
+		case in.Problem != "":
+			res.Summary.Unreadable++
+		case in.Valid:
+			res.Summary.Valid++
+		default:
+			res.Summary.Invalid++
+		}
+		if opts.OnInstance != nil {
+			opts.OnInstance(in)
+		} else {
+			res.Instances = append(res.Instances, *in)
+		}
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	p := &pipeline{ctx: ctx, schema: s, fsys: fsys, lim: opts.Limits,
+		work: make(chan *job, 4*workers), order: make(chan *job, 8*workers)}
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range p.work {
+				j.out <- p.process(j)
+			}
+		}()
+	}
+	go func() {
+		defer close(p.order)
+		defer close(p.work)
+		for _, src := range srcs {
+			if !p.produce(src) {
+				return
+			}
+		}
+	}()
+	for j := range p.order {
+		var out []Instance
+		select {
+		case out = <-j.out:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		for i := range out {
+			emit(&out[i])
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		cancel()
+		wg.Wait()
+		return nil, err
+	}
+	wg.Wait()
+	res.Valid = res.Summary.Total > 0 && res.Summary.Valid == res.Summary.Total
+	return res, nil
+}
+
+// job is a unit of work: a whole document, or a chunk of NDJSON lines.
+type job struct {
+	name      string
+	src       Source
+	data      []byte // NDJSON chunk: complete lines
+	startLine int
+	ndjson    bool
+	ready     []Instance // a result known without work (an unreadable file, an oversized line)
+	out       chan []Instance
+}
+
+type pipeline struct {
+	ctx    context.Context
+	schema *schema.Schema
+	fsys   workspace.FS
+	lim    *source.Limits
+	work   chan *job
+	order  chan *job
+}
+
+// send queues a job for a worker and for the ordered emitter.
+func (p *pipeline) send(j *job) bool {
+	j.out = make(chan []Instance, 1)
+	select {
+	case p.order <- j:
+	case <-p.ctx.Done():
+		return false
+	}
+	if j.ready != nil {
+		j.out <- j.ready
+		return true
+	}
+	select {
+	case p.work <- j:
+		return true
+	case <-p.ctx.Done():
+		return false
+	}
+}
+
+func problem(name string, line int, err error) []Instance {
+	return []Instance{{File: name, Line: line, Errors: []Error{}, Problem: describeErr(err)}}
+}
+
+// describeErr renders an error without repeating the file name when it already leads.
+func describeErr(err error) string {
+	return err.Error()
+}
+
+func (p *pipeline) maxSize() int64 {
+	if p.lim != nil && p.lim.MaxSize > 0 {
+		return p.lim.MaxSize
+	}
+	return source.DefaultMaxSize
+}
+
+// produce turns one source into jobs. It returns false when the run was cancelled.
+func (p *pipeline) produce(src Source) bool {
+	name := src.Name
+	switch {
+	case src.Path != "":
+		if f, ok := source.FormatOf(src.Path); ok && f == source.NDJSON {
+			rc, err := p.fsys.Open(src.Path)
+			if err != nil {
+				return p.send(&job{name: name, ready: problem(name, 0, err)})
+			}
+			defer rc.Close()
+			return p.produceNDJSON(name, rc)
+		}
+		return p.send(&job{name: name, src: src})
+	case src.Reader != nil:
+		// Stdin: NDJSON when the first line is a whole JSON value and more follows.
+		br := newPeekReader(src.Reader)
+		if looksLikeNDJSON(br.peek()) {
+			return p.produceNDJSON(name, br)
+		}
+		data, err := readAll(br, p.maxSize())
+		if err != nil {
+			return p.send(&job{name: name, ready: problem(name, 0, err)})
+		}
+		return p.send(&job{name: name, src: Source{Name: name, Text: data}})
+	default:
+		return p.send(&job{name: name, src: src})
+	}
+}
+
+const chunkSize = 256 << 10
+
+// produceNDJSON cuts an NDJSON stream into chunks of whole lines. A line longer than the
+// size limit is reported and skipped without being kept in memory.
+func (p *pipeline) produceNDJSON(name string, r io.Reader) bool {
+	br := bufio.NewReaderSize(r, 1<<20)
+	limit := p.maxSize()
+	line, start := 1, 1
+	chunk := make([]byte, 0, chunkSize)
+	flush := func() bool {
+		if len(chunk) == 0 {
+			return true
+		}
+		ok := p.send(&job{name: name, data: chunk, startLine: start, ndjson: true})
+		chunk = make([]byte, 0, chunkSize)
+		return ok
+	}
+	for {
+		l, err := br.ReadSlice('\n')
+		tooLong := int64(len(bytes.TrimRight(l, "\r\n"))) > limit
+		if err == bufio.ErrBufferFull {
+			long := append([]byte(nil), l...)
+			for err == bufio.ErrBufferFull {
+				l, err = br.ReadSlice('\n')
+				if !tooLong && int64(len(long)+len(bytes.TrimRight(l, "\r\n"))) > limit {
+					tooLong, long = true, nil
+				}
+				if !tooLong {
+					long = append(long, l...)
+				}
+			}
+			l = long
+		}
+		switch {
+		case tooLong:
+			if !flush() || !p.send(&job{name: name, ready: problem(name, line, oversize(name, line, limit))}) {
+				return false
+			}
+			line++
+			start = line
+		case len(l) > 0:
+			if len(chunk) == 0 {
+				start = line
+			}
+			chunk = append(chunk, l...)
+			line++
+		}
+		if err == io.EOF {
+			return flush()
+		}
+		if err != nil {
+			return flush() && p.send(&job{name: name, ready: problem(name, line, fmt.Errorf("%s: %v", name, err))})
+		}
+		if len(chunk) >= chunkSize && !flush() {
+			return false
+		}
+	}
+}
+
+func oversize(name string, line int, limit int64) error {
+	return &source.Error{File: name, Line: line,
+		Msg: fmt.Sprintf("line is longer than the limit of %d bytes (raise it with --max-size)", limit)}
+}
+
+// process does one job's work.
+func (p *pipeline) process(j *job) []Instance {
+	if p.ctx.Err() != nil {
+		return nil
+	}
+	if j.ndjson {
+		return p.processLines(j)
+	}
+	src := j.src
+	data := src.Text
+	format, known := source.Format(0), false
+	if src.Path != "" {
+		var err error
+		data, err = workspace.ReadFile(p.fsys, src.Path, p.maxSize())
+		if err != nil {
+			return problem(j.name, 0, err)
+		}
+		format, known = source.FormatOf(src.Path)
+	}
+	if !known {
+		format = source.Sniff(data)
+	}
+	if format == source.NDJSON {
+		return p.processLines(&job{name: j.name, data: data, startLine: 1})
+	}
+	docs, err := source.Parse(j.name, data, format, p.lim)
+	if err != nil {
+		return problem(j.name, 0, err)
+	}
+	out := make([]Instance, 0, len(docs))
+	for i, doc := range docs {
+		line := 0
+		if i > 0 || doc.Line > 1 {
+			line = doc.Line
+		}
+		out = append(out, p.check(j.name, line, doc))
+	}
+	return out
+}
+
+// processLines validates the lines of an NDJSON chunk.
+func (p *pipeline) processLines(j *job) []Instance {
+	data := j.data
+	out := make([]Instance, 0, bytes.Count(data, []byte{'\n'})+1)
+	line := j.startLine
+	for len(data) > 0 {
+		var l []byte
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			l, data = data[:i], data[i+1:]
+		} else {
+			l, data = data, nil
+		}
+		n := line
+		line++
+		if len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
+		l = bytes.TrimSuffix(l, []byte{'\r'})
+		if n == 1 {
+			l = bytes.TrimPrefix(l, []byte("\uFEFF"))
+		}
+		doc, err := source.ParseJSON(j.name, l, p.lim)
+		if err != nil {
+			var se *source.Error
+			if errors.As(err, &se) && se.Line > 0 {
+				se.Line = n
+			}
+			out = append(out, problem(j.name, n, err)[0])
+			continue
+		}
+		doc.Line = n
+		out = append(out, p.check(j.name, n, doc))
+	}
+	return out
+}
+
+// check validates one document.
+func (p *pipeline) check(name string, line int, doc *source.Document) Instance {
+	errs, err := p.schema.Validate(doc.Root)
+	if err != nil {
+		loc := name
+		if line > 0 {
+			loc = fmt.Sprintf("%s:%d", name, line)
+		}
+		return Instance{File: name, Line: line, Errors: []Error{}, Problem: loc + ": " + err.Error()}
+	}
+	in := Instance{File: name, Line: line, Valid: len(errs) == 0, Errors: convert(errs, doc)}
+	return in
+}
+
+// convert locates schema errors in the instance document and its schema.
+func convert(errs []schema.Error, doc *source.Document) []Error {
+	out := make([]Error, len(errs))
+	for i := range errs {
+		e := &errs[i]
+		line, col := doc.Locate(e.InstanceLocation)
+		switch e.Keyword {
+		case "additionalProperties", "unevaluatedProperties", "propertyNames":
+			line, col = doc.LocateKey(e.InstanceLocation)
+		}
+		out[i] = Error{
+			InstanceLocation:        e.InstanceLocation,
+			KeywordLocation:         e.KeywordLocation,
+			AbsoluteKeywordLocation: e.AbsoluteKeywordLocation,
+			Keyword:                 e.Keyword,
+			Message:                 e.Message,
+			Line:                    line,
+			Column:                  col,
+		}
+		if f, sl, sc := e.SchemaPosition(); sl > 0 {
+			out[i].Schema = &SchemaLocation{File: f, Line: sl, Column: sc}
+		}
+		if len(e.Causes) > 0 {
+			out[i].Causes = convert(e.Causes, doc)
+		}
+	}
+	return out
+}
+
+// ---- stdin helpers ----
+
+type peekReader struct {
+	r    io.Reader
+	head []byte
+	err  error
+}
+
+func newPeekReader(r io.Reader) *peekReader {
+	buf := make([]byte, 64<<10)
+	n, err := io.ReadFull(r, buf)
+	if err == io.ErrUnexpectedEOF {
+		err = io.EOF
+	}
+	return &peekReader{r: r, head: buf[:n], err: err}
+}
+
+func (p *peekReader) peek() []byte { return p.head }
+
+func (p *peekReader) Read(b []byte) (int, error) {
+	if len(p.head) > 0 {
+		n := copy(b, p.head)
+		p.head = p.head[n:]
+		return n, nil
+	}
+	if p.err != nil {
+		return 0, p.err
+	}
+	return p.r.Read(b)
+}
+
+// looksLikeNDJSON: the first line is a complete JSON value and another line follows.
+func looksLikeNDJSON(head []byte) bool {
+	t := bytes.TrimLeft(head, " \t\r\n\uFEFF")
+	if len(t) == 0 || (t[0] != '{' && t[0] != '[') {
+		return false
+	}
+	i := bytes.IndexByte(t, '\n')
+	if i < 0 {
+		return false
+	}
+	if _, err := source.ParseJSON("", t[:i], nil); err != nil {
+		return false
+	}
+	return len(bytes.TrimSpace(t[i+1:])) > 0
+}
+
+func readAll(r io.Reader, limit int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("input is larger than the limit of %d bytes (raise it with --max-size)", limit)
+	}
+	return data, nil
+}
+
+// Failed reports whether any instance could not be read.
+func (r *Result) Failed() bool { return r.Summary.Unreadable > 0 }
+
+// ExitCode is the CLI's exit status for the result: 0 all valid, 1 an instance is
+// invalid, 2 an instance could not be read.
+func (r *Result) ExitCode() int {
+	switch {
+	case r.Summary.Unreadable > 0:
+		return 2
+	case r.Summary.Invalid > 0:
+		return 1
+	}
+	return 0
+}

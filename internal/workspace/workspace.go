@@ -1,0 +1,354 @@
+// Package workspace owns file access for every engine: the FS interface through which all
+// files are read, its three implementations (the operating system for the CLI, a directory
+// tree that nothing may escape for MCP tools, and memory for tests), and the expansion of
+// directories and glob patterns into file lists.
+//
+// A confined workspace refuses absolute paths outside its root, ".." that climbs out of it,
+// symbolic links whose target lies outside, and anything that is not a regular file or a
+// directory, with an error that names the path.
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing/fstest"
+	"time"
+)
+
+// FS reads the files of a workspace. Names use forward slashes; a relative name is relative
+// to the workspace root (for the operating system: the working directory).
+type FS interface {
+	// Open opens a regular file for reading.
+	Open(name string) (io.ReadCloser, error)
+	// Stat describes a file or directory.
+	Stat(name string) (fs.FileInfo, error)
+	// ReadDir lists a directory, sorted by name.
+	ReadDir(name string) ([]fs.DirEntry, error)
+	// Abs returns the absolute, clean, slash-separated path of name, which is how the file
+	// is named in file:// URIs.
+	Abs(name string) string
+	// Rel turns an absolute path back into a name of this FS; it reports false when the
+	// path lies outside the workspace.
+	Rel(abs string) (string, bool)
+}
+
+// ReadFile reads a whole file, refusing one larger than limit bytes (0: no limit).
+func ReadFile(fsys FS, name string, limit int64) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if limit <= 0 {
+		return io.ReadAll(f)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+	}
+	if int64(len(data)) > limit {
+		return nil, &fs.PathError{Op: "read", Path: name,
+			Err: fmt.Errorf("file is larger than the limit of %d bytes (raise it with --max-size)", limit)}
+	}
+	return data, nil
+}
+
+// ---- operating system ----
+
+type osFS struct{ wd string }
+
+// OS returns the operating system's files, unconfined: the CLI reads what its user names.
+// Relative names are relative to the working directory at the time of the call to OS.
+func OS() FS {
+	wd, err := os.Getwd()
+	if err != nil {
+		wd = "/"
+	}
+	return &osFS{wd: filepath.ToSlash(wd)}
+}
+
+func (o *osFS) native(name string) string {
+	if name == "-" {
+		return name
+	}
+	return filepath.FromSlash(o.Abs(name))
+}
+
+func (o *osFS) Open(name string) (io.ReadCloser, error) {
+	p := o.native(name)
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil, pathErr("open", name, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, notRegular(name, fi)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, pathErr("open", name, err)
+	}
+	return f, nil
+}
+
+func (o *osFS) Stat(name string) (fs.FileInfo, error) {
+	fi, err := os.Stat(o.native(name))
+	return fi, pathErr("stat", name, err)
+}
+
+func (o *osFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	es, err := os.ReadDir(o.native(name))
+	return es, pathErr("read directory", name, err)
+}
+
+func (o *osFS) Abs(name string) string {
+	name = filepath.ToSlash(name)
+	if path.IsAbs(name) || filepath.IsAbs(filepath.FromSlash(name)) {
+		return path.Clean(name)
+	}
+	return path.Join(o.wd, name)
+}
+
+func (o *osFS) Rel(abs string) (string, bool) {
+	return path.Clean(abs), true
+}
+
+// ---- confined root ----
+
+type rootFS struct {
+	root *os.Root
+	dir  string // absolute, slash-separated
+}
+
+// Root returns the files under dir, confined: no name may reach outside dir, whether by an
+// absolute path, "..", or a symbolic link.
+func Root(dir string) (FS, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	r, err := os.OpenRoot(abs)
+	if err != nil {
+		return nil, fmt.Errorf("workspace root %s: %w", dir, errors.Unwrap(err))
+	}
+	return &rootFS{root: r, dir: filepath.ToSlash(abs)}, nil
+}
+
+// inside turns a name into a path relative to the root, refusing names that leave it.
+func (r *rootFS) inside(name string) (string, error) {
+	n := filepath.ToSlash(name)
+	if path.IsAbs(n) {
+		rel, ok := r.Rel(n)
+		if !ok {
+			return "", fmt.Errorf("%s: path is outside the workspace %s", name, r.dir)
+		}
+		n = rel
+	}
+	n = path.Clean(n)
+	if n == ".." || strings.HasPrefix(n, "../") {
+		return "", fmt.Errorf("%s: path climbs out of the workspace %s", name, r.dir)
+	}
+	return n, nil
+}
+
+func (r *rootFS) Open(name string) (io.ReadCloser, error) {
+	n, err := r.inside(name)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := r.root.Stat(n)
+	if err != nil {
+		return nil, confinedErr("open", name, r.dir, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, notRegular(name, fi)
+	}
+	f, err := r.root.Open(n)
+	if err != nil {
+		return nil, confinedErr("open", name, r.dir, err)
+	}
+	return f, nil
+}
+
+func (r *rootFS) Stat(name string) (fs.FileInfo, error) {
+	n, err := r.inside(name)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := r.root.Stat(n)
+	if err != nil {
+		return nil, confinedErr("stat", name, r.dir, err)
+	}
+	return fi, nil
+}
+
+func (r *rootFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	n, err := r.inside(name)
+	if err != nil {
+		return nil, err
+	}
+	f, err := r.root.Open(n)
+	if err != nil {
+		return nil, confinedErr("read directory", name, r.dir, err)
+	}
+	defer f.Close()
+	es, err := f.ReadDir(-1)
+	if err != nil {
+		return nil, confinedErr("read directory", name, r.dir, err)
+	}
+	sort.Slice(es, func(i, j int) bool { return es[i].Name() < es[j].Name() })
+	return es, nil
+}
+
+func (r *rootFS) Abs(name string) string {
+	n := filepath.ToSlash(name)
+	if path.IsAbs(n) {
+		return path.Clean(n)
+	}
+	return path.Join(r.dir, n)
+}
+
+func (r *rootFS) Rel(abs string) (string, bool) {
+	abs = path.Clean(filepath.ToSlash(abs))
+	if abs == r.dir {
+		return ".", true
+	}
+	if rest, ok := strings.CutPrefix(abs, r.dir+"/"); ok {
+		return rest, true
+	}
+	return "", false
+}
+
+// confinedErr explains an os.Root refusal in the workspace's terms.
+func confinedErr(op, name, dir string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "escapes") || strings.Contains(msg, "outside") {
+		return fmt.Errorf("%s: refused: the path or a symbolic link in it leads outside the workspace %s", name, dir)
+	}
+	return &fs.PathError{Op: op, Path: name, Err: err}
+}
+
+// ---- memory ----
+
+type memFS struct {
+	m   fstest.MapFS
+	dir string
+}
+
+// Memory returns an in-memory workspace rooted at "/ws" holding files (name -> content),
+// for tests of engines and tools.
+func Memory(files map[string]string) FS {
+	m := fstest.MapFS{}
+	for name, content := range files {
+		m[strings.TrimPrefix(path.Clean(name), "/")] = &fstest.MapFile{Data: []byte(content), Mode: 0o644, ModTime: time.Unix(0, 0)}
+	}
+	return &memFS{m: m, dir: "/ws"}
+}
+
+func (m *memFS) name(name string) (string, error) {
+	n := filepath.ToSlash(name)
+	if path.IsAbs(n) {
+		rel, ok := m.Rel(n)
+		if !ok {
+			return "", fmt.Errorf("%s: path is outside the workspace %s", name, m.dir)
+		}
+		n = rel
+	}
+	n = path.Clean(n)
+	if n == ".." || strings.HasPrefix(n, "../") {
+		return "", fmt.Errorf("%s: path climbs out of the workspace %s", name, m.dir)
+	}
+	return n, nil
+}
+
+func (m *memFS) Open(name string) (io.ReadCloser, error) {
+	n, err := m.name(name)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := fs.Stat(m.m, n)
+	if err != nil {
+		return nil, pathErr("open", name, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, notRegular(name, fi)
+	}
+	f, err := m.m.Open(n)
+	return f, pathErr("open", name, err)
+}
+
+func (m *memFS) Stat(name string) (fs.FileInfo, error) {
+	n, err := m.name(name)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := fs.Stat(m.m, n)
+	return fi, pathErr("stat", name, err)
+}
+
+func (m *memFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	n, err := m.name(name)
+	if err != nil {
+		return nil, err
+	}
+	es, err := fs.ReadDir(m.m, n)
+	return es, pathErr("read directory", name, err)
+}
+
+func (m *memFS) Abs(name string) string {
+	n := filepath.ToSlash(name)
+	if path.IsAbs(n) {
+		return path.Clean(n)
+	}
+	return path.Join(m.dir, n)
+}
+
+func (m *memFS) Rel(abs string) (string, bool) {
+	abs = path.Clean(abs)
+	if abs == m.dir {
+		return ".", true
+	}
+	rest, ok := strings.CutPrefix(abs, m.dir+"/")
+	return rest, ok
+}
+
+// ---- helpers ----
+
+// pathErr names the path the user gave, not an internal form of it.
+func pathErr(op, name string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return &fs.PathError{Op: op, Path: name, Err: errors.New("no such file or directory")}
+	case errors.Is(err, fs.ErrPermission):
+		return &fs.PathError{Op: op, Path: name, Err: errors.New("permission denied")}
+	}
+	return &fs.PathError{Op: op, Path: name, Err: err}
+}
+
+func notRegular(name string, fi fs.FileInfo) error {
+	what := "not a regular file"
+	if fi.IsDir() {
+		what = "is a directory"
+	}
+	return &fs.PathError{Op: "open", Path: name, Err: errors.New(what)}
+}
