@@ -10,4 +10,7 @@ require (
 	golang.org/x/net v0.62.0
 )
 
-require golang.org/x/text v0.43.0 // indirect
+require (
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
+	golang.org/x/text v0.43.0 // indirect
+)

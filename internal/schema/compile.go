@@ -35,6 +35,11 @@ type Options struct {
 	RegexTimeout time.Duration
 	// NoMetaValidation skips checking schemas against their meta-schema.
 	NoMetaValidation bool
+	// StrictDraft ignores, in draft 4 and 6 schemas, the keywords later drafts introduced
+	// (const, contains, propertyNames, if/then/else), as the letter of those drafts says.
+	// By default jstk applies them, as Ajv and editors do: no draft gives them another
+	// meaning, and a schema that uses them means them.
+	StrictDraft bool
 }
 
 // Compiler loads and compiles schemas. It keeps every document it has loaded, so the

@@ -583,14 +583,11 @@ func (e *evaluator) evalString(s *Schema, v source.Value) bool {
 			}
 		}
 	}
-	if s.Draft.Version == 7 || (s.Draft.Version >= 2019 && e.assertContent(s)) {
+	if s.assertContent {
 		valid = e.evalContent(s, v) && valid
 	}
 	return valid
 }
-
-// assertContent: content keywords are annotations from 2019-09 on.
-func (e *evaluator) assertContent(s *Schema) bool { return false }
 
 // evalContent checks contentEncoding base64 and contentMediaType application/json (draft 7).
 func (e *evaluator) evalContent(s *Schema, v source.Value) bool {

@@ -74,6 +74,7 @@ type Schema struct {
 	unevalProps *Schema
 	unevalItems *Schema
 
+	assertContent    bool
 	contentEncoding  string
 	contentMediaType string
 	contentSchema    *Schema
@@ -401,7 +402,7 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 			}
 		}
 	}
-	if d.Version >= 6 {
+	if d.Version >= 6 || !c.opts.StrictDraft {
 		if cv, ok := r.get("const"); ok {
 			s.constV = &cv
 		}
@@ -447,6 +448,7 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 		s.assertFmt = c.opts.AssertFormat || (d.Version >= 2020 && s.res.vocabs != nil && s.res.vocabs["format-assertion"])
 	}
 	if d.Version >= 7 {
+		s.assertContent = c.opts.AssertContent
 		if cv, ok := r.get("contentEncoding"); ok && cv.Kind() == source.String {
 			s.contentEncoding = cv.Str()
 		}
@@ -480,7 +482,7 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 			s.itemsKw = "items"
 		}
 	}
-	if d.Version >= 6 {
+	if d.Version >= 6 || !c.opts.StrictDraft {
 		s.contains = r.schema("contains")
 	}
 	if d.Version >= 2019 {
@@ -521,7 +523,7 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 		}
 	}
 	s.additionalProps = r.schema("additionalProperties")
-	if d.Version >= 6 {
+	if d.Version >= 6 || !c.opts.StrictDraft {
 		s.propertyNames = r.schema("propertyNames")
 	}
 	// "dependencies" (drafts 4-7, still honoured later for compatibility) holds both
@@ -558,7 +560,7 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 	s.anyOf = r.schemaList("anyOf")
 	s.oneOf = r.schemaList("oneOf")
 	s.not = r.schema("not")
-	if d.Version >= 7 {
+	if d.Version >= 7 || !c.opts.StrictDraft {
 		s.ifS = r.schema("if")
 		if s.ifS != nil {
 			s.thenS = r.schema("then")

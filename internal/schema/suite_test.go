@@ -76,7 +76,9 @@ func runSuite(t *testing.T, dir string) []suiteResult {
 				sch, _ := tc.Get("schema")
 				tests, _ := tc.Get("tests")
 				loader := &Loader{FS: fsys, Resolve: map[string]string{"http://localhost:1234/": "."}}
-				opts := &Options{Draft: sd.draft, Loader: loader, AssertFormat: suiteGroup(rel) == "format"}
+				// Optional behaviour is switched on for the files that test it.
+				opts := &Options{Draft: sd.draft, Loader: loader, AssertFormat: suiteGroup(rel) == "format",
+					AssertContent: rel == "optional/content.json"}
 				schema, cerr := compileInline(sch, fmt.Sprintf("https://jstk.test/%s/%s/%d.json", sd.dir, strings.TrimSuffix(rel, ".json"), ci), opts)
 				for _, test := range tests.Items() {
 					td, _ := test.Get("description")
