@@ -78,9 +78,6 @@ func usage(w io.Writer) {
 	fmt.Fprintf(w, "\nRun 'jstk <command> --help' for a command's flags. Exit codes: 0 clean, 1 findings, 2 could not run.\n")
 }
 
-// errUsage marks errors in how jstk was called.
-var errUsage = errors.New("usage")
-
 func runCommand(ctx context.Context, args []string, st Streams) int {
 	d, ok := tools.Lookup(args[0])
 	if !ok {

@@ -365,17 +365,38 @@ func (e *SchemaError) Error() string {
 	sb.WriteString(loc)
 	sb.WriteString(": ")
 	sb.WriteString(e.Msg)
-	for _, c := range e.Causes {
-		sb.WriteString("\n  ")
+	writeCauses(&sb, e.Causes, "\n  ")
+	return sb.String()
+}
+
+func writeCauses(sb *strings.Builder, causes []Error, indent string) {
+	for _, c := range causes {
+		sb.WriteString(indent)
 		if c.Line > 0 {
 			sb.WriteString(strconv.Itoa(c.Line) + ":" + strconv.Itoa(c.Column) + ": ")
 		}
-		if c.InstanceLocation != "" {
-			sb.WriteString(c.InstanceLocation + ": ")
+		loc := c.InstanceLocation
+		if loc == "" {
+			loc = "(root)"
 		}
-		sb.WriteString(c.Message)
+		sb.WriteString(loc + ": " + c.Message)
+		writeCauses(sb, c.Causes, indent+"    ")
 	}
-	return sb.String()
+}
+
+// locate fills in the positions of errors (and their causes) in doc.
+func locate(errs []Error, doc *source.Document) {
+	for i := range errs {
+		errs[i].Line, errs[i].Column = doc.Locate(errs[i].InstanceLocation)
+		locate(errs[i].Causes, doc)
+	}
+}
+
+// schemaErrAt is schemaErr located at the value rather than at its key.
+func (c *Compiler) schemaErrAt(doc *document, ptr string, format string, args ...any) *SchemaError {
+	e := c.schemaErr(doc, ptr, format, args...)
+	e.Line, e.Column = doc.src.Locate(ptr)
+	return e
 }
 
 func (c *Compiler) schemaErr(doc *document, ptr string, format string, args ...any) *SchemaError {
@@ -406,10 +427,8 @@ func (c *Compiler) metaValidate(doc *document) error {
 		return nil
 	}
 	leaves := errs
-	for i := range leaves {
-		leaves[i].Line, leaves[i].Column = doc.src.LocateKey(leaves[i].InstanceLocation)
-	}
-	e := c.schemaErr(doc, leaves[0].InstanceLocation, "not a valid %s schema: %d violation(s) of the meta-schema %s",
+	locate(leaves, doc.src)
+	e := c.schemaErrAt(doc, leaves[0].InstanceLocation, "not a valid %s schema: %d violation(s) of the meta-schema %s",
 		root.draft.Name, len(leaves), metaURI)
 	e.Causes = leaves
 	return e

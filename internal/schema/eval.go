@@ -244,8 +244,15 @@ func (e *evaluator) eval(s *Schema, v source.Value, ann *annotations) bool {
 	}
 	if n := len(e.scope); n == 0 || e.scope[n-1] != s.res {
 		e.scope = append(e.scope, s.res)
-		defer func() { e.scope = e.scope[:len(e.scope)-1] }()
+		ok := e.evalIn(s, v, ann)
+		e.scope = e.scope[:len(e.scope)-1]
+		return ok
 	}
+	return e.evalIn(s, v, ann)
+}
+
+// evalIn evaluates s with its resource already on the dynamic scope.
+func (e *evaluator) evalIn(s *Schema, v source.Value, ann *annotations) bool {
 	if s.hasRef {
 		return e.evalRef(s, "$ref", s.ref, v, ann)
 	}
@@ -359,7 +366,14 @@ func typeMatches(t typeSet, v source.Value, d *Draft) bool {
 // number with a zero fractional part.
 func isInteger(v source.Value, d *Draft) bool {
 	lit := v.Str()
-	if !strings.ContainsAny(lit, ".eE") {
+	plain := true
+	for i := 0; i < len(lit); i++ {
+		if c := lit[i]; c == '.' || c == 'e' || c == 'E' {
+			plain = false
+			break
+		}
+	}
+	if plain {
 		return true
 	}
 	if d.Version == 4 && strings.Contains(lit, ".") && !strings.ContainsAny(lit, "eE") {

@@ -216,7 +216,7 @@ func (r *kwReader) fail(kw, format string, args ...any) {
 		if kw != "" {
 			ptr += "/" + source.EscapeToken(kw)
 		}
-		r.err = r.c.schemaErr(r.s.doc, ptr, format, args...)
+		r.err = r.c.schemaErrAt(r.s.doc, ptr, format, args...)
 	}
 }
 

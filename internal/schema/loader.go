@@ -3,7 +3,6 @@ package schema
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
 	"path"
 	"sort"
@@ -163,11 +162,7 @@ func (l *Loader) read(name string) (*source.Document, error) {
 	}
 	data, err := workspace.ReadFile(l.FS, name, limit)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, err
 	}
 	return ParseDocument(name, data, l.Limits)
 }

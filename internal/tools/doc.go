@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -246,5 +245,3 @@ func describeLoadError(err error) string {
 	}
 	return strings.TrimSpace(err.Error())
 }
-
-var _ = bytes.TrimSpace

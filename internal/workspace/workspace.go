@@ -46,15 +46,16 @@ func ReadFile(fsys FS, name string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if limit <= 0 {
-		return io.ReadAll(f)
+	var r io.Reader = f
+	if limit > 0 {
+		r = io.LimitReader(f, limit+1)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	data, err := io.ReadAll(r)
 	if err != nil {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+		return nil, &PathError{Path: name, Err: err}
 	}
-	if int64(len(data)) > limit {
-		return nil, &fs.PathError{Op: "read", Path: name,
+	if limit > 0 && int64(len(data)) > limit {
+		return nil, &PathError{Path: name,
 			Err: fmt.Errorf("file is larger than the limit of %d bytes (raise it with --max-size)", limit)}
 	}
 	return data, nil
@@ -116,14 +117,19 @@ func (o *osFS) Abs(name string) string {
 }
 
 func (o *osFS) Rel(abs string) (string, bool) {
-	return path.Clean(abs), true
+	abs = path.Clean(abs)
+	if rest, ok := strings.CutPrefix(abs, o.wd+"/"); ok {
+		return rest, true
+	}
+	return abs, true
 }
 
 // ---- confined root ----
 
 type rootFS struct {
-	root *os.Root
-	dir  string // absolute, slash-separated
+	root  *os.Root
+	dir   string // absolute, slash-separated, symbolic links resolved
+	alias string // dir as given (made absolute), when symbolic links made it differ
 }
 
 // Root returns the files under dir, confined: no name may reach outside dir, whether by an
@@ -133,6 +139,7 @@ func Root(dir string) (FS, error) {
 	if err != nil {
 		return nil, err
 	}
+	given := filepath.ToSlash(abs)
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = real
 	}
@@ -140,7 +147,11 @@ func Root(dir string) (FS, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workspace root %s: %w", dir, errors.Unwrap(err))
 	}
-	return &rootFS{root: r, dir: filepath.ToSlash(abs)}, nil
+	fsys := &rootFS{root: r, dir: filepath.ToSlash(abs)}
+	if given != fsys.dir {
+		fsys.alias = given
+	}
+	return fsys, nil
 }
 
 // inside turns a name into a path relative to the root, refusing names that leave it.
@@ -219,11 +230,16 @@ func (r *rootFS) Abs(name string) string {
 
 func (r *rootFS) Rel(abs string) (string, bool) {
 	abs = path.Clean(filepath.ToSlash(abs))
-	if abs == r.dir {
-		return ".", true
-	}
-	if rest, ok := strings.CutPrefix(abs, r.dir+"/"); ok {
-		return rest, true
+	for _, dir := range []string{r.dir, r.alias} {
+		if dir == "" {
+			continue
+		}
+		if abs == dir {
+			return ".", true
+		}
+		if rest, ok := strings.CutPrefix(abs, dir+"/"); ok {
+			return rest, true
+		}
 	}
 	return "", false
 }
@@ -238,7 +254,7 @@ func confinedErr(op, name, dir string, err error) error {
 	if strings.Contains(msg, "escapes") || strings.Contains(msg, "outside") {
 		return fmt.Errorf("%s: refused: the path or a symbolic link in it leads outside the workspace %s", name, dir)
 	}
-	return &fs.PathError{Op: op, Path: name, Err: err}
+	return pathErr(op, name, err)
 }
 
 // ---- memory ----
@@ -327,6 +343,26 @@ func (m *memFS) Rel(abs string) (string, bool) {
 
 // ---- helpers ----
 
+// PathError is a failure to read a path, naming the path as the user gave it.
+type PathError struct {
+	Path string
+	Err  error
+}
+
+func (e *PathError) Error() string { return e.Path + ": " + e.Err.Error() }
+
+// Unwrap returns the underlying error, so errors.Is(err, fs.ErrNotExist) works.
+func (e *PathError) Unwrap() error { return e.Err }
+
+// reason is an error with a plain message that still matches a standard error.
+type reason struct {
+	msg string
+	is  error
+}
+
+func (r reason) Error() string        { return r.msg }
+func (r reason) Is(target error) bool { return target == r.is }
+
 // pathErr names the path the user gave, not an internal form of it.
 func pathErr(op, name string, err error) error {
 	if err == nil {
@@ -338,11 +374,12 @@ func pathErr(op, name string, err error) error {
 	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return &fs.PathError{Op: op, Path: name, Err: errors.New("no such file or directory")}
+		err = reason{"no such file or directory", fs.ErrNotExist}
 	case errors.Is(err, fs.ErrPermission):
-		return &fs.PathError{Op: op, Path: name, Err: errors.New("permission denied")}
+		err = reason{"permission denied", fs.ErrPermission}
 	}
-	return &fs.PathError{Op: op, Path: name, Err: err}
+	_ = op
+	return &PathError{Path: name, Err: err}
 }
 
 func notRegular(name string, fi fs.FileInfo) error {
@@ -350,5 +387,5 @@ func notRegular(name string, fi fs.FileInfo) error {
 	if fi.IsDir() {
 		what = "is a directory"
 	}
-	return &fs.PathError{Op: "open", Path: name, Err: errors.New(what)}
+	return &PathError{Path: name, Err: errors.New(what)}
 }
