@@ -97,7 +97,7 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return serve(ctx, srv, st)
+	return serve(ctx, srv, mcp.DefaultMaxMessageSize, st)
 }
 
 // selectTools applies --expose and --exclude, and says what was left out and why.
@@ -139,9 +139,9 @@ func selectTools(expose, exclude string) ([]*tools.Descriptor, []string, error) 
 }
 
 // serve is the stdio loop: one message per line in, one per line out. A line longer than
-// the server's limit is cut before it reaches the server (which answers it with an error)
-// and the rest of it is skipped without being kept.
-func serve(ctx context.Context, srv *mcp.Server, st Streams) int {
+// the server's limit is fed piece by piece to an mcp.Oversize, never held whole, and
+// answered with an error that still carries its id.
+func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams) int {
 	var mu sync.Mutex
 	out := bufio.NewWriterSize(st.Stdout, 64<<10)
 	send := func(msg []byte) {
@@ -151,16 +151,41 @@ func serve(ctx context.Context, srv *mcp.Server, st Streams) int {
 		out.WriteByte('\n')
 		out.Flush()
 	}
-	lines := make(chan []byte)
+	type item struct {
+		line []byte
+		over *mcp.Oversize
+	}
+	items := make(chan item)
 	done := make(chan error, 1)
 	go func() {
 		br := bufio.NewReaderSize(st.Stdin, 1<<20)
-		limit := mcp.DefaultMaxMessageSize
 		for {
-			line, err := readLine(br, limit)
-			if len(line) > 0 || (err == nil) {
+			var line []byte
+			var over *mcp.Oversize
+			var err error
+			for {
+				var chunk []byte
+				chunk, err = br.ReadSlice('\n')
+				if err == nil {
+					chunk = chunk[:len(chunk)-1]
+				}
+				if over == nil && len(line)+len(chunk) > limit {
+					over = new(mcp.Oversize)
+					over.Write(line)
+					line = nil
+				}
+				if over != nil {
+					over.Write(chunk)
+				} else {
+					line = append(line, chunk...)
+				}
+				if err != bufio.ErrBufferFull {
+					break
+				}
+			}
+			if over != nil || len(line) > 0 {
 				select {
-				case lines <- line:
+				case items <- item{line, over}:
 				case <-ctx.Done():
 					return
 				}
@@ -173,8 +198,12 @@ func serve(ctx context.Context, srv *mcp.Server, st Streams) int {
 	}()
 	for {
 		select {
-		case line := <-lines:
-			srv.Handle(ctx, line, send)
+		case it := <-items:
+			if it.over != nil {
+				srv.RefuseOversize(it.over, send)
+			} else {
+				srv.Handle(ctx, it.line, send)
+			}
 		case err := <-done:
 			srv.Wait()
 			if err != io.EOF {
@@ -186,30 +215,4 @@ func serve(ctx context.Context, srv *mcp.Server, st Streams) int {
 			return ExitOK
 		}
 	}
-}
-
-// readLine reads one line without its newline; a line longer than limit is returned cut to
-// limit+1 bytes, its remainder discarded.
-func readLine(br *bufio.Reader, limit int) ([]byte, error) {
-	var line []byte
-	for {
-		part, err := br.ReadSlice('\n')
-		if len(line)+len(part) <= limit+1 {
-			line = append(line, part...)
-		} else if len(line) <= limit {
-			line = append(line, part[:limit+1-len(line)]...)
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		line = trimNewline(line)
-		return line, err
-	}
-}
-
-func trimNewline(b []byte) []byte {
-	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
-		b = b[:len(b)-1]
-	}
-	return b
 }

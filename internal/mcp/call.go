@@ -8,6 +8,7 @@ import (
 	"math"
 	"reflect"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -178,9 +179,12 @@ func (s *Server) encodeCallResult(id json.RawMessage, res *CallResult, runID str
 	if out.Content == nil {
 		out.Content = []Content{}
 	}
-	for i := range out.Content {
-		if out.Content[i].Type == "" {
-			out.Content[i].Type = "text"
+	if slices.ContainsFunc(out.Content, func(c Content) bool { return c.Type == "" }) {
+		out.Content = slices.Clone(out.Content) // the tool's slice is not ours to change
+		for i := range out.Content {
+			if out.Content[i].Type == "" {
+				out.Content[i].Type = "text"
+			}
 		}
 	}
 	if !isNilValue(res.StructuredContent) {

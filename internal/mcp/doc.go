@@ -24,9 +24,12 @@
 //  2. Provide a send function that writes the message followed by "\n" to stdout under a mutex,
 //     so each message is written whole; send is called from several goroutines. Nothing else
 //     may ever be written to stdout; diagnostics go through [Options.Logf] to stderr.
-//  3. Bound memory: read at most [Options.MaxMessageSize]+1 bytes of a line. When a line is
-//     longer, pass the first MaxMessageSize+1 bytes to Handle (which answers -32600, echoing
-//     the request id when it appears in that prefix) and discard the rest of the line.
+//  3. Bound memory: keep at most [Options.MaxMessageSize] bytes of a line. When a line is
+//     longer, stop keeping it: write all of its bytes (those already read included, the newline
+//     excluded) to an [Oversize] and, at the end of the line, call [Server.RefuseOversize]. It
+//     answers -32600 naming the size and the limit, with the request's id wherever the id sits
+//     at the top level (the TypeScript SDK writes "id" last), in constant memory. (Handle also
+//     refuses an over-long message, but it can only echo an id found in what it was given.)
 //  4. Pass one long-lived context to every Handle call: it is the parent of every tool call's
 //     context. On SIGTERM cancel it; at EOF (and after SIGTERM) call [Server.Wait] so that
 //     in-flight calls finish and their responses are written, then exit 0.
@@ -50,7 +53,8 @@
 //   - A request whose id equals that of a tools/call still in flight gets -32600 (the running
 //     call is not disturbed).
 //   - A message longer than MaxMessageSize, or nested deeper than 10,000 levels, gets -32600,
-//     with its id when the id can be read from the top level.
+//     with its id when the id can be read from the top level; when the top level shows a
+//     notification or a response, nothing is sent.
 //   - Legacy era: a request other than initialize or ping before initialize gets -32600 (the
 //     message says how to initialize, or which _meta a 2026-07-28 request needs); an unknown
 //     method gets -32601 in any state; a second initialize gets -32600 and changes nothing;
@@ -62,6 +66,10 @@
 //     without a modern _meta gets -32602; initialize and ping with a modern _meta get -32601
 //     (they do not exist in that era). Modern requests are served whether or not a legacy
 //     session was initialized on the same stream.
+//   - Every legacy version gets the same result shapes: fields newer than the negotiated
+//     version (a tool's title, outputSchema and annotations, a result's structuredContent) are
+//     sent anyway, as older clients ignore members they do not know. resultType, ttlMs,
+//     cacheScope and _meta serverInfo are sent only on 2026-07-28 results.
 //   - A tools/call whose context is cancelled by the Handle context (shutdown) is still
 //     answered with whatever the tool returned; one cancelled by notifications/cancelled is
 //     not. Progress notifications must increase, are dropped after the answer or the

@@ -12,141 +12,227 @@ const maxDepth = 10000
 // validate b; strings (with escapes) are skipped so brackets inside them do not count.
 func exceedsDepth(b []byte, limit int) bool {
 	depth := 0
-	for i := 0; i < len(b); i++ {
-		switch b[i] {
-		case '"':
-			end, ok := skipString(b, i)
-			if !ok {
-				return false
+	inStr, esc := false, false
+	for _, c := range b {
+		switch {
+		case inStr:
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
 			}
-			i = end - 1
-		case '{', '[':
+		case c == '"':
+			inStr = true
+		case c == '{' || c == '[':
 			depth++
 			if depth > limit {
 				return true
 			}
-		case '}', ']':
+		case c == '}' || c == ']':
 			depth--
 		}
 	}
 	return false
 }
 
-// scanTopLevel reads the members of the top-level object in b without decoding nested values,
-// so it works on messages encoding/json refuses (too deep) and on truncated prefixes. It
-// returns the raw members found and whether the object was complete and well formed at the top
-// level. Nested values are not validated.
-func scanTopLevel(b []byte) (fields map[string][]byte, complete bool) {
-	fields = map[string][]byte{}
-	i := skipSpace(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return fields, false
-	}
-	i = skipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return fields, skipSpace(b, i+1) == len(b)
-	}
-	for {
-		if i >= len(b) || b[i] != '"' {
-			return fields, false
-		}
-		end, ok := skipString(b, i)
-		if !ok {
-			return fields, false
-		}
-		var key string
-		if json.Unmarshal(b[i:end], &key) != nil {
-			return fields, false
-		}
-		i = skipSpace(b, end)
-		if i >= len(b) || b[i] != ':' {
-			return fields, false
-		}
-		i = skipSpace(b, i+1)
-		vend, ok := skipValue(b, i)
-		if !ok {
-			return fields, false
-		}
-		fields[key] = b[i:vend]
-		i = skipSpace(b, vend)
-		if i >= len(b) {
-			return fields, false
-		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case '}':
-			return fields, skipSpace(b, i+1) == len(b)
-		default:
-			return fields, false
-		}
-	}
+// topScanner reads the members of a top-level JSON object fed in pieces, in constant memory,
+// without decoding nested values: it works on messages too deep for encoding/json, on
+// truncated prefixes, and on lines too long to keep. It records which of the members "id",
+// "method", "result" and "error" are present and keeps the raw id (up to maxIDBytes). Nested
+// values are not validated.
+type topScanner struct {
+	state   scanState
+	depth   int  // nesting inside the current value
+	inStr   bool // inside a string of the current value
+	esc     bool // after a backslash inside a string
+	key     []byte
+	keyLong bool
+	capture bool // the current value is the id
+	id      []byte
+	idLong  bool
+
+	hasID, hasMethod, hasResult, hasError bool
 }
 
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
-		i++
+type scanState int
+
+const (
+	sStart scanState = iota
+	sKeyOrEnd
+	sKeyNext
+	sKey
+	sColon
+	sValueStart
+	sValue
+	sScalar
+	sAfterValue
+	sDone
+	sBroken
+)
+
+const (
+	maxKeyBytes = 256
+	maxIDBytes  = 4096
+)
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// Write feeds the next piece of the message; it never fails.
+func (t *topScanner) Write(p []byte) (int, error) {
+	for _, c := range p {
+		t.step(c)
 	}
-	return i
+	return len(p), nil
 }
 
-// skipString returns the index just past the string starting at b[i] == '"'.
-func skipString(b []byte, i int) (int, bool) {
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
+func (t *topScanner) step(c byte) {
+	switch t.state {
+	case sStart:
+		if c == '{' {
+			t.state = sKeyOrEnd
+		} else if !isSpace(c) {
+			t.state = sBroken
+		}
+	case sKeyOrEnd, sKeyNext:
+		switch {
+		case c == '"':
+			t.state, t.key, t.keyLong, t.esc = sKey, t.key[:0], false, false
+		case c == '}' && t.state == sKeyOrEnd:
+			t.state = sDone
+		case !isSpace(c):
+			t.state = sBroken
+		}
+	case sKey:
+		if !t.esc && c == '"' {
+			t.state = sColon
+			return
+		}
+		t.esc = !t.esc && c == '\\'
+		if len(t.key) < maxKeyBytes {
+			t.key = append(t.key, c)
+		} else {
+			t.keyLong = true
+		}
+	case sColon:
+		if c == ':' {
+			t.state = sValueStart
+		} else if !isSpace(c) {
+			t.state = sBroken
+		}
+	case sValueStart:
+		if isSpace(c) {
+			return
+		}
+		t.startValue()
+		t.keep(c)
+		switch c {
 		case '"':
-			return j + 1, true
+			t.state, t.inStr, t.esc, t.depth = sValue, true, false, 0
+		case '{', '[':
+			t.state, t.inStr, t.depth = sValue, false, 1
+		case ',', '}', ']', ':':
+			t.state = sBroken
+		default:
+			t.state = sScalar
+		}
+	case sValue:
+		t.keep(c)
+		if t.inStr {
+			switch {
+			case t.esc:
+				t.esc = false
+			case c == '\\':
+				t.esc = true
+			case c == '"':
+				t.inStr = false
+				if t.depth == 0 {
+					t.state = sAfterValue
+				}
+			}
+			return
+		}
+		switch c {
+		case '"':
+			t.inStr, t.esc = true, false
+		case '{', '[':
+			t.depth++
+		case '}', ']':
+			t.depth--
+			if t.depth == 0 {
+				t.state = sAfterValue
+			}
+		}
+	case sScalar:
+		if c == ',' || c == '}' || isSpace(c) {
+			t.state = sAfterValue
+			t.step(c)
+			return
+		}
+		t.keep(c)
+	case sAfterValue:
+		switch {
+		case c == ',':
+			t.state = sKeyNext
+		case c == '}':
+			t.state = sDone
+		case !isSpace(c):
+			t.state = sBroken
+		}
+	case sDone:
+		if !isSpace(c) {
+			t.state = sBroken
 		}
 	}
-	return 0, false
 }
 
-// skipValue returns the index just past the value starting at b[i], counting brackets
-// iteratively (no recursion, so any depth is fine).
-func skipValue(b []byte, i int) (int, bool) {
-	if i >= len(b) {
-		return 0, false
+// startValue notes which member the value that starts now belongs to.
+func (t *topScanner) startValue() {
+	t.capture = false
+	if t.keyLong {
+		return
 	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
-				end, ok := skipString(b, j)
-				if !ok {
-					return 0, false
-				}
-				j = end - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1, true
-				}
-			}
-		}
-		return 0, false
-	default:
-		j := i
-		for j < len(b) {
-			c := b[j]
-			if c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' || c == '\r' || c == '\n' {
-				break
-			}
-			j++
-		}
-		if j == i || j == len(b) {
-			// A scalar that runs to the end of the input may have been cut.
-			return 0, false
-		}
-		return j, true
+	var name string
+	if json.Unmarshal(append(append([]byte{'"'}, t.key...), '"'), &name) != nil {
+		return
 	}
+	switch name {
+	case "id":
+		t.hasID, t.capture, t.id, t.idLong = true, true, t.id[:0], false
+	case "method":
+		t.hasMethod = true
+	case "result":
+		t.hasResult = true
+	case "error":
+		t.hasError = true
+	}
+}
+
+func (t *topScanner) keep(c byte) {
+	if !t.capture {
+		return
+	}
+	if len(t.id) < maxIDBytes {
+		t.id = append(t.id, c)
+	} else {
+		t.idLong = true
+	}
+}
+
+// complete reports whether the input so far is one whole object at the top level.
+func (t *topScanner) complete() bool { return t.state == sDone }
+
+// validID returns the raw id when it was read whole and is a valid request id.
+func (t *topScanner) validID() json.RawMessage {
+	if !t.hasID || t.idLong {
+		return nil
+	}
+	if k := classifyID(t.id); k == idString || k == idInteger {
+		return json.RawMessage(t.id)
+	}
+	return nil
 }
 
 // idKind classifies a raw JSON-RPC id.

@@ -76,7 +76,13 @@ type Options struct {
 	// ListTTL is the ttlMs hint of 2026-era tools/list and server/discover results (the tool
 	// list never changes while the server runs). 0 means DefaultListTTL; negative sends 0.
 	ListTTL time.Duration
-	// Audit, if non-nil, receives one JSON line per tools/call; writes are serialized.
+	// Audit, if non-nil, receives one JSON line per tools/call that ran (not for one refused
+	// with a protocol error), written whole in one Write, serialized:
+	//	{"time": RFC 3339 start time, "runId", "invoker": {"kind": "agent", "id": clientInfo name
+	//	 or "unknown", "via": "mcp"}, "tool", "arguments": see Redact, "outcome": "ok" | "error"
+	//	 (isError) | "cancelled" (by notifications/cancelled or the Handle context) | "panic",
+	//	 "durationMs"}
+	// Arguments larger than 256 KiB after redaction are replaced by a note giving their size.
 	Audit io.Writer
 	// Now is the clock (for tests); nil means time.Now.
 	Now func() time.Time
@@ -149,7 +155,7 @@ func NewServer(p Provider, opts *Options) *Server {
 }
 
 // Wait blocks until every in-flight tools/call has finished, its answer sent and its audit
-// line written.
+// line written. It must not run concurrently with Handle (call it once no more messages come).
 func (s *Server) Wait() { s.wg.Wait() }
 
 // rpcError is a JSON-RPC error object.
@@ -210,6 +216,7 @@ func (s *Server) sendResult(send func([]byte), id json.RawMessage, result any) {
 // complete JSON-RPC message without newline. send may be called from other goroutines after
 // Handle returns (tools/call runs concurrently); send must be safe for concurrent use (the
 // caller's job). ctx is the parent of the contexts of the tool calls this message starts.
+// Handle does not keep msg after it returns, so the caller may reuse its buffer.
 func (s *Server) Handle(ctx context.Context, msg []byte, send func([]byte)) {
 	msg = bytes.TrimSpace(msg)
 	if len(msg) == 0 {
@@ -248,23 +255,46 @@ func (s *Server) Handle(ctx context.Context, msg []byte, send func([]byte)) {
 }
 
 // refuseUnreadable answers a message too large or too deep to decode, echoing its id when the
-// top level shows one, and staying silent when the top level shows a notification.
+// top level shows one, and staying silent when the top level shows a notification or a
+// response.
 func (s *Server) refuseUnreadable(msg []byte, send func([]byte), text string) {
-	fields, complete := scanTopLevel(msg)
-	idRaw, hasID := fields["id"]
-	if !hasID && complete {
-		if _, hasMethod := fields["method"]; hasMethod {
+	var t topScanner
+	_, _ = t.Write(msg)
+	s.refuseScanned(&t, send, text)
+}
+
+func (s *Server) refuseScanned(t *topScanner, send func([]byte), text string) {
+	if t.complete() {
+		switch {
+		case t.hasMethod && !t.hasID:
 			s.opts.Logf("mcp: dropped a notification: %s", text)
+			return
+		case !t.hasMethod && (t.hasResult || t.hasError):
+			s.opts.Logf("mcp: dropped a response: %s", text)
 			return
 		}
 	}
-	var id json.RawMessage
-	if hasID {
-		if k := classifyID(idRaw); k == idString || k == idInteger {
-			id = json.RawMessage(idRaw)
-		}
-	}
-	s.sendError(send, id, newError(CodeInvalidRequest, "%s", text))
+	s.sendError(send, t.validID(), newError(CodeInvalidRequest, "%s", text))
+}
+
+// Oversize takes a message too large to keep, piece by piece, in constant memory: the stdio
+// loop writes every byte of an over-long line to it (the bytes already read included, the
+// newline excluded) and then calls [Server.RefuseOversize]. Its zero value is ready to use.
+type Oversize struct {
+	scan topScanner
+	size int64
+}
+
+// Write feeds the next piece of the message. It never fails.
+func (o *Oversize) Write(p []byte) (int, error) {
+	o.size += int64(len(p))
+	return o.scan.Write(p)
+}
+
+// RefuseOversize answers the message fed to o with -32600, naming its size and the limit and
+// echoing its id when its top level has one; a notification or a response is not answered.
+func (s *Server) RefuseOversize(o *Oversize, send func([]byte)) {
+	s.refuseScanned(&o.scan, send, fmt.Sprintf("Invalid Request: the message of %d bytes exceeds the maximum size of %d bytes", o.size, s.opts.MaxMessageSize))
 }
 
 func decodeString(raw json.RawMessage) (string, bool) {

@@ -32,11 +32,11 @@ type Tool struct {
 // Annotations are a tool's behaviour hints. The four hints are always sent, so a false value is
 // explicit (the protocol defaults of destructiveHint and openWorldHint are true).
 type Annotations struct {
-	Title           string `json:"title,omitempty"`
-	ReadOnlyHint    bool   `json:"readOnlyHint"`
-	DestructiveHint bool   `json:"destructiveHint"`
-	IdempotentHint  bool   `json:"idempotentHint"`
-	OpenWorldHint   bool   `json:"openWorldHint"`
+	Title           string `json:"title,omitempty"` // a display title; may be empty
+	ReadOnlyHint    bool   `json:"readOnlyHint"`    // the tool changes nothing
+	DestructiveHint bool   `json:"destructiveHint"` // the tool may destroy data
+	IdempotentHint  bool   `json:"idempotentHint"`  // repeating a call has no further effect
+	OpenWorldHint   bool   `json:"openWorldHint"`   // the tool reaches outside entities
 }
 
 // ClientInfo identifies the client that made a request: from initialize in the legacy era, from

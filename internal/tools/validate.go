@@ -20,6 +20,9 @@ type ValidateInput struct {
 	Limit        int    `json:"limit,omitempty" min:"0" desc:"List at most this many instances (0: the default of the surface; the CLI lists all)."`
 }
 
+// progressEvery is how often (in instances) a long validation reports progress.
+const progressEvery = 1000
+
 // instanceExts are the extensions a directory argument contributes.
 var instanceExts = []string{".json", ".yaml", ".yml", ".toml", ".ndjson", ".jsonl"}
 
@@ -78,16 +81,27 @@ func runValidate(ctx context.Context, env *Env, in *ValidateInput) (*validate.Re
 		}
 	}
 	opts := &validate.Options{Limits: env.Limits}
-	if env.OnItem != nil {
-		opts.OnInstance = func(inst *validate.Instance) {
-			if !in.InvalidOnly || !inst.Valid {
-				env.OnItem(inst)
-			}
+	var collected []validate.Instance
+	done := 0
+	opts.OnInstance = func(inst *validate.Instance) {
+		done++
+		if env.Progress != nil && done%progressEvery == 0 {
+			env.Progress(float64(done), 0, fmt.Sprintf("%d instances validated", done))
+		}
+		switch {
+		case in.InvalidOnly && inst.Valid:
+		case env.OnItem != nil:
+			env.OnItem(inst)
+		default:
+			collected = append(collected, *inst)
 		}
 	}
 	res, err := validate.Run(ctx, s, srcs, env.FS, opts)
 	if err != nil {
 		return nil, err
+	}
+	if collected != nil {
+		res.Instances = collected
 	}
 	for i := range problems {
 		p := problems[i]
@@ -99,15 +113,6 @@ func runValidate(ctx context.Context, env *Env, in *ValidateInput) (*validate.Re
 		} else {
 			res.Instances = append(res.Instances, p)
 		}
-	}
-	if in.InvalidOnly {
-		kept := res.Instances[:0]
-		for _, inst := range res.Instances {
-			if !inst.Valid {
-				kept = append(kept, inst)
-			}
-		}
-		res.Instances = kept
 	}
 	if in.Offset > 0 || in.Limit > 0 {
 		res.Cut(in.Offset, in.Limit)

@@ -1,0 +1,107 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"unicode/utf8"
+)
+
+// fuzzProvider is fakeProvider without the tool that blocks.
+type fuzzProvider struct{ *fakeProvider }
+
+func (p fuzzProvider) Call(ctx context.Context, req *CallRequest) *CallResult {
+	if req.Name == "slow" {
+		return ErrorResult("not waiting under fuzzing")
+	}
+	return p.fakeProvider.Call(ctx, req)
+}
+
+// FuzzHandle feeds the lines of each input to a fresh server. Properties: no panic; every
+// message sent is one JSON object with "jsonrpc": "2.0" that is a response (id and exactly one
+// of result/error) or a notification; a response's id is null or appears verbatim in the input.
+func FuzzHandle(f *testing.F) {
+	for _, c := range conversations() {
+		in := strings.Join(c.in, "\n")
+		if len(in) > 64<<10 {
+			continue
+		}
+		in = strings.ReplaceAll(in, "\n&", "\n")
+		in = strings.TrimPrefix(in, "&")
+		if c.setup == "legacy" {
+			in = initLine + "\n" + in
+		}
+		f.Add([]byte(in))
+	}
+	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"params":` + nested(10001) + `}`))
+	f.Fuzz(func(t *testing.T, input []byte) {
+		opts := testOptions()
+		opts.MaxMessageSize = 4096
+		opts.PageSize = 3
+		srv := NewServer(fuzzProvider{newFakeProvider()}, opts)
+		var mu sync.Mutex
+		var out [][]byte
+		send := func(b []byte) {
+			mu.Lock()
+			defer mu.Unlock()
+			out = append(out, bytes.Clone(b))
+		}
+		for line := range bytes.SplitSeq(input, []byte("\n")) {
+			srv.Handle(context.Background(), line, send)
+		}
+		srv.Wait()
+		for _, b := range out {
+			if err := checkMessage(b); err != nil {
+				t.Fatalf("invalid message %q: %v", b, err)
+			}
+			var m struct {
+				ID json.RawMessage `json:"id"`
+			}
+			_ = json.Unmarshal(b, &m)
+			if m.ID != nil && string(m.ID) != "null" && !bytes.Contains(input, m.ID) {
+				t.Fatalf("response id %s does not appear in the input", m.ID)
+			}
+		}
+	})
+}
+
+// FuzzTopScanner checks the constant-memory scanner against encoding/json: fed whole or byte by
+// byte it agrees with itself, and on any object encoding/json decodes it finds the same id.
+func FuzzTopScanner(f *testing.F) {
+	for _, s := range []string{`{}`, `{"id":1,"method":"x"}`, `{"method":"m","params":{"a":["}"]},"jsonrpc":"2.0","id":"\"q"}`,
+		`{"\u0069d":-0}`, `{"id":1.5}`, `[1]`, `{"result":{},"id":null}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, input []byte) {
+		var whole, bytewise topScanner
+		_, _ = whole.Write(input)
+		for i := range input {
+			_, _ = bytewise.Write(input[i : i+1])
+		}
+		if whole.state != bytewise.state || string(whole.validID()) != string(bytewise.validID()) || whole.hasMethod != bytewise.hasMethod {
+			t.Fatalf("pieces disagree: %+v vs %+v", whole, bytewise)
+		}
+		var m map[string]json.RawMessage
+		if json.Unmarshal(input, &m) != nil || m == nil || !utf8.Valid(input) {
+			return
+		}
+		if !whole.complete() {
+			t.Fatalf("a valid object was not seen as complete: %q", input)
+		}
+		raw, hasID := m["id"]
+		_, hasMethod := m["method"]
+		if whole.hasID != hasID || whole.hasMethod != hasMethod {
+			t.Fatalf("members: scanner id=%v method=%v, encoding/json id=%v method=%v", whole.hasID, whole.hasMethod, hasID, hasMethod)
+		}
+		want := ""
+		if k := classifyID(raw); hasID && (k == idString || k == idInteger) && len(raw) <= maxIDBytes {
+			want = string(raw)
+		}
+		if got := string(whole.validID()); got != want {
+			t.Fatalf("id %q, want %q", got, want)
+		}
+	})
+}
