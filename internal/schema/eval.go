@@ -97,6 +97,45 @@ type evaluator struct {
 	chain     []*Schema
 	chainBase int
 	fatal     error
+	trace     func(Event)
+}
+
+// Event is one step of an evaluation, for coverage: a schema reached (Keyword ""), or a
+// keyword applied to a value, with its outcome.
+type Event struct {
+	Schema  *Schema
+	Keyword string
+	// Passed is the keyword's outcome on the value (true for a schema reached).
+	Passed bool
+	// Detail says more for some keywords: the JSON type seen (type), the index of the
+	// matching value (enum), the indices of the matching alternatives, comma-separated
+	// (anyOf, oneOf), "then" or "else" (if), the property (properties, required,
+	// dependentRequired, dependentSchemas: one event per property).
+	Detail string
+}
+
+// Trace evaluates an instance like Validate and calls fn for each evaluation step.
+func (s *Schema) Trace(v source.Value, fn func(Event)) ([]Error, error) {
+	e := getEvaluator(true)
+	defer putEvaluator(e)
+	e.trace = fn
+	e.eval(s, v, nil)
+	if e.fatal != nil {
+		return nil, e.fatal
+	}
+	if len(e.errs) == 0 {
+		return nil, nil
+	}
+	out := make([]Error, len(e.errs))
+	copy(out, e.errs)
+	return out, nil
+}
+
+// emit reports an evaluation step when tracing.
+func (e *evaluator) emit(s *Schema, kw string, passed bool, detail string) {
+	if e.trace != nil {
+		e.trace(Event{Schema: s, Keyword: kw, Passed: passed, Detail: detail})
+	}
 }
 
 var evalPool = sync.Pool{New: func() any { return &evaluator{} }}
@@ -111,7 +150,7 @@ func putEvaluator(e *evaluator) {
 	clear(e.errs)
 	e.errs = e.errs[:0]
 	e.ipath, e.kpath, e.scope, e.chain = e.ipath[:0], e.kpath[:0], e.scope[:0], e.chain[:0]
-	e.chainBase, e.fatal = 0, nil
+	e.chainBase, e.fatal, e.trace = 0, nil, nil
 	evalPool.Put(e)
 }
 
@@ -236,6 +275,9 @@ func (a *annotations) item(i int) {
 // eval evaluates s on v. ann, when non-nil, receives the members and items of v that s
 // evaluated.
 func (e *evaluator) eval(s *Schema, v source.Value, ann *annotations) bool {
+	if e.trace != nil {
+		e.emit(s, "", s.always != alwaysFalse, "")
+	}
 	switch s.always {
 	case alwaysTrue:
 		return true
@@ -262,13 +304,19 @@ func (e *evaluator) evalIn(s *Schema, v source.Value, ann *annotations) bool {
 	}
 	valid := true
 
+	if e.trace != nil && s.types != 0 {
+		e.emit(s, "type", typeMatches(s.types, v, s.Draft), typeName(v, s.Draft))
+	}
 	if s.types != 0 && !typeMatches(s.types, v, s.Draft) {
 		if !e.collect {
 			return false
 		}
-		want := s.types.names()
+		want := s.typeList
 		e.fail(s, "type", "value must be %s, not %s", orList(want), typeName(v, s.Draft))
 		return false
+	}
+	if e.trace != nil {
+		e.traceValues(s, v)
 	}
 	if s.constV != nil && !source.Equal(v, *s.constV) {
 		valid = e.fail(s, "const", "value must be %s", short(*s.constV))
@@ -283,7 +331,9 @@ func (e *evaluator) evalIn(s *Schema, v source.Value, ann *annotations) bool {
 		}
 	}
 	if s.format != nil && s.assertFmt && v.Kind() == source.String {
-		if err := s.format.validate(v.Str(), s.Draft.Version); err != nil {
+		err := s.format.validate(v.Str(), s.Draft.Version)
+		e.emit(s, "format", err == nil, "")
+		if err != nil {
 			valid = e.fail(s, "format", "%s is not a valid %s: %v", short(v), s.formatName, err)
 			if !e.collect {
 				return false
@@ -522,6 +572,7 @@ func (e *evaluator) evalNumber(s *Schema, v source.Value) bool {
 	}
 	valid := true
 	check := func(ok bool, kw, format string, bound *source.Decimal) bool {
+		e.emit(s, kw, ok, "")
 		if ok {
 			return true
 		}
@@ -561,6 +612,15 @@ func (e *evaluator) evalNumber(s *Schema, v source.Value) bool {
 func (e *evaluator) evalString(s *Schema, v source.Value) bool {
 	str := v.Str()
 	valid := true
+	if e.trace != nil && (s.minLength >= 0 || s.maxLength >= 0) {
+		n := utf8.RuneCountInString(str)
+		if s.minLength >= 0 {
+			e.emit(s, "minLength", n >= s.minLength, "")
+		}
+		if s.maxLength >= 0 {
+			e.emit(s, "maxLength", n <= s.maxLength, "")
+		}
+	}
 	if s.minLength >= 0 || s.maxLength >= 0 {
 		n := -1
 		if s.maxLength >= 0 && len(str) > s.maxLength {
@@ -590,6 +650,7 @@ func (e *evaluator) evalString(s *Schema, v source.Value) bool {
 			e.setFatal(err)
 			return false
 		}
+		e.emit(s, "pattern", ok, "")
 		if !ok {
 			valid = e.fail(s, "pattern", "%s does not match the pattern %s", short(v), strconv.Quote(s.patternSrc))
 			if !e.collect {
@@ -622,6 +683,18 @@ func (e *evaluator) evalContent(s *Schema, v source.Value) bool {
 func (e *evaluator) evalArray(s *Schema, v source.Value, ann *annotations) bool {
 	items := v.Items()
 	valid := true
+	if e.trace != nil {
+		if s.minItems >= 0 {
+			e.emit(s, "minItems", len(items) >= s.minItems, "")
+		}
+		if s.maxItems >= 0 {
+			e.emit(s, "maxItems", len(items) <= s.maxItems, "")
+		}
+		if s.uniqueItems {
+			_, _, dup := duplicateItems(items)
+			e.emit(s, "uniqueItems", !dup, "")
+		}
+	}
 	if s.minItems >= 0 && len(items) < s.minItems {
 		valid = e.fail(s, "minItems", "array has %d items, fewer than the minimum of %d", len(items), s.minItems)
 		if !e.collect {
@@ -700,6 +773,15 @@ func (e *evaluator) evalArray(s *Schema, v source.Value, ann *annotations) bool 
 		minC := 1
 		if s.minContains >= 0 {
 			minC = s.minContains
+		}
+		if e.trace != nil {
+			e.emit(s, "contains", matched > 0, strconv.Itoa(matched))
+			if s.minContains >= 0 {
+				e.emit(s, "minContains", matched >= s.minContains, "")
+			}
+			if s.maxContains >= 0 {
+				e.emit(s, "maxContains", matched <= s.maxContains, "")
+			}
 		}
 		if matched < minC {
 			kw := "contains"
@@ -792,6 +874,9 @@ func hashValue(h *maphash.Hash, v source.Value) {
 func (e *evaluator) evalObject(s *Schema, v source.Value, ann *annotations) bool {
 	n := v.Len()
 	valid := true
+	if e.trace != nil {
+		e.traceObject(s, v)
+	}
 	if s.minProps >= 0 && n < s.minProps {
 		valid = e.fail(s, "minProperties", "object has %d properties, fewer than the minimum of %d", n, s.minProps)
 		if !e.collect {
@@ -909,6 +994,7 @@ func (e *evaluator) evalObject(s *Schema, v source.Value, ann *annotations) bool
 		if !v.Has(ds.prop) {
 			continue
 		}
+		e.emit(s, ds.kw, true, ds.prop)
 		e.pushK(ds.kw)
 		e.pushK(ds.prop)
 		ok := e.evalInPlace(ds.schema, v, ann)
@@ -965,6 +1051,7 @@ func (e *evaluator) evalApplicators(s *Schema, v source.Value, ann *annotations)
 		if e.stopped() {
 			return false
 		}
+		e.emit(s, "not", !ok, "")
 		if ok {
 			valid = e.fail(s, "not", "value must not match the schema in \"not\"")
 			if !e.collect {
@@ -990,6 +1077,7 @@ func (e *evaluator) evalApplicators(s *Schema, v source.Value, ann *annotations)
 		if !cond {
 			branch, kw = s.elseS, "else"
 		}
+		e.emit(s, "if", true, kw)
 		if branch != nil {
 			e.pushK(kw)
 			ok := e.eval(branch, v, ann)
@@ -1007,6 +1095,7 @@ func (e *evaluator) evalApplicators(s *Schema, v source.Value, ann *annotations)
 
 func (e *evaluator) evalAnyOf(s *Schema, v source.Value, ann *annotations) bool {
 	matched := false
+	var which []string // matching alternatives, when tracing
 	for i, sub := range s.anyOf {
 		var branchAnn *annotations
 		if ann != nil {
@@ -1021,12 +1110,15 @@ func (e *evaluator) evalAnyOf(s *Schema, v source.Value, ann *annotations) bool 
 		}
 		if ok {
 			matched = true
-			if ann == nil {
+			if e.trace != nil {
+				which = append(which, strconv.Itoa(i))
+			} else if ann == nil {
 				return true
 			}
 			ann.merge(branchAnn)
 		}
 	}
+	e.emit(s, "anyOf", matched, strings.Join(which, ","))
 	if matched {
 		return true
 	}
@@ -1042,6 +1134,9 @@ func (e *evaluator) evalAnyOf(s *Schema, v source.Value, ann *annotations) bool 
 
 // branchCauses re-evaluates failed alternatives to explain each failure.
 func (e *evaluator) branchCauses(s *Schema, kw string, subs []*Schema, v source.Value) []Error {
+	trace := e.trace
+	e.trace = nil // the alternatives were traced already
+	defer func() { e.trace = trace }()
 	var causes []Error
 	for i, sub := range subs {
 		e.pushK(kw)
@@ -1071,10 +1166,17 @@ func (e *evaluator) evalOneOf(s *Schema, v source.Value, ann *annotations) bool 
 		if ok {
 			matches = append(matches, i)
 			matchAnn = branchAnn
-			if len(matches) > 1 && !e.collect {
+			if len(matches) > 1 && !e.collect && e.trace == nil {
 				return false
 			}
 		}
+	}
+	if e.trace != nil {
+		idx := make([]string, len(matches))
+		for k, m := range matches {
+			idx[k] = strconv.Itoa(m)
+		}
+		e.emit(s, "oneOf", len(matches) == 1, strings.Join(idx, ","))
 	}
 	switch len(matches) {
 	case 1:
@@ -1143,4 +1245,52 @@ func (e *evaluator) evalUnevaluated(s *Schema, v source.Value, ann *annotations)
 		ann.allItems = true
 	}
 	return valid
+}
+
+// traceValues reports const and enum, with the index of the enum value matched.
+func (e *evaluator) traceValues(s *Schema, v source.Value) {
+	if s.constV != nil {
+		e.emit(s, "const", source.Equal(v, *s.constV), "")
+	}
+	if s.enum != nil {
+		idx := -1
+		for i, ev := range s.enum {
+			if source.Equal(v, ev) {
+				idx = i
+				break
+			}
+		}
+		e.emit(s, "enum", idx >= 0, strconv.Itoa(idx))
+	}
+}
+
+// traceObject reports the object keywords that need no subschema.
+func (e *evaluator) traceObject(s *Schema, v source.Value) {
+	n := v.Len()
+	if s.minProps >= 0 {
+		e.emit(s, "minProperties", n >= s.minProps, "")
+	}
+	if s.maxProps >= 0 {
+		e.emit(s, "maxProperties", n <= s.maxProps, "")
+	}
+	for _, r := range s.required {
+		e.emit(s, "required", v.Has(r), r)
+	}
+	for _, dr := range s.depRequired {
+		if !v.Has(dr.prop) {
+			e.emit(s, dr.kw, true, "")
+			continue
+		}
+		ok := true
+		for _, r := range dr.required {
+			ok = ok && v.Has(r)
+		}
+		e.emit(s, dr.kw, ok, dr.prop)
+	}
+	for i := 0; i < n; i++ {
+		k := v.Key(i)
+		if _, ok := s.properties[k]; ok {
+			e.emit(s, "properties", true, k)
+		}
+	}
 }

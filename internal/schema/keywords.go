@@ -28,6 +28,7 @@ type Schema struct {
 	keywords []string
 
 	types      typeSet
+	typeList   []string // as written, for messages
 	enum       []source.Value
 	enumStr    map[string]bool // when every enum value is a string
 	constV     *source.Value
@@ -154,15 +155,6 @@ func typeByName(n string) typeSet {
 	return 0
 }
 
-func (t typeSet) names() []string {
-	var out []string
-	for _, tn := range typeNames {
-		if t&tn.t != 0 {
-			out = append(out, tn.name)
-		}
-	}
-	return out
-}
 
 // vocabulary of each keyword in 2019-09 and later.
 var vocabOf = map[string]string{
@@ -370,6 +362,7 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 		switch tv.Kind() {
 		case source.String:
 			s.types = typeByName(tv.Str())
+			s.typeList = []string{tv.Str()}
 			if s.types == 0 {
 				r.fail("type", "unknown type %q", tv.Str())
 			}
@@ -380,6 +373,7 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 					r.fail("type", "unknown type %s", string(source.AppendJSON(nil, t)))
 				}
 				s.types |= tt
+				s.typeList = append(s.typeList, t.Str())
 			}
 		default:
 			r.fail("type", "type must be a string or an array of strings")
