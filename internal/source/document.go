@@ -2,6 +2,20 @@
 // remember where they came from, so that any JSON Pointer maps back to a file, line and
 // column. Numbers stay exact (Decimal). Limits on size and nesting depth turn hostile input
 // into clear errors instead of crashes.
+//
+// Entry points: ParseFile (format by extension, else by content), Parse (a given format),
+// ParseJSON, ParseYAML, ParseTOML, and NDJSONReader for streams that are never held whole.
+// Every error about the content of a document is an *Error with file, line and column.
+//
+// Choices a user may notice, all stated here so that no surface decides otherwise:
+//   - JSON is strict (RFC 8259): no comments, trailing commas or NaN; a UTF-8 byte order mark
+//     is skipped at the start of a file (and of the first line of NDJSON, nowhere else);
+//     a repeated key keeps its first place and its last value, as JSON.parse does.
+//   - YAML follows the 1.2 core schema (see ParseYAML); a repeated key is an error, as the
+//     YAML spec says; .inf and .nan are errors; aliases are expanded within a bound.
+//   - TOML dates and times become strings (see ParseTOML); inf and nan are errors.
+//   - Invalid UTF-8 is an error everywhere, naming where it is.
+//   - Lines end at LF, CR LF or a lone CR; columns count Unicode characters (code points).
 package source
 
 import (

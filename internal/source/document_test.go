@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -187,6 +188,14 @@ func TestValueAccessors(t *testing.T) {
 		if (tt.want != "") != ok || ok && compact(got) != tt.want {
 			t.Errorf("Pointer(%q) = %s, %v; want %s", tt.ptr, compact(got), ok, tt.want)
 		}
+	}
+}
+
+func TestValueSize(t *testing.T) {
+	t.Parallel()
+	// Three words: a parsed document's memory is mostly Values.
+	if size := unsafe.Sizeof(Value{}); size != 3*unsafe.Sizeof(uintptr(0)) {
+		t.Errorf("a Value takes %d bytes", size)
 	}
 }
 

@@ -1,6 +1,7 @@
 package source
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -34,10 +35,12 @@ func FormatOf(name string) (Format, bool) {
 //   - JSON when the text (after a byte order mark and white space) starts like a JSON value
 //     and is one; also when it is empty, so that the error says a JSON value was expected;
 //   - NDJSON when its first two non-blank lines are JSON values each;
-//   - TOML when its first line that is neither blank nor a comment is a table header
-//     ("[name]", "[[name]]") or a "key = value" line, and the whole text is TOML;
+//   - TOML when it starts (after blank lines and comments) with a "key = value" line, or
+//     with a table header ("[name]", "[[name]]") followed by another header or key/value
+//     line, and the whole text is TOML;
 //   - YAML otherwise. Text that starts with "{" or "[" but is neither JSON, NDJSON nor YAML
-//     is called JSON, so that its errors are JSON's.
+//     (nor small enough, 1 MiB, to be worth trying as YAML) is called JSON, so that its
+//     errors are JSON's.
 func Sniff(src []byte) Format {
 	text := string(src)
 	s := strings.TrimLeft(text[skipBOM(text):], " \t\r\n")
@@ -59,12 +62,21 @@ func Sniff(src []byte) Format {
 		}
 	}
 	if s[0] == '{' || s[0] == '[' {
+		// Broken JSON is far more likely than flow-style YAML; large input is not given to
+		// the (slower) YAML parser just to find out.
+		if len(src) > sniffYAMLLimit {
+			return JSON
+		}
 		if _, err := ParseYAML("", src, nil); err != nil {
 			return JSON
 		}
 	}
 	return YAML
 }
+
+// sniffYAMLLimit is the size up to which Sniff tries text that starts like JSON but is not
+// JSON as YAML.
+const sniffYAMLLimit = 1 << 20
 
 func startsLikeJSON(c byte) bool {
 	switch c {
@@ -91,9 +103,10 @@ func looksLikeNDJSON(s string) bool {
 	return n == 2
 }
 
-// looksLikeTOML reports whether the first significant line of s is a TOML table header or
-// key/value line.
+// looksLikeTOML reports whether s starts like TOML: with a "key = value" line, or with a
+// table header followed by another header or a key/value line (a lone "[x]" is YAML too).
 func looksLikeTOML(s string) bool {
+	header := false
 	for s != "" {
 		line, rest, _ := strings.Cut(s, "\n")
 		s = rest
@@ -104,7 +117,14 @@ func looksLikeTOML(s string) bool {
 		if line[0] == '[' {
 			name := strings.TrimLeft(line, "[")
 			end := strings.IndexByte(name, ']')
-			return end > 0 && tomlKeyLike(name[:end])
+			if end <= 0 || !tomlKeyLike(name[:end]) {
+				return false
+			}
+			if header {
+				return true
+			}
+			header = true
+			continue
 		}
 		key, _, ok := strings.Cut(line, "=")
 		return ok && tomlKeyLike(key)
@@ -183,6 +203,15 @@ func Parse(name string, src []byte, f Format, lim *Limits) ([]*Document, error) 
 func ParseFile(name string, src []byte, lim *Limits) ([]*Document, error) {
 	f, ok := FormatOf(name)
 	if !ok {
+		// Most input without a known extension is JSON: try that first, so that a large
+		// document is not parsed twice.
+		text := src[skipBOM(bytesString(src)):]
+		text = bytes.TrimLeft(text, " \t\r\n")
+		if len(text) > 0 && startsLikeJSON(text[0]) {
+			if doc, err := ParseJSON(name, src, lim); err == nil {
+				return []*Document{doc}, nil
+			}
+		}
 		f = Sniff(src)
 	}
 	return Parse(name, src, f, lim)

@@ -73,13 +73,14 @@ type jsonFrame struct {
 // jsonParser parses JSON text without recursion, so that nesting is bounded only by the depth
 // limit. A parser may be reused; it keeps its buffers between documents.
 type jsonParser struct {
-	s      string
-	b      []byte // s, as bytes to read words from
-	i      int
-	stack  []Value     // children of the containers being parsed
-	slab   []Value     // where children slices are carved from (see children)
-	frames []jsonFrame // the containers being parsed, innermost last
-	err    *jsonError
+	s       string
+	b       []byte // s, as bytes to read words from
+	i       int
+	stack   []Value     // children of the containers being parsed
+	slab    []Value     // where children slices are carved from (see children)
+	frames  []jsonFrame // the containers being parsed, innermost last
+	scratch []byte      // where strings with escapes are decoded
+	err     *jsonError
 }
 
 // parseJSONText parses s, which must hold exactly one JSON value (surrounded by whitespace).
@@ -92,6 +93,9 @@ func parseJSONText(s string, maxDepth int) (Value, *jsonError) {
 // parse parses s from offset start; s must hold exactly one JSON value from there on.
 func (p *jsonParser) parse(s string, start, maxDepth int) (Value, *jsonError) {
 	p.s, p.b, p.i, p.err = s, stringBytes(s), start, nil
+	if p.stack == nil {
+		p.stack, p.frames = make([]Value, 0, 64), make([]jsonFrame, 0, 8)
+	}
 	p.stack, p.frames = p.stack[:0], p.frames[:0]
 	p.skipSpace()
 	if p.i >= len(s) {
@@ -435,15 +439,14 @@ func (p *jsonParser) str() (string, bool) {
 // strSlow decodes a string that has escapes; s[start:i] has none.
 func (p *jsonParser) strSlow(start, i int) (string, bool) {
 	s := p.s
-	var sb strings.Builder
-	sb.Grow(i - start + 16)
-	sb.WriteString(s[start:i])
+	buf := append(p.scratch[:0], s[start:i]...) // decoded here, then copied once
 	for i < len(s) {
 		c := s[i]
 		switch {
 		case c == '"':
 			p.i = i + 1
-			return sb.String(), true
+			p.scratch = buf[:0]
+			return string(buf), true
 		case c == '\\':
 			if i+1 >= len(s) {
 				p.fail(i, "unterminated string")
@@ -452,17 +455,17 @@ func (p *jsonParser) strSlow(start, i int) (string, bool) {
 			e := s[i+1]
 			switch e {
 			case '"', '\\', '/':
-				sb.WriteByte(e)
+				buf = append(buf, e)
 			case 'b':
-				sb.WriteByte('\b')
+				buf = append(buf, '\b')
 			case 'f':
-				sb.WriteByte('\f')
+				buf = append(buf, '\f')
 			case 'n':
-				sb.WriteByte('\n')
+				buf = append(buf, '\n')
 			case 'r':
-				sb.WriteByte('\r')
+				buf = append(buf, '\r')
 			case 't':
-				sb.WriteByte('\t')
+				buf = append(buf, '\t')
 			case 'u':
 				r, ok := hex4(s, i+2)
 				if !ok {
@@ -473,14 +476,14 @@ func (p *jsonParser) strSlow(start, i int) (string, bool) {
 				if utf16.IsSurrogate(r) {
 					if r2, ok := hex4(s, i+2); ok && i+1 < len(s) && s[i] == '\\' && s[i+1] == 'u' {
 						if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
-							sb.WriteRune(d)
+							buf = utf8.AppendRune(buf, d)
 							i += 6
 							continue
 						}
 					}
 					r = utf8.RuneError // a lone surrogate has no UTF-8 form
 				}
-				sb.WriteRune(r)
+				buf = utf8.AppendRune(buf, r)
 				continue
 			default:
 				r, _ := utf8.DecodeRuneInString(s[i+1:])
@@ -496,7 +499,7 @@ func (p *jsonParser) strSlow(start, i int) (string, bool) {
 			for j < len(s) && strPlain[s[j]] {
 				j++
 			}
-			sb.WriteString(s[i:j])
+			buf = append(buf, s[i:j]...)
 			i = j
 		default:
 			r, n := utf8.DecodeRuneInString(s[i:])
@@ -504,7 +507,7 @@ func (p *jsonParser) strSlow(start, i int) (string, bool) {
 				p.fail(i, "invalid UTF-8 byte 0x"+strconv.FormatUint(uint64(c), 16)+" in string")
 				return "", false
 			}
-			sb.WriteString(s[i : i+n])
+			buf = append(buf, s[i:i+n]...)
 			i += n
 		}
 	}
@@ -537,7 +540,7 @@ func hex4(s string, i int) (rune, bool) {
 func (p *jsonParser) children(mark int) []Value {
 	n := len(p.stack) - mark
 	if n > cap(p.slab)-len(p.slab) {
-		size := max(n, min(max(len(p.s)/16, 16), 4096))
+		size := max(n, min(max(len(p.s)/8, 32), 8192))
 		p.slab = make([]Value, 0, size)
 	}
 	l := len(p.slab)

@@ -88,8 +88,7 @@ func (r *NDJSONReader) Next() (*Document, error) {
 		}
 		r.lastLine = n
 		if tooLong {
-			return nil, &Error{File: r.name, Line: n, Msg: "line longer than the limit of " +
-				strconv.Itoa(r.maxSize) + " bytes (raise it with --max-size)"}
+			return nil, r.tooLong(n)
 		}
 		doc, err := r.parseLine(line, n)
 		if doc == nil && err == nil {
@@ -97,6 +96,11 @@ func (r *NDJSONReader) Next() (*Document, error) {
 		}
 		return doc, err
 	}
+}
+
+func (r *NDJSONReader) tooLong(line int) *Error {
+	return &Error{File: r.name, Line: line, Msg: "line longer than the limit of " +
+		strconv.Itoa(r.maxSize) + " bytes (raise it with --max-size)"}
 }
 
 // Line returns the line number of the document or per-line error last returned by Next.
@@ -109,8 +113,7 @@ func (r *NDJSONReader) parseLine(line []byte, n int) (*Document, error) {
 		line = line[:len(line)-1]
 	}
 	if len(line) > r.maxSize {
-		return nil, &Error{File: r.name, Line: n, Msg: "line of " + strconv.Itoa(len(line)) +
-			" bytes is longer than the limit of " + strconv.Itoa(r.maxSize) + " bytes (raise it with --max-size)"}
+		return nil, r.tooLong(n)
 	}
 	text := bytesString(line)
 	start := 0
@@ -131,7 +134,7 @@ func (r *NDJSONReader) parseLine(line []byte, n int) (*Document, error) {
 	if err != nil {
 		return nil, errorAt(r.name, line, n, err.off, "%s", err.msg)
 	}
-	return &Document{Name: r.name, Format: NDJSON, Root: root, Line: n, src: line}, nil
+	return &Document{Name: r.name, Format: NDJSON, Root: root, Line: n, src: line[:len(line):len(line)]}, nil
 }
 
 // readLine returns the next line (without its '\n') and its number. When the line is longer

@@ -187,10 +187,10 @@ func ToAny(v Value) any {
 	return nil
 }
 
-// FromAny converts a Go value to a Value (with zero offsets). It takes nil, bool, string,
+// FromAny converts a Go value to a Value with zero offsets. It takes nil, bool, string,
 // json.Number, the integer and float types, *big.Int, *big.Rat (when its decimal expansion
-// ends), Decimal, Value, map[string]any (members sorted by key) and []any directly, and
-// anything else through encoding/json. NaN and infinities are errors, as are strings that
+// ends), Decimal, map[string]any (members sorted by key) and []any directly, a Value as it
+// is, and anything else through encoding/json. NaN and infinities are errors, as are strings that
 // are not valid UTF-8 and json.Numbers that are not JSON numbers.
 func FromAny(x any) (Value, error) {
 	switch x := x.(type) {

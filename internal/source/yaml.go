@@ -104,7 +104,7 @@ func ParseYAML(name string, src []byte, lim *Limits) ([]*Document, error) {
 		}
 		line, _ := c.file.Position(bounds[i])
 		docs = append(docs, &Document{Name: name, Format: YAML, Root: root, Line: line,
-			src: src[bounds[i]:bounds[i+1]]})
+			src: src[bounds[i]:bounds[i+1]:bounds[i+1]]})
 	}
 	return docs, nil
 }
@@ -113,6 +113,9 @@ func ParseYAML(name string, src []byte, lim *Limits) ([]*Document, error) {
 // versions 1.2 and later say 1.1, the version the library knows. The rules it applies are
 // those of YAML 1.2 anyway (see ParseYAML).
 func yamlText(src []byte) []byte {
+	if !bytes.Contains(src, []byte("%YAML")) {
+		return src
+	}
 	var out []byte
 	for off := 0; off < len(src); {
 		line := src[off:]

@@ -1,0 +1,132 @@
+package source
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestFormatOf(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		want Format
+		ok   bool
+	}{
+		{"a.json", JSON, true},
+		{"dir/order.schema.json", JSON, true},
+		{"A.JSON", JSON, true},
+		{"c.yaml", YAML, true},
+		{"c.yml", YAML, true},
+		{`win\path\c.YML`, YAML, true},
+		{"pyproject.toml", TOML, true},
+		{"data.ndjson", NDJSON, true},
+		{"data.jsonl", NDJSON, true},
+		{"data.ldjson", NDJSON, true},
+		{"-", 0, false},
+		{"Makefile", 0, false},
+		{"x.json5", 0, false},
+		{"dir.json/file", 0, false},
+		{".json", JSON, true},
+	}
+	for _, tt := range tests {
+		f, ok := FormatOf(tt.name)
+		if f != tt.want || ok != tt.ok {
+			t.Errorf("FormatOf(%q) = %v, %v; want %v, %v", tt.name, f, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestSniff(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in   string
+		want Format
+	}{
+		{`{"a":1}`, JSON},
+		{"\uFEFF  [1, 2]\n", JSON},
+		{`"just a string"`, JSON},
+		{`42`, JSON},
+		{`null`, JSON},
+		{"", JSON},
+		{"  \n", JSON},
+		{"{\"a\":1}\n{\"a\":2}\n", NDJSON},
+		{"\n1\n\n2\n", NDJSON},
+		{"{\"a\":1}\n{\"a\":", JSON}, // the second line is not JSON: JSON, whose error says why
+		{"{\"a\":1,}", YAML},         // not JSON, but YAML reads it
+		{"{a: ", JSON},
+		{"[x]\ny = 1\n", TOML},
+		{"# comment\n[[servers]]\nname = 'a'\n", TOML},
+		{"key = 'v'", TOML},
+		{"a.\"b c\" = 1\n", TOML},
+		{"[x]\n", YAML},
+		{"[x]\n[y]\n", TOML},
+		{"[x]\n- 1\n", JSON}, // no format reads it: JSON, for its error
+		{"[x, y]\n", YAML},
+		{"key = value\n", YAML}, // not TOML: a YAML string
+		{"a: 1\n", YAML},
+		{"- a\n- b\n", YAML},
+		{"true or false", YAML},
+		{"---\na: 1\n", YAML},
+		{"# only a comment\n", YAML},
+		{"= 1\n", YAML},
+		{"[]x\n", JSON},
+		{"{a: 1}" + strings.Repeat(" ", sniffYAMLLimit), JSON}, // too large to try as YAML
+	}
+	for _, tt := range tests {
+		if got := Sniff([]byte(tt.in)); got != tt.want {
+			t.Errorf("Sniff(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestParseFormats(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, in string
+		want     []string
+	}{
+		{"a.json", `{"a":1}`, []string{`{"a":1}`}},
+		{"a.yaml", "a: 1\n---\nb: 2\n", []string{`{"a":1}`, `{"b":2}`}},
+		{"a.toml", "a = 1\n", []string{`{"a":1}`}},
+		{"a.jsonl", "1\n2\n", []string{"1", "2"}},
+		{"-", "a = 1\n", []string{`{"a":1}`}},
+		{"-", "a: [1]\n", []string{`{"a":[1]}`}},
+		{"stdin", "1\n2\n", []string{"1", "2"}},
+	}
+	for _, tt := range tests {
+		docs, err := ParseFile(tt.name, []byte(tt.in), nil)
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		var got []string
+		for _, d := range docs {
+			got = append(got, compact(d.Root))
+			if d.Name != tt.name {
+				t.Errorf("name %q", d.Name)
+			}
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
+		}
+	}
+	errs := []struct {
+		name, in string
+		f        Format
+		want     string
+	}{
+		{"a.json", "{", JSON, "a.json:1:2: unexpected end of input: expected a member name in double quotes"},
+		{"a.toml", "a =", TOML, "a.toml:1:3: expected value, not end of input"},
+		{"a.yaml", "a: [", YAML, "a.yaml:1:5: did not find expected node content"},
+		{"a.json", "{\"a\":\"\xc3\x28\"}", JSON, "a.json:1:7: invalid UTF-8 byte 0xc3 in string"},
+		{"a.x", "1", Format(9), "source.Parse: unknown format format(9)"},
+	}
+	for _, tt := range errs {
+		docs, err := Parse(tt.name, []byte(tt.in), tt.f, nil)
+		if got := errString(err); got != tt.want || docs != nil {
+			t.Errorf("Parse(%q, %v) = %v\nwant %s", tt.in, tt.f, got, tt.want)
+		}
+	}
+}
