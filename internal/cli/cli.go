@@ -83,6 +83,9 @@ func usage(w io.Writer) {
 	for _, d := range tools.All() {
 		names = append(names, d.Name)
 		summaries[d.Name] = d.Summary
+		if len(d.Aliases) > 0 {
+			summaries[d.Name] += " (also: " + strings.Join(d.Aliases, ", ") + ")"
+		}
 	}
 	names = append(names, "mcp")
 	summaries["mcp"] = "serve these commands as tools to AI agents over the Model Context Protocol (stdio)"
@@ -94,7 +97,7 @@ func usage(w io.Writer) {
 }
 
 func runCommand(ctx context.Context, args []string, st Streams) int {
-	d, ok := tools.Lookup(args[0])
+	d, ok := tools.LookupCommand(args[0])
 	if !ok {
 		fmt.Fprintf(st.Stderr, "jstk: unknown command %q (run 'jstk --help' for the list)\n", args[0])
 		return ExitError

@@ -113,6 +113,12 @@ func ParseYAML(name string, src []byte, lim *Limits) ([]*Document, error) {
 // versions 1.2 and later say 1.1, the version the library knows. The rules it applies are
 // those of YAML 1.2 anyway (see ParseYAML).
 func yamlText(src []byte) []byte {
+	// A byte order mark at the start of a later line (files concatenated, or an editor's
+	// comment header added above a BOM) is read as what it is, not as part of a key. Lines
+	// stay where they are; columns on such a line are off by one.
+	if bytes.Contains(src, []byte("\n\uFEFF")) {
+		src = bytes.ReplaceAll(src, []byte("\n\uFEFF"), []byte("\n"))
+	}
 	if !bytes.Contains(src, []byte("%YAML")) {
 		return src
 	}

@@ -290,3 +290,16 @@ func TestYAMLText(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+func TestYAMLByteOrderMarkAfterComment(t *testing.T) {
+	docs, err := ParseYAML("bom.yaml", []byte("# a header\n\uFEFFversion: '2'\nname: x\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := docs[0].Root.Get("version"); !ok || v.Str() != "2" {
+		t.Fatalf("root %s", AppendJSON(nil, docs[0].Root))
+	}
+	if line, _ := docs[0].Locate("/name"); line != 3 {
+		t.Errorf("name on line %d, want 3", line)
+	}
+}

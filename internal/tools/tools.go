@@ -57,6 +57,8 @@ type Descriptor struct {
 	Description string
 	// Usage is the CLI synopsis after the command name.
 	Usage string
+	// Aliases are other CLI names of the command (e.g. "catalog" for list_schemas).
+	Aliases []string
 	// Input and Output are the Go types of the arguments and of the structured result.
 	// Input fields tagged `cli:"only"` are CLI flags that MCP does not offer (writing files,
 	// for instance); a field tagged `short:"o"` also answers to that one-letter flag.
@@ -138,6 +140,21 @@ func Lookup(name string) (*Descriptor, bool) {
 	for _, d := range table {
 		if d.Name == name {
 			return d, true
+		}
+	}
+	return nil, false
+}
+
+// LookupCommand finds a descriptor by CLI name: its name or one of its aliases.
+func LookupCommand(name string) (*Descriptor, bool) {
+	if d, ok := Lookup(name); ok {
+		return d, true
+	}
+	for _, d := range table {
+		for _, a := range d.Aliases {
+			if a == name {
+				return d, true
+			}
 		}
 	}
 	return nil, false
