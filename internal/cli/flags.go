@@ -79,10 +79,11 @@ func newCommand(d *tools.Descriptor) (*command, error) {
 
 // globals are the flags every command has.
 type globals struct {
-	format   string
-	maxSize  int64
-	maxDepth int
-	resolve  []string
+	format     string
+	maxSize    int64
+	maxDepth   int
+	maxAliases int
+	resolve    []string
 }
 
 func (g *globals) register(fs *flag.FlagSet) {
@@ -93,6 +94,7 @@ func (g *globals) register(fs *flag.FlagSet) {
 		return err
 	})
 	fs.IntVar(&g.maxDepth, "max-depth", source.DefaultMaxDepth, "deepest nesting of arrays and objects to accept")
+	fs.IntVar(&g.maxAliases, "max-alias-nodes", source.DefaultMaxAliasNodes, "most values YAML aliases may expand to in one document")
 	fs.Func("resolve", "map a URI (or a prefix ending in /) to a file or directory: `URI=PATH` (repeatable; adds to jstk.json)", func(s string) error {
 		if _, _, err := tools.ParseResolve(s); err != nil {
 			return err
@@ -130,7 +132,11 @@ func (g *globals) env(st Streams) (*tools.Env, error) {
 		cfg.Resolve[u] = p
 	}
 	return &tools.Env{FS: fsys, Stdin: st.Stdin, Resolve: cfg.Resolve,
-		Limits: &source.Limits{MaxSize: g.maxSize, MaxDepth: g.maxDepth}}, nil
+		Limits: g.limits()}, nil
+}
+
+func (g *globals) limits() *source.Limits {
+	return &source.Limits{MaxSize: g.maxSize, MaxDepth: g.maxDepth, MaxAliasNodes: g.maxAliases}
 }
 
 // flagValue sets one input field from a flag.
@@ -286,7 +292,7 @@ func (c *command) help(w io.Writer) {
 	}
 	fmt.Fprintf(w, "  --format %s\n      output format (default text)\n", strings.Join(append([]string{"text", "json", "sarif", "github"}, c.d.Formats...), "|"))
 	fmt.Fprintf(w, "  --resolve URI=PATH\n      map a URI or URI prefix (ending in /) to a file or directory, for offline $ref; repeatable\n")
-	fmt.Fprintf(w, "  --max-size SIZE, --max-depth N\n      limits on each document read (defaults 256MiB, %d)\n", source.DefaultMaxDepth)
+	fmt.Fprintf(w, "  --max-size SIZE, --max-depth N, --max-alias-nodes N\n      limits on each document read (defaults 256MiB, %d, %d)\n", source.DefaultMaxDepth, source.DefaultMaxAliasNodes)
 	if c.positional != nil {
 		fmt.Fprintf(w, "\nArguments:\n  %s...\n      %s\n", strings.ToUpper(kebab(c.positional.jsonName)), wrap(c.positional.usage, 90))
 	}

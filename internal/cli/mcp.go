@@ -14,7 +14,6 @@ import (
 	"syscall"
 
 	"github.com/jstk-dev/jstk/internal/mcp"
-	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/tools"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
@@ -92,7 +91,7 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 		fmt.Fprintf(st.Stderr, "jstk mcp: not serving %s\n", l)
 	}
 	env := &tools.Env{FS: fsys, Resolve: cfg.Resolve, Cache: tools.NewSchemaCache(64),
-		Limits: &source.Limits{MaxSize: g.maxSize, MaxDepth: g.maxDepth}}
+		Limits: g.limits()}
 	srv := mcp.NewServer(tools.NewProvider(env, selected), opts)
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
