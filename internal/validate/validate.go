@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/jstk-dev/jstk/internal/schema"
@@ -138,8 +139,16 @@ func Run(ctx context.Context, s *schema.Schema, srcs []Source, fsys workspace.FS
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for j := range p.work {
-				j.out <- p.process(j)
+			for {
+				select {
+				case j, ok := <-p.work:
+					if !ok {
+						return
+					}
+					j.out <- p.process(j)
+				case <-ctx.Done():
+					return
+				}
 			}
 		}()
 	}
@@ -152,7 +161,20 @@ func Run(ctx context.Context, s *schema.Schema, srcs []Source, fsys workspace.FS
 			}
 		}
 	}()
-	for j := range p.order {
+	// The producer may be blocked reading its input, which cannot be interrupted: on
+	// cancellation, stop waiting for it. It ends when its read returns.
+emitLoop:
+	for {
+		var j *job
+		select {
+		case next, ok := <-p.order:
+			if !ok {
+				break emitLoop
+			}
+			j = next
+		case <-ctx.Done():
+			break emitLoop
+		}
 		var out []Instance
 		select {
 		case out = <-j.out:
@@ -253,7 +275,7 @@ func (p *pipeline) produce(src Source) bool {
 		}
 		data, err := readAll(br, p.maxSize())
 		if err != nil {
-			return p.send(&job{name: name, ready: problem(name, 0, err)})
+			return p.send(&job{name: name, ready: problem(name, 0, fmt.Errorf("%s: %w", name, err))})
 		}
 		return p.send(&job{name: name, src: Source{Name: name, Text: data}})
 	default:
@@ -294,6 +316,10 @@ func (p *pipeline) produceNDJSON(name string, r io.Reader) bool {
 			}
 			l = long
 		}
+		if err != nil && err != io.EOF {
+			// The stream broke: the line read so far is incomplete and is not validated.
+			return flush() && p.send(&job{name: name, ready: problem(name, line, fmt.Errorf("%s: %v", name, err))})
+		}
 		switch {
 		case tooLong:
 			if !flush() || !p.send(&job{name: name, ready: problem(name, line, oversize(name, line, limit))}) {
@@ -310,9 +336,6 @@ func (p *pipeline) produceNDJSON(name string, r io.Reader) bool {
 		}
 		if err == io.EOF {
 			return flush()
-		}
-		if err != nil {
-			return flush() && p.send(&job{name: name, ready: problem(name, line, fmt.Errorf("%s: %v", name, err))})
 		}
 		if len(chunk) >= chunkSize && !flush() {
 			return false
@@ -379,13 +402,13 @@ func (p *pipeline) processLines(j *job) []Instance {
 		}
 		n := line
 		line++
+		if n == 1 {
+			l = bytes.TrimPrefix(l, []byte("\uFEFF"))
+		}
 		if len(bytes.TrimSpace(l)) == 0 {
 			continue
 		}
 		l = bytes.TrimSuffix(l, []byte{'\r'})
-		if n == 1 {
-			l = bytes.TrimPrefix(l, []byte("\uFEFF"))
-		}
 		doc, err := source.ParseJSON(j.name, l, p.lim)
 		if err != nil {
 			var se *source.Error
@@ -421,8 +444,7 @@ func convert(errs []schema.Error, doc *source.Document) []Error {
 	for i := range errs {
 		e := &errs[i]
 		line, col := doc.Locate(e.InstanceLocation)
-		switch e.Keyword {
-		case "additionalProperties", "unevaluatedProperties", "propertyNames":
+		if aboutName(e) {
 			line, col = doc.LocateKey(e.InstanceLocation)
 		}
 		out[i] = Error{
@@ -442,6 +464,33 @@ func convert(errs []schema.Error, doc *source.Document) []Error {
 		}
 	}
 	return out
+}
+
+// aboutName reports whether an error is about an object member's name rather than its
+// value: a property that additionalProperties or unevaluatedProperties forbids, or a name
+// that fails propertyNames (the error is then that of a keyword below propertyNames).
+func aboutName(e *schema.Error) bool {
+	switch e.Keyword {
+	case "additionalProperties", "unevaluatedProperties", "propertyNames":
+		return true
+	}
+	// Find propertyNames among the keywords of the path, skipping property names and
+	// indexes, which may spell anything.
+	name := false
+	for _, tok := range strings.Split(e.KeywordLocation, "/")[1:] {
+		if name {
+			name = false
+			continue
+		}
+		switch tok {
+		case "propertyNames":
+			return true
+		case "properties", "patternProperties", "dependentSchemas", "dependencies", "$defs", "definitions",
+			"allOf", "anyOf", "oneOf", "prefixItems":
+			name = true
+		}
+	}
+	return false
 }
 
 // ---- stdin helpers ----

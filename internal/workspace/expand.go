@@ -40,12 +40,9 @@ func Expand(fsys FS, args []string, exts []string) ([]string, []error) {
 		}
 		name := filepath.ToSlash(arg)
 		if IsGlob(name) {
-			matches, err := glob(fsys, name)
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			if len(matches) == 0 {
+			matches, werrs := glob(fsys, name)
+			errs = append(errs, werrs...)
+			if len(matches) == 0 && len(werrs) == 0 {
 				errs = append(errs, fmt.Errorf("%s: no file matches this pattern", arg))
 				continue
 			}
@@ -64,14 +61,13 @@ func Expand(fsys FS, args []string, exts []string) ([]string, []error) {
 			continue
 		}
 		n := len(files)
-		if err := walk(fsys, name, func(p string) {
+		werrs := walk(fsys, name, func(p string) {
 			if hasExt(p, exts) {
 				add(p)
 			}
-		}); err != nil {
-			errs = append(errs, err)
-		}
-		if len(files) == n {
+		})
+		errs = append(errs, werrs...)
+		if len(files) == n && len(werrs) == 0 {
 			errs = append(errs, fmt.Errorf("%s: directory holds no %s file", arg, strings.Join(exts, ", ")))
 		}
 	}
@@ -91,12 +87,14 @@ func hasExt(name string, exts []string) bool {
 	return false
 }
 
-// walk calls fn for every regular file under dir, depth first, in name order.
-func walk(fsys FS, dir string, fn func(string)) error {
+// walk calls fn for every regular file under dir, depth first, in name order. A
+// directory that cannot be listed is reported, and the walk goes on with the others.
+func walk(fsys FS, dir string, fn func(string)) []error {
 	es, err := fsys.ReadDir(dir)
 	if err != nil {
-		return err
+		return []error{err}
 	}
+	var errs []error
 	for _, e := range es {
 		p := path.Join(dir, e.Name())
 		if dir == "." {
@@ -107,9 +105,7 @@ func walk(fsys FS, dir string, fn func(string)) error {
 			if skipDir(e.Name()) {
 				continue
 			}
-			if err := walk(fsys, p, fn); err != nil {
-				return err
-			}
+			errs = append(errs, walk(fsys, p, fn)...)
 		case e.Type().IsRegular():
 			fn(p)
 		case e.Type()&fs.ModeSymlink != 0:
@@ -118,11 +114,11 @@ func walk(fsys FS, dir string, fn func(string)) error {
 			}
 		}
 	}
-	return nil
+	return errs
 }
 
 // glob matches pattern against the files of fsys.
-func glob(fsys FS, pattern string) ([]string, error) {
+func glob(fsys FS, pattern string) ([]string, []error) {
 	segs := strings.Split(pattern, "/")
 	// The literal prefix is where the walk starts.
 	base := 0
@@ -135,17 +131,19 @@ func glob(fsys FS, pattern string) ([]string, error) {
 		dir = "/"
 	case dir == "":
 		dir = "."
+	default:
+		dir = path.Clean(dir) // walk names files by the clean directory name
 	}
 	for _, s := range segs[base:] {
 		if _, err := path.Match(s, ""); err != nil && s != "**" {
-			return nil, fmt.Errorf("%s: invalid pattern: %v", pattern, err)
+			return nil, []error{fmt.Errorf("%s: invalid pattern: %v", pattern, err)}
 		}
 	}
 	if fi, err := fsys.Stat(dir); err != nil || !fi.IsDir() {
 		return nil, nil
 	}
 	var out []string
-	err := walk(fsys, dir, func(p string) {
+	errs := walk(fsys, dir, func(p string) {
 		rel := p
 		if dir != "." {
 			rel = strings.TrimPrefix(strings.TrimPrefix(p, dir), "/")
@@ -154,7 +152,7 @@ func glob(fsys FS, pattern string) ([]string, error) {
 			out = append(out, p)
 		}
 	})
-	return out, err
+	return out, errs
 }
 
 func matchSegs(pat, name []string) bool {
