@@ -17,9 +17,10 @@ func toolInfo() diag.Tool {
 // output runs the handler and prints its report; long results stream.
 func output(ctx context.Context, d *tools.Descriptor, env *tools.Env, in any, g *globals, st Streams) int {
 	format, _ := outputFormat(d, g.format)
+	info := toolInfo()
 	var stream *tools.Stream
 	if tools.Streamable(in) {
-		stream = tools.NewStream(d, format, st.Stdout, toolInfo())
+		stream = tools.NewStream(d, format, st.Stdout, info)
 	}
 	if stream != nil {
 		env.OnItem = stream.OnItem
@@ -28,6 +29,9 @@ func output(ctx context.Context, d *tools.Descriptor, env *tools.Env, in any, g 
 	if err != nil {
 		message(st, d.Name, err)
 		return ExitError
+	}
+	if rr, ok := report.(interface{ Rules() []diag.Rule }); ok {
+		info.Rules = rr.Rules()
 	}
 	switch {
 	case stream != nil:
@@ -40,7 +44,7 @@ func output(ctx context.Context, d *tools.Descriptor, env *tools.Env, in any, g 
 			err = f.WriteFormat(st.Stdout, string(format))
 		}
 	default:
-		err = diag.Write(st.Stdout, format, report, toolInfo())
+		err = diag.Write(st.Stdout, format, report, info)
 	}
 	if err != nil {
 		fmt.Fprintf(st.Stderr, "jstk %s: writing output: %v\n", d.Name, err)

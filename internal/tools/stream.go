@@ -43,7 +43,7 @@ func NewStream(d *Descriptor, f diag.Format, w io.Writer, tool diag.Tool) *Strea
 		return &Stream{
 			OnItem: func(x any) { tw.Instance(x.(*validate.Instance)) },
 			Finish: func(r Report) error {
-				tw.Summary(r.(*validate.Result).Summary, -1)
+				tw.Summary(r.(*validate.Result).Summary, nil, 0)
 				return tw.Err
 			},
 		}
@@ -58,6 +58,7 @@ func NewStream(d *Descriptor, f diag.Format, w io.Writer, tool diag.Tool) *Strea
 			Finish: func(Report) error { return err },
 		}
 	case diag.SARIF:
+		tool.Rules = validate.Rules
 		var ds []diag.Diagnostic
 		return &Stream{
 			OnItem: func(x any) { ds = append(ds, validate.InstanceDiagnostics(x.(*validate.Instance))...) },

@@ -146,7 +146,7 @@ func TestProviderValidate(t *testing.T) {
 		{"draft forced", `{"schema": {"value": {"exclusiveMaximum": true, "maximum": 1}}, "instances": [{"value": 1}], "draft": "4"}`, false,
 			"1 must be less than 1", false},
 		{"paging", `{"schema": {"path": "schema.json"}, "instances": [{"path": "many.ndjson"}], "limit": 5, "offset": 10}`, false,
-			"(5 of 250 instances shown", true},
+			"(5 of 250 listed instances shown, from offset 10", true},
 		{"missing argument", `{"schema": {"path": "schema.json"}}`, true, `missing required property "instances"`, false},
 		{"two document fields", `{"schema": {"path": "schema.json", "text": "{}"}, "instances": [{"value": 1}]}`, true, "argument schema", false},
 		{"unknown argument", `{"schema": {"path": "schema.json"}, "instances": [{"value": 1}], "verbose": true}`, true, "verbose", false},
@@ -217,7 +217,8 @@ func TestStreamEqualsWhole(t *testing.T) {
 			t.Fatal(err)
 		}
 		var want bytes.Buffer
-		if err := diag.Write(&want, f, whole, diag.Tool{Name: "jstk"}); err != nil {
+		tool := diag.Tool{Name: "jstk", Rules: whole.(*validate.Result).Rules()}
+		if err := diag.Write(&want, f, whole, tool); err != nil {
 			t.Fatal(err)
 		}
 		var got bytes.Buffer

@@ -9,12 +9,26 @@ import (
 	"github.com/jstk-dev/jstk/internal/diag"
 )
 
-// Rules lists the diagnostic codes validate reports, for SARIF and the docs.
-var Rules = []diag.Rule{
-	{Code: "validate/<keyword>", Description: "An instance fails the named schema keyword (validate/type, validate/required, ...).", Severity: diag.Error},
-	{Code: "validate/false-schema", Description: "An instance has a value where the schema allows none.", Severity: diag.Error},
-	{Code: "validate/unreadable", Description: "An instance could not be read or parsed.", Severity: diag.Error},
-}
+// Rules lists the diagnostic codes validate reports, for SARIF and the docs: one per
+// keyword that can fail, plus a value where the schema allows none and an unreadable
+// instance.
+var Rules = func() []diag.Rule {
+	var rules []diag.Rule
+	for _, kw := range []string{"type", "enum", "const", "format", "multipleOf", "minimum", "maximum",
+		"exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "contentEncoding",
+		"contentMediaType", "minItems", "maxItems", "uniqueItems", "contains", "minContains", "maxContains",
+		"minProperties", "maxProperties", "required", "dependentRequired", "dependencies",
+		"additionalProperties", "unevaluatedProperties", "anyOf", "oneOf", "not"} {
+		rules = append(rules, diag.Rule{Code: "validate/" + kw, Severity: diag.Error,
+			Description: "An instance fails the schema keyword " + kw + "."})
+	}
+	return append(rules,
+		diag.Rule{Code: "validate/false-schema", Description: "An instance has a value where the schema allows none.", Severity: diag.Error},
+		diag.Rule{Code: "validate/unreadable", Description: "An instance could not be read or parsed.", Severity: diag.Error})
+}()
+
+// Rules returns the rule table, for SARIF output.
+func (r *Result) Rules() []diag.Rule { return Rules }
 
 // TextWriter prints the human report, one instance at a time, so long runs can stream.
 type TextWriter struct {
@@ -62,10 +76,10 @@ func diagLocation(file string, line, col int) string {
 	return s
 }
 
-// Summary prints the closing count.
-func (t *TextWriter) Summary(s Summary, shown int) {
-	if shown < s.Total && shown >= 0 {
-		t.printf("(%d of %d instances shown; ask for more with offset and limit)\n", shown, s.Total)
+// Summary prints the closing count, after saying which part of a long list was shown.
+func (t *TextWriter) Summary(s Summary, page *Page, shown int) {
+	if page != nil {
+		t.printf("(%d of %d listed instances shown, from offset %d; ask for more with offset and limit)\n", shown, page.Total, page.Offset)
 	}
 	parts := []string{plural(s.Valid, "valid", "valid")}
 	if s.Invalid > 0 {
@@ -95,11 +109,7 @@ func (r *Result) WriteText(w io.Writer) error {
 	for i := range r.Instances {
 		t.Instance(&r.Instances[i])
 	}
-	shown := -1
-	if r.Page != nil {
-		shown = len(r.Instances)
-	}
-	t.Summary(r.Summary, shown)
+	t.Summary(r.Summary, r.Page, len(r.Instances))
 	return t.Err
 }
 

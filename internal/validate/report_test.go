@@ -3,6 +3,7 @@ package validate
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,27 +76,29 @@ func TestSummaryText(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		sum   Summary
+		page  *Page
 		shown int
 		want  string
 	}{
-		{Summary{}, -1, "0 instances: 0 valid\n"},
-		{Summary{Total: 1, Valid: 1}, -1, "1 instance: 1 valid\n"},
-		{Summary{Total: 1, Invalid: 1}, -1, "1 instance: 0 valid, 1 invalid\n"},
-		{Summary{Total: 1, Unreadable: 1}, -1, "1 instance: 0 valid, 1 unreadable\n"},
-		{Summary{Total: 12, Valid: 10, Invalid: 1, Unreadable: 1}, -1, "12 instances: 10 valid, 1 invalid, 1 unreadable\n"},
-		{Summary{Total: 12, Valid: 12}, 12, "12 instances: 12 valid\n"},
-		{Summary{Total: 12, Valid: 12}, 3, "(3 of 12 instances shown; ask for more with offset and limit)\n12 instances: 12 valid\n"},
-		{Summary{Total: 12, Valid: 12}, 0, "(0 of 12 instances shown; ask for more with offset and limit)\n12 instances: 12 valid\n"},
+		{Summary{}, nil, 0, "0 instances: 0 valid\n"},
+		{Summary{Total: 1, Valid: 1}, nil, 0, "1 instance: 1 valid\n"},
+		{Summary{Total: 1, Invalid: 1}, nil, 0, "1 instance: 0 valid, 1 invalid\n"},
+		{Summary{Total: 1, Unreadable: 1}, nil, 0, "1 instance: 0 valid, 1 unreadable\n"},
+		{Summary{Total: 12, Valid: 10, Invalid: 1, Unreadable: 1}, nil, 0, "12 instances: 10 valid, 1 invalid, 1 unreadable\n"},
+		{Summary{Total: 12, Valid: 12}, &Page{Offset: 4, Limit: 3, Total: 12, Omitted: 9}, 3,
+			"(3 of 12 listed instances shown, from offset 4; ask for more with offset and limit)\n12 instances: 12 valid\n"},
+		{Summary{Total: 12, Valid: 11, Invalid: 1}, &Page{Offset: 5, Limit: 3, Total: 1, Omitted: 1}, 0,
+			"(0 of 1 listed instances shown, from offset 5; ask for more with offset and limit)\n12 instances: 11 valid, 1 invalid\n"},
 	}
 	for _, tt := range tests {
 		var buf bytes.Buffer
 		tw := &TextWriter{W: &buf}
-		tw.Summary(tt.sum, tt.shown)
+		tw.Summary(tt.sum, tt.page, tt.shown)
 		if tw.Err != nil {
 			t.Fatal(tw.Err)
 		}
 		if diff := cmp.Diff(tt.want, buf.String()); diff != "" {
-			t.Errorf("Summary(%+v, %d) (-want +got):\n%s", tt.sum, tt.shown, diff)
+			t.Errorf("Summary(%+v, %v, %d) (-want +got):\n%s", tt.sum, tt.page, tt.shown, diff)
 		}
 	}
 }
@@ -112,7 +115,7 @@ func TestTextWriterStreams(t *testing.T) {
 	for i := range r.Instances {
 		tw.Instance(&r.Instances[i])
 	}
-	tw.Summary(r.Summary, -1)
+	tw.Summary(r.Summary, r.Page, len(r.Instances))
 	if diff := cmp.Diff(whole.String(), streamed.String()); diff != "" {
 		t.Errorf("(-whole +streamed):\n%s", diff)
 	}
@@ -235,7 +238,7 @@ func TestCut(t *testing.T) {
 		}
 		want := "5 instances: 5 valid\n"
 		if tt.page != nil {
-			want = "(" + string(rune('0'+len(tt.want))) + " of 5 instances shown; ask for more with offset and limit)\n" + want
+			want = fmt.Sprintf("(%d of 5 listed instances shown, from offset %d; ask for more with offset and limit)\n", len(tt.want), tt.page.Offset) + want
 		}
 		if buf.String() != want {
 			t.Errorf("Cut(%d, %d): text %q, want %q", tt.offset, tt.limit, buf.String(), want)
