@@ -50,6 +50,10 @@ func output(ctx context.Context, d *tools.Descriptor, env *tools.Env, in any, g 
 		fmt.Fprintf(st.Stderr, "jstk %s: writing output: %v\n", d.Name, err)
 		return ExitError
 	}
+	if f, ok := report.(tools.Failer); ok && f.Failure() != nil {
+		message(st, d.Name, f.Failure())
+		return ExitError
+	}
 	if fp, ok := report.(tools.FileProposer); ok {
 		for _, f := range fp.OutputFiles() {
 			if err := os.WriteFile(f.Path, f.Data, 0o644); err != nil {

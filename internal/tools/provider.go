@@ -164,10 +164,15 @@ func Result(r Report) *mcp.CallResult {
 	if err := r.WriteText(&buf); err != nil {
 		return mcp.ErrorResult("rendering the report: %v", err)
 	}
-	return &mcp.CallResult{
+	res := &mcp.CallResult{
 		Content:           []mcp.Content{mcp.TextContent(Bound(buf.String(), MaxText))},
 		StructuredContent: r,
 	}
+	if f, ok := r.(Failer); ok && f.Failure() != nil {
+		res.IsError = true
+		res.Content = append(res.Content, mcp.TextContent(f.Failure().Error()))
+	}
+	return res
 }
 
 // Bound cuts text to at most max characters at a line boundary, saying what was cut.

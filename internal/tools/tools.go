@@ -107,6 +107,14 @@ func define[In any, Out Report](d Descriptor, run func(context.Context, *Env, *I
 	return &d
 }
 
+// Failer is implemented by reports of a tool that ran and then failed, such as an exact id
+// that does not exist in the evaluated workspace: the report (what was evaluated, the
+// closest candidates) comes first, then the error. Over MCP the result has isError set and
+// both texts; the CLI prints the report, then the error, and exits 2.
+type Failer interface {
+	Failure() error
+}
+
 // Formatter is implemented by reports that print formats of their own.
 type Formatter interface {
 	WriteFormat(w io.Writer, format string) error

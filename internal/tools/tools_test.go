@@ -2,6 +2,7 @@ package tools
 
 import (
 	"bytes"
+	"errors"
 	"context"
 	"encoding/json"
 	"regexp"
@@ -296,5 +297,17 @@ func TestConfig(t *testing.T) {
 	}
 	if u, p, err := ParseResolve("https://x/=dir"); err != nil || u != "https://x/" || p != "dir" {
 		t.Errorf("ParseResolve: %q %q %v", u, p, err)
+	}
+}
+
+type failingReport struct{ validate.Result }
+
+func (failingReport) Failure() error { return errors.New("no schema has the id \"x\"") }
+
+func TestReportThenError(t *testing.T) {
+	res := Result(&failingReport{validate.Result{Instances: []validate.Instance{}}})
+	if !res.IsError || len(res.Content) != 2 || res.Content[1].Text != `no schema has the id "x"` ||
+		!strings.Contains(res.Content[0].Text, "0 instances") || res.StructuredContent == nil {
+		t.Errorf("got %+v", res)
 	}
 }
