@@ -88,6 +88,11 @@ type globals struct {
 
 func (g *globals) register(fs *flag.FlagSet) {
 	fs.StringVar(&g.format, "format", "text", "output format: text, json, sarif or github")
+	g.registerLimits(fs)
+}
+
+// registerLimits adds the flags about reading: limits and the resolve map.
+func (g *globals) registerLimits(fs *flag.FlagSet) {
 	fs.Func("max-size", "largest document (or NDJSON line) to read, in bytes; suffixes KiB, MiB, GiB (default 256MiB)", func(s string) error {
 		n, err := parseSize(s)
 		g.maxSize = n

@@ -37,7 +37,7 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 	exclude := fs.String("exclude", "", "do not serve these tools (comma-separated)")
 	audit := fs.String("audit", "", "append one JSON line per tool call to `FILE`")
 	g := &globals{}
-	g.register(fs)
+	g.registerLimits(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(st.Stdout, mcpUsage)
@@ -211,6 +211,8 @@ func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams) int {
 			}
 			return ExitOK
 		case <-ctx.Done():
+			// Terminated: the calls in flight are cancelled, and still answered and audited.
+			srv.Wait()
 			return ExitOK
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -18,25 +19,30 @@ const (
 	auditMaxArguments = 256 << 10 // larger redacted arguments are replaced by a note
 )
 
-// secretKeyRE matches argument names whose values are never logged.
-var secretKeyRE = regexp.MustCompile(`(?i)(pass(word)?|secret|token|api[_-]?key|auth(orization)?|credential|private[_-]?key|cookie|session)`)
+// secretKeyRE matches argument names whose values are never logged. Compiled on first use:
+// start-up stays fast.
+var secretKeyRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(pass(word)?|secret|token|api[_-]?key|auth(orization)?|credential|private[_-]?key|cookie|session)`)
+})
 
 // secretValueREs match string values that look like credentials wherever they appear.
-var secretValueREs = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)^\s*(bearer|basic)\s+\S{8,}`),                           // an Authorization header value
-	regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`), // a JWT
-	regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{16,}`),                                   // OpenAI/Anthropic-style keys
-	regexp.MustCompile(`\b(gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,})`),
-	regexp.MustCompile(`\b(AKIA|ASIA)[0-9A-Z]{16}\b`),        // AWS access key ids
-	regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`),    // Slack tokens
-	regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`),            // Google API keys
-	regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----`), // PEM private keys
-}
+var secretValueREs = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`(?i)^\s*(bearer|basic)\s+\S{8,}`),                           // an Authorization header value
+		regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`), // a JWT
+		regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{16,}`),                                   // OpenAI/Anthropic-style keys
+		regexp.MustCompile(`\b(gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,})`),
+		regexp.MustCompile(`\b(AKIA|ASIA)[0-9A-Z]{16}\b`),        // AWS access key ids
+		regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`),    // Slack tokens
+		regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`),            // Google API keys
+		regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----`), // PEM private keys
+	}
+})
 
 // LooksSecret reports whether a string value looks like a credential (a bearer token, a JWT, an
 // "sk-..." key, a GitHub, AWS, Slack or Google key, a PEM private key).
 func LooksSecret(s string) bool {
-	for _, re := range secretValueREs {
+	for _, re := range secretValueREs() {
 		if re.MatchString(s) {
 			return true
 		}
@@ -53,7 +59,7 @@ func Redact(v any) any {
 	case map[string]any:
 		out := make(map[string]any, len(v))
 		for k, e := range v {
-			if secretKeyRE.MatchString(k) {
+			if secretKeyRE().MatchString(k) {
 				out[k] = Redacted
 			} else {
 				out[k] = Redact(e)

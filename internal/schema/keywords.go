@@ -155,7 +155,6 @@ func typeByName(n string) typeSet {
 	return 0
 }
 
-
 // vocabulary of each keyword in 2019-09 and later.
 var vocabOf = map[string]string{
 	"prefixItems": "applicator", "items": "applicator", "additionalItems": "applicator", "contains": "applicator",

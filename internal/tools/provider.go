@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/jstk-dev/jstk/internal/mcp"
 	"github.com/jstk-dev/jstk/internal/schema"
@@ -175,16 +176,29 @@ func Result(r Report) *mcp.CallResult {
 	return res
 }
 
-// Bound cuts text to at most max characters at a line boundary, saying what was cut.
+// Bound cuts text to at most max bytes, keeping its beginning and its last lines (where
+// reports put their verdict) and saying how much was left out between them.
 func Bound(text string, max int) string {
 	if len(text) <= max {
 		return text
 	}
-	cut := text[:max-200]
-	if i := strings.LastIndexByte(cut, '\n'); i > 0 {
-		cut = cut[:i+1]
+	tail := text
+	if i := strings.LastIndexByte(strings.TrimSuffix(text, "\n"), '\n'); i >= 0 {
+		tail = text[i+1:]
 	}
-	rest := text[len(cut):]
-	return cut + fmt.Sprintf("... [%d more characters (%d lines) not shown; narrow the call with limit and offset]\n",
-		len(rest), strings.Count(rest, "\n"))
+	if len(tail) > max/4 {
+		tail = ""
+	}
+	headMax := max - len(tail) - 200
+	head := text[:headMax]
+	if i := strings.LastIndexByte(head, '\n'); i > 0 {
+		head = head[:i+1]
+	} else {
+		for len(head) > 0 && !utf8.RuneStart(text[len(head)]) {
+			head = head[:len(head)-1]
+		}
+	}
+	cut := text[len(head) : len(text)-len(tail)]
+	return head + fmt.Sprintf("... [%d characters (%d lines) not shown; narrow the call with limit and offset]\n",
+		len(cut), strings.Count(cut, "\n")) + tail
 }

@@ -2,12 +2,13 @@ package tools
 
 import (
 	"bytes"
-	"errors"
 	"context"
 	"encoding/json"
+	"errors"
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -201,10 +202,13 @@ func TestBound(t *testing.T) {
 	if Bound(short, 100) != short {
 		t.Error("short text changed")
 	}
-	long := strings.Repeat("0123456789abcdefghi\n", 2000)
+	long := strings.Repeat("0123456789abcdefghi\n", 2000) + "2000 instances: 2000 valid\n"
 	got := Bound(long, MaxText)
-	if len(got) > MaxText || !strings.Contains(got, "more characters") || !strings.HasSuffix(got, "offset]\n") {
-		t.Errorf("bounded text: %d chars, tail %q", len(got), got[len(got)-80:])
+	if len(got) > MaxText || !strings.Contains(got, "not shown; narrow the call") || !strings.HasSuffix(got, "2000 instances: 2000 valid\n") {
+		t.Errorf("bounded text: %d chars, tail %q", len(got), got[len(got)-120:])
+	}
+	if got := Bound(strings.Repeat("é", MaxText), MaxText); len(got) > MaxText || !utf8.ValidString(got) {
+		t.Errorf("one long line: %d bytes, valid UTF-8 %v", len(got), utf8.ValidString(got))
 	}
 }
 
