@@ -91,7 +91,7 @@ func usage(w io.Writer) {
 	summaries["mcp"] = "serve these commands as tools to AI agents over the Model Context Protocol (stdio)"
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, summaries[n])
+		fmt.Fprintf(w, "  %-15s %s\n", n, summaries[n])
 	}
 	fmt.Fprintf(w, "\nRun 'jstk <command> --help' for a command's flags. Exit codes: 0 clean, 1 findings, 2 could not run.\n")
 }

@@ -65,7 +65,8 @@ func newCommand(d *tools.Descriptor) (*command, error) {
 		if e := f.Tag.Get("enum"); e != "" {
 			in.enum = strings.Split(e, ",")
 		}
-		if f.Type.Kind() == reflect.Slice && (f.Type.Elem() == docType || f.Type.Elem().Kind() == reflect.String) && f.Tag.Get("cli") != "flag" {
+		listArg := f.Type.Kind() == reflect.Slice && (f.Type.Elem() == docType || f.Type.Elem().Kind() == reflect.String) && f.Tag.Get("cli") != "flag"
+		if listArg || f.Tag.Get("cli") == "arg" {
 			if c.positional != nil {
 				return nil, fmt.Errorf("input %s has two list fields; mark one `cli:\"flag\"`", t)
 			}
@@ -249,6 +250,9 @@ func (c *command) parse(args []string, st Streams) (any, *globals, error) {
 	if len(pos) == 0 && c.positional.required {
 		return nil, nil, fmt.Errorf("give at least one %s argument", strings.ToUpper(kebab(c.positional.jsonName)))
 	}
+	if c.positional.typ.Kind() != reflect.Slice && len(pos) > 1 {
+		return nil, nil, fmt.Errorf("expected one %s argument, got %d", strings.ToUpper(kebab(c.positional.jsonName)), len(pos))
+	}
 	pv := &flagValue{f: c.positional, v: v}
 	for _, p := range pos {
 		if err := pv.Set(p); err != nil {
@@ -299,7 +303,11 @@ func (c *command) help(w io.Writer) {
 	fmt.Fprintf(w, "  --resolve URI=PATH\n      map a URI or URI prefix (ending in /) to a file or directory, for offline $ref; repeatable\n")
 	fmt.Fprintf(w, "  --max-size SIZE, --max-depth N, --max-alias-nodes N\n      limits on each document read (defaults 256MiB, %d, %d)\n", source.DefaultMaxDepth, source.DefaultMaxAliasNodes)
 	if c.positional != nil {
-		fmt.Fprintf(w, "\nArguments:\n  %s...\n      %s\n", strings.ToUpper(kebab(c.positional.jsonName)), wrap(c.positional.usage, 90))
+		dots := "..."
+		if c.positional.typ.Kind() != reflect.Slice {
+			dots = ""
+		}
+		fmt.Fprintf(w, "\nArguments:\n  %s%s\n      %s\n", strings.ToUpper(kebab(c.positional.jsonName)), dots, wrap(c.positional.usage, 90))
 	}
 	fmt.Fprintf(w, "\nExit codes: 0 clean, 1 findings, 2 could not run.\n")
 }

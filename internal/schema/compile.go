@@ -162,7 +162,11 @@ func (c *Compiler) loadDocument(uri string) (*document, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.addDocument(uri, src, name, name == "" && metaPath(uri) != "")
+	d, err := c.addDocument(uri, src, name, name == "" && metaPath(uri) != "")
+	if err == nil && name != "" {
+		d.fromFS = true
+	}
+	return d, err
 }
 
 func (c *Compiler) addDocument(uri string, src *source.Document, name string, builtin bool) (*document, error) {
@@ -457,14 +461,15 @@ func (c *Compiler) metaSchema(uri string) (*Schema, error) {
 	return s, nil
 }
 
-// Files lists the file names of the documents this compiler has read, sorted.
+// Files lists the names of the files this compiler has read through its loader (by path,
+// workspace $id or resolve map), sorted, without duplicates.
 func (c *Compiler) Files() []string {
+	seen := map[string]bool{}
 	var out []string
 	for _, d := range c.docs {
-		if d.name != "" && !d.builtin && d.uri != "" {
-			if _, ok := filePath(d.uri); ok {
-				out = append(out, d.name)
-			}
+		if d.fromFS && !seen[d.name] {
+			seen[d.name] = true
+			out = append(out, d.name)
 		}
 	}
 	sort.Strings(out)

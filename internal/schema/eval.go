@@ -206,12 +206,14 @@ func (e *evaluator) newError(s *Schema, kwPath, msg string) Error {
 		InstanceLocation:        joinPath(e.ipath),
 		KeywordLocation:         kl,
 		AbsoluteKeywordLocation: abs,
-		Keyword:                 strings.NewReplacer("~1", "/", "~0", "~").Replace(kw),
+		Keyword:                 tokenUnescaper.Replace(kw),
 		Message:                 msg,
 		schema:                  s,
 		kwPath:                  kwPath,
 	}
 }
+
+var tokenUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
 
 // failAt records an error for a keyword path below s (already escaped).
 func (e *evaluator) failAt(s *Schema, kwPath string, format string, args ...any) bool {

@@ -16,6 +16,7 @@ type document struct {
 	uri       string // retrieval URI, without fragment
 	name      string // file name for messages ("" for built-in meta-schemas)
 	builtin   bool
+	fromFS    bool        // read through the loader from a file
 	resources []*resource // sorted by pointer
 }
 

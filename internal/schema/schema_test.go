@@ -396,13 +396,14 @@ func TestRefLoopAndFiles(t *testing.T) {
 	if _, err := s.Validate(parse(t, "1").Root); err == nil || !strings.Contains(err.Error(), "reference loop") {
 		t.Errorf("got %v", err)
 	}
-	files := map[string]string{"a.json": `{"$ref": "b.json"}`, "b.json": `{"type": "string"}`}
+	files := map[string]string{"a.json": `{"$ref": "b.json", "items": {"$ref": "https://ids.test/c"}, "not": {"$ref": "https://map.test/d.json"}}`,
+		"b.json": `{"type": "string"}`, "lib/c.json": `{"$id": "https://ids.test/c"}`, "vendor/d.json": `{}`}
 	fsys := workspace.Memory(files)
-	c := NewCompiler(&Options{Loader: &Loader{FS: fsys}})
+	c := NewCompiler(&Options{Loader: &Loader{FS: fsys, IndexRoot: ".", Resolve: map[string]string{"https://map.test/": "vendor/"}}})
 	if _, err := c.Compile(FileURI(fsys.Abs("a.json"))); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{"a.json", "b.json"}, c.Files()); diff != "" {
+	if diff := cmp.Diff([]string{"a.json", "b.json", "lib/c.json", "vendor/d.json"}, c.Files()); diff != "" {
 		t.Errorf("files (-want +got):\n%s", diff)
 	}
 	if len(KnownFormats()) < 19 {

@@ -330,8 +330,10 @@ func EscapeToken(t string) string {
 	if !strings.ContainsAny(t, "~/") {
 		return t
 	}
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(t)
+	return tokenEscaper.Replace(t)
 }
+
+var tokenEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
 // JoinPointer builds a JSON Pointer from unescaped tokens.
 func JoinPointer(tokens ...string) string {
