@@ -30,8 +30,8 @@ func output(ctx context.Context, d *tools.Descriptor, env *tools.Env, in any, g 
 		message(st, d.Name, err)
 		return ExitError
 	}
-	if rr, ok := report.(interface{ Rules() []diag.Rule }); ok {
-		info.Rules = rr.Rules()
+	if rr, ok := report.(interface{ SARIFRules() []diag.Rule }); ok {
+		info.Rules = rr.SARIFRules()
 	}
 	switch {
 	case stream != nil:
@@ -49,6 +49,11 @@ func output(ctx context.Context, d *tools.Descriptor, env *tools.Env, in any, g 
 	if err != nil {
 		fmt.Fprintf(st.Stderr, "jstk %s: writing output: %v\n", d.Name, err)
 		return ExitError
+	}
+	if n, ok := report.(tools.Noter); ok && (format == diag.Text || contains(d.Formats, string(format))) {
+		for _, note := range n.Notes() {
+			fmt.Fprintf(st.Stderr, "jstk %s: %s\n", d.Name, note)
+		}
 	}
 	if f, ok := report.(tools.Failer); ok && f.Failure() != nil {
 		message(st, d.Name, f.Failure())

@@ -51,6 +51,7 @@ type Compiler struct {
 	docs    map[string]*document // by retrieval URI
 	res     map[string]*resource // by base URI (and retrieval URI of each document)
 	schemas map[schemaKey]*Schema
+	added   []schemaKey        // keys of schemas, in the order compilation began them
 	metas   map[string]*Schema // compiled meta-schemas by URI
 	regexes map[string]Regexp
 	loading map[string]bool // meta-schema URIs being resolved, to stop cycles
@@ -103,11 +104,18 @@ func (c *Compiler) Compile(uri string) (*Schema, error) {
 	if i := strings.IndexByte(uri, '#'); i >= 0 {
 		frag = uri[i+1:]
 	}
+	mark := len(c.added)
 	s, err := c.resolve(u, frag, nil)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		err = c.finish()
 	}
-	if err := c.finish(); err != nil {
+	if err != nil {
+		// Forget the schemas this attempt began, so a later Compile cannot meet one of
+		// them half built.
+		for _, k := range c.added[mark:] {
+			delete(c.schemas, k)
+		}
+		c.added = c.added[:mark]
 		return nil, err
 	}
 	return s, nil
@@ -313,6 +321,7 @@ func (c *Compiler) compileValue(doc *document, ptr string, v source.Value) (*Sch
 		minProps: -1, maxProps: -1, minContains: -1, maxContains: -1,
 	}
 	c.schemas[key] = s
+	c.added = append(c.added, key)
 	switch v.Kind() {
 	case source.Bool:
 		if v.Bool() {
@@ -412,30 +421,72 @@ func (c *Compiler) schemaErr(doc *document, ptr string, format string, args ...a
 // metaValidate checks a document against the meta-schema of its root dialect.
 func (c *Compiler) metaValidate(doc *document) error {
 	root := doc.resources[0]
-	metaURI := root.draft.URL
-	if sv, ok := doc.src.Root.Get("$schema"); ok && sv.Kind() == source.String && !c.opts.ForceDraft {
-		u, _, err := resolveURI(doc.uri, sv.Str())
-		if err == nil {
+	metaURI, errs, err := c.checkAgainstMeta(doc, doc.src.Root, doc.uri, root.draft)
+	if err != nil {
+		return err
+	}
+	// An embedded resource that declares a dialect of its own (a compound document, such as
+	// a bundle) is checked against its own meta-schema, not against the root's.
+	for _, r := range doc.resources {
+		if r.ptr == "" {
+			continue
+		}
+		v, _ := doc.src.Root.Pointer(r.ptr)
+		if _, has := v.Get("$schema"); !has {
+			continue
+		}
+		kept := errs[:0]
+		for _, e := range errs {
+			if e.InstanceLocation != r.ptr && !strings.HasPrefix(e.InstanceLocation, r.ptr+"/") {
+				kept = append(kept, e)
+			}
+		}
+		errs = kept
+		_, sub, err := c.checkAgainstMeta(doc, v, r.uri, r.draft)
+		if err != nil {
+			return err
+		}
+		for i := range sub {
+			prefixLocations(&sub[i], r.ptr)
+		}
+		errs = append(errs, sub...)
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	locate(errs, doc.src)
+	e := c.schemaErrAt(doc, errs[0].InstanceLocation, "not a valid %s schema: %d violation(s) of the meta-schema %s",
+		root.draft.Name, len(errs), metaURI)
+	e.Causes = errs
+	return e
+}
+
+// checkAgainstMeta validates a schema value against the meta-schema its $schema names (or
+// its draft's).
+func (c *Compiler) checkAgainstMeta(doc *document, v source.Value, base string, draft *Draft) (string, []Error, error) {
+	metaURI := draft.URL
+	if sv, ok := v.Get("$schema"); ok && sv.Kind() == source.String && !c.opts.ForceDraft {
+		if u, _, err := resolveURI(base, sv.Str()); err == nil {
 			metaURI = u
 		}
 	}
 	meta, err := c.metaSchema(metaURI)
 	if err != nil {
-		return c.schemaErr(doc, "/$schema", "cannot load meta-schema %s: %v", metaURI, err)
+		return "", nil, c.schemaErr(doc, "/$schema", "cannot load meta-schema %s: %v", metaURI, err)
 	}
-	errs, err := meta.Validate(doc.src.Root)
+	errs, err := meta.Validate(v)
 	if err != nil {
-		return c.schemaErr(doc, "", "checking against meta-schema %s: %v", metaURI, err)
+		return "", nil, c.schemaErr(doc, "", "checking against meta-schema %s: %v", metaURI, err)
 	}
-	if len(errs) == 0 {
-		return nil
+	return metaURI, errs, nil
+}
+
+// prefixLocations moves an error found in a subtree to its place in the document.
+func prefixLocations(e *Error, ptr string) {
+	e.InstanceLocation = ptr + e.InstanceLocation
+	for i := range e.Causes {
+		prefixLocations(&e.Causes[i], ptr)
 	}
-	leaves := errs
-	locate(leaves, doc.src)
-	e := c.schemaErrAt(doc, leaves[0].InstanceLocation, "not a valid %s schema: %d violation(s) of the meta-schema %s",
-		root.draft.Name, len(leaves), metaURI)
-	e.Causes = leaves
-	return e
 }
 
 // metaSchema compiles a meta-schema with a compiler of its own (formats asserted off,

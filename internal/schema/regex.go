@@ -25,6 +25,11 @@ var ErrRegexTimeout = errors.New("pattern match time limit exceeded")
 // where ECMA-262 and RE2 agree run on Go's linear-time engine; the rest (lookaround,
 // backreferences, Unicode classes, ...) run on a backtracking engine bounded by timeout.
 func CompileRegexp(pattern string, timeout time.Duration) (Regexp, error) {
+	// Syntax of other regex languages (inline flags, \A, \Z, \Q...\E, atomic groups) is an
+	// error in ECMA-262, not something to interpret.
+	if err := checkECMAEscapes(pattern); err != nil {
+		return nil, err
+	}
 	if tr, ok := toRE2(pattern); ok {
 		if re, err := regexp.Compile(tr); err == nil {
 			return re2{re, pattern}, nil

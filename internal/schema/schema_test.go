@@ -410,3 +410,49 @@ func TestRefLoopAndFiles(t *testing.T) {
 		t.Errorf("formats: %v", KnownFormats())
 	}
 }
+
+func TestCompoundDocumentDialects(t *testing.T) {
+	// A 2020-12 bundle that embeds a draft-07 resource using tuple "items".
+	s := mustCompile(t, `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$ref": "https://x.test/old.json",
+  "$defs": {"old": {"$schema": "http://json-schema.org/draft-07/schema#", "$id": "https://x.test/old.json",
+    "items": [{"type": "string"}], "additionalItems": false}}
+}`)
+	if ok, _ := s.Valid(parse(t, `["a"]`).Root); !ok {
+		t.Error(`["a"] rejected`)
+	}
+	if ok, _ := s.Valid(parse(t, `["a", 1]`).Root); ok {
+		t.Error("additionalItems of the draft-07 resource not applied")
+	}
+	// Its errors are still found, against its own meta-schema.
+	_, err := compileFiles(t, map[string]string{"s.json": `{"$defs": {"old": {"$schema": "http://json-schema.org/draft-07/schema#",
+	  "$id": "https://x.test/o.json", "items": 5}}}`}, "s.json", nil)
+	if err == nil || !strings.Contains(err.Error(), "/$defs/old/items") {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestNonECMAPatternsRefused(t *testing.T) {
+	for _, p := range []string{`(?i)abc`, `\Aabc\Z`, `(?>a)`, `\Qa.b\E`, `a(?#comment)`} {
+		if _, err := CompileRegexp(p, time.Second); err == nil {
+			t.Errorf("%s compiled", p)
+		}
+	}
+}
+
+func TestFailedCompileLeavesNoHalfSchema(t *testing.T) {
+	files := map[string]string{"a.json": `{"properties": {"x": {"$ref": "b.json"}}, "$defs": {"ok": {"type": "string"}}}`}
+	fsys := workspace.Memory(files)
+	c := NewCompiler(&Options{Loader: &Loader{FS: fsys}})
+	if _, err := c.Compile(FileURI(fsys.Abs("a.json"))); err == nil {
+		t.Fatal("compiled with a missing file")
+	}
+	s, err := c.Compile(FileURI(fsys.Abs("a.json")) + "#/$defs/ok")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := s.Valid(parse(t, `1`).Root); ok {
+		t.Error("a schema compiled after a failure is wrong")
+	}
+}

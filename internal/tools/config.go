@@ -13,7 +13,8 @@ import (
 // ConfigFile is the name of the workspace configuration file, read at the workspace root.
 const ConfigFile = "jstk.json"
 
-// Config is the workspace configuration: {"resolve": {"<uri or prefix/>": "<path>"}}.
+// Config is the workspace configuration: {"resolve": {"<uri or prefix/>": "<path>"}}, and a
+// block per engine that has settings (today "lint", which the lint tool reads itself).
 type Config struct {
 	// Resolve maps a URI, or a URI prefix ending in "/", to a file or directory of the
 	// workspace, so that $ref to it resolves offline.
@@ -58,9 +59,14 @@ func LoadConfig(fsys workspace.FS) (*Config, error) {
 				}
 				cfg.Resolve[uk.Str()] = pv.Str()
 			}
+		case "lint":
+			if v.Kind() != source.Object {
+				line, col := doc.Position(v.Offset())
+				return nil, fmt.Errorf("%s:%d:%d: \"lint\" must be an object", ConfigFile, line, col)
+			}
 		default:
 			line, col := doc.Position(k.Offset())
-			return nil, fmt.Errorf("%s:%d:%d: unknown setting %q (known: resolve)", ConfigFile, line, col, k.Str())
+			return nil, fmt.Errorf("%s:%d:%d: unknown setting %q (known: resolve, lint)", ConfigFile, line, col, k.Str())
 		}
 	}
 	return cfg, nil

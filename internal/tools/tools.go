@@ -115,6 +115,12 @@ type Failer interface {
 	Failure() error
 }
 
+// Noter is implemented by reports whose text output is a document (a bundled schema, a
+// sample): what the report would say besides goes to stderr on the CLI.
+type Noter interface {
+	Notes() []string
+}
+
 // Formatter is implemented by reports that print formats of their own.
 type Formatter interface {
 	WriteFormat(w io.Writer, format string) error

@@ -222,7 +222,7 @@ func TestStreamEqualsWhole(t *testing.T) {
 			t.Fatal(err)
 		}
 		var want bytes.Buffer
-		tool := diag.Tool{Name: "jstk", Rules: whole.(*validate.Result).Rules()}
+		tool := diag.Tool{Name: "jstk", Rules: whole.(*validate.Result).SARIFRules()}
 		if err := diag.Write(&want, f, whole, tool); err != nil {
 			t.Fatal(err)
 		}

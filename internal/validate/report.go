@@ -27,8 +27,8 @@ var Rules = func() []diag.Rule {
 		diag.Rule{Code: "validate/unreadable", Description: "An instance could not be read or parsed.", Severity: diag.Error})
 }()
 
-// Rules returns the rule table, for SARIF output.
-func (r *Result) Rules() []diag.Rule { return Rules }
+// SARIFRules returns the rule table, for SARIF output.
+func (r *Result) SARIFRules() []diag.Rule { return Rules }
 
 // TextWriter prints the human report, one instance at a time, so long runs can stream.
 type TextWriter struct {

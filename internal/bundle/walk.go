@@ -1,0 +1,249 @@
+package bundle
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/source"
+)
+
+// doc is one document of the bundle: the root or a document it references.
+type doc struct {
+	uri   string // retrieval URI
+	name  string // file name as the loader gives it ("" for built-in meta-schemas)
+	src   *source.Document
+	draft *schema.Draft
+	// builtin documents (the official meta-schemas) are known to every validator and are
+	// never embedded.
+	builtin bool
+	// resources are the schema resources of the document, by pointer.
+	resources map[string]*resource
+	refs      []*ref
+	ids       []string // pointers of the identifier keywords ($id, id) of subschemas
+	schemas   []string // pointers of "$schema" keywords below the root
+	objects   []string // pointers of every schema object
+	// rootURI is the URI of the document's root resource ($id, else the retrieval URI).
+	rootURI string
+
+	// Set when the output is built.
+	key string // the document's key under $defs/definitions
+	id  string // its $id in the bundle (compound documents)
+	// newRefs are the references rewritten for the bundle: pointer of the value -> value.
+	newRefs map[string]string
+}
+
+// resource is a schema resource: the document root or a subschema with an $id.
+type resource struct {
+	doc     *doc
+	ptr     string
+	uri     string // absolute, without fragment
+	idValue string // the $id as written ("" for a root without $id)
+	parent  *resource
+	anchors map[string]string // anchor -> pointer
+	draft   *schema.Draft
+}
+
+// ref is one reference keyword.
+type ref struct {
+	doc   *doc
+	ptr   string // pointer of the reference's string value
+	kw    string
+	value string
+	res   *resource // the resource the reference is in (its base)
+
+	target    *doc
+	targetPtr string
+}
+
+// subschemaShape says how keyword kw holds subschemas in draft d (0: it holds none).
+func subschemaShape(d *schema.Draft, kw string) int {
+	const (
+		one, list, mapOf, oneOrList, deps = 1, 2, 3, 4, 5
+	)
+	switch kw {
+	case "properties", "patternProperties", "definitions", "$defs":
+		return mapOf
+	case "additionalProperties", "not":
+		return one
+	case "allOf", "anyOf", "oneOf":
+		return list
+	case "dependencies":
+		return deps
+	case "contains", "propertyNames":
+		if d.Version >= 6 {
+			return one
+		}
+	case "if", "then", "else":
+		if d.Version >= 7 {
+			return one
+		}
+	case "items":
+		if d.Version <= 2019 {
+			return oneOrList
+		}
+		return one
+	case "additionalItems":
+		if d.Version <= 2019 {
+			return one
+		}
+	case "prefixItems":
+		if d.Version >= 2020 {
+			return list
+		}
+	case "dependentSchemas":
+		if d.Version >= 2019 {
+			return mapOf
+		}
+	case "unevaluatedProperties", "unevaluatedItems", "contentSchema":
+		if d.Version >= 2019 {
+			return one
+		}
+	}
+	return 0
+}
+
+// refKeywords lists the reference keywords of a draft.
+func refKeywords(d *schema.Draft) []string {
+	switch {
+	case d.Version == 2019:
+		return []string{"$ref", "$recursiveRef"}
+	case d.Version >= 2020:
+		return []string{"$ref", "$dynamicRef"}
+	}
+	return []string{"$ref"}
+}
+
+func idKeyword(d *schema.Draft) string {
+	if d.Version == 4 {
+		return "id"
+	}
+	return "$id"
+}
+
+// index walks a document: its resources, anchors, references and identifiers.
+func (d *doc) index() {
+	d.resources = map[string]*resource{}
+	root := &resource{doc: d, ptr: "", uri: d.uri, anchors: map[string]string{}, draft: d.draft}
+	d.resources[""] = root
+	d.walk(d.src.Root, "", root, true)
+	d.rootURI = root.uri
+}
+
+func (d *doc) walk(v source.Value, ptr string, res *resource, isRoot bool) {
+	if v.Kind() != source.Object {
+		return
+	}
+	d.objects = append(d.objects, ptr)
+	dr := res.draft
+	_, hasRef := v.Get("$ref")
+	idk := idKeyword(dr)
+	if idv, ok := v.Get(idk); ok && idv.Kind() == source.String && !(hasRef && dr.Version <= 7) {
+		id := idv.Str()
+		nd := dr
+		if !isRoot && dr.Version >= 2019 {
+			if sv, ok := v.Get("$schema"); ok && sv.Kind() == source.String {
+				if x, ok := schema.DraftByName(sv.Str()); ok {
+					nd = x
+				}
+			}
+		}
+		if strings.HasPrefix(id, "#") && dr.Version <= 7 {
+			res.anchors[id[1:]] = ptr
+		} else if u, frag, err := resolve(res.uri, id); err == nil {
+			if isRoot {
+				res.uri, res.idValue, res.draft = u, id, nd
+			} else {
+				res = &resource{doc: d, ptr: ptr, uri: u, idValue: id, parent: res, anchors: map[string]string{}, draft: nd}
+				d.resources[ptr] = res
+			}
+			if frag != "" {
+				res.anchors[frag] = ptr
+			}
+			dr = nd
+		}
+		d.ids = append(d.ids, ptr+"/"+idk)
+	}
+	if !isRoot {
+		if _, ok := v.Get("$schema"); ok {
+			d.schemas = append(d.schemas, ptr+"/$schema")
+		}
+	}
+	if dr.Version >= 2019 {
+		for _, akw := range []string{"$anchor", "$dynamicAnchor"} {
+			if akw == "$dynamicAnchor" && dr.Version < 2020 {
+				continue
+			}
+			if a, ok := v.Get(akw); ok && a.Kind() == source.String {
+				if _, dup := res.anchors[a.Str()]; !dup {
+					res.anchors[a.Str()] = ptr
+				}
+			}
+		}
+	}
+	for _, kw := range refKeywords(dr) {
+		if rv, ok := v.Get(kw); ok && rv.Kind() == source.String {
+			d.refs = append(d.refs, &ref{doc: d, ptr: ptr + "/" + source.EscapeToken(kw), kw: kw, value: rv.Str(), res: res})
+		}
+	}
+	for i := 0; i < v.Len(); i++ {
+		k, val := v.Member(i)
+		base := ptr + "/" + source.EscapeToken(k.Str())
+		switch subschemaShape(dr, k.Str()) {
+		case 1:
+			d.walk(val, base, res, false)
+		case 2:
+			for j, it := range val.Items() {
+				d.walk(it, base+"/"+strconv.Itoa(j), res, false)
+			}
+		case 4:
+			if val.Kind() == source.Array {
+				for j, it := range val.Items() {
+					d.walk(it, base+"/"+strconv.Itoa(j), res, false)
+				}
+			} else {
+				d.walk(val, base, res, false)
+			}
+		case 3, 5:
+			if val.Kind() != source.Object {
+				continue
+			}
+			for j := 0; j < val.Len(); j++ {
+				pk, pv := val.Member(j)
+				if pv.Kind() == source.Array {
+					continue
+				}
+				d.walk(pv, base+"/"+source.EscapeToken(pk.Str()), res, false)
+			}
+		}
+	}
+}
+
+// resolve resolves a reference against a base URI: the absolute URI without fragment,
+// and the (decoded) fragment.
+func resolve(base, ref string) (string, string, error) {
+	r, err := url.Parse(ref)
+	if err != nil {
+		return "", "", err
+	}
+	b, err := url.Parse(base)
+	if err != nil {
+		return "", "", err
+	}
+	u := b.ResolveReference(r)
+	frag := u.Fragment
+	u.Fragment, u.RawFragment = "", ""
+	return u.String(), frag, nil
+}
+
+// innermost returns the resource of d that encloses ptr most closely.
+func (d *doc) innermost(ptr string) *resource {
+	best := d.resources[""]
+	for p, r := range d.resources {
+		if (ptr == p || strings.HasPrefix(ptr, p+"/")) && len(p) > len(best.ptr) {
+			best = r
+		}
+	}
+	return best
+}

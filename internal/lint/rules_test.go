@@ -1,0 +1,95 @@
+package lint
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/jstk-dev/jstk/internal/workspace"
+)
+
+// lintOne lints one inline document with every rule on.
+func lintOne(t *testing.T, name, text string, settings map[string]Setting) *Result {
+	t.Helper()
+	fsys := workspace.Memory(map[string]string{name: text})
+	if settings == nil {
+		settings = map[string]Setting{"all": "on"}
+	}
+	res, err := Run(context.Background(), []Source{{Name: name, Path: name}}, fsys, &Options{Rules: settings, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func ruleIDs(res *Result) map[string]int {
+	m := map[string]int{}
+	for _, f := range res.Findings {
+		m[f.Rule]++
+	}
+	return m
+}
+
+// TestRuleExamples checks every rule on its own examples: the bad one is reported, the good
+// one is not. The findings on the bad examples are kept in testdata/rules.golden.
+func TestRuleExamples(t *testing.T) {
+	var golden strings.Builder
+	for _, r := range Rules() {
+		if r.Bad == "" || r.Good == "" {
+			t.Errorf("rule %s: needs a bad and a good example", r.ID)
+			continue
+		}
+		if r.Summary == "" || len(r.Explanation) < 40 {
+			t.Errorf("rule %s: needs a summary and an explanation", r.ID)
+		}
+		bad := lintOne(t, "bad.json", r.Bad, nil)
+		if ruleIDs(bad)[r.ID] == 0 {
+			t.Errorf("rule %s: its bad example is not reported; findings: %v", r.ID, ruleIDs(bad))
+		}
+		if len(bad.Problems) > 0 {
+			t.Errorf("rule %s: bad example unreadable: %v", r.ID, bad.Problems)
+		}
+		good := lintOne(t, "good.json", r.Good, nil)
+		if n := ruleIDs(good)[r.ID]; n > 0 {
+			for _, f := range good.Findings {
+				if f.Rule == r.ID {
+					t.Errorf("rule %s: its good example is reported: %s: %s", r.ID, f.Pointer, f.Message)
+				}
+			}
+		}
+		fmt.Fprintf(&golden, "== %s\n", r.ID)
+		for _, f := range bad.Findings {
+			if f.Rule != r.ID {
+				continue
+			}
+			fx := ""
+			if f.Fix != nil {
+				fx = " [fix: " + f.Fix.Description + "]"
+			}
+			fmt.Fprintf(&golden, "%d:%d %s: %s%s\n", f.Line, f.Column, f.Pointer, f.Message, fx)
+		}
+	}
+	checkGolden(t, "testdata/rules.golden", golden.String())
+}
+
+// checkGolden compares text with a committed file, or rewrites it with JSTK_UPDATE=1.
+func checkGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if os.Getenv("JSTK_UPDATE") != "" {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%s is missing; run with JSTK_UPDATE=1 to write it", path)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s is out of date (JSTK_UPDATE=1 rewrites it); -want +got:\n%s", path, diff)
+	}
+}

@@ -1,0 +1,283 @@
+package lint
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/source"
+)
+
+// node is one schema (an object or a boolean) of a document, found by walking the keywords
+// that hold subschemas in its dialect.
+type node struct {
+	ptr    string // JSON Pointer in the document
+	val    source.Value
+	draft  *schema.Draft
+	parent *node
+	kw     string // the keyword of the parent that holds this schema ("" at the root)
+	key    string // property name, pattern or index under kw ("" for single-schema keywords)
+	base   string // absolute base URI (without fragment) that references here resolve against
+	// resource is the pointer of the schema resource the node belongs to (its own pointer
+	// when it starts one).
+	resource string
+	// inert is true when the dialect never evaluates this schema where it stands: a sibling
+	// of $ref in drafts 4 to 7, or under a keyword the dialect does not know. References may
+	// still reach it by JSON Pointer.
+	inert bool
+	// ignore holds the rule ids suppressed here by x-lint-ignore (own and inherited); nil
+	// when none; the key "*" suppresses every rule.
+	ignore map[string]bool
+}
+
+// isObject reports whether the node is a schema object (not a boolean schema).
+func (n *node) isObject() bool { return n.val.Kind() == source.Object }
+
+// get returns a keyword's value.
+func (n *node) get(kw string) (source.Value, bool) { return n.val.Get(kw) }
+
+// has reports whether the schema object has keyword kw.
+func (n *node) has(kw string) bool { return n.val.Has(kw) }
+
+// str returns a string keyword's value.
+func (n *node) str(kw string) (string, bool) {
+	v, ok := n.val.Get(kw)
+	if !ok || v.Kind() != source.String {
+		return "", false
+	}
+	return v.Str(), true
+}
+
+// at returns the pointer of a keyword (and further tokens) of the node.
+func (n *node) at(tokens ...string) string {
+	var sb strings.Builder
+	sb.WriteString(n.ptr)
+	for _, t := range tokens {
+		sb.WriteByte('/')
+		sb.WriteString(source.EscapeToken(t))
+	}
+	return sb.String()
+}
+
+// hasRefOld reports a draft 4-7 schema whose $ref makes its siblings ignored.
+func (n *node) hasRefOld() bool {
+	return n.draft.Version <= 7 && n.isObject() && n.has("$ref")
+}
+
+// shape says how a keyword holds subschemas.
+type shape uint8
+
+const (
+	oneSchema     shape = iota + 1
+	schemaArray         // allOf: [S, ...]
+	schemaMap           // properties: {name: S}
+	schemaOrArray       // draft <= 2019-09 items: S or [S, ...]
+	depsMap             // dependencies: {name: S or [names]}
+)
+
+// subschemaShape returns how keyword kw holds subschemas in draft d, or 0 when it holds
+// none. Locations that only hold schemas by convention ($defs before 2019-09, definitions
+// after it) count too: references reach them by JSON Pointer.
+func subschemaShape(d *schema.Draft, kw string) shape {
+	switch kw {
+	case "properties", "patternProperties", "definitions", "$defs":
+		return schemaMap
+	case "additionalProperties", "not":
+		return oneSchema
+	case "allOf", "anyOf", "oneOf":
+		return schemaArray
+	case "dependencies":
+		return depsMap
+	case "contains", "propertyNames":
+		if d.Version >= 6 {
+			return oneSchema
+		}
+	case "if", "then", "else":
+		if d.Version >= 7 {
+			return oneSchema
+		}
+	case "items":
+		if d.Version <= 2019 {
+			return schemaOrArray
+		}
+		return oneSchema
+	case "additionalItems":
+		if d.Version <= 2019 {
+			return oneSchema
+		}
+	case "prefixItems":
+		if d.Version >= 2020 {
+			return schemaArray
+		}
+	case "dependentSchemas":
+		if d.Version >= 2019 {
+			return schemaMap
+		}
+	case "unevaluatedProperties", "unevaluatedItems", "contentSchema":
+		if d.Version >= 2019 {
+			return oneSchema
+		}
+	}
+	return 0
+}
+
+// resource is a schema resource of the document: the root, or a subschema with an $id.
+type resourceInfo struct {
+	ptr     string
+	uri     string            // absolute, without fragment
+	anchors map[string]string // anchor name -> pointer
+}
+
+// walker collects the nodes of a document.
+type walker struct {
+	f       *file
+	maxNode int
+}
+
+// walk visits every schema of the document, depth first in document order.
+func (w *walker) walk(v source.Value, ptr string, parent *node, kw, key string, inert bool) {
+	if v.Kind() != source.Object && v.Kind() != source.Bool {
+		return
+	}
+	if len(w.f.nodes) >= w.maxNode {
+		w.f.truncated = true
+		return
+	}
+	n := &node{ptr: ptr, val: v, parent: parent, kw: kw, key: key, inert: inert}
+	if parent == nil {
+		n.draft = w.f.rootDraft
+		n.base = w.f.uri
+		n.resource = ""
+	} else {
+		n.draft, n.base, n.resource = parent.draft, parent.base, parent.resource
+		n.ignore = parent.ignore
+	}
+	w.f.nodes = append(w.f.nodes, n)
+	w.f.byPtr[ptr] = n
+	if v.Kind() != source.Object {
+		return
+	}
+	// x-lint-ignore
+	if iv, ok := v.Get("x-lint-ignore"); ok {
+		ig := map[string]bool{}
+		for k := range n.ignore {
+			ig[k] = true
+		}
+		switch iv.Kind() {
+		case source.Bool:
+			if iv.Bool() {
+				ig["*"] = true
+			}
+		case source.String:
+			ig[iv.Str()] = true
+		case source.Array:
+			for _, it := range iv.Items() {
+				if it.Kind() == source.String {
+					ig[it.Str()] = true
+				}
+			}
+		}
+		n.ignore = ig
+	}
+	// A subschema may change dialect when it starts a resource (2019-09 and later).
+	idKey := "$id"
+	if n.draft.Version == 4 {
+		idKey = "id"
+	}
+	_, hasRef := v.Get("$ref")
+	if idv, ok := v.Get(idKey); ok && idv.Kind() == source.String && !(hasRef && n.draft.Version <= 7) {
+		id := idv.Str()
+		if parent != nil && n.draft.Version >= 2019 {
+			if sv, ok := v.Get("$schema"); ok && sv.Kind() == source.String {
+				if d, ok := schema.DraftByName(sv.Str()); ok {
+					n.draft = d
+				}
+			}
+		}
+		if strings.HasPrefix(id, "#") && n.draft.Version <= 7 {
+			w.f.addAnchor(n.resource, id[1:], ptr)
+		} else if u, frag, err := resolveRef(n.base, id); err == nil {
+			n.base = u
+			if parent != nil {
+				n.resource = ptr
+			}
+			w.f.addResource(n.resource, u)
+			if frag != "" {
+				w.f.addAnchor(n.resource, frag, ptr)
+			}
+		}
+	}
+	if n.draft.Version >= 2019 {
+		for _, akw := range []string{"$anchor", "$dynamicAnchor"} {
+			if akw == "$dynamicAnchor" && n.draft.Version < 2020 {
+				continue
+			}
+			if a, ok := v.Get(akw); ok && a.Kind() == source.String {
+				w.f.addAnchor(n.resource, a.Str(), ptr)
+			}
+		}
+	}
+	refSiblingsInert := n.draft.Version <= 7 && hasRef
+	for i := 0; i < v.Len(); i++ {
+		k, val := v.Member(i)
+		name := k.Str()
+		sh := subschemaShape(n.draft, name)
+		if sh == 0 {
+			continue
+		}
+		childInert := inert || (refSiblingsInert && name != "definitions" && name != "$defs")
+		if name == "$defs" && n.draft.Version < 2019 || name == "definitions" {
+			// Conventional locations: never evaluated in place, reached by reference.
+			childInert = inert
+		}
+		base := ptr + "/" + source.EscapeToken(name)
+		switch sh {
+		case oneSchema:
+			w.walk(val, base, n, name, "", childInert)
+		case schemaArray:
+			for j, item := range val.Items() {
+				w.walk(item, base+"/"+strconv.Itoa(j), n, name, strconv.Itoa(j), childInert)
+			}
+		case schemaOrArray:
+			if val.Kind() == source.Array {
+				for j, item := range val.Items() {
+					w.walk(item, base+"/"+strconv.Itoa(j), n, name, strconv.Itoa(j), childInert)
+				}
+			} else {
+				w.walk(val, base, n, name, "", childInert)
+			}
+		case schemaMap, depsMap:
+			if val.Kind() != source.Object {
+				continue
+			}
+			for j := 0; j < val.Len(); j++ {
+				pk, pv := val.Member(j)
+				if sh == depsMap && pv.Kind() == source.Array {
+					continue
+				}
+				w.walk(pv, base+"/"+source.EscapeToken(pk.Str()), n, name, pk.Str(), childInert)
+			}
+		}
+	}
+}
+
+// resolveRef resolves a reference against a base URI: the absolute URI without fragment,
+// and the fragment (percent-decoded).
+func resolveRef(base, ref string) (string, string, error) {
+	r, err := url.Parse(ref)
+	if err != nil {
+		return "", "", err
+	}
+	b, err := url.Parse(base)
+	if err != nil {
+		return "", "", err
+	}
+	u := b.ResolveReference(r)
+	frag := u.Fragment
+	u.Fragment, u.RawFragment = "", ""
+	return u.String(), frag, nil
+}
+
+// isDefinitionsKeyword reports keywords that hold reusable definitions.
+func isDefinitionsKeyword(kw string) bool { return kw == "definitions" || kw == "$defs" }

@@ -1,0 +1,257 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/jstk-dev/jstk/internal/diag"
+	"github.com/jstk-dev/jstk/internal/lint"
+	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/source"
+	"github.com/jstk-dev/jstk/internal/workspace"
+)
+
+// LintInput are the arguments of lint.
+type LintInput struct {
+	Schemas []Doc    `json:"schemas,omitempty" desc:"The schemas to lint. A path may name a file (JSON or YAML), a directory (its .json/.yaml/.yml files) or a glob pattern."`
+	FailOn  string   `json:"failOn,omitempty" enum:"error,warning,info" desc:"The least severity that counts as a failure (exit status 1). Default: warning, or lint.failOn in jstk.json."`
+	Rules   []string `json:"rules,omitempty" cli:"flag" desc:"Rule settings RULE=off|on|error|warning|info, where RULE is a rule id, a category (correctness, redundancy, portability, documentation, style) or all; e.g. style=off, unknown-format=error. They apply after lint.rules of jstk.json."`
+	Draft   string   `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" desc:"Read schemas that have no $schema as this draft (default 2020-12)."`
+	List    bool     `json:"list,omitempty" desc:"List the rules (id, category, severity, whether enabled) instead of linting."`
+	Fix     bool     `json:"fix,omitempty" cli:"only" desc:"Apply the fixes that provably keep the set of valid instances, writing the fixed files (JSON files only)."`
+	Offset  int      `json:"offset,omitempty" min:"0" desc:"Skip this many findings of the list (for paging through long results)."`
+	Limit   int      `json:"limit,omitempty" min:"0" desc:"List at most this many findings (0: the default of the surface; the CLI lists all)."`
+}
+
+// schemaExts are the extensions a directory argument contributes to lint and bundle.
+var schemaExts = []string{".json", ".yaml", ".yml"}
+
+func init() {
+	register(define(Descriptor{
+		Name:    "lint",
+		Title:   "Lint JSON Schemas",
+		Summary: "find mistakes, dead keywords and portability problems in schemas, with safe fixes",
+		Usage:   "[flags] SCHEMA...",
+		Description: "Answers: what is wrong or doubtful in these schemas? Use it to review a schema before " +
+			"trusting or publishing it. It runs a table of rules over each schema document: correctness " +
+			"(references that resolve nowhere, keywords ignored where they stand or misspelled, keywords of " +
+			"another draft, unsatisfiable or contradictory subschemas, defaults and examples that do not " +
+			"validate, unanchored patterns, additionalProperties: false beside allOf, duplicate $id), " +
+			"redundancy, portability (non-ECMA-262 patterns, unknown formats, dialect URIs), documentation " +
+			"and style. Each finding has the rule id, a severity, a message, the file, line, column and JSON " +
+			"Pointer, and, when a safe fix exists, the fix as JSON Patch operations and text edits (a fix " +
+			"never changes which instances are valid). Suppress rules for a subschema with \"x-lint-ignore\": " +
+			"[\"rule-id\"]. Set list to get the rules.",
+	}, runLint))
+}
+
+// lintReport is the lint result as a tool report: the engine's result, which also proposes
+// the fixed files to the CLI.
+type lintReport lint.Result
+
+func (r *lintReport) res() *lint.Result { return (*lint.Result)(r) }
+
+// WriteText prints the human report.
+func (r *lintReport) WriteText(w io.Writer) error { return r.res().WriteText(w) }
+
+// Diagnostics lists the findings.
+func (r *lintReport) Diagnostics() []diag.Diagnostic { return r.res().Diagnostics() }
+
+// SARIFRules is the rule table, for SARIF output.
+func (r *lintReport) SARIFRules() []diag.Rule { return lint.DiagRules() }
+
+// ExitCode is 0 clean, 1 a finding at or above fail-on, 2 an unreadable schema.
+func (r *lintReport) ExitCode() int {
+	if r.Rules != nil {
+		return 0
+	}
+	return r.res().ExitCode()
+}
+
+// OutputFiles are the fixed files (with --fix).
+func (r *lintReport) OutputFiles() []OutputFile {
+	var out []OutputFile
+	for _, o := range r.res().Outputs() {
+		out = append(out, OutputFile{Path: o.Path, Data: o.Data})
+	}
+	return out
+}
+
+// lintConfig is the "lint" block of jstk.json: {"rules": {"<rule|category|all>":
+// "off|on|error|warning|info"}, "failOn": "error|warning|info"}.
+type lintConfig struct {
+	Rules  map[string]string
+	FailOn string
+}
+
+// readLintConfig reads the "lint" block of jstk.json at the workspace root, if any. (The
+// workspace configuration loader does not know this block yet; lint reads it itself.)
+func readLintConfig(fsys workspace.FS) (*lintConfig, error) {
+	cfg := &lintConfig{Rules: map[string]string{}}
+	if fsys == nil {
+		return cfg, nil
+	}
+	data, err := workspace.ReadFile(fsys, ConfigFile, 1<<20)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.Is(err, fs.ErrNotExist) || errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "no such file") {
+			return cfg, nil
+		}
+		return nil, err
+	}
+	doc, err := source.ParseJSON(ConfigFile, data, nil)
+	if err != nil {
+		return nil, err
+	}
+	lv, ok := doc.Root.Get("lint")
+	if !ok {
+		return cfg, nil
+	}
+	at := func(v source.Value) string {
+		line, col := doc.Position(v.Offset())
+		return fmt.Sprintf("%s:%d:%d", ConfigFile, line, col)
+	}
+	if lv.Kind() != source.Object {
+		return nil, fmt.Errorf("%s: \"lint\" must be an object", at(lv))
+	}
+	for i := 0; i < lv.Len(); i++ {
+		k, v := lv.Member(i)
+		switch k.Str() {
+		case "rules":
+			if v.Kind() != source.Object {
+				return nil, fmt.Errorf("%s: \"lint.rules\" must map rule ids to off, on, error, warning or info", at(v))
+			}
+			for j := 0; j < v.Len(); j++ {
+				rk, rv := v.Member(j)
+				if rv.Kind() != source.String {
+					return nil, fmt.Errorf("%s: the setting of rule %q must be a string", at(rv), rk.Str())
+				}
+				cfg.Rules[rk.Str()] = rv.Str()
+			}
+		case "failOn":
+			if _, ok := diag.ParseSeverity(v.Str()); v.Kind() != source.String || !ok {
+				return nil, fmt.Errorf("%s: \"lint.failOn\" must be error, warning or info", at(v))
+			}
+			cfg.FailOn = v.Str()
+		default:
+			return nil, fmt.Errorf("%s: unknown lint setting %q (known: rules, failOn)", at(k), k.Str())
+		}
+	}
+	return cfg, nil
+}
+
+// lintSettings combines jstk.json's rules with the call's.
+func lintSettings(cfg *lintConfig, args []string) (map[string]string, error) {
+	settings := map[string]string{}
+	for k, v := range cfg.Rules {
+		settings[k] = v
+	}
+	for _, a := range args {
+		id, val, ok := strings.Cut(a, "=")
+		if !ok || id == "" || val == "" {
+			return nil, fmt.Errorf("argument rules: %q: expected RULE=off|on|error|warning|info", a)
+		}
+		settings[strings.TrimSpace(id)] = strings.TrimSpace(val)
+	}
+	return settings, nil
+}
+
+// schemaSources turns document arguments into lint sources.
+func schemaSources(env *Env, docs []Doc, argName string) ([]lint.Source, []lint.Problem, error) {
+	var srcs []lint.Source
+	var problems []lint.Problem
+	for i, d := range docs {
+		arg := argName + "[" + strconv.Itoa(i) + "]"
+		if err := d.check(arg); err != nil {
+			return nil, nil, err
+		}
+		switch {
+		case d.Path == "-":
+			data, _, err := d.bytes(env, arg)
+			if err != nil {
+				return nil, nil, err
+			}
+			srcs = append(srcs, lint.Source{Name: "-", Text: data})
+		case d.Path != "":
+			files, errs := workspace.Expand(env.FS, []string{d.Path}, schemaExts)
+			for _, f := range files {
+				if path.Base(f) == ConfigFile && f != d.Path {
+					continue // the workspace configuration is not a schema
+				}
+				srcs = append(srcs, lint.Source{Name: f, Path: f})
+			}
+			for _, e := range errs {
+				problems = append(problems, lint.Problem{File: d.Path, Message: e.Error()})
+			}
+		default:
+			data, _, _ := d.bytes(env, arg)
+			srcs = append(srcs, lint.Source{Name: d.label(arg), Text: data})
+		}
+	}
+	return srcs, problems, nil
+}
+
+func runLint(ctx context.Context, env *Env, in *LintInput) (*lintReport, error) {
+	if in.Offset < 0 || in.Limit < 0 {
+		return nil, fmt.Errorf("arguments offset and limit must not be negative")
+	}
+	cfg, err := readLintConfig(env.FS)
+	if err != nil {
+		return nil, err
+	}
+	settings, err := lintSettings(cfg, in.Rules)
+	if err != nil {
+		return nil, err
+	}
+	if in.List {
+		infos, err := lint.List(settings)
+		if err != nil {
+			return nil, err
+		}
+		return &lintReport{Findings: []lint.Finding{}, Rules: infos}, nil
+	}
+	if len(in.Schemas) == 0 {
+		return nil, fmt.Errorf("argument schemas: give at least one schema (or list: true for the rules)")
+	}
+	failOn := in.FailOn
+	if failOn == "" {
+		failOn = cfg.FailOn
+	}
+	opts := &lint.Options{Rules: settings, FailOn: diag.Severity(failOn), Fix: in.Fix, Limits: env.Limits,
+		Loader: &schema.Loader{FS: env.FS, IndexRoot: ".", Resolve: env.Resolve, Limits: env.Limits}}
+	if in.Draft != "" {
+		d, ok := schema.DraftByName(in.Draft)
+		if !ok {
+			return nil, fmt.Errorf("unknown draft %q: use 4, 6, 7, 2019-09 or 2020-12", in.Draft)
+		}
+		opts.Draft = d
+	}
+	if env.Progress != nil {
+		opts.Progress = func(done, total int) {
+			env.Progress(float64(done), float64(total), "linted "+strconv.Itoa(done)+" of "+strconv.Itoa(total))
+		}
+	}
+	srcs, problems, err := schemaSources(env, in.Schemas, "schemas")
+	if err != nil {
+		return nil, err
+	}
+	res, err := lint.Run(ctx, srcs, env.FS, opts)
+	if err != nil {
+		return nil, err
+	}
+	if len(problems) > 0 {
+		res.Problems = append(problems, res.Problems...)
+		res.Summary.Files += len(problems)
+		res.Summary.Unreadable += len(problems)
+	}
+	if in.Offset > 0 || in.Limit > 0 {
+		res.Cut(in.Offset, in.Limit)
+	}
+	return (*lintReport)(res), nil
+}
