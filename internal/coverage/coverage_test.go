@@ -1,0 +1,453 @@
+package coverage
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/jstk-dev/jstk/internal/diag"
+	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/workspace"
+)
+
+// measure runs Measure on in-memory files: the schema is "schema.json".
+func measure(t *testing.T, files map[string]string, inputs []string, opts *Options) *Result {
+	t.Helper()
+	fsys := workspace.Memory(files)
+	s := compileFile(t, fsys, "schema.json")
+	if opts == nil {
+		opts = &Options{}
+	}
+	opts.FS = fsys
+	var srcs []Source
+	for _, in := range inputs {
+		srcs = append(srcs, Source{Name: in, Path: in})
+	}
+	res, err := Measure(context.Background(), s, srcs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.ListAll()
+	return res
+}
+
+// missing maps "pointer keyword" to what is missing there ("-" when nothing is).
+func missing(res *Result) map[string]string {
+	out := map[string]string{}
+	for _, e := range res.Entries {
+		key := e.Pointer + " " + e.Keyword
+		if e.File != "schema.json" {
+			key = e.File + "#" + key
+		}
+		m := strings.Join(e.Missing, ", ")
+		if m == "" {
+			m = "-"
+		}
+		out[strings.TrimSpace(key)] = m
+	}
+	return out
+}
+
+func TestKeywords(t *testing.T) {
+	tests := []struct {
+		name   string
+		schema string
+		inputs map[string]string
+		want   map[string]string
+	}{
+		{"strings, numbers, arrays", `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "s": {"minLength": 2, "maxLength": 3, "pattern": "^a"},
+    "n": {"multipleOf": 2, "maximum": 10, "exclusiveMaximum": 10, "minimum": 0, "exclusiveMinimum": 0},
+    "a": {"minItems": 1, "maxItems": 2, "uniqueItems": true, "prefixItems": [{"type": "integer"}], "items": false,
+          "contains": {"const": 1}, "minContains": 1, "maxContains": 1}
+  }
+}`, map[string]string{"1.json": `{"s": 5, "n": "x", "a": "x"}`, "2.json": `{"s": "ab", "n": 4, "a": [1]}`}, map[string]string{
+			"":                                 "-",
+			"properties":                       `"s" absent, "n" absent, "a" absent`,
+			"/properties/s":                    "-",
+			"/properties/s minLength":          "fail",
+			"/properties/s maxLength":          "fail",
+			"/properties/s pattern":            "fail",
+			"/properties/n":                    "-",
+			"/properties/n multipleOf":         "fail",
+			"/properties/n maximum":            "fail",
+			"/properties/n exclusiveMaximum":   "fail",
+			"/properties/n minimum":            "fail",
+			"/properties/n exclusiveMinimum":   "fail",
+			"/properties/a":                    "-",
+			"/properties/a minItems":           "fail",
+			"/properties/a maxItems":           "fail",
+			"/properties/a uniqueItems":        "fail",
+			"/properties/a prefixItems":        "-",
+			"/properties/a items":              "applied",
+			"/properties/a contains":           "fail",
+			"/properties/a minContains":        "fail",
+			"/properties/a maxContains":        "fail",
+			"/properties/a/contains":           "-",
+			"/properties/a/contains const":     "fail",
+			"/properties/a/items":              "reached",
+			"/properties/a/prefixItems/0":      "-",
+			"/properties/a/prefixItems/0 type": "fail",
+		}},
+		{"a minLength seen only on numbers does not count", `{"minLength": 1, "type": ["string", "number"]}`,
+			map[string]string{"1.json": `3`}, map[string]string{
+				"":           "-",
+				" minLength": "applied, pass, fail",
+				" type":      "fail, string",
+			}},
+		{"draft 7 dependencies, not, propertyNames, patternProperties", `{
+  "$schema": "http://json-schema.org/draft-07/schema#",
+  "dependencies": {"a": ["b"], "c": {"required": ["d"]}},
+  "not": {"required": ["x"]},
+  "propertyNames": {"maxLength": 3},
+  "patternProperties": {"^p": {"type": "string"}},
+  "additionalProperties": {"type": "integer"}
+}`, map[string]string{"1.json": `{"a": 1, "b": 2, "p1": "s"}`, "2.json": `{"c": 1, "x": 1, "long": 1}`}, map[string]string{
+			"":                           "-",
+			" dependencies":              "fail",
+			" not":                       "-",
+			" propertyNames":             "-",
+			" patternProperties":         "-",
+			" additionalProperties":      "-",
+			"/additionalProperties":      "-",
+			"/additionalProperties type": "fail",
+			"/dependencies/c":            "-",
+			"/dependencies/c required":   "pass",
+			"/not":                       "-",
+			"/not required":              "-",
+			"/patternProperties/^p":      "-",
+			"/patternProperties/^p type": "fail",
+			"/propertyNames":             "-",
+			"/propertyNames maxLength":   "-",
+		}},
+		{"closed objects, if without then, const, oneOf failing", `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {"k": {"const": "v"}},
+  "unevaluatedProperties": false,
+  "if": {"required": ["k"]},
+  "oneOf": [{"minProperties": 1}, {"maxProperties": 1}]
+}`, map[string]string{"1.json": `{"k": "v", "z": 1}`, "2.json": `{}`}, map[string]string{
+			"":                       "-",
+			" properties":            `"k" absent`,
+			" unevaluatedProperties": "-",
+			" if":                    "-",
+			" oneOf":                 "branch 0, fail",
+			"/if":                    "-",
+			"/if required":           "-",
+			"/oneOf/0":               "-",
+			"/oneOf/0 minProperties": "-",
+			"/oneOf/1":               "-",
+			"/oneOf/1 maxProperties": "-",
+			"/properties/k":          "-",
+			"/properties/k const":    "fail",
+			"/unevaluatedProperties": "-",
+		}},
+		{"2019-09 $recursiveRef, 2020-12 $dynamicRef", `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$dynamicAnchor": "node",
+  "properties": {"kids": {"items": {"$dynamicRef": "#node"}}},
+  "$defs": {"never": {"$ref": "#/$defs/also"}, "also": true}
+}`, map[string]string{"1.json": `{"kids": [{}]}`}, map[string]string{
+			"": "-",
+			// The empty object the dynamic reference applies the root to shows no event of
+			// an object keyword: "kids" absent goes unseen (see the report's limits).
+			" properties":                        `"kids" absent`,
+			"/$defs/also":                        "reached (dead: nothing references it)",
+			"/$defs/never":                       "reached (dead: nothing references it)",
+			"/properties/kids":                   "-",
+			"/properties/kids items":             "-",
+			"/properties/kids/items":             "-",
+			"/properties/kids/items $dynamicRef": "-",
+		}},
+		{"minContains 0: contains cannot fail", `{"$schema": "https://json-schema.org/draft/2019-09/schema", "contains": {"type": "null"}, "minContains": 0, "$recursiveAnchor": true, "items": {"$recursiveRef": "#"}}`,
+			map[string]string{"1.json": `[1]`}, map[string]string{
+				"":                     "-",
+				" contains":            "matched",
+				" minContains":         "fail",
+				" items":               "-",
+				"/contains":            "-",
+				"/contains type":       "pass, null",
+				"/items":               "-",
+				"/items $recursiveRef": "-",
+			}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			files := map[string]string{"schema.json": tc.schema}
+			var inputs []string
+			for name, text := range tc.inputs {
+				files[name] = text
+				inputs = append(inputs, name)
+			}
+			sort.Strings(inputs)
+			res := measure(t, files, inputs, nil)
+			got := missing(res)
+			want := map[string]string{}
+			for k, v := range tc.want {
+				want[strings.TrimSpace(k)] = v
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("missing (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+var ignoreFiles = map[string]string{
+	"schema.json": `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "type": "object",
+  "properties": {
+    "a": {"type": "string", "x-coverage-ignore": true, "properties": {"deep": {"type": "null"}}},
+    "b": {"type": "integer", "minimum": 1, "x-coverage-ignore": "minimum"},
+    "c": {"enum": [1, 2], "maximum": 3, "x-coverage-ignore": ["enum", "maximum"]},
+    "d": {"$ref": "other.json"}
+  },
+  "$defs": {"old": {"x-coverage-ignore": true}, "older": {}, "oldest": {}}
+}`,
+	"other.json": `{"type": "boolean", "$defs": {"unused": {}}}`,
+	"i.json":     `{"b": 2, "d": true}`,
+}
+
+func TestIgnore(t *testing.T) {
+	res := measure(t, ignoreFiles, []string{"i.json"}, &Options{Ignore: []string{"#/$defs/older", "/properties/c", "other.json#/$defs/unused"}})
+	want := map[string]string{
+		"":                   "-",
+		"type":               "fail",
+		"properties":         `"a" present, "b" absent, "c" present, "d" absent`,
+		"/$defs/oldest":      "reached (dead: nothing references it)",
+		"/properties/b":      "-",
+		"/properties/b type": "fail",
+		"/properties/d":      "-",
+		"/properties/d $ref": "-",
+		"other.json#":        "-",
+		"other.json# type":   "fail",
+	}
+	if diff := cmp.Diff(want, missing(res)); diff != "" {
+		t.Errorf("missing (-want +got):\n%s", diff)
+	}
+	for _, bad := range []string{"properties/a", "x.json#nope"} {
+		_, err := Measure(context.Background(), compileFile(t, workspace.Memory(ignoreFiles), "schema.json"), nil, &Options{Ignore: []string{bad}})
+		if err == nil {
+			t.Errorf("--ignore %q accepted", bad)
+		}
+	}
+}
+
+func TestResolveMapIsNotMeasured(t *testing.T) {
+	files := map[string]string{
+		"schema.json":     `{"properties": {"dep": {"$ref": "https://dep.example/lib.json"}, "own": {"$ref": "own.json"}}}`,
+		"vendor/lib.json": `{"type": "string"}`,
+		"own.json":        `{"type": "integer"}`,
+		"i.json":          `{"dep": "x", "own": 1}`,
+	}
+	fsys := workspace.Memory(files)
+	resolve := map[string]string{"https://dep.example/": "vendor/"}
+	c := schema.NewCompiler(&schema.Options{Loader: &schema.Loader{FS: fsys, Resolve: resolve}})
+	s, err := c.Compile(schema.FileURI(fsys.Abs("schema.json")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Measure(context.Background(), s, []Source{{Name: "i.json", Path: "i.json"}}, &Options{FS: fsys, Resolve: resolve})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files2 := map[string]bool{}
+	for _, e := range res.all {
+		files2[e.File] = true
+	}
+	if diff := cmp.Diff(map[string]bool{"schema.json": true, "own.json": true}, files2); diff != "" {
+		t.Errorf("measured files (-want +got):\n%s", diff)
+	}
+}
+
+var inputsFiles = map[string]string{
+	"schema.json": `{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+  "properties": {"n": {"type": "integer", "maximum": 5}}, "required": ["n"]}`,
+	"many.ndjson":  "{\"n\": 1}\n{\"n\": 9}\n",
+	"stream.yaml":  "n: 2\n---\nm: 1\n",
+	"tests.json":   `{"target": "schema.json", "tests": [{"valid": true, "data": {"n": 1}}, {"valid": true, "data": {"n": 7}}]}`,
+	"suite.json":   `[{"description": "reaches the schema by reference", "schema": {"$ref": "schema.json#/properties/n"}, "tests": [{"description": "big", "data": 8, "valid": false}]}]`,
+	"bad.json":     `{"n": `,
+	"unres.json":   `{"target": "nope.json", "tests": [{"valid": true, "data": 1}]}`,
+	"nodata.json":  `{"target": "schema.json", "tests": [{"valid": true, "dataPath": "nope.json"}]}`,
+	"badtest.json": `{"target": "schema.json", "tests": [{"data": 1}]}`,
+}
+
+func TestNDJSONChunks(t *testing.T) {
+	lines := strings.Repeat("{\"n\": 1}\n", 700) + "{\"n\": \n" + strings.Repeat("\n{\"n\": 9}\r\n", 400)
+	files := map[string]string{"schema.json": inputsFiles["schema.json"], "big.ndjson": "\uFEFF" + lines}
+	res := measure(t, files, []string{"big.ndjson"}, nil)
+	if diff := cmp.Diff(Inputs{Instances: 1100, Valid: 700, Invalid: 400}, res.Inputs); diff != "" {
+		t.Errorf("inputs (-want +got):\n%s", diff)
+	}
+	if len(res.Problems) != 1 || !strings.HasPrefix(res.Problems[0], "big.ndjson:701: ") {
+		t.Errorf("problems: %q", res.Problems)
+	}
+	for _, e := range res.Entries {
+		if e.Keyword == "maximum" && e.Hits != 1100 {
+			t.Errorf("maximum applied %d times, want 1100", e.Hits)
+		}
+	}
+}
+
+func TestInputs(t *testing.T) {
+	tests := []struct {
+		name     string
+		inputs   []string
+		want     Inputs
+		problems int
+		max      string // what the maximum keyword misses
+	}{
+		{"NDJSON and YAML streams are plain instances", []string{"many.ndjson", "stream.yaml"},
+			Inputs{Instances: 4, Valid: 2, Invalid: 2}, 0, "-"},
+		{"a tests file, one test failing its expectation", []string{"tests.json"},
+			Inputs{Tests: 2, Valid: 1, Invalid: 1, Unexpected: 1, UnexpectedTests: []string{"tests.json:1:72 (test 2)"}}, 0, "fail"},
+		{"a suite-format file reaching the schema by reference", []string{"suite.json"},
+			Inputs{Tests: 1, Invalid: 1}, 0, "pass"},
+		{"unusable inputs", []string{"bad.json", "unres.json", "nodata.json", "badtest.json", "missing.json"},
+			Inputs{}, 5, "applied, pass, fail"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := measure(t, inputsFiles, tc.inputs, nil)
+			if diff := cmp.Diff(tc.want, res.Inputs); diff != "" {
+				t.Errorf("inputs (-want +got):\n%s", diff)
+			}
+			if len(res.Problems) != tc.problems {
+				t.Errorf("problems: %q", res.Problems)
+			}
+			if got := missing(res)["/properties/n maximum"]; got != tc.max {
+				t.Errorf("maximum misses %q, want %q", got, tc.max)
+			}
+			wantExit := 0
+			if tc.problems > 0 {
+				wantExit = 2
+			}
+			if res.ExitCode() != wantExit {
+				t.Errorf("exit code %d, want %d", res.ExitCode(), wantExit)
+			}
+		})
+	}
+}
+
+func TestThresholdsAndReports(t *testing.T) {
+	res := measure(t, inputsFiles, []string{"many.ndjson"}, &Options{FailUnder: map[Kind]float64{Keywords: 100, Outcomes: 90}})
+	want := []Threshold{{Kind: Keywords, Min: 100, Percent: 100, Met: true}, {Kind: Outcomes, Min: 90, Percent: 62.5, Met: false}}
+	if diff := cmp.Diff(want, res.Thresholds); diff != "" {
+		t.Errorf("thresholds (-want +got):\n%s", diff)
+	}
+	if res.Passed || res.ExitCode() != 1 {
+		t.Errorf("passed %v, exit %d", res.Passed, res.ExitCode())
+	}
+	var text bytes.Buffer
+	if err := res.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"ok   keywords 100.00% (--fail-under keywords=100)", "FAIL outcomes 62.50% (--fail-under outcomes=90)"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, text.String())
+		}
+	}
+	var codes []string
+	for _, d := range res.Diagnostics() {
+		codes = append(codes, d.Code+" "+d.Location()+" "+d.Message)
+	}
+	wantCodes := []string{
+		"coverage/under-threshold schema.json outcomes coverage 62.50% is under 90%",
+		"coverage/uncovered schema.json:1:61 type not covered: fail",
+		"coverage/uncovered schema.json:2:59 required not covered: fail, \"n\" omitted",
+		"coverage/uncovered schema.json:2:24 type not covered: fail",
+	}
+	if diff := cmp.Diff(wantCodes, codes); diff != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", diff)
+	}
+	var gh bytes.Buffer
+	if err := diag.WriteGitHub(&gh, res.Diagnostics()); err != nil || !strings.Contains(gh.String(), "::notice file=schema.json,line=1,col=61") {
+		t.Errorf("github: %v\n%s", err, gh.String())
+	}
+	if err := res.WriteFormat(&gh, "junit"); err == nil {
+		t.Error("junit is not a coverage format")
+	}
+
+	// Paging and the default listing.
+	res.list(false)
+	if res.Listed != "incomplete" || len(res.Entries) != 3 {
+		t.Fatalf("listed %s: %d entries", res.Listed, len(res.Entries))
+	}
+	res.Cut(1, 1)
+	if diff := cmp.Diff(&Page{Offset: 1, Limit: 1, Total: 3, Omitted: 2}, res.Page); diff != "" {
+		t.Errorf("page (-want +got):\n%s", diff)
+	}
+	text.Reset()
+	res.WriteText(&text)
+	if !strings.Contains(text.String(), "(1 of 3 entries listed; ask for more with offset and limit)") ||
+		!strings.Contains(text.String(), "(4 entries fully covered, not listed; --all lists every entry)") {
+		t.Errorf("text of a page:\n%s", text.String())
+	}
+	res.Cut(0, 0)
+	if len(res.Entries) != 1 {
+		t.Error("Cut(0, 0) changed the list")
+	}
+}
+
+func TestDeadDiagnostic(t *testing.T) {
+	res := measure(t, map[string]string{"schema.json": `{"$defs": {"x": {}}}`, "i.json": `1`}, []string{"i.json"}, nil)
+	ds := res.Diagnostics()
+	if len(ds) != 1 || ds[0].Code != "coverage/dead-definition" || ds[0].Pointer != "/$defs/x" || ds[0].Severity != diag.Warning {
+		t.Errorf("diagnostics: %+v", ds)
+	}
+	var text bytes.Buffer
+	res.WriteText(&text)
+	if !strings.Contains(text.String(), "schema.json:1:17  /$defs/x  (schema)     0  reached (dead: nothing references it)") {
+		t.Errorf("text:\n%s", text.String())
+	}
+}
+
+func TestFullyCoveredJSON(t *testing.T) {
+	res := measure(t, map[string]string{"schema.json": `{"type": "integer"}`, "a.json": `1`, "b.json": `"x"`}, []string{"a.json", "b.json"}, nil)
+	data, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), "null") {
+		t.Errorf("a list is null in %s", data)
+	}
+}
+
+func TestKindByName(t *testing.T) {
+	for _, k := range Kinds {
+		if got, ok := KindByName(string(k)); !ok || got != k {
+			t.Errorf("KindByName(%s) = %s %v", k, got, ok)
+		}
+	}
+	if _, ok := KindByName("lines"); ok {
+		t.Error("KindByName accepted lines")
+	}
+}
+
+func TestCancelled(t *testing.T) {
+	fsys := workspace.Memory(inputsFiles)
+	s := compileFile(t, fsys, "schema.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Measure(ctx, s, []Source{{Name: "many.ndjson", Path: "many.ndjson"}}, &Options{FS: fsys}); err == nil {
+		t.Error("a cancelled measure returned no error")
+	}
+}
+
+func TestSortKey(t *testing.T) {
+	ptrs := []string{"/a/10", "/a/2", "/a", "", "/a/b", "/a~1b", "/a/2/x"}
+	sort.Slice(ptrs, func(i, j int) bool { return sortKey("f", ptrs[i]) < sortKey("f", ptrs[j]) })
+	want := []string{"", "/a", "/a/2", "/a/2/x", "/a/10", "/a/b", "/a~1b"}
+	if diff := cmp.Diff(want, ptrs); diff != "" {
+		t.Errorf("order (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,817 @@
+package coverage
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/source"
+)
+
+// Kind is one of the four measures of coverage.
+type Kind string
+
+// The four kinds of coverage.
+const (
+	// Subschemas: each subschema of the schema's files reached by some evaluation; a
+	// $defs (or definitions) entry that nothing references is reported as dead.
+	Subschemas Kind = "subschemas"
+	// Keywords: each keyword that constrains instances applied to a value it can act on (a
+	// minLength seen only on numbers does not count).
+	Keywords Kind = "keywords"
+	// Outcomes: each assertion seen passing and seen failing decisively in an
+	// expected-invalid test; each anyOf/oneOf branch selected by a valid instance; if taken
+	// both ways; each dependentRequired entry triggered and not; contains matched.
+	Outcomes Kind = "outcomes"
+	// Values: each enum/const value matched; each type member seen; each required property
+	// omitted in an invalid test; each optional property present and absent.
+	Values Kind = "values"
+)
+
+// Kinds lists the kinds in report order.
+var Kinds = []Kind{Subschemas, Keywords, Outcomes, Values}
+
+// KindByName reads a kind's name.
+func KindByName(s string) (Kind, bool) {
+	for _, k := range Kinds {
+		if string(k) == s {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// item is one thing that can be covered.
+type item struct {
+	kind  Kind
+	entry int    // the entry (row) it belongs to
+	label string // "reached", "applied", "pass", "fail", "branch 0", `"red"`, ...
+	line  int    // where it is in its file (lcov)
+}
+
+// entry is one row of the report: a subschema, or one keyword of it.
+type entry struct {
+	info    *sinfo
+	keyword string // "" for the subschema itself
+	line    int
+	col     int
+	dead    bool
+	items   []int
+}
+
+// kwID numbers the keywords that carry events, for fast dispatch.
+type kwID uint8
+
+const (
+	kwNone kwID = iota
+	kwType
+	kwEnum
+	kwConst
+	kwFormat
+	kwMultipleOf
+	kwMaximum
+	kwExclusiveMaximum
+	kwMinimum
+	kwExclusiveMinimum
+	kwMaxLength
+	kwMinLength
+	kwPattern
+	kwMaxItems
+	kwMinItems
+	kwUniqueItems
+	kwContains
+	kwMinContains
+	kwMaxContains
+	kwMaxProperties
+	kwMinProperties
+	kwRequired
+	kwDependentRequired
+	kwDependencies
+	kwDependentSchemas
+	kwProperties
+	kwNot
+	kwIf
+	kwAnyOf
+	kwOneOf
+	kwCount
+)
+
+var kwIDs = map[string]kwID{
+	"type": kwType, "enum": kwEnum, "const": kwConst, "format": kwFormat, "multipleOf": kwMultipleOf,
+	"maximum": kwMaximum, "exclusiveMaximum": kwExclusiveMaximum, "minimum": kwMinimum,
+	"exclusiveMinimum": kwExclusiveMinimum, "maxLength": kwMaxLength, "minLength": kwMinLength,
+	"pattern": kwPattern, "maxItems": kwMaxItems, "minItems": kwMinItems, "uniqueItems": kwUniqueItems,
+	"contains": kwContains, "minContains": kwMinContains, "maxContains": kwMaxContains,
+	"maxProperties": kwMaxProperties, "minProperties": kwMinProperties, "required": kwRequired,
+	"dependentRequired": kwDependentRequired, "dependencies": kwDependencies,
+	"dependentSchemas": kwDependentSchemas, "properties": kwProperties, "not": kwNot, "if": kwIf,
+	"anyOf": kwAnyOf, "oneOf": kwOneOf,
+}
+
+// kwIDOf is kwIDs as a switch, for the tracer's hot path.
+func kwIDOf(kw string) kwID {
+	switch kw {
+	case "type":
+		return kwType
+	case "enum":
+		return kwEnum
+	case "const":
+		return kwConst
+	case "format":
+		return kwFormat
+	case "multipleOf":
+		return kwMultipleOf
+	case "maximum":
+		return kwMaximum
+	case "exclusiveMaximum":
+		return kwExclusiveMaximum
+	case "minimum":
+		return kwMinimum
+	case "exclusiveMinimum":
+		return kwExclusiveMinimum
+	case "maxLength":
+		return kwMaxLength
+	case "minLength":
+		return kwMinLength
+	case "pattern":
+		return kwPattern
+	case "maxItems":
+		return kwMaxItems
+	case "minItems":
+		return kwMinItems
+	case "uniqueItems":
+		return kwUniqueItems
+	case "contains":
+		return kwContains
+	case "minContains":
+		return kwMinContains
+	case "maxContains":
+		return kwMaxContains
+	case "maxProperties":
+		return kwMaxProperties
+	case "minProperties":
+		return kwMinProperties
+	case "required":
+		return kwRequired
+	case "dependentRequired":
+		return kwDependentRequired
+	case "dependencies":
+		return kwDependencies
+	case "dependentSchemas":
+		return kwDependentSchemas
+	case "properties":
+		return kwProperties
+	case "not":
+		return kwNot
+	case "if":
+		return kwIf
+	case "anyOf":
+		return kwAnyOf
+	case "oneOf":
+		return kwOneOf
+	}
+	return kwNone
+}
+
+// assertions are the keywords whose outcomes are "pass" and "fail".
+var assertions = map[string]bool{
+	"type": true, "enum": true, "const": true, "format": true, "multipleOf": true, "maximum": true,
+	"exclusiveMaximum": true, "minimum": true, "exclusiveMinimum": true, "maxLength": true, "minLength": true,
+	"pattern": true, "maxItems": true, "minItems": true, "uniqueItems": true, "minContains": true,
+	"maxContains": true, "maxProperties": true, "minProperties": true, "required": true, "not": true,
+}
+
+// childKeywords are the applicators whose application shows only as their subschema being
+// reached (the evaluator reports no event of their own).
+var childKeywords = map[string]bool{
+	"patternProperties": true, "additionalProperties": true, "propertyNames": true, "items": true,
+	"prefixItems": true, "additionalItems": true, "allOf": true, "then": true, "else": true,
+	"unevaluatedProperties": true, "unevaluatedItems": true,
+}
+
+// kwItems are the items of one keyword of one schema (-1: none).
+type kwItems struct {
+	applied, pass, fail int
+}
+
+// depEntry is one entry of dependentRequired (or an array entry of dependencies), in the
+// order the evaluator reports them.
+type depEntry struct {
+	kw, prop     string
+	trig, notTrg int
+}
+
+// sinfo is what coverage knows of one subschema of the schema's files.
+type sinfo struct {
+	s       *schema.Schema
+	file    string
+	ptr     string
+	id      int              // index in model.infos
+	key     string           // file and pointer, for ordering
+	raw     source.Value     // the schema's value
+	dead    *source.Document // set for a $defs entry nothing compiled (s is nil)
+	ignored bool
+	ignKw   map[string]bool // keywords excluded by x-coverage-ignore
+
+	reached int
+	kw      [kwCount]kwItems
+	other   map[string]int // applied items of keywords without events ($ref, child keywords)
+	// closedFail are the "rejected a property" outcomes of additionalProperties and
+	// unevaluatedProperties when they are false.
+	closedFail map[string]int
+	childItems map[string]*int // applied items of the keywords in childKeywords
+
+	typeMembers []string
+	typeItems   []int
+	enumItems   []int
+	constItem   int
+	reqNames    names // the required properties
+	reqOmit     []int // their "omitted" items
+	optional    names // the properties not required
+	optPresent  []int
+	optAbsent   []int
+	// closedApplied are the applied items of a false additionalProperties or
+	// unevaluatedProperties; bodyItems those of $dynamicRef and $recursiveRef (applied
+	// whenever the schema's keywords are evaluated past its type); refApplied that of $ref.
+	closedApplied []int
+	bodyItems     []int
+	refApplied    int
+	anyOfItems    []int
+	oneOfItems    []int
+	ifThen        int
+	ifElse        int
+	deps          []depEntry        // evaluator order
+	depIndex      map[string]int    // kw NUL prop -> index in deps
+	depItems      map[string][2]int // kw NUL prop -> triggered, not triggered
+}
+
+// model is the static list of everything that can be covered.
+type model struct {
+	root     *schema.Schema
+	items    []item
+	entries  []entry
+	byLoc    map[string]*sinfo
+	infos    []*sinfo
+	compiled map[string]bool // file NUL pointer of every compiled schema
+	files    map[string]bool // the measured files
+	external map[string]bool // files reached through the resolve map
+	resolve  map[string]string
+	rootDoc  *source.Document
+
+	ignores []ignore
+}
+
+// ignore leaves out a subtree of a file.
+type ignore struct {
+	file string // "" for the root schema's file
+	ptr  string
+}
+
+func newModel(root *schema.Schema, resolve map[string]string) *model {
+	return &model{root: root, byLoc: map[string]*sinfo{}, files: map[string]bool{}, external: map[string]bool{},
+		resolve: resolve, rootDoc: root.Document()}
+}
+
+// measured reports whether a compiled schema lies in the measured files: the root
+// schema's document and the files it references by path or by the $id of a workspace
+// schema. Not measured: the built-in meta-schemas, and files reached through the resolve
+// map (remote URIs mapped to files: dependencies, not the schema under test). The root's
+// compilation decides which files those are; other compilations (the tests' targets) only
+// add schemas of those files.
+func (m *model) measured(t *schema.Schema, root bool) bool {
+	f, _ := t.Pointer()
+	if root {
+		if t.Document() == m.rootDoc {
+			return true
+		}
+		if f == "" {
+			return false
+		}
+		ext, seen := m.external[f]
+		if !seen {
+			ext = m.mapped(t)
+			m.external[f] = ext
+		}
+		return !ext
+	}
+	return f != "" && m.files[f]
+}
+
+// mapped reports whether t's document was reached through the resolve map: its URI (the
+// root's $id, else the URI it was loaded from) is a key of the map or lies under a key
+// ending in "/".
+func (m *model) mapped(t *schema.Schema) bool {
+	uri := ""
+	for _, k := range []string{"$id", "id"} {
+		if v, ok := t.Document().Root.Get(k); ok && v.Kind() == source.String {
+			uri = v.Str()
+			break
+		}
+	}
+	if uri == "" {
+		uri = t.BaseURI()
+	}
+	uri, _, _ = strings.Cut(uri, "#")
+	for key := range m.resolve {
+		k := strings.TrimSuffix(key, "#")
+		if uri == k || (strings.HasSuffix(k, "/") && strings.HasPrefix(uri, k)) {
+			return true
+		}
+	}
+	return false
+}
+
+// add records every measured schema reachable from t (a schema of any compilation), and
+// returns the view translating that compilation's schemas. The root schema is added first.
+func (m *model) add(t *schema.Schema) *view {
+	root := t == m.root
+	v := &view{nodes: map[*schema.Schema]*node{}}
+	schema.Walk(t, func(x *schema.Schema) bool {
+		if !m.measured(x, root) {
+			// The root's walk stops at the built-in meta-schemas; a test's schema may lie
+			// outside the measured files and reach into them.
+			return !root
+		}
+		if root {
+			f, _ := x.Pointer()
+			m.files[f] = true
+		}
+		si := m.byLoc[x.Location]
+		if si == nil {
+			file, ptr := x.Pointer()
+			si = &sinfo{s: x, file: file, ptr: ptr}
+			m.byLoc[x.Location] = si
+			m.infos = append(m.infos, si)
+		}
+		v.node(x).info = si
+		return true
+	})
+	for x, n := range v.nodes {
+		if n.info == nil {
+			continue
+		}
+		for _, c := range x.Children() {
+			if childKeywords[c.Keyword] {
+				v.node(c.Schema).parent = n.info.childItem(c.Keyword)
+			}
+		}
+	}
+	return v
+}
+
+// node returns (making it) the view's node of a schema.
+func (v *view) node(s *schema.Schema) *node {
+	n := v.nodes[s]
+	if n == nil {
+		n = &node{}
+		v.nodes[s] = n
+	}
+	return n
+}
+
+// childItem is where the applied item of a keyword that shows by its subschemas will be
+// (it is numbered by finish, after the views are built).
+func (si *sinfo) childItem(kw string) *int {
+	if si.childItems == nil {
+		si.childItems = map[string]*int{}
+	}
+	p, ok := si.childItems[kw]
+	if !ok {
+		p = new(int)
+		*p = -1
+		si.childItems[kw] = p
+	}
+	return p
+}
+
+// view translates the schemas of one compilation to the model.
+type view struct {
+	nodes map[*schema.Schema]*node
+}
+
+// node is what the tracer needs of one schema of a compilation: its measured schema (nil
+// when not measured), and for a subschema of a keyword that shows only by its subschemas
+// being reached (items, allOf, then, ...), the applied item of that keyword.
+type node struct {
+	info   *sinfo
+	parent *int
+}
+
+// finish decides what is ignored, finds dead $defs and numbers the items. It is called
+// once every compilation has been added.
+func (m *model) finish() {
+	for _, si := range m.infos {
+		si.key = sortKey(si.file, si.ptr)
+		si.raw = si.s.Value()
+	}
+	sort.Slice(m.infos, func(i, j int) bool { return m.infos[i].key < m.infos[j].key })
+	for i, si := range m.infos {
+		si.id = i
+	}
+	// x-coverage-ignore: true leaves out a schema and everything under it; a keyword name
+	// or a list of them leaves out those keywords.
+	for _, si := range m.infos {
+		v, ok := si.raw.Get("x-coverage-ignore")
+		if !ok {
+			continue
+		}
+		switch v.Kind() {
+		case source.Bool:
+			if v.Bool() {
+				m.ignores = append(m.ignores, ignore{file: si.file, ptr: si.ptr})
+			}
+		case source.String:
+			si.ignKw = map[string]bool{v.Str(): true}
+		case source.Array:
+			si.ignKw = map[string]bool{}
+			for _, k := range v.Items() {
+				si.ignKw[k.Str()] = true
+			}
+		}
+	}
+	m.compiled = map[string]bool{}
+	for _, si := range m.infos {
+		si.ignored = m.isIgnored(si.file, si.ptr)
+		m.compiled[si.file+"\x00"+si.ptr] = true
+	}
+	// Dead definitions take their place among the schemas, in pointer order.
+	nodes := append(append([]*sinfo(nil), m.infos...), m.findDead()...)
+	sort.SliceStable(nodes, func(i, j int) bool { return nodes[i].key < nodes[j].key })
+	for _, si := range nodes {
+		switch {
+		case si.dead != nil:
+			line, col := si.dead.Locate(si.ptr)
+			e := len(m.entries)
+			m.entries = append(m.entries, entry{info: si, line: line, col: col, dead: true})
+			m.entries[e].items = []int{m.newItem(Subschemas, e, "reached", line)}
+		case !si.ignored:
+			m.addItems(si)
+		}
+	}
+}
+
+// sortKey orders schemas by file, then pointer, token by token, numbers as numbers (so
+// that /a/2 comes before /a/10): tokens are separated by a byte below any character, and
+// numbers are padded to 20 digits behind a byte that sorts them before names.
+func sortKey(file, ptr string) string {
+	b := make([]byte, 0, len(file)+len(ptr)+8)
+	b = append(b, file...)
+	for len(ptr) > 0 {
+		ptr = ptr[1:] // the "/"
+		tok := ptr
+		if i := strings.IndexByte(ptr, '/'); i >= 0 {
+			tok, ptr = ptr[:i], ptr[i:]
+		} else {
+			ptr = ""
+		}
+		b = append(b, 0)
+		numeric := len(tok) > 0 && len(tok) <= 20
+		for i := 0; i < len(tok) && numeric; i++ {
+			numeric = tok[i] >= '0' && tok[i] <= '9'
+		}
+		if numeric {
+			b = append(b, 1)
+			for range 20 - len(tok) {
+				b = append(b, '0')
+			}
+		}
+		b = append(b, tok...)
+	}
+	return string(b)
+}
+
+func (m *model) isIgnored(file, ptr string) bool {
+	for _, ig := range m.ignores {
+		f := ig.file
+		if f == "" {
+			f, _ = m.root.Pointer()
+		}
+		if f == file && (ptr == ig.ptr || strings.HasPrefix(ptr, ig.ptr+"/") || ig.ptr == "") {
+			return true
+		}
+	}
+	return false
+}
+
+// findDead lists the $defs and definitions entries of measured schemas that were never
+// compiled: nothing references them.
+func (m *model) findDead() []*sinfo {
+	var dead []*sinfo
+	for _, si := range m.infos {
+		if si.ignored {
+			continue
+		}
+		for _, kw := range []string{"$defs", "definitions"} {
+			defs, ok := si.raw.Get(kw)
+			if !ok || defs.Kind() != source.Object {
+				continue
+			}
+			for i := 0; i < defs.Len(); i++ {
+				k, v := defs.Member(i)
+				ptr := si.ptr + "/" + source.EscapeToken(kw) + "/" + source.EscapeToken(k.Str())
+				if m.compiled[si.file+"\x00"+ptr] || m.isIgnored(si.file, ptr) {
+					continue
+				}
+				if ig, ok := v.Get("x-coverage-ignore"); ok && ig.Kind() == source.Bool && ig.Bool() {
+					continue
+				}
+				if v.Kind() != source.Object && v.Kind() != source.Bool {
+					continue
+				}
+				dead = append(dead, &sinfo{file: si.file, ptr: ptr, key: sortKey(si.file, ptr), reached: -1, dead: si.s.Document()})
+			}
+		}
+	}
+	return dead
+}
+
+func (m *model) newItem(k Kind, e int, label string, line int) int {
+	m.items = append(m.items, item{kind: k, entry: e, label: label, line: line})
+	return len(m.items) - 1
+}
+
+// counted reports whether keyword kw of s (whose value is raw) constrains instances and
+// is measured.
+func counted(s *schema.Schema, raw source.Value, kw string) bool {
+	if s.Ignored(kw) {
+		return false
+	}
+	v, _ := raw.Get(kw)
+	ver := s.Draft.Version
+	switch kw {
+	case "format":
+		return s.FormatAsserted()
+	case "exclusiveMinimum", "exclusiveMaximum":
+		return ver != 4
+	case "uniqueItems":
+		return v.Kind() == source.Bool && v.Bool()
+	case "minContains", "maxContains":
+		return ver >= 2019 && raw.Has("contains") && !s.Ignored("contains")
+	case "dependentRequired", "dependentSchemas", "unevaluatedProperties", "unevaluatedItems":
+		return ver >= 2019
+	case "$recursiveRef":
+		return ver == 2019
+	case "$dynamicRef":
+		return ver >= 2020
+	case "prefixItems":
+		return ver >= 2020
+	case "additionalItems":
+		items, ok := raw.Get("items")
+		return ver < 2020 && ok && items.Kind() == source.Array
+	case "then", "else":
+		return raw.Has("if") && !s.Ignored("if")
+	case "required":
+		return v.Kind() == source.Array && v.Len() > 0
+	case "$ref":
+		return s.Ref() != nil
+	}
+	_, ev := kwIDs[kw]
+	return ev || childKeywords[kw]
+}
+
+// addItems creates the entries and items of one schema.
+func (m *model) addItems(si *sinfo) {
+	s := si.s
+	raw := si.raw
+	doc := s.Document()
+	line, col := doc.Position(raw.Offset())
+	e := len(m.entries)
+	m.entries = append(m.entries, entry{info: si, line: line, col: col})
+	si.reached = m.newItem(Subschemas, e, "reached", line)
+	m.entries[e].items = []int{si.reached}
+	for i := range si.kw {
+		si.kw[i] = kwItems{-1, -1, -1}
+	}
+	si.constItem, si.ifThen, si.ifElse, si.refApplied = -1, -1, -1, -1
+	if raw.Kind() != source.Object {
+		return
+	}
+	for i := 0; i < raw.Len(); i++ {
+		k, v := raw.Member(i)
+		kw := k.Str()
+		if si.ignKw[kw] || !counted(s, raw, kw) {
+			continue
+		}
+		m.addKeyword(si, raw, kw, k, v)
+	}
+	si.orderDeps(raw)
+	for kw, p := range si.childItems {
+		if it, ok := si.other[kw]; ok {
+			*p = it
+		}
+	}
+}
+
+// addKeyword creates the entry and items of one keyword (key k, value v) of a schema.
+func (m *model) addKeyword(si *sinfo, raw source.Value, kw string, k, v source.Value) {
+	s := si.s
+	doc := s.Document()
+	line, col := doc.Position(k.Offset())
+	e := len(m.entries)
+	m.entries = append(m.entries, entry{info: si, keyword: kw, line: line, col: col})
+	// add creates an item; at, when valid, is the value it is about (an enum value, a
+	// property name), whose line it takes.
+	add := func(kind Kind, label string, at source.Value) int {
+		l := line
+		if at.IsValid() {
+			l, _ = doc.Position(at.Offset())
+		}
+		it := m.newItem(kind, e, label, l)
+		m.entries[e].items = append(m.entries[e].items, it)
+		return it
+	}
+	none := source.Value{}
+	applied := add(Keywords, "applied", none)
+	id := kwIDs[kw]
+	if id != kwNone {
+		si.kw[id].applied = applied
+	} else {
+		if si.other == nil {
+			si.other = map[string]int{}
+		}
+		si.other[kw] = applied
+	}
+	switch kw {
+	case "$ref":
+		si.refApplied = applied
+	case "$dynamicRef", "$recursiveRef":
+		si.bodyItems = append(si.bodyItems, applied)
+	}
+	switch {
+	case assertions[kw]:
+		si.kw[id].pass = add(Outcomes, "pass", none)
+		si.kw[id].fail = add(Outcomes, "fail", none)
+	case kw == "contains":
+		si.kw[id].pass = add(Outcomes, "matched", none)
+		// With minContains 0 an array without a match passes: contains cannot fail.
+		if mc, ok := raw.Get("minContains"); !ok || !counted(s, raw, "minContains") || mc.Num().Sign() != 0 {
+			si.kw[id].fail = add(Outcomes, "fail", none)
+		}
+	case kw == "anyOf" || kw == "oneOf":
+		var branches []int
+		for i, b := range v.Items() {
+			branches = append(branches, add(Outcomes, "branch "+strconv.Itoa(i), b))
+		}
+		if kw == "anyOf" {
+			si.anyOfItems = branches
+		} else {
+			si.oneOfItems = branches
+		}
+		si.kw[id].fail = add(Outcomes, "fail", none)
+	case kw == "if":
+		if raw.Has("then") || raw.Has("else") {
+			si.ifThen = add(Outcomes, "then", none)
+			si.ifElse = add(Outcomes, "else", none)
+		} else {
+			si.ifThen = add(Outcomes, "true", none)
+			si.ifElse = add(Outcomes, "false", none)
+		}
+	case kw == "dependentRequired" || kw == "dependencies":
+		hasArray := false
+		for i := 0; i < v.Len(); i++ {
+			dk, dv := v.Member(i)
+			if dv.Kind() != source.Array {
+				continue
+			}
+			hasArray = true
+			if si.depItems == nil {
+				si.depItems = map[string][2]int{}
+			}
+			q := strconv.Quote(dk.Str())
+			si.depItems[kw+"\x00"+dk.Str()] = [2]int{add(Outcomes, q+" triggered", dk), add(Outcomes, q+" not triggered", dk)}
+		}
+		if hasArray {
+			si.kw[id].fail = add(Outcomes, "fail", none)
+		}
+	case kw == "additionalProperties" || kw == "unevaluatedProperties":
+		if v.Kind() == source.Bool && !v.Bool() {
+			if si.closedFail == nil {
+				si.closedFail = map[string]int{}
+			}
+			si.closedFail[kw] = add(Outcomes, "rejected a property", none)
+			si.closedApplied = append(si.closedApplied, applied)
+		}
+	}
+	// Values.
+	switch kw {
+	case "enum":
+		for _, ev := range v.Items() {
+			si.enumItems = append(si.enumItems, add(Values, short(ev), ev))
+		}
+	case "const":
+		si.constItem = add(Values, short(v), none)
+	case "type":
+		members := []source.Value{v}
+		if v.Kind() == source.Array {
+			members = v.Items()
+		}
+		for _, t := range members {
+			si.typeMembers = append(si.typeMembers, t.Str())
+			si.typeItems = append(si.typeItems, add(Values, t.Str(), t))
+		}
+	case "required":
+		for _, r := range v.Items() {
+			if si.reqNames.index(r.Str()) < 0 {
+				si.reqNames.add(r.Str())
+				si.reqOmit = append(si.reqOmit, add(Values, strconv.Quote(r.Str())+" omitted", r))
+			}
+		}
+	case "properties":
+		req := map[string]bool{}
+		if rv, ok := raw.Get("required"); ok && counted(s, raw, "required") && !si.ignKw["required"] {
+			for _, r := range rv.Items() {
+				req[r.Str()] = true
+			}
+		}
+		for i := 0; i < v.Len(); i++ {
+			pk, _ := v.Member(i)
+			name := pk.Str()
+			if req[name] || si.optional.index(name) >= 0 {
+				continue
+			}
+			q := strconv.Quote(name)
+			si.optional.add(name)
+			si.optPresent = append(si.optPresent, add(Values, q+" present", pk))
+			si.optAbsent = append(si.optAbsent, add(Values, q+" absent", pk))
+		}
+	}
+}
+
+// orderDeps lists the required-list dependencies in the order the evaluator reports them:
+// the array entries of dependencies, then those of dependentRequired (2019-09 and later),
+// whether measured or not, so that an entry can be told by its position.
+func (si *sinfo) orderDeps(raw source.Value) {
+	s := si.s
+	for _, kw := range []string{"dependencies", "dependentRequired"} {
+		if s.Ignored(kw) || (kw == "dependentRequired" && s.Draft.Version < 2019) {
+			continue
+		}
+		v, ok := raw.Get(kw)
+		if !ok || v.Kind() != source.Object {
+			continue
+		}
+		for i := 0; i < v.Len(); i++ {
+			k, dv := v.Member(i)
+			if dv.Kind() != source.Array {
+				continue
+			}
+			d := depEntry{kw: kw, prop: k.Str(), trig: -1, notTrg: -1}
+			if it, ok := si.depItems[kw+"\x00"+k.Str()]; ok {
+				d.trig, d.notTrg = it[0], it[1]
+			}
+			if si.depIndex == nil {
+				si.depIndex = map[string]int{}
+			}
+			si.depIndex[kw+"\x00"+k.Str()] = len(si.deps)
+			si.deps = append(si.deps, d)
+		}
+	}
+}
+
+// names is a set of property names kept in order; index finds one by a linear scan while
+// the set is small (faster than hashing, on the tracer's hot path), by a map beyond.
+type names struct {
+	list   []string
+	byName map[string]int
+}
+
+const namesScan = 8
+
+func (n *names) add(name string) {
+	n.list = append(n.list, name)
+	if len(n.list) > namesScan {
+		if n.byName == nil {
+			n.byName = make(map[string]int, len(n.list))
+			for i, s := range n.list {
+				n.byName[s] = i
+			}
+		}
+		n.byName[name] = len(n.list) - 1
+	}
+}
+
+func (n *names) index(name string) int {
+	if n.byName != nil {
+		if i, ok := n.byName[name]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, s := range n.list {
+		if s == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// short renders a value for a label, cut to a readable length.
+func short(v source.Value) string {
+	b := source.AppendJSON(nil, v)
+	r := []rune(string(b))
+	if len(r) > 40 {
+		return string(r[:37]) + "..."
+	}
+	return string(r)
+}

@@ -1,0 +1,337 @@
+package coverage
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/source"
+)
+
+// tracer turns the evaluator's events into hits. One tracer serves one worker.
+//
+// The evaluator reports, for each schema it reaches, an event with an empty keyword, then
+// the keywords it applies with their outcome. Events of one schema that follow each other
+// form a run: a run is one application of that schema's keywords to one value, so a
+// keyword that reports one event per property (required, properties, dependentRequired)
+// is aggregated over its run.
+type tracer struct {
+	m    *model
+	v    *view
+	hits []uint32
+
+	run run
+	// onValid are hits that count only if the test turns out valid as expected (a branch
+	// selected by a valid instance); onExpected are hits that count only if the test has
+	// its expected outcome (an assertion failing, a required property omitted).
+	onValid    []int
+	onExpected []int
+	objects    []uint32 // per schema (sinfo.id): object evaluations seen
+	stack      []frame  // schemas reached, innermost last
+	recent     [8]frame // the schemas last looked up (see lookup)
+	next       int
+}
+
+// run is what one run has shown.
+type run struct {
+	s              *schema.Schema
+	info           *sinfo
+	startedReached bool
+	seen           uint32 // kwIDs seen in this run
+	typeFailed     bool
+	object         bool
+	reqAll         bool
+	depPos         int
+}
+
+func newTracer(m *model) *tracer {
+	return &tracer{m: m, hits: make([]uint32, len(m.items)), objects: make([]uint32, len(m.infos))}
+}
+
+func (t *tracer) hit(i int) {
+	if i >= 0 {
+		t.hits[i]++
+	}
+}
+
+// on receives one event.
+func (t *tracer) on(ev schema.Event) {
+	if ev.Keyword == "" || ev.Schema != t.run.s {
+		prev, prevInfo, prevStarted := t.run.s, t.run.info, t.run.startedReached
+		t.endRun()
+		var n *node
+		if ev.Keyword == "" {
+			n = t.lookup(ev.Schema)
+			t.stack = append(t.stack, frame{ev.Schema, n})
+		} else {
+			n = t.enclosing(ev.Schema)
+		}
+		t.run = run{s: ev.Schema, startedReached: ev.Keyword == "", reqAll: true}
+		if n != nil {
+			t.run.info = n.info
+		}
+		if ev.Keyword == "" {
+			t.reached(n, ev.Schema, prev, prevInfo, prevStarted)
+			return
+		}
+	}
+	si := t.run.info
+	if si == nil {
+		return
+	}
+	id := kwIDOf(ev.Keyword)
+	if id == kwNone {
+		return
+	}
+	ki := &si.kw[id]
+	if t.run.seen&(1<<id) == 0 {
+		t.run.seen |= 1 << id
+		t.hit(ki.applied)
+	}
+	if !ev.Passed && ki.fail >= 0 {
+		t.onExpected = append(t.onExpected, ki.fail)
+	}
+	switch id {
+	case kwType:
+		if !ev.Passed {
+			t.run.typeFailed = true
+			return
+		}
+		t.hit(ki.pass)
+		if ev.Detail == "object" {
+			t.run.object = true
+		}
+		for i, m := range si.typeMembers {
+			if ev.Detail == m || (m == "number" && ev.Detail == "integer") {
+				t.hit(si.typeItems[i])
+			}
+		}
+	case kwEnum:
+		if ev.Passed {
+			t.hit(ki.pass)
+			if i, err := strconv.Atoi(ev.Detail); err == nil && i >= 0 && i < len(si.enumItems) {
+				t.hit(si.enumItems[i])
+			}
+		}
+	case kwConst:
+		if ev.Passed {
+			t.hit(ki.pass)
+			t.hit(si.constItem)
+		}
+	case kwRequired:
+		t.run.object = true
+		if !ev.Passed {
+			t.run.reqAll = false
+			if i := si.reqNames.index(ev.Detail); i >= 0 {
+				t.onExpected = append(t.onExpected, si.reqOmit[i])
+			}
+		}
+	case kwMinProperties, kwMaxProperties:
+		t.run.object = true
+		if ev.Passed {
+			t.hit(ki.pass)
+		}
+	case kwDependentRequired, kwDependencies:
+		t.run.object = true
+		if ev.Detail == "" {
+			// An entry whose property is absent: the evaluator names none, but reports the
+			// entries in order.
+			if t.run.depPos < len(si.deps) {
+				t.hit(si.deps[t.run.depPos].notTrg)
+			}
+			t.run.depPos++
+		} else if i, ok := si.depIndex[ev.Keyword+"\x00"+ev.Detail]; ok {
+			t.hit(si.deps[i].trig)
+			t.run.depPos++
+		}
+	case kwProperties:
+		t.run.object = true
+		if i := si.optional.index(ev.Detail); i >= 0 {
+			t.hit(si.optPresent[i])
+		}
+	case kwIf:
+		if ev.Detail == "then" {
+			t.hit(si.ifThen)
+		} else {
+			t.hit(si.ifElse)
+		}
+	case kwAnyOf:
+		if ev.Passed {
+			for _, d := range strings.Split(ev.Detail, ",") {
+				if i, err := strconv.Atoi(d); err == nil && i < len(si.anyOfItems) {
+					t.onValid = append(t.onValid, si.anyOfItems[i])
+				}
+			}
+		}
+	case kwOneOf:
+		if ev.Passed {
+			if i, err := strconv.Atoi(ev.Detail); err == nil && i < len(si.oneOfItems) {
+				t.onValid = append(t.onValid, si.oneOfItems[i])
+			}
+		}
+	case kwDependentSchemas:
+	default:
+		if ev.Passed {
+			t.hit(ki.pass)
+		}
+	}
+}
+
+// lookup finds a schema's node: first among the few most recently looked up (evaluation
+// reaches the same schemas over and over: an items schema for each item, a parent between
+// its children), then in the view's map.
+func (t *tracer) lookup(s *schema.Schema) *node {
+	for i := range t.recent {
+		if t.recent[i].s == s {
+			return t.recent[i].n
+		}
+	}
+	n := t.v.nodes[s]
+	t.recent[t.next] = frame{s, n}
+	t.next = (t.next + 1) % len(t.recent)
+	return n
+}
+
+// frame is a schema reached and not known to be done.
+type frame struct {
+	s *schema.Schema
+	n *node
+}
+
+// enclosing finds the node of a schema whose evaluation goes on after its subschemas':
+// it was reached earlier and is on the stack, and everything reached after it is done.
+func (t *tracer) enclosing(s *schema.Schema) *node {
+	for i := len(t.stack) - 1; i >= 0; i-- {
+		if t.stack[i].s == s {
+			t.stack = t.stack[:i+1]
+			return t.stack[i].n
+		}
+	}
+	return t.v.nodes[s]
+}
+
+// reached counts a schema reached: the subschema, the keyword that applied it, and the
+// $ref that led to it when the previous run was its referrer's first.
+func (t *tracer) reached(n *node, s, prev *schema.Schema, prevInfo *sinfo, prevStarted bool) {
+	if prevStarted && prevInfo != nil && prevInfo.refApplied >= 0 && prev.Ref() == s {
+		t.hit(prevInfo.refApplied)
+	}
+	if n == nil {
+		return
+	}
+	if n.info != nil {
+		t.hit(n.info.reached)
+	}
+	if n.parent != nil {
+		t.hit(*n.parent)
+	}
+}
+
+// endRun counts what only a whole run shows.
+func (t *tracer) endRun() {
+	si := t.run.info
+	if si == nil {
+		return
+	}
+	if t.run.seen&(1<<kwRequired) != 0 && t.run.reqAll {
+		t.hit(si.kw[kwRequired].pass)
+	}
+	if t.run.object {
+		// An optional property is absent as often as objects were evaluated without it:
+		// Measure works it out from this count and the property's presence count.
+		t.objects[si.id]++
+		for _, it := range si.closedApplied {
+			t.hit(it)
+		}
+	}
+	// $dynamicRef and $recursiveRef act whenever the schema's keywords are evaluated past
+	// its type.
+	if t.run.startedReached && !t.run.typeFailed {
+		for _, it := range si.bodyItems {
+			t.hit(it)
+		}
+	}
+}
+
+// finishTest closes one test (or plain instance): the hits that depend on its outcome
+// count now. expectValid is the expected outcome; for a plain instance, the actual one.
+//
+// A failing outcome counts only in a test that has its expected outcome: then a failure
+// at the top level is what makes an expected-invalid instance invalid, and a failure
+// inside a condition (if, not, contains, an anyOf/oneOf alternative) is what decides it.
+// A failure in a test that does not hold tells nothing about what the tests check.
+func (t *tracer) finishTest(valid, expectValid bool, errs []schema.Error) {
+	t.endRun()
+	t.run = run{}
+	clear(t.stack)
+	t.stack = t.stack[:0]
+	if valid && expectValid {
+		for _, it := range t.onValid {
+			t.hit(it)
+		}
+	}
+	if valid == expectValid {
+		for _, it := range t.onExpected {
+			t.hit(it)
+		}
+	}
+	for i := range errs {
+		t.closedObject(&errs[i], !valid && !expectValid)
+	}
+	t.onValid, t.onExpected = t.onValid[:0], t.onExpected[:0]
+}
+
+// abandon drops what an evaluation that could not be completed left behind.
+func (t *tracer) abandon() {
+	t.endRun()
+	t.run = run{}
+	t.stack = t.stack[:0]
+	t.onValid, t.onExpected = t.onValid[:0], t.onExpected[:0]
+}
+
+// closedObject counts what the evaluator reports only by an error: a false
+// additionalProperties or unevaluatedProperties rejecting a property (its application, its
+// false subschema reached, and its failing outcome in an expected-invalid test). The
+// errors' causes (why each alternative of an anyOf or oneOf failed) count too.
+func (t *tracer) closedObject(e *schema.Error, expectedInvalid bool) {
+	for i := range e.Causes {
+		t.closedObject(&e.Causes[i], expectedInvalid)
+	}
+	if e.Keyword != "additionalProperties" && e.Keyword != "unevaluatedProperties" {
+		return
+	}
+	si := t.m.schemaOf(e)
+	if si == nil || si.s == nil {
+		return
+	}
+	it, ok := si.closedFail[e.Keyword]
+	if !ok {
+		return
+	}
+	t.hit(si.other[e.Keyword])
+	if child := t.m.byLoc[si.s.Location+"/"+e.Keyword]; child != nil {
+		t.hit(child.reached)
+	}
+	if expectedInvalid {
+		t.hit(it)
+	}
+}
+
+// schemaOf finds the schema of an error's keyword from its absolute keyword location
+// (the schema's location, then the keyword's path below it).
+func (m *model) schemaOf(e *schema.Error) *sinfo {
+	abs := e.AbsoluteKeywordLocation
+	if e.Keyword == "" {
+		return m.byLoc[abs]
+	}
+	tok := "/" + source.EscapeToken(e.Keyword)
+	if strings.HasSuffix(abs, tok) {
+		if si := m.byLoc[strings.TrimSuffix(abs, tok)]; si != nil {
+			return si
+		}
+	}
+	if i := strings.LastIndex(abs, tok+"/"); i >= 0 {
+		return m.byLoc[abs[:i]]
+	}
+	return nil
+}

@@ -1,0 +1,490 @@
+package schematest
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/jstk-dev/jstk/internal/diag"
+)
+
+// Test statuses, as CTRF names them.
+const (
+	StatusPassed = "passed"
+	StatusFailed = "failed"
+	// StatusOther marks a test that could not be run (its rawStatus is "error").
+	StatusOther = "other"
+)
+
+// Result is a run's report: a CTRF document (Common Test Report Format, https://ctrf.io),
+// the format the peer tools emit, so CI dashboards read it as is. jstk's own details (the
+// errors of each instance with their positions, the per-file counts) are in the "extra"
+// members CTRF provides for that. Its JSON form is the CLI's --format json output and the
+// MCP tool's structuredContent.
+type Result struct {
+	// ReportFormat is "CTRF" and SpecVersion the CTRF version the report follows.
+	ReportFormat string  `json:"reportFormat"`
+	SpecVersion  string  `json:"specVersion"`
+	Results      Results `json:"results"`
+}
+
+// Results are the results of the run.
+type Results struct {
+	Tool    Tool         `json:"tool"`
+	Summary Summary      `json:"summary"`
+	Tests   []TestResult `json:"tests"`
+	Extra   RunExtra     `json:"extra"`
+}
+
+// Tool names the program that ran the tests.
+type Tool struct {
+	Name    string `json:"name"`
+	Version string `json:"version,omitempty"`
+}
+
+// Summary counts the tests; times are milliseconds since the Unix epoch.
+type Summary struct {
+	Tests   int `json:"tests"`
+	Passed  int `json:"passed"`
+	Failed  int `json:"failed"`
+	Pending int `json:"pending"`
+	Skipped int `json:"skipped"`
+	// Other counts the tests that could not be run.
+	Other    int   `json:"other"`
+	Suites   int   `json:"suites"`
+	Start    int64 `json:"start"`
+	Stop     int64 `json:"stop"`
+	Duration int64 `json:"duration"`
+}
+
+// TestResult is one test's outcome.
+type TestResult struct {
+	// Name is the case's and the test's descriptions ("test N" for a test without one).
+	Name string `json:"name"`
+	// Status is "passed", "failed", or "other" for a test that could not be run.
+	Status string `json:"status"`
+	// Duration is the time the test took, in milliseconds.
+	Duration int64 `json:"duration"`
+	// Suite is the tests file, and the case's description in the suite format.
+	Suite []string `json:"suite"`
+	// Message says why the test failed or could not run.
+	Message string `json:"message,omitempty"`
+	// Trace lists the instance's errors, one per line, for a failed test.
+	Trace string `json:"trace,omitempty"`
+	// RawStatus is "error" for a test that could not be run.
+	RawStatus string `json:"rawStatus,omitempty"`
+	// Type is "unit".
+	Type string `json:"type"`
+	// FilePath and Line locate the test in its tests file.
+	FilePath string    `json:"filePath"`
+	Line     int       `json:"line,omitempty"`
+	Extra    TestExtra `json:"extra"`
+}
+
+// TestExtra is jstk's detail on one test.
+type TestExtra struct {
+	// Column locates the test object in its tests file, with Line.
+	Column int `json:"column,omitempty"`
+	// Expected is "valid" or "invalid"; Actual is what the instance is ("" when it could
+	// not be evaluated).
+	Expected string `json:"expected"`
+	Actual   string `json:"actual,omitempty"`
+	// DataFile is the file the instance was read from (dataPath), if not inline.
+	DataFile string `json:"dataFile,omitempty"`
+	// Errors are all the instance's errors, located in the file that holds the instance.
+	Errors []Error `json:"errors"`
+	// Unmatched lists the "expect" assertions no error satisfied.
+	Unmatched []string `json:"unmatched,omitempty"`
+}
+
+// Error is one way an instance fails the schema, as validate reports it.
+type Error struct {
+	InstanceLocation        string `json:"instanceLocation"`
+	KeywordLocation         string `json:"keywordLocation"`
+	AbsoluteKeywordLocation string `json:"absoluteKeywordLocation"`
+	Keyword                 string `json:"keyword"`
+	Message                 string `json:"message"`
+	// File, Line and Column locate the failing value: in the tests file for inline data,
+	// in the dataPath file otherwise.
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+	// Schema locates the failing keyword in its schema file.
+	Schema *SchemaLocation `json:"schema,omitempty"`
+	Causes []Error         `json:"causes,omitempty"`
+}
+
+// SchemaLocation is a place in a schema file.
+type SchemaLocation struct {
+	File   string `json:"file,omitempty"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+}
+
+// RunExtra is jstk's detail on the run.
+type RunExtra struct {
+	// Files has one entry per tests file, in the order given.
+	Files []FileSummary `json:"files"`
+	// Page is set when Tests holds only part of the list.
+	Page *Page `json:"page,omitempty"`
+}
+
+// FileSummary counts one tests file's tests.
+type FileSummary struct {
+	// File is the tests file as given.
+	File string `json:"file"`
+	// Format is "sourcemeta" or "suite" ("" when the file could not be read).
+	Format string `json:"format,omitempty"`
+	// Target is the sourcemeta format's target.
+	Target string `json:"target,omitempty"`
+	Total  int    `json:"total"`
+	Passed int    `json:"passed"`
+	Failed int    `json:"failed"`
+	// NotRun counts the tests that could not be run.
+	NotRun int `json:"notRun"`
+	// Problem says why the file, or a schema in it, could not be used.
+	Problem string `json:"problem,omitempty"`
+}
+
+// Page says which part of a long list a result holds.
+type Page struct {
+	Offset  int `json:"offset"`
+	Limit   int `json:"limit"`
+	Total   int `json:"total"`
+	Omitted int `json:"omitted"`
+}
+
+func newResult() *Result {
+	return &Result{ReportFormat: "CTRF", SpecVersion: "0.0.0",
+		Results: Results{Tool: Tool{Name: "jstk"}, Tests: []TestResult{}, Extra: RunExtra{Files: []FileSummary{}}}}
+}
+
+// add appends one file's tests and counts them.
+func (r *Result) add(fs FileSummary, tests []TestResult) {
+	s := &r.Results.Summary
+	s.Suites++
+	for _, t := range tests {
+		fs.Total++
+		s.Tests++
+		switch t.Status {
+		case StatusPassed:
+			fs.Passed++
+			s.Passed++
+		case StatusFailed:
+			fs.Failed++
+			s.Failed++
+		default:
+			fs.NotRun++
+			s.Other++
+		}
+	}
+	r.Results.Extra.Files = append(r.Results.Extra.Files, fs)
+	r.Results.Tests = append(r.Results.Tests, tests...)
+}
+
+func (t *TestResult) setError(msg string) {
+	t.Status, t.RawStatus, t.Message = StatusOther, "error", msg
+}
+
+func (t *TestResult) fail(msg string) {
+	t.Status, t.Message = StatusFailed, msg
+	var sb strings.Builder
+	writeErrors(&sb, t.Extra.Errors, "")
+	t.Trace = sb.String()
+}
+
+func writeErrors(w io.Writer, errs []Error, indent string) {
+	for _, e := range errs {
+		loc := e.InstanceLocation
+		if loc == "" {
+			loc = "(root)"
+		}
+		kw := e.Keyword
+		if kw == "" {
+			kw = "false"
+		}
+		fmt.Fprintf(w, "%s%s: %s: %s [%s]\n", indent, position(e.File, e.Line, e.Column), loc, e.Message, kw)
+		writeErrors(w, e.Causes, indent+"    ")
+	}
+}
+
+func position(file string, line, col int) string {
+	if line > 0 {
+		return file + ":" + strconv.Itoa(line) + ":" + strconv.Itoa(col)
+	}
+	return file
+}
+
+// ExitCode is 0 when every test passed, 1 when a test failed, and 2 when a tests file, a
+// target or an instance could not be used (the report still shows every test that ran).
+func (r *Result) ExitCode() int {
+	for _, f := range r.Results.Extra.Files {
+		if f.Problem != "" || f.NotRun > 0 {
+			return 2
+		}
+	}
+	if r.Results.Summary.Other > 0 {
+		return 2
+	}
+	if r.Results.Summary.Failed > 0 {
+		return 1
+	}
+	return 0
+}
+
+// WriteText prints the human report: one line per tests file ("file: PASS 12/12"), each
+// failed test with its position and the instance's errors, and a summary.
+func (r *Result) WriteText(w io.Writer) error {
+	tw := &errWriter{w: w}
+	byFile := map[string][]*TestResult{}
+	for i := range r.Results.Tests {
+		t := &r.Results.Tests[i]
+		byFile[t.FilePath] = append(byFile[t.FilePath], t)
+	}
+	for _, f := range r.Results.Extra.Files {
+		switch {
+		case f.Problem != "" && f.Total == 0:
+			tw.printf("%s: ERROR %s\n", f.File, f.Problem)
+			continue
+		case f.Problem != "":
+			tw.printf("%s: ERROR %d/%d passed\n", f.File, f.Passed, f.Total)
+		case f.Failed > 0 || f.NotRun > 0:
+			tw.printf("%s: FAIL %d/%d\n", f.File, f.Passed, f.Total)
+		default:
+			tw.printf("%s: PASS %d/%d\n", f.File, f.Passed, f.Total)
+		}
+		lastNotRun, repeated := "", 0
+		flush := func() {
+			if repeated > 0 {
+				noun := "tests"
+				if repeated == 1 {
+					noun = "test"
+				}
+				tw.printf("    (and %d more %s for the same reason)\n", repeated, noun)
+				repeated = 0
+			}
+		}
+		for _, t := range byFile[f.File] {
+			if t.Status == StatusOther && t.Message == lastNotRun {
+				repeated++
+				continue
+			}
+			flush()
+			lastNotRun = ""
+			switch t.Status {
+			case StatusFailed:
+				tw.printf("  FAIL %s (%s)\n", t.Name, position(t.FilePath, t.Line, t.Extra.Column))
+				tw.printf("    %s\n", t.Message)
+				if t.Extra.Actual == "invalid" {
+					var sb strings.Builder
+					writeErrors(&sb, t.Extra.Errors, "      ")
+					tw.printf("%s", sb.String())
+				}
+			case StatusOther:
+				tw.printf("  NOT RUN %s (%s)\n    %s\n", t.Name, position(t.FilePath, t.Line, t.Extra.Column), t.Message)
+				lastNotRun = t.Message
+			}
+		}
+		flush()
+	}
+	if p := r.Results.Extra.Page; p != nil {
+		tw.printf("(%d of %d tests listed; ask for more with offset and limit)\n", p.Total-p.Omitted, p.Total)
+	}
+	s := r.Results.Summary
+	parts := []string{fmt.Sprintf("%d passed", s.Passed)}
+	if s.Failed > 0 {
+		parts = append(parts, fmt.Sprintf("%d failed", s.Failed))
+	}
+	if s.Other > 0 {
+		parts = append(parts, fmt.Sprintf("%d not run", s.Other))
+	}
+	broken := 0
+	for _, f := range r.Results.Extra.Files {
+		if f.Problem != "" {
+			broken++
+		}
+	}
+	if broken > 0 {
+		parts = append(parts, plural(broken, "file", "files")+" could not be used")
+	}
+	tw.printf("%s in %s: %s\n", plural(s.Tests, "test", "tests"), plural(len(r.Results.Extra.Files), "file", "files"),
+		strings.Join(parts, ", "))
+	return tw.err
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, args ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, args...)
+	}
+}
+
+// Rules lists the diagnostic codes the test engine reports, for SARIF and the docs.
+var Rules = []diag.Rule{
+	{Code: "test/failed", Description: "A test's instance does not have the expected outcome (valid or invalid), or its errors do not match the test's expect block.", Severity: diag.Error},
+	{Code: "test/not-run", Description: "A test could not be run: its instance could not be read or evaluated, or its schema could not be compiled.", Severity: diag.Error},
+	{Code: "test/unusable-file", Description: "A tests file could not be read or parsed, is not in a known format, or its target cannot be resolved.", Severity: diag.Error},
+}
+
+// Diagnostics lists one diagnostic per failed or unrun test and per unusable file.
+func (r *Result) Diagnostics() []diag.Diagnostic {
+	var out []diag.Diagnostic
+	for _, f := range r.Results.Extra.Files {
+		if f.Problem != "" && f.Total == 0 {
+			out = append(out, diag.Diagnostic{Code: "test/unusable-file", Severity: diag.Error, Message: f.Problem, File: f.File})
+		}
+	}
+	for _, t := range r.Results.Tests {
+		var code string
+		switch t.Status {
+		case StatusFailed:
+			code = "test/failed"
+		case StatusOther:
+			code = "test/not-run"
+		default:
+			continue
+		}
+		d := diag.Diagnostic{Code: code, Severity: diag.Error, Message: t.Name + ": " + t.Message,
+			File: t.FilePath, Line: t.Line, Column: t.Extra.Column}
+		for _, e := range t.Extra.Errors {
+			d.Related = append(d.Related, diag.Related{Message: e.Message, File: e.File, Line: e.Line, Column: e.Column,
+				Pointer: e.InstanceLocation})
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// Cut keeps tests [offset, offset+limit) and records the page; the summary still counts
+// every test.
+func (r *Result) Cut(offset, limit int) {
+	tests := r.Results.Tests
+	total := len(tests)
+	offset = min(offset, total)
+	end := total
+	if limit > 0 && offset+limit < total {
+		end = offset + limit
+	}
+	if offset == 0 && end == total {
+		return
+	}
+	r.Results.Tests = tests[offset:end]
+	r.Results.Extra.Page = &Page{Offset: offset, Limit: limit, Total: total, Omitted: total - (end - offset)}
+}
+
+// FailedOnly keeps only the tests that failed or could not run.
+func (r *Result) FailedOnly() {
+	kept := []TestResult{}
+	for _, t := range r.Results.Tests {
+		if t.Status != StatusPassed {
+			kept = append(kept, t)
+		}
+	}
+	r.Results.Tests = kept
+}
+
+// WriteFormat prints the formats of the test engine's own: junit (JUnit XML, for CI
+// systems).
+func (r *Result) WriteFormat(w io.Writer, format string) error {
+	if format != "junit" {
+		return fmt.Errorf("test reports have no format %q (text, json, sarif, github, junit)", format)
+	}
+	return r.writeJUnit(w)
+}
+
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Time     string       `xml:"time,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Errors   int         `xml:"errors,attr"`
+	Time     string      `xml:"time,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	ClassName string        `xml:"classname,attr"`
+	File      string        `xml:"file,attr,omitempty"`
+	Line      int           `xml:"line,attr,omitempty"`
+	Time      string        `xml:"time,attr"`
+	Failure   *junitProblem `xml:"failure"`
+	Error     *junitProblem `xml:"error"`
+}
+
+type junitProblem struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+func seconds(ms int64) string { return strconv.FormatFloat(float64(ms)/1000, 'f', 3, 64) }
+
+func (r *Result) writeJUnit(w io.Writer) error {
+	s := r.Results.Summary
+	doc := junitSuites{Name: "jstk test", Tests: s.Tests, Failures: s.Failed, Errors: s.Other, Time: seconds(s.Duration)}
+	index := map[string]int{}
+	for _, f := range r.Results.Extra.Files {
+		index[f.File] = len(doc.Suites)
+		js := junitSuite{Name: f.File, Tests: f.Total, Failures: f.Failed, Errors: f.NotRun, Time: seconds(0)}
+		if f.Problem != "" && f.Total == 0 {
+			js.Tests, js.Errors = 1, 1
+			js.Cases = append(js.Cases, junitCase{Name: "(tests file)", ClassName: f.File, File: f.File, Time: seconds(0),
+				Error: &junitProblem{Message: f.Problem, Type: "unusable-file"}})
+			doc.Tests++
+			doc.Errors++
+		}
+		doc.Suites = append(doc.Suites, js)
+	}
+	var total []int64 = make([]int64, len(doc.Suites))
+	for _, t := range r.Results.Tests {
+		i, ok := index[t.FilePath]
+		if !ok {
+			continue
+		}
+		jc := junitCase{Name: t.Name, ClassName: strings.Join(t.Suite, " / "), File: t.FilePath, Line: t.Line, Time: seconds(t.Duration)}
+		total[i] += t.Duration
+		switch t.Status {
+		case StatusFailed:
+			jc.Failure = &junitProblem{Message: t.Message, Type: "failed", Text: t.Trace}
+		case StatusOther:
+			jc.Error = &junitProblem{Message: t.Message, Type: "not-run"}
+		}
+		doc.Suites[i].Cases = append(doc.Suites[i].Cases, jc)
+	}
+	for i := range doc.Suites {
+		doc.Suites[i].Time = seconds(total[i])
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
