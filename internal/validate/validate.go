@@ -130,6 +130,20 @@ func Run(ctx context.Context, s *schema.Schema, srcs []Source, fsys workspace.FS
 		}
 	}
 
+	// One document needs no pipeline: validate it here (the common call over MCP).
+	if len(srcs) == 1 && srcs[0].Reader == nil && !isNDJSONPath(srcs[0].Path) {
+		p := &pipeline{ctx: ctx, schema: s, fsys: fsys, lim: opts.Limits}
+		out := p.process(&job{name: srcs[0].Name, src: srcs[0]})
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		for i := range out {
+			emit(&out[i])
+		}
+		res.Valid = res.Summary.Total > 0 && res.Summary.Valid == res.Summary.Total
+		return res, nil
+	}
+
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	p := &pipeline{ctx: ctx, schema: s, fsys: fsys, lim: opts.Limits,
@@ -564,4 +578,10 @@ func (r *Result) ExitCode() int {
 		return 1
 	}
 	return 0
+}
+
+// isNDJSONPath reports a file whose name says NDJSON: it is streamed through the pipeline.
+func isNDJSONPath(path string) bool {
+	f, ok := source.FormatOf(path)
+	return path != "" && ok && f == source.NDJSON
 }
