@@ -65,6 +65,11 @@ var samples = map[string][]map[string]any{
 			"tests": []any{map[string]any{"description": "one", "data": 1, "valid": true}, map[string]any{"description": "a string", "data": "x", "valid": true}}}})},
 			"failedOnly": true},
 	},
+	"diff": {
+		{"old": pathDoc("customer.schema.json"), "new": pathDoc("customer.schema.json")},
+		{"old": valueDoc(map[string]any{"type": "object"}), "new": valueDoc(map[string]any{"type": "object", "required": []any{"id"}}),
+			"direction": "full", "check": true, "level": "docs", "limit": 5},
+	},
 	"sample": {
 		{"schema": pathDoc("order.schema.json"), "count": 3, "seed": 7},
 		{"schema": valueDoc(map[string]any{"type": "integer", "minimum": 5}), "invalid": true, "count": 2},

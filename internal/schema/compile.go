@@ -316,6 +316,7 @@ func (c *Compiler) compileValue(doc *document, ptr string, v source.Value) (*Sch
 		Draft:     res.draft,
 		doc:       doc,
 		ptr:       ptr,
+		val:       v,
 		res:       res,
 		minLength: -1, maxLength: -1, minItems: -1, maxItems: -1,
 		minProps: -1, maxProps: -1, minContains: -1, maxContains: -1,

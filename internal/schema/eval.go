@@ -321,25 +321,25 @@ func (e *evaluator) evalIn(s *Schema, v source.Value, ann *annotations) bool {
 		e.traceValues(s, v)
 	}
 	if s.constV != nil && !source.Equal(v, *s.constV) {
-		valid = e.fail(s, "const", "value must be %s", short(*s.constV))
 		if !e.collect {
 			return false
 		}
+		valid = e.fail(s, "const", "value must be %s", short(*s.constV))
 	}
 	if s.enum != nil && !enumContains(s, v) {
-		valid = e.fail(s, "enum", "value must be one of %s", enumList(s.enum))
 		if !e.collect {
 			return false
 		}
+		valid = e.fail(s, "enum", "value must be one of %s", enumList(s.enum))
 	}
 	if s.format != nil && s.assertFmt && v.Kind() == source.String {
 		err := s.format.validate(v.Str(), s.Draft.Version)
 		e.emit(s, "format", err == nil, "")
 		if err != nil {
-			valid = e.fail(s, "format", "%s is not a valid %s: %v", short(v), s.formatName, err)
 			if !e.collect {
 				return false
 			}
+			valid = e.fail(s, "format", "%s is not a valid %s: %v", short(v), s.formatName, err)
 		}
 	}
 	if s.ref != nil {
@@ -654,10 +654,10 @@ func (e *evaluator) evalString(s *Schema, v source.Value) bool {
 		}
 		e.emit(s, "pattern", ok, "")
 		if !ok {
-			valid = e.fail(s, "pattern", "%s does not match the pattern %s", short(v), strconv.Quote(s.patternSrc))
 			if !e.collect {
 				return false
 			}
+			valid = e.fail(s, "pattern", "%s does not match the pattern %s", short(v), strconv.Quote(s.patternSrc))
 		}
 	}
 	if s.assertContent {

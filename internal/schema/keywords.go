@@ -20,6 +20,7 @@ type Schema struct {
 
 	doc *document
 	ptr string
+	val source.Value
 	res *resource
 
 	always   uint8 // alwaysTrue / alwaysFalse for boolean schemas
@@ -122,10 +123,7 @@ func (s *Schema) Position(kw string) (line, col int) {
 func (s *Schema) Document() *source.Document { return s.doc.src }
 
 // Value returns the schema's JSON value.
-func (s *Schema) Value() source.Value {
-	v, _ := s.doc.src.Root.Pointer(s.ptr)
-	return v
-}
+func (s *Schema) Value() source.Value { return s.val }
 
 // typeSet is a set of JSON Schema types.
 type typeSet uint8

@@ -101,10 +101,12 @@ func (l *Loader) fromMap(uri string) (string, bool) {
 		rest = rest[:i]
 	}
 	name := path.Join(l.Resolve[keys[0]], rest)
-	if path.Ext(name) == "" {
-		if _, err := l.FS.Stat(name); err != nil {
-			if _, err := l.FS.Stat(name + ".json"); err == nil {
-				name += ".json"
+	// "…/schema-1.0" often names "…/schema-1.0.json": when the name itself does not exist,
+	// try it with the extensions of schema files.
+	if _, err := l.FS.Stat(name); err != nil {
+		for _, ext := range []string{".json", ".yaml", ".yml"} {
+			if _, err := l.FS.Stat(name + ext); err == nil {
+				return name + ext, true
 			}
 		}
 	}

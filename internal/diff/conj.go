@@ -1,0 +1,806 @@
+package diff
+
+import (
+	"context"
+	"hash/maphash"
+	"math/big"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/source"
+)
+
+// engine holds the caches of one comparison: the node views, the conjunctions, the proofs.
+type engine struct {
+	ctx           context.Context
+	opts          Options
+	nodes         map[*schema.Schema]*node
+	regexps       map[string]schema.Regexp
+	regexTimeout  time.Duration
+	pats          patterns
+	known         map[string]bool
+	conjs         map[string]*conj
+	byRoots       map[string]*conj
+	matchMemo     map[[2]string]bool
+	valueMemo     map[valueKey]valueEntry
+	namesMemo     map[*conj][]string
+	hashMemo      map[valueKey2]uint64
+	values        map[*schema.Schema]source.Value
+	seed          maphash.Seed
+	sameMemo      map[[2]*schema.Schema]int8
+	sameDepth     int
+	sameTentative [][2]*schema.Schema
+	evalMemo      map[*schema.Schema]int8 // does the in-place closure evaluate properties/items
+
+	// proofs
+	subMemo, disMemo  map[string]bool
+	subProg, disProg  map[string]progress
+	stack, minAssume  int
+	steps, stepBudget int
+	proofSteps        int
+	contradictions    int
+	trueConj          *conj
+	searchCandidates  int
+	searchTimedOut    bool
+	walkTruncated     bool
+}
+
+type progress struct {
+	idx, depth int
+}
+
+func newEngine(ctx context.Context, opts Options) *engine {
+	e := &engine{
+		ctx:          ctx,
+		opts:         opts,
+		nodes:        map[*schema.Schema]*node{},
+		regexps:      map[string]schema.Regexp{},
+		regexTimeout: 2 * time.Second,
+		known:        map[string]bool{},
+		conjs:        map[string]*conj{},
+		byRoots:      map[string]*conj{},
+		matchMemo:    map[[2]string]bool{},
+		valueMemo:    map[valueKey]valueEntry{},
+		namesMemo:    map[*conj][]string{},
+		hashMemo:     map[valueKey2]uint64{},
+		values:       map[*schema.Schema]source.Value{},
+		seed:         maphash.MakeSeed(),
+		sameMemo:     map[[2]*schema.Schema]int8{},
+		evalMemo:     map[*schema.Schema]int8{},
+		subMemo:      map[string]bool{},
+		disMemo:      map[string]bool{},
+		subProg:      map[string]progress{},
+		disProg:      map[string]progress{},
+		stepBudget:   opts.ProofSteps,
+	}
+	for _, f := range schema.KnownFormats() {
+		e.known[f] = true
+	}
+	e.trueConj = e.conjOf(nil, nil)
+	return e
+}
+
+func (e *engine) knownFormat(f string) bool { return e.known[f] }
+
+func (e *engine) node(s *schema.Schema) *node {
+	if n, ok := e.nodes[s]; ok {
+		return n
+	}
+	return e.newNode(s)
+}
+
+// conj is a conjunction of schemas applying to the same instance: the given roots and,
+// closed over in-place references and allOf, every part they imply. chosen lists the
+// anyOf/oneOf/if groups already split on (so they are not split again).
+type conj struct {
+	key    string
+	roots  []*schema.Schema
+	parts  []*node
+	chosen []int
+	m      *merged
+}
+
+// groupID identifies one anyOf, oneOf or if group of a node.
+func groupID(n *node, k factKind) int { return n.id*8 + int(k-fAnyOf) }
+
+// conjOf returns the conjunction of roots, with groups already chosen.
+func (e *engine) conjOf(roots []*schema.Schema, chosen []int) *conj {
+	var rk strings.Builder
+	for _, r := range roots {
+		if r != nil {
+			rk.WriteString(itoa(e.node(r).id))
+		}
+		rk.WriteByte(',')
+	}
+	rk.WriteByte('|')
+	for _, c := range chosen {
+		rk.WriteString(itoa(c))
+		rk.WriteByte(',')
+	}
+	if c, ok := e.byRoots[rk.String()]; ok {
+		return c
+	}
+	c := e.conjClose(roots, chosen)
+	e.byRoots[rk.String()] = c
+	return c
+}
+
+func (e *engine) conjClose(roots []*schema.Schema, chosen []int) *conj {
+	var parts []*node
+	var seen []*schema.Schema // conjunctions are small: a slice beats a map
+	var visit func(s *schema.Schema)
+	visit = func(s *schema.Schema) {
+		if s == nil || slices.Contains(seen, s) {
+			return
+		}
+		seen = append(seen, s)
+		n := e.node(s)
+		if n.isBool && n.boolVal {
+			return // true adds nothing
+		}
+		parts = append(parts, n)
+		visit(n.ref)
+		for _, t := range n.dynRefs {
+			visit(t)
+		}
+		for _, a := range n.allOf {
+			visit(a)
+		}
+	}
+	for _, r := range roots {
+		visit(r)
+	}
+	sort.Slice(parts, func(i, j int) bool { return parts[i].id < parts[j].id })
+	ch := append([]int(nil), chosen...)
+	sort.Ints(ch)
+	var sb strings.Builder
+	for _, p := range parts {
+		sb.WriteString(itoa(p.id))
+		sb.WriteByte(',')
+	}
+	sb.WriteByte('|')
+	for _, c := range ch {
+		sb.WriteString(itoa(c))
+		sb.WriteByte(',')
+	}
+	key := sb.String()
+	if c, ok := e.conjs[key]; ok {
+		return c
+	}
+	var rs []*schema.Schema
+	for _, r := range roots {
+		if r != nil {
+			rs = append(rs, r)
+		}
+	}
+	c := &conj{key: key, roots: rs, parts: parts, chosen: ch}
+	e.conjs[key] = c
+	return c
+}
+
+func (e *engine) one(s *schema.Schema) *conj {
+	if s == nil {
+		return e.trueConj
+	}
+	return e.conjOf([]*schema.Schema{s}, nil)
+}
+
+// with returns c with more roots (and more groups chosen).
+func (e *engine) with(c *conj, more []*schema.Schema, chosen ...int) *conj {
+	roots := append(append([]*schema.Schema(nil), c.roots...), more...)
+	return e.conjOf(roots, append(append([]int(nil), c.chosen...), chosen...))
+}
+
+// merged aggregates the facts of a conjunction.
+type merged struct {
+	empty    bool
+	opaque   bool // a constraint the engine cannot reason about
+	types    typeSet
+	enums    [][]source.Value
+	lo, hi   *bound
+	mults    []*big.Rat
+	minLen   int
+	maxLen   int // -1: none
+	patterns []string
+	formats  []string
+	content  []string
+	minItems int
+	maxItems int // -1: none
+	unique   bool
+	minProps int
+	maxProps int // -1: none
+	required map[string]bool
+	depReq   map[string]map[string]bool
+	groups   []*fact // anyOf, oneOf and if groups not chosen
+	nots     []*schema.Schema
+	contains []*fact
+	depSch   []*fact
+	pnames   []*schema.Schema
+	facts    []*fact // every fact, for proving the conjunction
+}
+
+func (c *conj) chosenHas(id int) bool {
+	for _, x := range c.chosen {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *engine) merged(c *conj) *merged {
+	if c.m != nil {
+		return c.m
+	}
+	m := &merged{types: tAll, maxLen: -1, maxItems: -1, maxProps: -1, required: map[string]bool{}}
+	for _, n := range c.parts {
+		for i := range n.facts {
+			f := &n.facts[i]
+			if (f.kind == fAnyOf || f.kind == fOneOf || f.kind == fCond) && c.chosenHas(groupID(n, f.kind)) {
+				continue
+			}
+			m.facts = append(m.facts, f)
+			switch f.kind {
+			case fFalse:
+				m.empty = true
+			case fDynamic:
+				m.opaque = true
+			case fType:
+				m.types &= f.types
+			case fEnum:
+				m.enums = append(m.enums, f.vals)
+				if len(f.vals) == 0 {
+					m.empty = true
+				}
+			case fLower:
+				if tighterLower(f.b, m.lo) {
+					m.lo = f.b
+				}
+			case fUpper:
+				if tighterUpper(f.b, m.hi) {
+					m.hi = f.b
+				}
+			case fMultipleOf:
+				m.mults = append(m.mults, f.r)
+			case fMinLength:
+				m.minLen = max(m.minLen, f.i)
+			case fMaxLength:
+				if m.maxLen < 0 || f.i < m.maxLen {
+					m.maxLen = f.i
+				}
+			case fPattern:
+				m.patterns = append(m.patterns, f.str)
+			case fFormat:
+				m.formats = append(m.formats, f.str)
+			case fContent:
+				m.content = append(m.content, f.str)
+			case fMinItems:
+				m.minItems = max(m.minItems, f.i)
+			case fMaxItems:
+				if m.maxItems < 0 || f.i < m.maxItems {
+					m.maxItems = f.i
+				}
+			case fUnique:
+				m.unique = true
+			case fMinProps:
+				m.minProps = max(m.minProps, f.i)
+			case fMaxProps:
+				if m.maxProps < 0 || f.i < m.maxProps {
+					m.maxProps = f.i
+				}
+			case fRequired:
+				m.required[f.str] = true
+			case fDepRequired:
+				if m.depReq == nil {
+					m.depReq = map[string]map[string]bool{}
+				}
+				if m.depReq[f.str] == nil {
+					m.depReq[f.str] = map[string]bool{}
+				}
+				for _, r := range f.list {
+					m.depReq[f.str][r] = true
+				}
+			case fDepSchema:
+				m.depSch = append(m.depSch, f)
+			case fPropNames:
+				m.pnames = append(m.pnames, f.s)
+			case fContains:
+				m.contains = append(m.contains, f)
+			case fAnyOf, fOneOf, fCond:
+				m.groups = append(m.groups, f)
+			case fNot:
+				m.nots = append(m.nots, f.s)
+			}
+		}
+	}
+	if m.minLen > 0 && m.maxLen >= 0 && m.minLen > m.maxLen {
+		m.types &^= tString
+	}
+	if m.maxItems >= 0 && m.minItems > m.maxItems {
+		m.types &^= tArray
+	}
+	if m.maxProps >= 0 && (m.minProps > m.maxProps || len(m.required) > m.maxProps) {
+		m.types &^= tObject
+	}
+	if m.lo != nil && m.hi != nil {
+		c := m.lo.v.Cmp(m.hi.v)
+		if c > 0 || (c == 0 && (m.lo.excl || m.hi.excl)) {
+			m.types &^= tNumber
+		}
+	}
+	if m.empty {
+		m.types = 0
+	}
+	c.m = m
+	return m
+}
+
+// intOnly reports whether the numbers of m are all integers (a multipleOf that is an
+// integer).
+func (m *merged) intOnly() bool {
+	for _, r := range m.mults {
+		if r.IsInt() {
+			return true
+		}
+	}
+	return false
+}
+
+// ---- values of a conjunction ----
+
+// valid tells whether v is valid under every root of c; ok is false when the validator
+// could not decide (a pattern timed out).
+func (e *engine) valid(c *conj, v source.Value) (valid, ok bool) {
+	for _, r := range c.roots {
+		good, err := r.Valid(v)
+		if err != nil {
+			return false, false
+		}
+		if !good {
+			return false, true
+		}
+	}
+	return true, true
+}
+
+// finiteValues returns every value c may hold within d, when that set is known and finite.
+func (e *engine) finiteValues(c *conj, m *merged, d typeSet) ([]source.Value, bool) {
+	var cands []source.Value
+	switch {
+	case len(m.enums) > 0:
+		cands = m.enums[0]
+	case d&^(tNull|tBool) == 0:
+		cands = []source.Value{source.NullValue(), source.BoolValue(true), source.BoolValue(false)}
+	default:
+		return nil, false
+	}
+	var out []source.Value
+	for _, v := range cands {
+		if classOf(v)&d == 0 {
+			continue
+		}
+		good, ok := e.valid(c, v)
+		if !ok {
+			return nil, false
+		}
+		if good {
+			out = append(out, v)
+		}
+	}
+	return out, true
+}
+
+// ---- objects: which schemas apply to a property ----
+
+// evaluatesInPlace reports whether the in-place applicators of s (through $ref, allOf,
+// anyOf, oneOf, if/then/else, dependentSchemas) contain keywords that evaluate properties
+// or items, which makes unevaluatedProperties/Items of s depend on annotations.
+func (e *engine) evaluatesInPlace(n *node) bool {
+	var subs []*schema.Schema
+	subs = append(subs, n.ref)
+	subs = append(subs, n.dynRefs...)
+	subs = append(subs, n.allOf...)
+	subs = append(subs, n.anyOf...)
+	subs = append(subs, n.oneOf...)
+	subs = append(subs, n.ifS, n.thenS, n.elseS)
+	for _, s := range n.depSchemas {
+		subs = append(subs, s)
+	}
+	for _, s := range subs {
+		if s != nil && e.evaluates(s) {
+			return true
+		}
+	}
+	return n.dynamic
+}
+
+func (e *engine) evaluates(s *schema.Schema) bool {
+	switch e.evalMemo[s] {
+	case 1, 3:
+		return true // in progress counts as evaluating (conservative)
+	case 2:
+		return false
+	}
+	e.evalMemo[s] = 1
+	n := e.node(s)
+	r := len(n.props) > 0 || len(n.patterns) > 0 || n.additional != nil || n.unevalP != nil ||
+		len(n.prefix) > 0 || n.items != nil || n.contains != nil || n.unevalI != nil || e.evaluatesInPlace(n)
+	if r {
+		e.evalMemo[s] = 3
+	} else {
+		e.evalMemo[s] = 2
+	}
+	return r
+}
+
+// unevalAsAdditional reports whether unevaluatedProperties/Items of n acts like
+// additionalProperties/items: nothing in place evaluates anything.
+func (e *engine) unevalAsAdditional(n *node) bool { return !e.evaluatesInPlace(n) }
+
+// valueSchemas returns the schemas that apply to the value of property name in c, and
+// whether the property is forbidden outright.
+func (e *engine) valueSchemas(c *conj, name string) (subs []*schema.Schema, forbidden bool) {
+	for _, n := range c.parts {
+		if n.isBool {
+			if !n.boolVal {
+				return nil, true
+			}
+			continue
+		}
+		var here []*schema.Schema
+		if s, ok := n.props[name]; ok {
+			here = append(here, s)
+		}
+		matched := len(here) > 0
+		for _, p := range n.patterns {
+			if e.patternMatches(p.src, name) {
+				here = append(here, p.s)
+				matched = true
+			}
+		}
+		if !matched {
+			if n.additional != nil {
+				here = append(here, n.additional)
+			} else if n.unevalP != nil && e.unevalAsAdditional(n) {
+				here = append(here, n.unevalP)
+			}
+		}
+		for _, s := range here {
+			if v, isBool := s.Bool(); isBool && !v {
+				return nil, true
+			}
+		}
+		subs = append(subs, here...)
+		if n.propNames != nil {
+			if ok, _ := n.propNames.Valid(source.StringValue(name)); !ok {
+				return nil, true
+			}
+		}
+	}
+	return subs, false
+}
+
+type valueKey struct {
+	c    *conj
+	name string
+}
+
+type valueEntry struct {
+	c         *conj
+	forbidden bool
+}
+
+func (e *engine) valueConj(c *conj, name string) (*conj, bool) {
+	k := valueKey{c, name}
+	if v, ok := e.valueMemo[k]; ok {
+		return v.c, v.forbidden
+	}
+	subs, forbidden := e.valueSchemas(c, name)
+	var v valueEntry
+	if forbidden {
+		v.forbidden = true
+	} else {
+		v.c = e.conjOf(subs, nil)
+	}
+	e.valueMemo[k] = v
+	return v.c, v.forbidden
+}
+
+// explicitNames lists the property names c names explicitly (properties and required).
+func (e *engine) explicitNames(c *conj) []string {
+	if out, ok := e.namesMemo[c]; ok {
+		return out
+	}
+	out := e.collectNames(c)
+	e.namesMemo[c] = out
+	return out
+}
+
+func (e *engine) collectNames(c *conj) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(k string) {
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	for _, n := range c.parts {
+		for _, k := range n.propOrder {
+			add(k)
+		}
+		for _, f := range n.facts {
+			if f.kind == fRequired {
+				add(f.str)
+			}
+			if f.kind == fDepRequired {
+				add(f.str)
+				for _, r := range f.list {
+					add(r)
+				}
+			}
+			if f.kind == fDepSchema {
+				add(f.str)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// closedNames returns the only property names c allows, when that set is finite.
+func (e *engine) closedNames(c *conj) ([]string, bool) {
+	for _, n := range c.parts {
+		if n.additional == nil || len(n.patterns) > 0 {
+			continue
+		}
+		if v, isBool := n.additional.Bool(); isBool && !v {
+			var out []string
+			for _, k := range n.propOrder {
+				if _, forbidden := e.valueConj(c, k); !forbidden {
+					out = append(out, k)
+				}
+			}
+			return out, true
+		}
+	}
+	return nil, false
+}
+
+// ---- arrays ----
+
+// itemSchemas returns the schemas that apply to the item at position i.
+func (e *engine) itemSchemas(c *conj, i int) []*schema.Schema {
+	var out []*schema.Schema
+	for _, n := range c.parts {
+		switch {
+		case i < len(n.prefix):
+			out = append(out, n.prefix[i])
+		case n.items != nil:
+			out = append(out, n.items)
+		case n.unevalI != nil && e.unevalAsAdditional(n):
+			out = append(out, n.unevalI)
+		}
+	}
+	return out
+}
+
+// prefixLen is the longest prefix of positions c treats individually.
+func prefixLen(c *conj) int {
+	p := 0
+	for _, n := range c.parts {
+		p = max(p, len(n.prefix))
+	}
+	return p
+}
+
+// maxItemsOf is the largest length an array of c may have (-1: unbounded).
+func (e *engine) maxItemsOf(c *conj, m *merged) int {
+	best := m.maxItems
+	for _, n := range c.parts {
+		if n.items == nil {
+			continue
+		}
+		if v, isBool := n.items.Bool(); isBool && !v {
+			if best < 0 || len(n.prefix) < best {
+				best = len(n.prefix)
+			}
+		}
+	}
+	// a position whose schema is false ends the array before it
+	limit := prefixLen(c)
+	for i := 0; i < limit && (best < 0 || i < best); i++ {
+		for _, s := range e.itemSchemas(c, i) {
+			if v, isBool := s.Bool(); isBool && !v {
+				best = i
+			}
+		}
+	}
+	return best
+}
+
+// maxPropsOf is the most properties an object of c may have (-1: unbounded).
+func (e *engine) maxPropsOf(c *conj, m *merged) int {
+	best := m.maxProps
+	if names, ok := e.closedNames(c); ok && (best < 0 || len(names) < best) {
+		best = len(names)
+	}
+	return best
+}
+
+// ---- structural sameness ----
+
+// same reports whether two schemas are the same text in the same dialect whose references
+// lead to schemas that are the same in turn: then they accept the same instances. It is a
+// bisimulation check: pairs under examination count as the same, and the successes of one
+// top-level check are only remembered when the whole check succeeds.
+func (e *engine) same(a, b *schema.Schema) bool { return e.samePair(a, b, true) }
+
+func (e *engine) samePair(a, b *schema.Schema, checkText bool) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil {
+		return false
+	}
+	k := [2]*schema.Schema{a, b}
+	switch e.sameMemo[k] {
+	case 1, 2:
+		return true // 1: under examination (coinductive), 2: the same
+	case 3:
+		return false
+	}
+	top := e.sameDepth == 0
+	e.sameDepth++
+	e.sameMemo[k] = 1
+	r := e.sameShape(a, b, checkText)
+	e.sameDepth--
+	if r {
+		e.sameTentative = append(e.sameTentative, k)
+	} else {
+		e.sameMemo[k] = 3
+	}
+	if top {
+		for _, t := range e.sameTentative {
+			if r {
+				e.sameMemo[t] = 2
+			} else if e.sameMemo[t] == 1 {
+				delete(e.sameMemo, t)
+			}
+		}
+		e.sameTentative = e.sameTentative[:0]
+	}
+	return r
+}
+
+func (e *engine) sameShape(a, b *schema.Schema, checkText bool) bool {
+	va, ba := a.Bool()
+	vb, bb := b.Bool()
+	if ba || bb {
+		return ba && bb && va == vb // true and false mean the same in every draft
+	}
+	if a.Draft != b.Draft || a.FormatAsserted() != b.FormatAsserted() {
+		return false
+	}
+	if checkText && (e.hashOf(a) != e.hashOf(b) || !source.Equal(e.node(a).v, e.node(b).v)) {
+		return false
+	}
+	for _, kw := range a.Keywords() {
+		if a.Ignored(kw) != b.Ignored(kw) {
+			return false
+		}
+	}
+	if (a.Ref() == nil) != (b.Ref() == nil) || (a.Ref() != nil && !e.same(a.Ref(), b.Ref())) {
+		return false
+	}
+	ta, da := a.DynamicRef()
+	tb, db := b.DynamicRef()
+	if da != db || (ta == nil) != (tb == nil) || (ta != nil && !e.same(ta, tb)) {
+		return false
+	}
+	ca, cb := a.Children(), b.Children()
+	if len(ca) != len(cb) {
+		return false
+	}
+	for i := range ca {
+		if ca[i].Keyword != cb[i].Keyword || ca[i].Key != cb[i].Key || ca[i].Index != cb[i].Index {
+			return false
+		}
+		if !e.samePair(ca[i].Schema, cb[i].Schema, false) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameConj reports whether two conjunctions are made of the same schemas.
+func (e *engine) sameConj(a, b *conj) bool {
+	if a == b {
+		return true
+	}
+	if len(a.roots) != len(b.roots) || len(a.roots) == 0 || len(a.chosen) != len(b.chosen) {
+		return false
+	}
+	for i := range a.roots {
+		if !e.same(a.roots[i], b.roots[i]) {
+			return false
+		}
+	}
+	return len(a.chosen) == 0
+}
+
+// ---- structural hashes ----
+
+type valueKey2 struct {
+	doc *source.Document
+	off int
+	k   source.Kind
+}
+
+// hashOf is a hash of a schema's JSON value in which equal values (source.Equal: object
+// members in any order, 1 == 1.0) hash alike; values of one document are hashed once.
+func (e *engine) hashOf(s *schema.Schema) uint64 {
+	if v, isBool := s.Bool(); isBool {
+		if v {
+			return 0x9e3779b97f4a7c15
+		}
+		return 0x7f4a7c159e3779b9
+	}
+	return e.hashValue(s.Document(), e.valueOf(s))
+}
+
+// valueOf returns a schema's JSON value, resolving its pointer once.
+func (e *engine) valueOf(s *schema.Schema) source.Value {
+	if v, ok := e.values[s]; ok {
+		return v
+	}
+	v := s.Value()
+	e.values[s] = v
+	return v
+}
+
+func (e *engine) hashValue(doc *source.Document, v source.Value) uint64 {
+	k := v.Kind()
+	var key valueKey2
+	if k == source.Object || k == source.Array {
+		key = valueKey2{doc, v.Offset(), k}
+		if h, ok := e.hashMemo[key]; ok {
+			return h
+		}
+	}
+	const prime = 1099511628211
+	h := uint64(k+1) * 0x9e3779b97f4a7c15
+	mix := func(x uint64) { h = (h ^ x) * prime }
+	switch k {
+	case source.Bool:
+		if v.Bool() {
+			mix(1)
+		}
+	case source.String:
+		mix(maphash.String(e.seed, v.Str()))
+	case source.Number:
+		lit := v.Str()
+		if strings.ContainsAny(lit, ".eE") {
+			lit = v.Num().String() // 1.0 and 1 hash alike
+		}
+		mix(maphash.String(e.seed, lit))
+	case source.Array:
+		for _, it := range v.Items() {
+			mix(e.hashValue(doc, it))
+		}
+	case source.Object:
+		var sum uint64
+		for i := 0; i < v.Len(); i++ {
+			kk, val := v.Member(i)
+			sum += (maphash.String(e.seed, kk.Str()) ^ e.hashValue(doc, val)*31) * prime
+		}
+		mix(sum)
+	}
+	if k == source.Object || k == source.Array {
+		e.hashMemo[key] = h
+	}
+	return h
+}

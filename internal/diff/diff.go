@@ -1,0 +1,406 @@
+// Package diff owns schema compatibility: given an OLD and a NEW JSON Schema, it tells
+// whether NEW accepts every instance OLD accepts (backward compatible), the reverse
+// (forward), and explains each change with its kind, its keyword in both documents (JSON
+// pointer, line, column), its effect on the set of valid instances, and, where one exists,
+// an example instance that proves an incompatibility.
+//
+// Two engines work together. A rule engine aligns both schemas (after resolving $ref,
+// reading each side in its own dialect) and proves inclusions between the instance sets
+// with sound rules only: a "compatible" or "widen" claim is a proof. A bounded, seeded
+// search then proposes instances built from both schemas and checks them with jstk's own
+// validator: an instance valid under one side and invalid under the other proves an
+// incompatibility and is shown. A direction neither proved nor refuted is "unknown", never
+// "compatible".
+package diff
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/source"
+)
+
+// Verdict is the answer for one direction.
+type Verdict string
+
+// The verdicts.
+const (
+	// Compatible: proved; every instance of one side is valid under the other.
+	Compatible Verdict = "compatible"
+	// Incompatible: an example instance shows otherwise.
+	Incompatible Verdict = "incompatible"
+	// Unknown: neither proved nor refuted within the search budget.
+	Unknown Verdict = "unknown"
+)
+
+// Effect is what a change does to the set of valid instances, at its location.
+type Effect string
+
+// The effects.
+const (
+	// Equivalent: proved to accept exactly the same instances.
+	Equivalent Effect = "equivalent"
+	// Widen: proved not to reject anything that was accepted; it may accept more.
+	Widen Effect = "widen"
+	// Narrow: proved not to accept anything that was rejected; it may reject more.
+	Narrow Effect = "narrow"
+	// Incomparable: examples show it rejects some old instances and accepts some new ones.
+	Incomparable Effect = "incomparable"
+	// EffectUnknown: not established either way.
+	EffectUnknown Effect = "unknown"
+)
+
+// Directions for Options.Direction.
+const (
+	Backward = "backward"
+	Forward  = "forward"
+	Full     = "full"
+)
+
+// Options configure Compare. The zero value (and nil) means: backward direction, pure
+// validation semantics, a search of one second per direction with seed 1.
+//
+// Whether "format" is an assertion is decided when the schemas are compiled
+// (schema.Options.AssertFormat); the comparison follows what each schema asserts.
+type Options struct {
+	// Direction is the direction asked about: "backward" (default), "forward" or "full".
+	// It decides Result.Verdict, and with Check the exit code.
+	Direction string
+	// Check makes ExitCode 1 when the asked direction is not compatible.
+	Check bool
+	// RequiredWithDefault counts a newly required property that has a valid default in the
+	// reading schema as compatible: a reader fills in the default (Confluent's view).
+	RequiredWithDefault bool
+	// Level "docs" also reports annotation changes (title, description, default, examples,
+	// deprecated, readOnly, writeOnly, $comment); "validation" (default) does not.
+	Level string
+	// SearchBudget bounds the counterexample search per direction (default 1s); negative
+	// turns the search off.
+	SearchBudget time.Duration
+	// SearchCandidates bounds the instances tried per direction (default 20000).
+	SearchCandidates int
+	// Seed makes the search reproducible (default 1).
+	Seed uint64
+	// ProofSteps bounds the rule engine's work (default 400000); beyond it, what is not
+	// proved is unknown.
+	ProofSteps int
+
+	maxLocations int
+}
+
+func (o *Options) docs() bool { return o.Level == "docs" }
+
+func (o *Options) normalize() (Options, error) {
+	var n Options
+	if o != nil {
+		n = *o
+	}
+	switch n.Direction {
+	case "":
+		n.Direction = Backward
+	case Backward, Forward, Full:
+	default:
+		return n, errors.New("direction must be backward, forward or full")
+	}
+	switch n.Level {
+	case "":
+		n.Level = "validation"
+	case "validation", "docs":
+	default:
+		return n, errors.New("level must be validation or docs")
+	}
+	if n.SearchBudget == 0 {
+		n.SearchBudget = time.Second
+	}
+	if n.SearchCandidates <= 0 {
+		n.SearchCandidates = 20000
+	}
+	if n.Seed == 0 {
+		n.Seed = 1
+	}
+	if n.ProofSteps <= 0 {
+		n.ProofSteps = 400000
+	}
+	if n.maxLocations <= 0 {
+		n.maxLocations = 200000
+	}
+	return n, nil
+}
+
+// Result is the outcome of a comparison: its JSON form is `jstk diff --format json` and the
+// MCP tool's structured content.
+type Result struct {
+	// Backward: does NEW accept every instance OLD accepts?
+	Backward Verdict `json:"backward"`
+	// Forward: does OLD accept every instance NEW accepts?
+	Forward Verdict `json:"forward"`
+	// Direction is the direction asked about, and Verdict its answer (for "full": compatible
+	// only when both are, incompatible when either is).
+	Direction string `json:"direction"`
+	// Verdict answers Direction.
+	Verdict Verdict `json:"verdict"`
+	// BackwardExample is an instance valid under OLD and invalid under NEW, when one was
+	// found; ForwardExample the reverse.
+	BackwardExample json.RawMessage `json:"backwardExample,omitempty"`
+	// ForwardExample is an instance valid under NEW and invalid under OLD.
+	ForwardExample json.RawMessage `json:"forwardExample,omitempty"`
+	// Changes lists what changed, breaking changes first.
+	Changes []Change `json:"changes"`
+	// Summary counts the changes by effect.
+	Summary Summary `json:"summary"`
+	// Old describes the old schema.
+	Old Side `json:"old"`
+	// New describes the new schema.
+	New Side `json:"new"`
+	// Search reports the counterexample search.
+	Search Search `json:"search"`
+	// Check is present when the call asked for a check of Direction.
+	Check *Check `json:"check,omitempty"`
+	// Page says which part of the change list this result holds, when it was cut.
+	Page *Page `json:"page,omitempty"`
+}
+
+// Change is one difference between the schemas.
+type Change struct {
+	// Kind is a stable identifier from the rule table (Rules), e.g. "required-added".
+	Kind string `json:"kind"`
+	// OldPointer and NewPointer are JSON Pointers into the two documents: the keyword that
+	// changed, or where it would be when it is absent on that side.
+	OldPointer string `json:"oldPointer"`
+	// NewPointer is the pointer into the new document.
+	NewPointer string `json:"newPointer"`
+	// Effect on the instances reaching this location.
+	Effect Effect `json:"effect"`
+	// Message says what changed, in words.
+	Message string `json:"message"`
+	// Example proves the change breaks a direction: valid under the side named by
+	// ExampleValidUnder ("old" or "new") and invalid under the other.
+	Example json.RawMessage `json:"example,omitempty"`
+	// ExampleValidUnder names the side ("old" or "new") the example is valid under.
+	ExampleValidUnder string `json:"exampleValidUnder,omitempty"`
+	// Breaks lists the directions ("backward", "forward") an example shows this change
+	// breaks.
+	Breaks []string `json:"breaks,omitempty"`
+	// Old and New locate the pointers in their files.
+	Old Location `json:"old"`
+	// New locates NewPointer in its file.
+	New Location `json:"new"`
+	// Path is the instance location the change applies to ("/items/*/name"; "" the root).
+	Path string `json:"path"`
+	// Level is "validation", or "docs" for annotation changes.
+	Level string `json:"level"`
+}
+
+// Location is a place in a schema file.
+type Location struct {
+	// File is the file name as given ("" for inline schemas).
+	File string `json:"file,omitempty"`
+	// Line is the 1-based line.
+	Line int `json:"line,omitempty"`
+	// Column is the 1-based column, in characters.
+	Column int `json:"column,omitempty"`
+}
+
+// Summary counts the changes by effect.
+type Summary struct {
+	// Changes is the number of changes (before paging).
+	Changes int `json:"changes"`
+	// Breaking counts the changes an example shows break the asked direction.
+	Breaking int `json:"breaking"`
+	// Equivalent counts the changes proved equivalent.
+	Equivalent int `json:"equivalent"`
+	// Widen counts the widening changes.
+	Widen int `json:"widen"`
+	// Narrow counts the narrowing changes.
+	Narrow int `json:"narrow"`
+	// Incomparable counts the changes that break both directions.
+	Incomparable int `json:"incomparable"`
+	// Unknown counts the changes whose effect is not established.
+	Unknown int `json:"unknown"`
+	// Docs counts the annotation changes (--level docs).
+	Docs int `json:"docs"`
+}
+
+// Side describes one of the two schemas.
+type Side struct {
+	// File is the schema's file name ("" for inline schemas).
+	File string `json:"file,omitempty"`
+	// Draft is the dialect the schema is read in.
+	Draft string `json:"draft"`
+}
+
+// Search reports the counterexample search.
+type Search struct {
+	// Seed is the seed the search ran with.
+	Seed uint64 `json:"seed"`
+	// BudgetMs is the time budget per direction (0: no search).
+	BudgetMs int64 `json:"budgetMs"`
+	// Candidates counts the instances tried, both directions together.
+	Candidates int `json:"candidates"`
+	// Exhausted is true when the search stopped at its time or candidate budget.
+	Exhausted bool `json:"exhausted"`
+	// ProofIncomplete is true when the rule engine ran out of steps or locations.
+	ProofIncomplete bool `json:"proofIncomplete"`
+	// Contradictions counts examples that refuted a claim of the rule engine (the example
+	// wins; a non-zero count is a bug to report).
+	Contradictions int `json:"contradictions"`
+}
+
+// Check is the outcome of --check.
+type Check struct {
+	// Direction is the direction checked.
+	Direction string `json:"direction"`
+	// Passed is true when it is proved compatible.
+	Passed bool `json:"passed"`
+}
+
+// Page says which part of a long change list a result holds.
+type Page struct {
+	// Offset is the index of the first change held.
+	Offset int `json:"offset"`
+	// Limit is the most changes asked for (0: no limit).
+	Limit int `json:"limit"`
+	// Total is the number of changes before the cut.
+	Total int `json:"total"`
+	// Omitted is the number of changes left out.
+	Omitted int `json:"omitted"`
+}
+
+// Compare compares two compiled schemas. The error is non-nil only when the comparison
+// could not run (nil schemas, invalid options, cancellation); incompatibilities are data.
+func Compare(ctx context.Context, old, new *schema.Schema, opts *Options) (*Result, error) {
+	if old == nil || new == nil {
+		return nil, errors.New("diff: both schemas are needed")
+	}
+	o, err := opts.normalize()
+	if err != nil {
+		return nil, err
+	}
+	e := newEngine(ctx, o)
+	items := e.walk(old, new)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	rootO, rootN := e.one(old), e.one(new)
+	incomplete := e.walkTruncated || e.steps > e.stepBudget
+	var changes []*change
+	for _, it := range items {
+		changes = append(changes, it.changes...)
+	}
+	s := &searcher{e: e, old: old, new: new, items: items, changes: changes}
+	// For each direction: the search at the changed locations first; when it finds no
+	// example, the rule engine on the whole schemas; then the search on the whole schemas
+	// (a backstop when proved, the only hope when not).
+	decide := func(dir int, a, b *conj) (bool, source.Value) {
+		var ex source.Value
+		if o.SearchBudget > 0 {
+			s.start(dir)
+			ex = s.targeted(dir)
+		}
+		if ex.IsValid() {
+			return false, ex
+		}
+		e.steps = 0
+		proved := e.sub(a, b, tAll, 0)
+		if e.steps > e.stepBudget {
+			incomplete = true
+		}
+		if o.SearchBudget > 0 {
+			ex = s.generic(dir, proved)
+			s.finish()
+		}
+		return proved, ex
+	}
+	bwProved, bwEx := decide(dirBackward, rootO, rootN)
+	fwProved, fwEx := decide(dirForward, rootN, rootO)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	changes = s.changes
+	res := &Result{Direction: o.Direction}
+	res.Backward = verdict(bwProved, bwEx)
+	res.Forward = verdict(fwProved, fwEx)
+	if bwEx.IsValid() {
+		res.BackwardExample = source.AppendJSON(nil, bwEx)
+	}
+	if fwEx.IsValid() {
+		res.ForwardExample = source.AppendJSON(nil, fwEx)
+	}
+	switch o.Direction {
+	case Backward:
+		res.Verdict = res.Backward
+	case Forward:
+		res.Verdict = res.Forward
+	default:
+		switch {
+		case res.Backward == Incompatible || res.Forward == Incompatible:
+			res.Verdict = Incompatible
+		case res.Backward == Compatible && res.Forward == Compatible:
+			res.Verdict = Compatible
+		default:
+			res.Verdict = Unknown
+		}
+	}
+	// The dialect change takes the effect of the whole comparison.
+	for _, ch := range changes {
+		if ch.kind == "dialect-changed" {
+			ch.bw, ch.fw = wholeProof(res.Backward), wholeProof(res.Forward)
+		}
+	}
+	res.Changes = e.render(changes, o.Direction)
+	res.Summary = summarize(res.Changes, o.Direction)
+	res.Old = side(old)
+	res.New = side(new)
+	res.Search = Search{Seed: o.Seed, BudgetMs: o.SearchBudget.Milliseconds(), Candidates: e.searchCandidates,
+		Exhausted: e.searchTimedOut, ProofIncomplete: incomplete, Contradictions: e.contradictions}
+	if o.SearchBudget < 0 {
+		res.Search.BudgetMs = 0
+	}
+	if o.Check {
+		res.Check = &Check{Direction: o.Direction, Passed: res.Verdict == Compatible}
+	}
+	return res, nil
+}
+
+func verdict(proved bool, ex source.Value) Verdict {
+	switch {
+	case ex.IsValid():
+		return Incompatible
+	case proved:
+		return Compatible
+	}
+	return Unknown
+}
+
+func wholeProof(v Verdict) proof {
+	switch v {
+	case Compatible:
+		return pProved
+	case Incompatible:
+		return pBroken
+	}
+	return pUnknown
+}
+
+func side(s *schema.Schema) Side {
+	file, _ := s.Pointer()
+	return Side{File: file, Draft: s.Draft.Name}
+}
+
+// effectOf turns the two directions' proofs into an effect.
+func effectOf(bw, fw proof) Effect {
+	switch {
+	case bw == pProved && fw == pProved:
+		return Equivalent
+	case bw == pProved:
+		return Widen
+	case fw == pProved:
+		return Narrow
+	case bw == pBroken && fw == pBroken:
+		return Incomparable
+	}
+	return EffectUnknown
+}

@@ -1,0 +1,1177 @@
+package diff
+
+import (
+	"math/big"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/source"
+)
+
+// The generator proposes instances of one schema (the source) that are likely to fail
+// another (the hint): boundary values of both sides, strings built from the patterns of
+// both sides, objects and arrays varied one member at a time around a minimal valid base.
+// Every proposal is checked by jstk's validator before it is believed, so the generator may
+// guess freely; it only has to be deterministic (seeded) and bounded.
+
+type gen struct {
+	e     *engine
+	rng   *rand.Rand
+	cache map[string][]source.Value
+	stop  func() bool
+}
+
+const (
+	quietSize   = 40 // the most JSON values in one member built for a base
+	maxDepth    = 12 // deeper than this only minimal values are built
+	wideCount   = 40
+	narrowCount = 6
+)
+
+func (e *engine) newGen(seed uint64, stop func() bool) *gen {
+	return &gen{e: e, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), cache: map[string][]source.Value{}, stop: stop}
+}
+
+// values returns values valid under src (checked), those that fail hint first. wide asks
+// for many variations, otherwise a few.
+func (g *gen) values(src, hint *conj, depth int, wide bool) []source.Value {
+	if depth > 2*maxDepth || g.stop() {
+		return nil
+	}
+	key := src.key + "~" + hintKey(hint) + "~" + strconv.FormatBool(wide) + "~" + strconv.FormatBool(depth > maxDepth)
+	if v, ok := g.cache[key]; ok {
+		return v
+	}
+	g.cache[key] = nil // recursion guard: a schema that needs itself yields nothing here
+	limit := narrowCount
+	if wide {
+		limit = wideCount
+	}
+	var cands []source.Value
+	seen := map[string]bool{}
+	push := func(v source.Value) {
+		if !v.IsValid() {
+			return
+		}
+		k := string(source.AppendJSON(nil, v))
+		if seen[k] {
+			return
+		}
+		seen[k] = true
+		cands = append(cands, v)
+	}
+	hints := g.hintViews(hint)
+	if wide {
+		// the maximal instance: every declared member, recursively (recursive schemas
+		// often differ only deep down)
+		if v, ok := g.maximal(src, 0, new(int)); ok {
+			push(v)
+		}
+	}
+	for _, alt := range g.expand(src) {
+		m := g.e.merged(alt)
+		if m.types == 0 {
+			continue
+		}
+		if vals, ok := g.e.finiteValues(alt, m, m.types); ok && len(m.enums) > 0 {
+			for _, v := range vals {
+				push(v)
+			}
+			continue
+		}
+		for _, k := range g.kindOrder(m.types, hints) {
+			for _, v := range g.ofKind(k, alt, m, hint, hints, depth, wide) {
+				push(v)
+			}
+		}
+	}
+	// values the hint excludes with not: valid under src and under what the hint negates
+	if hint != nil && depth <= maxDepth {
+		for _, n := range g.e.merged(hint).nots {
+			for _, alt := range g.expand(g.e.with(src, []*schema.Schema{n})) {
+				m := g.e.merged(alt)
+				for _, k := range g.kindOrder(m.types, nil) {
+					for _, v := range g.ofKind(k, alt, m, nil, nil, depth, false) {
+						push(v)
+					}
+				}
+			}
+		}
+	}
+	// keep the valid ones, those failing the hint first
+	var bad, good []source.Value
+	for _, v := range cands {
+		if g.stop() {
+			break
+		}
+		ok, _ := g.e.valid(src, v)
+		if !ok {
+			continue
+		}
+		if hint != nil {
+			if h, _ := g.e.valid(hint, v); !h {
+				bad = append(bad, v)
+				continue
+			}
+		}
+		good = append(good, v)
+	}
+	out := append(bad, good...)
+	if len(out) > limit {
+		// keep a mix: the first failing ones and the first passing ones
+		nb := min(len(bad), limit*2/3)
+		out = append(append([]source.Value(nil), bad[:nb]...), good[:min(len(good), limit-nb)]...)
+		if len(out) < limit {
+			out = append(out, bad[nb:min(len(bad), nb+limit-len(out))]...)
+		}
+	}
+	g.cache[key] = out
+	return out
+}
+
+func hintKey(h *conj) string {
+	if h == nil {
+		return "-"
+	}
+	return h.key
+}
+
+// quiet returns a value of src, preferring one valid under the hint (a quiet base).
+func (g *gen) quiet(src, hint *conj, depth int) (source.Value, bool) {
+	vals := g.values(src, hint, depth, false)
+	if len(vals) == 0 {
+		return source.Value{}, false
+	}
+	// The last candidates are the richest (objects with their optional members), which
+	// reach deeper; examples are shrunk afterwards. Size stays bounded, or nesting would
+	// make instances grow exponentially.
+	if hint != nil {
+		for i := len(vals) - 1; i >= 0; i-- {
+			if valueSize(vals[i], quietSize+1) > quietSize {
+				continue
+			}
+			if ok, _ := g.e.valid(hint, vals[i]); ok {
+				return vals[i], true
+			}
+		}
+	}
+	best := vals[0]
+	for _, v := range vals {
+		if n := valueSize(v, quietSize+1); n <= quietSize && n > valueSize(best, quietSize+1) {
+			best = v
+		}
+	}
+	return best, true
+}
+
+// expand returns conjunctions covering src, choosing branches of its groups.
+func (g *gen) expand(src *conj) []*conj {
+	alts := []*conj{src}
+	for round := 0; round < 3; round++ {
+		var next []*conj
+		changed := false
+		for _, a := range alts {
+			m := g.e.merged(a)
+			var grp *fact
+			for _, f := range m.groups {
+				grp = f
+				break
+			}
+			if grp == nil {
+				next = append(next, a)
+				continue
+			}
+			changed = true
+			id := groupID(grp.n, grp.kind)
+			switch grp.kind {
+			case fCond:
+				yes := []*schema.Schema{grp.subs[0]}
+				if grp.subs[1] != nil {
+					yes = append(yes, grp.subs[1])
+				}
+				var no []*schema.Schema
+				if grp.subs[2] != nil {
+					no = append(no, grp.subs[2])
+				}
+				next = append(next, g.e.with(a, yes, id), g.e.with(a, no, id))
+			default:
+				for i, br := range grp.subs {
+					if i >= 8 {
+						break
+					}
+					next = append(next, g.e.with(a, []*schema.Schema{br}, id))
+				}
+			}
+		}
+		alts = next
+		if len(alts) > 16 {
+			alts = alts[:16]
+		}
+		if !changed {
+			break
+		}
+	}
+	return alts
+}
+
+// hintViews returns the merged views of the hint and of its branches.
+func (g *gen) hintViews(h *conj) []*merged {
+	if h == nil {
+		return nil
+	}
+	out := []*merged{g.e.merged(h)}
+	for _, f := range g.e.merged(h).groups {
+		for i, br := range f.subs {
+			if br == nil || i > 8 {
+				continue
+			}
+			out = append(out, g.e.merged(g.e.one(br)))
+		}
+	}
+	return out
+}
+
+// kindOrder lists the classes to build, those the hint rejects first.
+func (g *gen) kindOrder(t typeSet, hints []*merged) []typeSet {
+	var first, rest []typeSet
+	for _, k := range kinds {
+		if t&k == 0 {
+			continue
+		}
+		if len(hints) > 0 && hints[0].types&k&t != t&k {
+			first = append(first, k)
+		} else {
+			rest = append(rest, k)
+		}
+	}
+	return append(first, rest...)
+}
+
+func (g *gen) ofKind(k typeSet, alt *conj, m *merged, hint *conj, hints []*merged, depth int, wide bool) []source.Value {
+	switch k {
+	case tNull:
+		return []source.Value{source.NullValue()}
+	case tBool:
+		return []source.Value{source.BoolValue(true), source.BoolValue(false)}
+	case tNumber:
+		return g.numbers(m, hints, wide)
+	case tString:
+		return g.strings(alt, m, hints, wide)
+	case tArray:
+		return g.arrays(alt, m, hint, hints, depth, wide)
+	case tObject:
+		return g.objects(alt, m, hint, hints, depth, wide)
+	}
+	return nil
+}
+
+// ---- numbers ----
+
+func (g *gen) numbers(m *merged, hints []*merged, wide bool) []source.Value {
+	var rs []*big.Rat
+	add := func(r *big.Rat) {
+		if r != nil {
+			rs = append(rs, r)
+		}
+	}
+	rat := func(s string) *big.Rat { r, _ := new(big.Rat).SetString(s); return r }
+	one, half, tiny := big.NewRat(1, 1), big.NewRat(1, 2), big.NewRat(1, 1000)
+	near := func(b *bound, out bool, lower bool) {
+		if b == nil {
+			return
+		}
+		add(b.v)
+		for _, d := range []*big.Rat{one, half, tiny} {
+			if lower == out {
+				add(new(big.Rat).Sub(b.v, d))
+			} else {
+				add(new(big.Rat).Add(b.v, d))
+			}
+		}
+		f := new(big.Rat).SetInt(floorRat(b.v))
+		add(f)
+		add(new(big.Rat).Add(f, one))
+	}
+	near(m.lo, false, true)
+	near(m.hi, false, false)
+	for _, mu := range m.mults {
+		add(mu)
+		add(new(big.Rat).Mul(mu, big.NewRat(2, 1)))
+		if m.lo != nil {
+			q := new(big.Rat).SetInt(ceilRat(new(big.Rat).Quo(m.lo.v, mu)))
+			add(new(big.Rat).Mul(q, mu))
+			add(new(big.Rat).Mul(new(big.Rat).Add(q, one), mu))
+		}
+		if m.hi != nil {
+			q := new(big.Rat).SetInt(floorRat(new(big.Rat).Quo(m.hi.v, mu)))
+			add(new(big.Rat).Mul(q, mu))
+			add(new(big.Rat).Mul(new(big.Rat).Sub(q, one), mu))
+		}
+	}
+	for _, h := range hints {
+		near(h.lo, true, true)
+		near(h.hi, true, false)
+		for _, mu := range h.mults {
+			add(new(big.Rat).Add(mu, new(big.Rat).Mul(mu, half)))
+			add(new(big.Rat).Add(mu, one))
+			for _, own := range m.mults {
+				// a multiple of ours that is not one of theirs
+				for k := int64(1); k <= 12; k++ {
+					x := new(big.Rat).Mul(own, big.NewRat(k, 1))
+					if !isMultiple(x, mu) {
+						add(x)
+						break
+					}
+				}
+			}
+		}
+	}
+	for _, s := range []string{"0", "1", "-1", "2", "0.5", "1.5", "-2.5", "10", "100", "1000000", "3.14159"} {
+		add(rat(s))
+	}
+	if wide {
+		for i := 0; i < 3; i++ {
+			add(big.NewRat(g.rng.Int64N(2000)-1000, int64(1+g.rng.IntN(4))))
+		}
+	}
+	var out []source.Value
+	seen := map[string]bool{}
+	for _, r := range rs {
+		if !inRange(m, r) {
+			continue
+		}
+		lit, ok := ratLiteral(r)
+		if !ok {
+			continue
+		}
+		lits := []string{lit}
+		if r.IsInt() && m.types&tDotted != 0 {
+			lits = append(lits, lit+".0")
+		}
+		for _, l := range lits {
+			v := source.NumberValue(l)
+			if seen[l] || classOf(v)&m.types == 0 {
+				continue
+			}
+			seen[l] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func inRange(m *merged, r *big.Rat) bool {
+	if m.lo != nil {
+		c := r.Cmp(m.lo.v)
+		if c < 0 || (c == 0 && m.lo.excl) {
+			return false
+		}
+	}
+	if m.hi != nil {
+		c := r.Cmp(m.hi.v)
+		if c > 0 || (c == 0 && m.hi.excl) {
+			return false
+		}
+	}
+	for _, mu := range m.mults {
+		if !isMultiple(r, mu) {
+			return false
+		}
+	}
+	return true
+}
+
+// ---- strings ----
+
+var formatSamples = map[string][]string{
+	"date-time": {"2024-01-02T03:04:05Z"}, "date": {"2024-01-02"}, "time": {"03:04:05Z"},
+	"duration": {"P1D"}, "email": {"a@example.com"}, "idn-email": {"a@example.com"},
+	"hostname": {"example.com"}, "idn-hostname": {"example.com"}, "ipv4": {"192.0.2.1"},
+	"ipv6": {"2001:db8::1"}, "uri": {"https://example.com/a"}, "uri-reference": {"a/b"},
+	"iri": {"https://example.com/a"}, "iri-reference": {"a/b"}, "uuid": {"123e4567-e89b-12d3-a456-426614174000"},
+	"uri-template": {"https://example.com/{id}"}, "json-pointer": {"/a/b"}, "relative-json-pointer": {"0/a"},
+	"regex": {"^a+$"},
+}
+
+func (g *gen) strings(alt *conj, m *merged, hints []*merged, wide bool) []source.Value {
+	var out []string
+	e := g.e
+	var must []*automaton
+	exact := true
+	for _, p := range m.patterns {
+		if a := e.pats.get(p); a != nil {
+			must = append(must, a)
+		} else {
+			exact = false
+		}
+	}
+	maxL := m.maxLen
+	targets := []int{m.minLen, max(m.minLen, 1), max(m.minLen, 3)}
+	for _, h := range hints {
+		if h.maxLen >= 0 {
+			targets = append(targets, h.maxLen+1)
+		}
+		if h.minLen > 0 {
+			targets = append(targets, h.minLen-1)
+		}
+	}
+	if maxL >= 0 {
+		targets = append(targets, maxL)
+	}
+	avoid := map[string]bool{}
+	for _, t := range targets {
+		if t < m.minLen || (maxL >= 0 && t > maxL) || t > 4096 {
+			continue
+		}
+		if len(must) > 0 {
+			if w, found, _ := solve(strQuery{must: must, minLen: t, maxLen: maxL, avoid: avoid}); found {
+				out = append(out, w)
+				avoid[w] = true
+			}
+		} else {
+			out = append(out, strings.Repeat("a", t))
+		}
+	}
+	// strings that match our patterns but not one of theirs
+	for _, h := range hints {
+		for _, p := range h.patterns {
+			b := e.pats.get(p)
+			if b == nil {
+				continue
+			}
+			if w, found, _ := solve(strQuery{must: must, mustNot: []*automaton{b}, minLen: m.minLen, maxLen: maxL}); found {
+				out = append(out, w)
+			}
+		}
+		for _, f := range h.formats {
+			out = append(out, "not a "+f)
+		}
+		for _, c := range h.content {
+			if strings.HasPrefix(c, "contentEncoding") {
+				out = append(out, "%%%")
+			} else {
+				out = append(out, "{not json")
+			}
+		}
+	}
+	for _, n := range alt.parts {
+		if v, ok := n.kw("format"); ok && v.Kind() == source.String {
+			out = append(out, formatSamples[v.Str()]...)
+		}
+	}
+	if !exact || len(must) == 0 {
+		out = append(out, "", "a", "abc", "Hello World", "2024-01-02", "x-1", "0", "true", "a@example.com")
+	}
+	if wide {
+		var sb strings.Builder
+		for i := 0; i < 1+g.rng.IntN(8); i++ {
+			sb.WriteByte(byte('a' + g.rng.IntN(26)))
+		}
+		out = append(out, sb.String())
+	}
+	var vals []source.Value
+	for _, s := range out {
+		vals = append(vals, source.StringValue(s))
+	}
+	return vals
+}
+
+// ---- arrays ----
+
+func (g *gen) arrays(alt *conj, m *merged, hint *conj, hints []*merged, depth int, wide bool) []source.Value {
+	e := g.e
+	hint = g.hintFor(hint, tArray)
+	maxN := e.maxItemsOf(alt, m)
+	itemC := func(c *conj, i int) *conj {
+		if c == nil {
+			return nil
+		}
+		return e.conjOf(e.itemSchemas(c, i), nil)
+	}
+	n0 := m.minItems
+	for _, f := range m.contains {
+		n0 = max(n0, f.i)
+	}
+	if depth > maxDepth {
+		wide = false
+	}
+	base := make([]source.Value, 0, n0)
+	for i := 0; i < n0; i++ {
+		v, ok := g.quiet(itemC(alt, i), itemC(hint, i), depth+1)
+		if !ok {
+			return nil
+		}
+		base = append(base, v)
+	}
+	// contains: let the first items match it
+	for _, f := range m.contains {
+		for i := 0; i < f.i && i < len(base); i++ {
+			if v, ok := g.quiet(e.with(itemC(alt, i), []*schema.Schema{f.s}), nil, depth+1); ok {
+				base[i] = v
+			}
+		}
+	}
+	out := []source.Value{source.ArrayValue(slices.Clone(base)...)}
+	if !wide {
+		if n0 == 0 && (maxN < 0 || maxN >= 1) {
+			if v, ok := g.quiet(itemC(alt, 0), itemC(hint, 0), depth+1); ok {
+				out = append(out, source.ArrayValue(v))
+			}
+		}
+		return out
+	}
+	// lengths
+	lengths := []int{1, 2}
+	for _, h := range hints {
+		if h.maxItems >= 0 {
+			lengths = append(lengths, h.maxItems+1)
+		}
+		if h.minItems > 0 {
+			lengths = append(lengths, h.minItems-1)
+		}
+	}
+	for _, L := range lengths {
+		if L <= n0 || (maxN >= 0 && L > maxN) || L > 64 {
+			continue
+		}
+		arr := slices.Clone(base)
+		ok := true
+		for i := len(arr); i < L; i++ {
+			v, good := g.quiet(itemC(alt, i), itemC(hint, i), depth+1)
+			if !good {
+				ok = false
+				break
+			}
+			arr = append(arr, v)
+		}
+		if ok {
+			out = append(out, source.ArrayValue(arr...))
+		}
+	}
+	// one position at a time
+	for i := 0; i < max(n0, 1) && i < 4; i++ {
+		if maxN >= 0 && i >= maxN {
+			break
+		}
+		for _, v := range g.values(itemC(alt, i), itemC(hint, i), depth+1, false) {
+			arr := slices.Clone(base)
+			for len(arr) <= i {
+				w, ok := g.quiet(itemC(alt, len(arr)), itemC(hint, len(arr)), depth+1)
+				if !ok {
+					break
+				}
+				arr = append(arr, w)
+			}
+			if len(arr) > i {
+				arr[i] = v
+				out = append(out, source.ArrayValue(arr...))
+			}
+		}
+	}
+	// duplicates, for uniqueItems on the other side
+	if !m.unique && (maxN < 0 || maxN >= 2) {
+		if v, ok := g.quiet(itemC(alt, 0), nil, depth+1); ok {
+			arr := append(slices.Clone(base), v, v)
+			if len(base) >= 1 {
+				arr = append(slices.Clone(base), base[len(base)-1])
+			}
+			out = append(out, source.ArrayValue(arr...))
+		}
+	}
+	// items that do not match the other side's contains
+	for _, h := range hints {
+		for _, f := range h.contains {
+			vals := g.values(itemC(alt, 0), e.one(f.s), depth+1, false)
+			for _, v := range vals {
+				if ok, _ := f.s.Valid(v); !ok {
+					out = append(out, source.ArrayValue(v))
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// ---- objects ----
+
+// objBuilder collects members in order.
+type objBuilder struct {
+	keys []string
+	vals map[string]source.Value
+}
+
+func (b *objBuilder) set(k string, v source.Value) {
+	if b.vals == nil {
+		b.vals = map[string]source.Value{}
+	}
+	if _, ok := b.vals[k]; !ok {
+		b.keys = append(b.keys, k)
+	}
+	b.vals[k] = v
+}
+
+func (b *objBuilder) clone() *objBuilder {
+	c := &objBuilder{keys: slices.Clone(b.keys), vals: map[string]source.Value{}}
+	for k, v := range b.vals {
+		c.vals[k] = v
+	}
+	return c
+}
+
+func (b *objBuilder) without(k string) *objBuilder {
+	c := b.clone()
+	if _, ok := c.vals[k]; ok {
+		delete(c.vals, k)
+		c.keys = slices.DeleteFunc(c.keys, func(x string) bool { return x == k })
+	}
+	return c
+}
+
+func (b *objBuilder) value() source.Value {
+	var ob source.ObjectBuilder
+	for _, k := range b.keys {
+		ob.Set(k, b.vals[k])
+	}
+	return ob.Value()
+}
+
+func (g *gen) valueOf(c *conj, name string) (*conj, bool) {
+	if c == nil {
+		return nil, false
+	}
+	return g.e.valueConj(c, name)
+}
+
+// baseObject builds a minimal object of alt: its required properties (and those they
+// require in turn), padded to minProperties; force names a member that must be present.
+func (g *gen) baseObject(alt *conj, m *merged, hint *conj, depth int, force string, forceV *source.Value) (*objBuilder, bool) {
+	b := &objBuilder{}
+	if force != "" && forceV != nil {
+		b.set(force, *forceV)
+	}
+	var names []string
+	for k := range m.required {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for i := 0; i < len(names); i++ {
+		k := names[i]
+		if _, ok := b.vals[k]; ok {
+			continue
+		}
+		vc, forbidden := g.e.valueConj(alt, k)
+		if forbidden {
+			return nil, false
+		}
+		hc, _ := g.valueOf(hint, k)
+		v, ok := g.quiet(vc, hc, depth+1)
+		if !ok {
+			return nil, false
+		}
+		b.set(k, v)
+		for _, r := range sortedSet(m.depReq[k]) {
+			if !slices.Contains(names, r) {
+				names = append(names, r)
+			}
+		}
+	}
+	if m.minProps > len(b.keys) {
+		for _, k := range g.optionalNames(alt, m) {
+			if len(b.keys) >= m.minProps {
+				break
+			}
+			if _, ok := b.vals[k]; ok {
+				continue
+			}
+			vc, forbidden := g.e.valueConj(alt, k)
+			if forbidden {
+				continue
+			}
+			if v, ok := g.quiet(vc, nil, depth+1); ok {
+				b.set(k, v)
+			}
+		}
+	}
+	return b, true
+}
+
+func sortedSet(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// optionalNames lists names an object of alt may carry: its properties, names for its
+// patterns, then a fresh name.
+func (g *gen) optionalNames(alt *conj, m *merged) []string {
+	var out []string
+	for _, k := range g.e.explicitNames(alt) {
+		if !m.required[k] {
+			out = append(out, k)
+		}
+	}
+	for _, n := range alt.parts {
+		for _, p := range n.patterns {
+			if name, ok := g.nameFor(p.src, alt); ok {
+				out = append(out, name)
+			}
+		}
+	}
+	for i := 0; i < 4; i++ {
+		out = append(out, g.freshNameN(alt, nil, i))
+	}
+	return out
+}
+
+// hintNames lists the property names the hint names, in itself, its branches and its
+// negations.
+func (g *gen) hintNames(hint *conj) []string {
+	if hint == nil {
+		return nil
+	}
+	out := slices.Clone(g.e.explicitNames(hint))
+	m := g.e.merged(hint)
+	var subs []*schema.Schema
+	for _, f := range m.groups {
+		subs = append(subs, f.subs...)
+	}
+	subs = append(subs, m.nots...)
+	for _, s := range subs {
+		if s == nil {
+			continue
+		}
+		for _, k := range g.e.explicitNames(g.e.one(s)) {
+			if !slices.Contains(out, k) {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
+// nameFor returns a property name matching pattern src that alt does not name explicitly.
+func (g *gen) nameFor(src string, alt *conj) (string, bool) {
+	a := g.e.pats.get(src)
+	if a == nil {
+		return "", false
+	}
+	avoid := map[string]bool{}
+	for _, k := range g.e.explicitNames(alt) {
+		avoid[k] = true
+	}
+	w, found, _ := solve(strQuery{must: []*automaton{a}, minLen: 1, maxLen: -1, avoid: avoid})
+	return w, found && g.e.patternMatches(src, w)
+}
+
+// freshName returns a name that neither side names and no pattern of either side matches.
+func (g *gen) freshName(a, b *conj) string { return g.freshNameN(a, b, 0) }
+
+// freshNameN returns the n-th such name.
+func (g *gen) freshNameN(a, b *conj, n int) string {
+	taken := func(k string) bool {
+		for _, c := range []*conj{a, b} {
+			if c == nil {
+				continue
+			}
+			for _, n := range c.parts {
+				if _, ok := n.props[k]; ok {
+					return true
+				}
+				for _, p := range n.patterns {
+					if g.e.patternMatches(p.src, k) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	for _, k := range []string{"extra", "x-extra", "zz_other", "jstk_1", "Q9", "~", "extra2", "extra3", "extra4"} {
+		if !taken(k) {
+			if n == 0 {
+				return k
+			}
+			n--
+		}
+	}
+	return "jstk-extra-property-" + strconv.Itoa(n)
+}
+
+// hintFor narrows a hint with anyOf/oneOf/if groups to the branch that admits a kind, so
+// that the members and items of that branch guide the values.
+func (g *gen) hintFor(hint *conj, k typeSet) *conj {
+	if hint == nil || len(g.e.merged(hint).groups) == 0 {
+		return hint
+	}
+	for _, alt := range g.expand(hint) {
+		if g.e.merged(alt).types&k != 0 {
+			return alt
+		}
+	}
+	return hint
+}
+
+func (g *gen) objects(alt *conj, m *merged, hint *conj, hints []*merged, depth int, wide bool) []source.Value {
+	if depth > maxDepth {
+		wide = false
+	}
+	hint = g.hintFor(hint, tObject)
+	base, ok := g.baseObject(alt, m, hint, depth, "", nil)
+	if !ok {
+		return nil
+	}
+	out := []source.Value{base.value()}
+	if !wide {
+		// also one with the optional properties filled, which reaches deeper
+		full := base.clone()
+		for _, k := range g.e.explicitNames(alt) {
+			if _, ok := full.vals[k]; ok {
+				continue
+			}
+			vc, forbidden := g.e.valueConj(alt, k)
+			if forbidden {
+				continue
+			}
+			hc, _ := g.valueOf(hint, k)
+			if v, ok := g.quiet(vc, hc, depth+1); ok {
+				full.set(k, v)
+			}
+		}
+		if len(full.keys) > len(base.keys) {
+			out = append(out, full.value())
+		}
+		return out
+	}
+	// the names to vary: ours, theirs, names for patterns on both sides, a fresh one
+	var names []string
+	seen := map[string]bool{}
+	addName := func(k string) {
+		if !seen[k] {
+			seen[k] = true
+			names = append(names, k)
+		}
+	}
+	for _, k := range g.e.explicitNames(alt) {
+		addName(k)
+	}
+	for _, k := range g.hintNames(hint) {
+		addName(k)
+	}
+	for _, c := range []*conj{alt, hint} {
+		if c == nil {
+			continue
+		}
+		for _, n := range c.parts {
+			for _, p := range n.patterns {
+				if name, ok := g.nameFor(p.src, alt); ok {
+					addName(name)
+				}
+			}
+		}
+	}
+	addName(g.freshName(alt, hint))
+	// a second base with every name present (quiet values), to reach members that only
+	// matter together
+	full := base.clone()
+	for _, k := range names {
+		if len(full.keys) >= len(base.keys)+24 {
+			break
+		}
+		if _, ok := full.vals[k]; ok {
+			continue
+		}
+		vc, forbidden := g.e.valueConj(alt, k)
+		if forbidden {
+			continue
+		}
+		hc, _ := g.valueOf(hint, k)
+		if v, ok := g.quiet(vc, hc, depth+1); ok {
+			full.set(k, v)
+		}
+	}
+	bases := []*objBuilder{base}
+	if len(full.keys) > len(base.keys) {
+		bases = append(bases, full)
+		out = append(out, full.value())
+	}
+	// vary only the names whose schemas differ between the two sides, or whose presence
+	// matters to one of them
+	var varied []string
+	for _, k := range names {
+		vc, forbidden := g.e.valueConj(alt, k)
+		if forbidden {
+			continue
+		}
+		hc, hforbidden := g.valueOf(hint, k)
+		if hint != nil && !hforbidden && hc != nil && g.e.sameConj(vc, hc) && !hintRequires(hints, k) && !m.required[k] {
+			if _, present := base.vals[k]; !present || len(names) > 12 {
+				continue
+			}
+		}
+		varied = append(varied, k)
+	}
+	for _, bb := range bases {
+		for _, k := range varied {
+			if g.stop() {
+				break
+			}
+			vc, forbidden := g.e.valueConj(alt, k)
+			if forbidden {
+				continue
+			}
+			hc, _ := g.valueOf(hint, k)
+			vals := g.values(vc, hc, depth+1, false)
+			cur, present := bb.vals[k]
+			n := 0
+			for _, v := range vals {
+				if n >= 3 {
+					break
+				}
+				if present && source.Equal(v, cur) {
+					continue
+				}
+				b := bb.clone()
+				b.set(k, v)
+				out = append(out, b.value())
+				n++
+			}
+			if present && !m.required[k] {
+				out = append(out, bb.without(k).value())
+			}
+		}
+	}
+	// as many properties as the other side allows, plus one
+	for _, h := range hints {
+		if h.maxProps < 0 || h.maxProps+1 <= len(base.keys) {
+			continue
+		}
+		b := base.clone()
+		for _, k := range g.optionalNames(alt, m) {
+			if len(b.keys) > h.maxProps {
+				break
+			}
+			if _, ok := b.vals[k]; ok {
+				continue
+			}
+			vc, forbidden := g.e.valueConj(alt, k)
+			if forbidden {
+				continue
+			}
+			if v, ok := g.quiet(vc, nil, depth+1); ok {
+				b.set(k, v)
+			}
+		}
+		out = append(out, b.value())
+	}
+	// a trigger of the other side's dependentRequired without what it requires
+	for _, h := range hints {
+		for _, t := range sortedKeys(h.depReq) {
+			if _, ok := base.vals[t]; ok {
+				continue
+			}
+			vc, forbidden := g.e.valueConj(alt, t)
+			if forbidden {
+				continue
+			}
+			if v, ok := g.quiet(vc, nil, depth+1); ok {
+				b := base.clone()
+				b.set(t, v)
+				out = append(out, b.value())
+			}
+		}
+	}
+	return out
+}
+
+// ---- building an instance around a value ----
+
+// around returns containers of src (valid, when possible) that hold child where st says.
+func (g *gen) around(src, hint *conj, st step, child source.Value, depth int) []source.Value {
+	var out []source.Value
+	for _, alt := range g.expand(src) {
+		m := g.e.merged(alt)
+		switch st.kind {
+		case stProp, stPatProp, stAdditional, stPropName:
+			if m.types&tObject == 0 {
+				continue
+			}
+			name := st.key
+			val := child
+			switch st.kind {
+			case stPatProp:
+				n, ok := g.nameFor(st.key, alt)
+				if !ok {
+					continue
+				}
+				name = n
+			case stAdditional:
+				name = g.freshName(alt, nil)
+			case stPropName:
+				if child.Kind() != source.String {
+					continue
+				}
+				name = child.Str()
+				vc, forbidden := g.e.valueConj(alt, name)
+				if forbidden {
+					continue
+				}
+				v, ok := g.quiet(vc, nil, depth+1)
+				if !ok {
+					continue
+				}
+				val = v
+			}
+			b, ok := g.baseObject(alt, m, hint, depth, name, &val)
+			if !ok {
+				continue
+			}
+			out = append(out, b.value())
+		case stItem, stTail, stContains:
+			if m.types&tArray == 0 {
+				continue
+			}
+			pos := st.index
+			if st.kind == stContains {
+				pos = 0
+			}
+			var arr []source.Value
+			ok := true
+			for i := 0; i < pos; i++ {
+				v, good := g.quiet(g.e.conjOf(g.e.itemSchemas(alt, i), nil), nil, depth+1)
+				if !good {
+					ok = false
+					break
+				}
+				arr = append(arr, v)
+			}
+			if !ok {
+				continue
+			}
+			arr = append(arr, child)
+			for i := len(arr); i < m.minItems; i++ {
+				v, good := g.quiet(g.e.conjOf(g.e.itemSchemas(alt, i), nil), nil, depth+1)
+				if !good {
+					break
+				}
+				arr = append(arr, v)
+			}
+			out = append(out, source.ArrayValue(arr...))
+		}
+		if len(out) >= 2 {
+			break
+		}
+	}
+	return out
+}
+
+// valueSize counts the JSON values in v, stopping at limit.
+func valueSize(v source.Value, limit int) int {
+	n := 1
+	switch v.Kind() {
+	case source.Array:
+		for _, it := range v.Items() {
+			if n >= limit {
+				return n
+			}
+			n += valueSize(it, limit-n)
+		}
+	case source.Object:
+		for i := 0; i < v.Len() && n < limit; i++ {
+			_, val := v.Member(i)
+			n += valueSize(val, limit-n)
+		}
+	}
+	return n
+}
+
+func hintRequires(hints []*merged, k string) bool {
+	for _, h := range hints {
+		if h.required[k] {
+			return true
+		}
+		if _, ok := h.depReq[k]; ok {
+			return true
+		}
+		for _, f := range h.depSch {
+			if f.str == k {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// maximalDepth and maximalSize bound the maximal instance.
+const (
+	maximalDepth = 8
+	maximalSize  = 300
+)
+
+// maximal builds a valid value of src with every declared property present, recursively.
+func (g *gen) maximal(src *conj, depth int, size *int) (source.Value, bool) {
+	if depth > maximalDepth || *size > maximalSize || g.stop() {
+		return g.quiet(src, nil, depth+maxDepth)
+	}
+	for _, alt := range g.expand(src) {
+		m := g.e.merged(alt)
+		var v source.Value
+		switch {
+		case m.types&tObject != 0:
+			b, ok := g.baseObject(alt, m, nil, depth, "", nil)
+			if !ok {
+				continue
+			}
+			for i, k := range g.e.explicitNames(alt) {
+				if i >= 24 {
+					break
+				}
+				vc, forbidden := g.e.valueConj(alt, k)
+				if forbidden {
+					continue
+				}
+				if x, ok := g.maximal(vc, depth+1, size); ok {
+					b.set(k, x)
+					*size += valueSize(x, maximalSize)
+				}
+			}
+			v = b.value()
+		case m.types&tArray != 0:
+			var items []source.Value
+			for i := 0; i < max(1, m.minItems) && i < 8; i++ {
+				x, ok := g.maximal(g.e.conjOf(g.e.itemSchemas(alt, i), nil), depth+1, size)
+				if !ok {
+					break
+				}
+				items = append(items, x)
+			}
+			v = source.ArrayValue(items...)
+		default:
+			x, ok := g.quiet(alt, nil, depth+maxDepth)
+			if !ok {
+				continue
+			}
+			v = x
+		}
+		if ok, _ := g.e.valid(src, v); ok {
+			return v, true
+		}
+	}
+	return g.quiet(src, nil, depth+maxDepth)
+}

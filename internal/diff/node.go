@@ -1,0 +1,552 @@
+package diff
+
+import (
+	"math/big"
+	"sort"
+	"strings"
+
+	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/source"
+)
+
+// node is one schema object read in its own dialect: draft-04 boolean exclusive bounds
+// become exclusive bounds, a draft-07 items array becomes prefix items with additionalItems
+// as the tail, dependencies split into dependentRequired and dependentSchemas, $ref
+// siblings are dropped where the draft ignores them. Everything the engine knows about a
+// schema object comes from here, so each side is read in its own dialect.
+type node struct {
+	s     *schema.Schema
+	v     source.Value // the schema's JSON value
+	id    int
+	draft int
+
+	isBool  bool
+	boolVal bool
+
+	ref     *schema.Schema // $ref target (in place)
+	dynRefs []*schema.Schema
+	dynamic bool // a $dynamicRef/$recursiveRef whose target depends on the dynamic scope
+
+	facts []fact // the assertions and applicators of this object, in a fixed order
+
+	// Raw pieces used by the generator and the walk.
+	props      map[string]*schema.Schema
+	propOrder  []string
+	patterns   []patProp
+	additional *schema.Schema
+	prefix     []*schema.Schema
+	prefixKw   string
+	items      *schema.Schema
+	itemsKw    string
+	unevalP    *schema.Schema
+	unevalI    *schema.Schema
+	allOf      []*schema.Schema
+	anyOf      []*schema.Schema
+	oneOf      []*schema.Schema
+	not        *schema.Schema
+	ifS        *schema.Schema
+	thenS      *schema.Schema
+	elseS      *schema.Schema
+	depSchemas map[string]*schema.Schema
+	depKw      map[string]string
+	propNames  *schema.Schema
+	contains   *schema.Schema
+
+	defaults map[string]source.Value // property name -> default, from properties/*/default
+	ann      []annotation
+}
+
+type patProp struct {
+	src string
+	s   *schema.Schema
+}
+
+type annotation struct {
+	kw string
+	v  source.Value
+}
+
+// factKind names one kind of constraint.
+type factKind uint8
+
+const (
+	fFalse       factKind = iota // the schema is false: nothing is valid
+	fType                        // types
+	fEnum                        // vals (enum, or const as a one-element list)
+	fLower                       // b
+	fUpper                       // b
+	fMultipleOf                  // r
+	fMinLength                   // i
+	fMaxLength                   // i
+	fPattern                     // str
+	fFormat                      // str (only when asserted)
+	fContent                     // str: "contentEncoding=base64" or "contentMediaType=application/json" (draft 7)
+	fMinItems                    // i
+	fMaxItems                    // i
+	fUnique                      //
+	fItem                        // i (position), s
+	fTail                        // i (first position), s: items after the prefix
+	fContains                    // s, i = min, j = max (-1: none)
+	fMinProps                    // i
+	fMaxProps                    // i
+	fRequired                    // str
+	fProp                        // str (name), s
+	fPatternProp                 // str (pattern), s
+	fAdditional                  // s; applies to names not in n.props and not matching n.patterns
+	fPropNames                   // s
+	fDepRequired                 // str (trigger), list
+	fDepSchema                   // str (trigger), s
+	fUnevalProps                 // s
+	fUnevalItems                 // s
+	fAnyOf                       // subs
+	fOneOf                       // subs
+	fNot                         // s
+	fCond                        // subs = [if, then or nil, else or nil]
+	fDynamic                     // an unresolved dynamic reference
+)
+
+// fact is one constraint of one schema object.
+type fact struct {
+	kind   factKind
+	n      *node
+	kw     string // the keyword's pointer relative to the schema, escaped ("maxLength", "properties/a")
+	types  typeSet
+	vals   []source.Value
+	b      *bound
+	r      *big.Rat
+	i, j   int
+	str    string
+	list   []string
+	s      *schema.Schema
+	subs   []*schema.Schema
+	loc    string // cached location()
+	ploc   string // for required: the location of the keyword itself
+	quoted string // for required: the quoted name
+}
+
+// kindOf is the instance class a fact constrains (tAll for applicators).
+func (f *fact) kindOf() typeSet {
+	switch f.kind {
+	case fLower, fUpper, fMultipleOf:
+		return tNumber
+	case fMinLength, fMaxLength, fPattern, fFormat, fContent:
+		return tString
+	case fMinItems, fMaxItems, fUnique, fItem, fTail, fContains, fUnevalItems:
+		return tArray
+	case fMinProps, fMaxProps, fRequired, fProp, fPatternProp, fAdditional, fPropNames, fDepRequired, fDepSchema, fUnevalProps:
+		return tObject
+	}
+	return tAll
+}
+
+// kw returns a keyword's value when the dialect applies it, from the node's cached value.
+func (n *node) kw(kw string) (source.Value, bool) {
+	if n.isBool {
+		return source.Value{}, false
+	}
+	v, ok := n.v.Get(kw)
+	if !ok || n.s.Ignored(kw) {
+		return source.Value{}, false
+	}
+	return v, true
+}
+
+// raw returns a keyword's value whether or not the dialect applies it.
+func (n *node) raw(kw string) (source.Value, bool) {
+	if n.isBool {
+		return source.Value{}, false
+	}
+	return n.v.Get(kw)
+}
+
+func countOf(v source.Value) (int, bool) {
+	if v.Kind() != source.Number {
+		return 0, false
+	}
+	d := v.Num()
+	if !d.IsInteger() || d.Sign() < 0 {
+		return 0, false
+	}
+	n, ok := d.Int64()
+	if !ok || n > 1<<31 {
+		return 1 << 31, true
+	}
+	return int(n), true
+}
+
+// newNode reads a compiled schema.
+func (e *engine) newNode(s *schema.Schema) *node {
+	n := &node{s: s, id: len(e.nodes), draft: s.Draft.Version}
+	e.nodes[s] = n
+	n.v = e.valueOf(s)
+	if v, isBool := s.Bool(); isBool {
+		n.isBool, n.boolVal = true, v
+		if !v {
+			n.facts = append(n.facts, fact{kind: fFalse, n: n})
+		}
+		return n
+	}
+	n.ref = s.Ref()
+	if t, dyn := s.DynamicRef(); t != nil {
+		if dyn {
+			n.dynamic = true
+			n.facts = append(n.facts, fact{kind: fDynamic, n: n, kw: dynKw(s)})
+		} else {
+			n.dynRefs = append(n.dynRefs, t)
+		}
+	}
+	if n.draft <= 7 && n.ref != nil {
+		return n // siblings of $ref are ignored in drafts 4 to 7
+	}
+	d := n.draft
+	add := func(f fact) {
+		f.n = n
+		n.facts = append(n.facts, f)
+	}
+
+	if v, ok := n.kw("type"); ok {
+		if t, ok := typesOf(v, d); ok {
+			add(fact{kind: fType, kw: "type", types: t})
+		}
+	}
+	if v, ok := n.kw("enum"); ok && v.Kind() == source.Array {
+		add(fact{kind: fEnum, kw: "enum", vals: v.Items()})
+	}
+	if d >= 6 {
+		if v, ok := n.kw("const"); ok {
+			add(fact{kind: fEnum, kw: "const", vals: []source.Value{v}})
+		}
+	}
+
+	// numbers
+	num := func(kw string) *big.Rat {
+		v, ok := n.kw(kw)
+		if !ok {
+			return nil
+		}
+		r, ok := ratOf(v)
+		if !ok {
+			add(fact{kind: fDynamic, kw: kw}) // a number too large to reason about exactly
+			return nil
+		}
+		return r
+	}
+	flag := func(kw string) bool {
+		v, ok := n.kw(kw)
+		return ok && v.Kind() == source.Bool && v.Bool()
+	}
+	if m := num("multipleOf"); m != nil && m.Sign() > 0 {
+		add(fact{kind: fMultipleOf, kw: "multipleOf", r: m})
+	}
+	if d == 4 {
+		if m := num("minimum"); m != nil {
+			add(fact{kind: fLower, kw: "minimum", b: &bound{v: m, excl: flag("exclusiveMinimum")}})
+		}
+		if m := num("maximum"); m != nil {
+			add(fact{kind: fUpper, kw: "maximum", b: &bound{v: m, excl: flag("exclusiveMaximum")}})
+		}
+	} else {
+		if m := num("minimum"); m != nil {
+			add(fact{kind: fLower, kw: "minimum", b: &bound{v: m}})
+		}
+		if m := num("exclusiveMinimum"); m != nil {
+			add(fact{kind: fLower, kw: "exclusiveMinimum", b: &bound{v: m, excl: true}})
+		}
+		if m := num("maximum"); m != nil {
+			add(fact{kind: fUpper, kw: "maximum", b: &bound{v: m}})
+		}
+		if m := num("exclusiveMaximum"); m != nil {
+			add(fact{kind: fUpper, kw: "exclusiveMaximum", b: &bound{v: m, excl: true}})
+		}
+	}
+
+	// strings
+	count := func(kw string, k factKind) {
+		if v, ok := n.kw(kw); ok {
+			if c, ok := countOf(v); ok {
+				add(fact{kind: k, kw: kw, i: c})
+			}
+		}
+	}
+	count("minLength", fMinLength)
+	count("maxLength", fMaxLength)
+	if v, ok := n.kw("pattern"); ok && v.Kind() == source.String {
+		add(fact{kind: fPattern, kw: "pattern", str: v.Str()})
+	}
+	if v, ok := n.kw("format"); ok && v.Kind() == source.String && s.FormatAsserted() && e.knownFormat(v.Str()) {
+		add(fact{kind: fFormat, kw: "format", str: v.Str()})
+	}
+	if d == 7 {
+		if v, ok := n.kw("contentEncoding"); ok && v.Kind() == source.String && v.Str() == "base64" {
+			add(fact{kind: fContent, kw: "contentEncoding", str: "contentEncoding=base64"})
+		}
+		if v, ok := n.kw("contentMediaType"); ok && v.Kind() == source.String && v.Str() == "application/json" {
+			add(fact{kind: fContent, kw: "contentMediaType", str: "contentMediaType=application/json"})
+		}
+	}
+
+	// the subschemas, as the compiler applies them
+	n.props = map[string]*schema.Schema{}
+	for _, c := range s.Children() {
+		switch c.Keyword {
+		case "properties":
+			n.props[c.Key] = c.Schema
+			n.propOrder = append(n.propOrder, c.Key)
+		case "patternProperties":
+			n.patterns = append(n.patterns, patProp{c.Key, c.Schema})
+		case "additionalProperties":
+			n.additional = c.Schema
+		case "propertyNames":
+			n.propNames = c.Schema
+		case "dependencies", "dependentSchemas":
+			if n.depSchemas == nil {
+				n.depSchemas, n.depKw = map[string]*schema.Schema{}, map[string]string{}
+			}
+			if _, dup := n.depSchemas[c.Key]; dup {
+				// both keywords name the same trigger: keep both as facts below
+				add(fact{kind: fDepSchema, kw: c.Keyword + "/" + source.EscapeToken(c.Key), str: c.Key, s: c.Schema})
+				continue
+			}
+			n.depSchemas[c.Key], n.depKw[c.Key] = c.Schema, c.Keyword
+		case "prefixItems":
+			n.prefix = append(n.prefix, c.Schema)
+			n.prefixKw = c.Keyword
+		case "items":
+			if c.Index >= 0 {
+				n.prefix = append(n.prefix, c.Schema)
+				n.prefixKw = "items"
+			} else {
+				n.items, n.itemsKw = c.Schema, "items"
+			}
+		case "additionalItems":
+			n.items, n.itemsKw = c.Schema, "additionalItems"
+		case "contains":
+			n.contains = c.Schema
+		case "allOf":
+			n.allOf = append(n.allOf, c.Schema)
+		case "anyOf":
+			n.anyOf = append(n.anyOf, c.Schema)
+		case "oneOf":
+			n.oneOf = append(n.oneOf, c.Schema)
+		case "not":
+			n.not = c.Schema
+		case "if":
+			n.ifS = c.Schema
+		case "then":
+			n.thenS = c.Schema
+		case "else":
+			n.elseS = c.Schema
+		case "unevaluatedProperties":
+			n.unevalP = c.Schema
+		case "unevaluatedItems":
+			n.unevalI = c.Schema
+		}
+	}
+	// The keyword order of a draft-2019 items array is "items"; additionalItems without an
+	// items array is not applied by the compiler and does not appear among the children.
+
+	// arrays
+	count("minItems", fMinItems)
+	count("maxItems", fMaxItems)
+	if v, ok := n.kw("uniqueItems"); ok && v.Kind() == source.Bool && v.Bool() {
+		add(fact{kind: fUnique, kw: "uniqueItems"})
+	}
+	for i, p := range n.prefix {
+		add(fact{kind: fItem, kw: n.prefixKw + "/" + itoa(i), i: i, s: p})
+	}
+	if n.items != nil {
+		add(fact{kind: fTail, kw: n.itemsKw, i: len(n.prefix), s: n.items})
+	}
+	if n.contains != nil {
+		f := fact{kind: fContains, kw: "contains", s: n.contains, i: 1, j: -1}
+		if d >= 2019 {
+			if v, ok := n.kw("minContains"); ok {
+				if c, ok := countOf(v); ok {
+					f.i = c
+				}
+			}
+			if v, ok := n.kw("maxContains"); ok {
+				if c, ok := countOf(v); ok {
+					f.j = c
+				}
+			}
+		}
+		add(f)
+	}
+	if n.unevalI != nil {
+		add(fact{kind: fUnevalItems, kw: "unevaluatedItems", s: n.unevalI})
+	}
+
+	// objects
+	count("minProperties", fMinProps)
+	count("maxProperties", fMaxProps)
+	if v, ok := n.kw("required"); ok && v.Kind() == source.Array {
+		seen := map[string]bool{}
+		for i, it := range v.Items() {
+			if it.Kind() == source.String && !seen[it.Str()] {
+				seen[it.Str()] = true
+				add(fact{kind: fRequired, kw: "required/" + itoa(i), str: it.Str()})
+			}
+		}
+	}
+	sort.Strings(n.propOrder)
+	for _, k := range n.propOrder {
+		add(fact{kind: fProp, kw: "properties/" + source.EscapeToken(k), str: k, s: n.props[k]})
+	}
+	for _, p := range n.patterns {
+		add(fact{kind: fPatternProp, kw: "patternProperties/" + source.EscapeToken(p.src), str: p.src, s: p.s})
+	}
+	if n.additional != nil {
+		add(fact{kind: fAdditional, kw: "additionalProperties", s: n.additional})
+	}
+	if n.propNames != nil {
+		add(fact{kind: fPropNames, kw: "propertyNames", s: n.propNames})
+	}
+	// dependentRequired, and the array form of dependencies
+	depReq := func(kw string) {
+		v, ok := n.kw(kw)
+		if !ok || v.Kind() != source.Object {
+			return
+		}
+		for i := 0; i < v.Len(); i++ {
+			k, val := v.Member(i)
+			if val.Kind() != source.Array {
+				continue
+			}
+			var list []string
+			for _, it := range val.Items() {
+				list = append(list, it.Str())
+			}
+			add(fact{kind: fDepRequired, kw: kw + "/" + source.EscapeToken(k.Str()), str: k.Str(), list: list})
+		}
+	}
+	depReq("dependencies")
+	if d >= 2019 {
+		depReq("dependentRequired")
+	}
+	var triggers []string
+	for k := range n.depSchemas {
+		triggers = append(triggers, k)
+	}
+	sort.Strings(triggers)
+	for _, k := range triggers {
+		add(fact{kind: fDepSchema, kw: n.depKw[k] + "/" + source.EscapeToken(k), str: k, s: n.depSchemas[k]})
+	}
+	if n.unevalP != nil {
+		add(fact{kind: fUnevalProps, kw: "unevaluatedProperties", s: n.unevalP})
+	}
+
+	// applicators
+	if len(n.anyOf) > 0 {
+		add(fact{kind: fAnyOf, kw: "anyOf", subs: n.anyOf})
+	}
+	if len(n.oneOf) > 0 {
+		add(fact{kind: fOneOf, kw: "oneOf", subs: n.oneOf})
+	}
+	if n.not != nil {
+		add(fact{kind: fNot, kw: "not", s: n.not})
+	}
+	if n.ifS != nil && (n.thenS != nil || n.elseS != nil) {
+		add(fact{kind: fCond, kw: "if", subs: []*schema.Schema{n.ifS, n.thenS, n.elseS}})
+	}
+
+	// defaults of properties, for the reader-defaults policy
+	for k, ps := range n.props {
+		if v, ok := e.node(ps).kw("default"); ok {
+			if n.defaults == nil {
+				n.defaults = map[string]source.Value{}
+			}
+			n.defaults[k] = v
+		}
+	}
+	for _, kw := range annotationKeywords {
+		if v, ok := n.raw(kw); ok {
+			n.ann = append(n.ann, annotation{kw, v})
+		}
+	}
+	return n
+}
+
+// annotationKeywords are reported at --level docs.
+var annotationKeywords = []string{"title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment"}
+
+func dynKw(s *schema.Schema) string {
+	if _, ok := s.Keyword("$dynamicRef"); ok {
+		return "$dynamicRef"
+	}
+	return "$recursiveRef"
+}
+
+func itoa(i int) string {
+	if i >= 0 && i < 10 {
+		return string(rune('0' + i))
+	}
+	var b [20]byte
+	p := len(b)
+	neg := i < 0
+	if neg {
+		i = -i
+	}
+	for i > 0 {
+		p--
+		b[p] = byte('0' + i%10)
+		i /= 10
+	}
+	if neg {
+		p--
+		b[p] = '-'
+	}
+	return string(b[p:])
+}
+
+// patternMatches tells whether a property name matches a patternProperties source, with
+// jstk's own ECMA-262 matcher.
+func (e *engine) patternMatches(src, name string) bool {
+	k := [2]string{src, name}
+	if m, ok := e.matchMemo[k]; ok {
+		return m
+	}
+	m := e.patternMatch(src, name)
+	e.matchMemo[k] = m
+	return m
+}
+
+func (e *engine) patternMatch(src, name string) bool {
+	re, ok := e.regexps[src]
+	if !ok {
+		r, err := schema.CompileRegexp(src, e.regexTimeout)
+		if err != nil {
+			r = nil
+		}
+		e.regexps[src] = r
+		re = r
+	}
+	if re == nil {
+		return false
+	}
+	m, err := re.Match(name)
+	return err == nil && m
+}
+
+// pointerOf is the JSON Pointer of a fact's keyword in its document.
+func (f *fact) pointer() string {
+	_, p := f.n.s.Pointer()
+	if f.kw == "" {
+		return p
+	}
+	return p + "/" + f.kw
+}
+
+// location is the fact's absolute keyword location, as the validator reports it.
+func (f *fact) location() string {
+	if f.kw == "" {
+		return f.n.s.Location
+	}
+	return f.n.s.Location + "/" + f.kw
+}
+
+// kwName is the keyword of a fact (the first token of its path).
+func (f *fact) kwName() string {
+	k, _, _ := strings.Cut(f.kw, "/")
+	return k
+}

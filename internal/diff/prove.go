@@ -1,0 +1,858 @@
+package diff
+
+import (
+	"math"
+	"math/big"
+	"slices"
+
+	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/source"
+)
+
+// The prover answers "is every instance of A an instance of B?" (sub) and "can no instance
+// be in both?" (disjoint) with a yes that is a proof, or a no that only means "not proved".
+// Rules only ever conclude yes from sufficient conditions. For recursive schemas a pair
+// under examination counts as proved when it is met again after descending into a member
+// or an item (a greatest fixpoint, sound because instances are finite); results that rest
+// on such an assumption are not cached until the assumption itself is proved.
+
+// maxSplits bounds the alternatives one proof may split a conjunction into (over all its
+// anyOf, oneOf and if groups together).
+const maxSplits = 48
+
+func (e *engine) spend() bool {
+	e.steps++
+	e.proofSteps++
+	if e.steps&1023 == 0 && e.ctx.Err() != nil {
+		e.steps = e.stepBudget + 1
+	}
+	return e.steps <= e.stepBudget
+}
+
+// cacheable tells whether a result may be remembered: a proof that rests on no pair still
+// under examination, or a failure that is not due to the step budget running out.
+func (e *engine) cacheable(r bool, idx int) bool {
+	if r {
+		return e.minAssume >= idx
+	}
+	return e.steps <= e.stepBudget
+}
+
+func memoKey(tag byte, a, b *conj, dom typeSet) string {
+	return string(tag) + a.key + "~" + b.key + "~" + itoa(int(dom))
+}
+
+// sub reports a proof that every instance of a whose class is in dom is an instance of b.
+func (e *engine) sub(a, b *conj, dom typeSet, depth int) bool {
+	if a == b || len(b.parts) == 0 {
+		return true
+	}
+	key := memoKey('s', a, b, dom)
+	if r, ok := e.subMemo[key]; ok {
+		return r
+	}
+	if p, ok := e.subProg[key]; ok {
+		if depth > p.depth {
+			e.minAssume = min(e.minAssume, p.idx)
+			return true
+		}
+		return false
+	}
+	if !e.spend() {
+		return false
+	}
+	idx := e.stack
+	e.stack++
+	e.subProg[key] = progress{idx, depth}
+	saved := e.minAssume
+	e.minAssume = math.MaxInt
+	r := e.subCore(a, b, dom, depth)
+	delete(e.subProg, key)
+	e.stack--
+	if e.cacheable(r, idx) {
+		e.subMemo[key] = r
+	}
+	if e.minAssume < idx {
+		saved = min(saved, e.minAssume)
+	}
+	e.minAssume = saved
+	return r
+}
+
+func (e *engine) subCore(a, b *conj, dom typeSet, depth int) bool {
+	if e.sameConj(a, b) {
+		return true
+	}
+	ma := e.merged(a)
+	d := dom & ma.types
+	if d == 0 {
+		return true
+	}
+	mb := e.merged(b)
+	if mb.empty {
+		return false
+	}
+	if vals, ok := e.finiteValues(a, ma, d); ok {
+		for _, v := range vals {
+			if good, ok := e.valid(b, v); !good || !ok {
+				return false
+			}
+		}
+		return true
+	}
+	// Groups of b that a repeats are satisfied as a whole.
+	var facts []*fact
+	for _, f := range mb.facts {
+		if (f.kind == fAnyOf || f.kind == fOneOf || f.kind == fCond) && e.groupRepeated(a, ma, f, d, depth) {
+			continue
+		}
+		facts = append(facts, f)
+	}
+	return e.proveFacts(a, facts, d, depth, maxSplits)
+}
+
+// proveFacts proves each fact for a, splitting a on one of its own anyOf, oneOf or if
+// groups when that helps.
+func (e *engine) proveFacts(a *conj, facts []*fact, dom typeSet, depth, splits int) bool {
+	ma := e.merged(a)
+	d := dom & ma.types
+	if d == 0 {
+		return true
+	}
+	var failing []*fact
+	for _, f := range facts {
+		if !e.implies(a, ma, f, d, depth) {
+			failing = append(failing, f)
+		}
+	}
+	if len(failing) == 0 {
+		return true
+	}
+	alts := e.split(a, ma)
+	if alts == nil || len(alts) > splits {
+		return false
+	}
+	for _, alt := range alts {
+		if !e.proveFacts(alt, failing, d, depth, splits/len(alts)) {
+			return false
+		}
+	}
+	return true
+}
+
+func nonNil(ss ...*schema.Schema) []*schema.Schema {
+	var out []*schema.Schema
+	for _, s := range ss {
+		if s != nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// split returns conjunctions whose union covers a, from one of its unchosen groups: an
+// anyOf or oneOf first, an if/then/else otherwise.
+func (e *engine) split(a *conj, ma *merged) []*conj {
+	groups := make([]*fact, 0, len(ma.groups))
+	for _, g := range ma.groups {
+		if g.kind != fCond {
+			groups = append(groups, g)
+		}
+	}
+	for _, g := range ma.groups {
+		if g.kind == fCond {
+			groups = append(groups, g)
+		}
+	}
+	for _, g := range groups {
+		id := groupID(g.n, g.kind)
+		switch g.kind {
+		case fAnyOf, fOneOf:
+			if len(g.subs) > 24 {
+				continue
+			}
+			var out []*conj
+			for _, br := range g.subs {
+				out = append(out, e.with(a, []*schema.Schema{br}, id))
+			}
+			return out
+		case fCond:
+			i, t, el := g.subs[0], g.subs[1], g.subs[2]
+			yes := []*schema.Schema{i}
+			if t != nil {
+				yes = append(yes, t)
+			}
+			var no []*schema.Schema
+			if el != nil {
+				no = append(no, el)
+			}
+			return []*conj{e.with(a, yes, id), e.with(a, no, id)}
+		}
+	}
+	return nil
+}
+
+// groupRepeated reports whether a has a group equivalent to f (branch by branch).
+func (e *engine) groupRepeated(a *conj, ma *merged, f *fact, d typeSet, depth int) bool {
+	for _, g := range ma.groups {
+		if g.kind != f.kind || len(g.subs) != len(f.subs) {
+			continue
+		}
+		if g == f {
+			return true
+		}
+		if len(g.subs) > 0 && g.subs[0] != nil && f.subs[0] != nil && e.hashOf(g.subs[0]) != e.hashOf(f.subs[0]) && f.kind == fCond {
+			continue
+		}
+		allSame := true
+		for i := range g.subs {
+			if g.subs[i] != f.subs[i] && (g.subs[i] == nil || f.subs[i] == nil || !e.same(g.subs[i], f.subs[i])) {
+				allSame = false
+				break
+			}
+		}
+		if allSame {
+			return true
+		}
+		if len(g.subs) > 16 || f.kind == fCond {
+			continue // conditions are compared by the fCond rule of implies
+		}
+		ok := true
+		for i := range g.subs {
+			x, y := g.subs[i], f.subs[i]
+			if x == nil || y == nil {
+				if x != y {
+					ok = false
+					break
+				}
+				continue
+			}
+			if e.same(x, y) {
+				continue
+			}
+			// context-free equivalence: weaker than within a, but shared by every context
+			cx, cy := e.one(x), e.one(y)
+			if !e.sub(cx, cy, d, depth) || !e.sub(cy, cx, d, depth) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// implies proves one fact of b for every instance of a within d.
+func (e *engine) implies(a *conj, ma *merged, f *fact, d typeSet, depth int) bool {
+	if k := f.kindOf(); k != tAll && d&k == 0 {
+		return true
+	}
+	if !e.spend() {
+		return false
+	}
+	// A finite set of values is judged exactly: each value valid under the schema object
+	// that holds the fact satisfies the fact.
+	if f.kind != fFalse && f.kind != fDynamic {
+		if vals, ok := e.finiteValues(a, ma, d); ok {
+			all := true
+			for _, v := range vals {
+				if good, err := f.n.s.Valid(v); err != nil || !good {
+					all = false
+					break
+				}
+			}
+			if all {
+				return true
+			}
+		}
+	}
+	switch f.kind {
+	case fFalse, fDynamic:
+		return false
+	case fType:
+		eff := d
+		if ma.intOnly() {
+			eff &^= tFrac
+		}
+		return eff&^f.types == 0
+	case fEnum:
+		vals, ok := e.finiteValues(a, ma, d)
+		if !ok {
+			return false
+		}
+		for _, v := range vals {
+			if !slices.ContainsFunc(f.vals, func(w source.Value) bool { return source.Equal(v, w) }) {
+				return false
+			}
+		}
+		return true
+	case fLower:
+		return lowerImplies(ma.lo, f.b, ma.intOnly() || d&tNumber&^(tInt|tDotted) == 0)
+	case fUpper:
+		return upperImplies(ma.hi, f.b, ma.intOnly() || d&tNumber&^(tInt|tDotted) == 0)
+	case fMultipleOf:
+		for _, m := range ma.mults {
+			if isMultiple(m, f.r) {
+				return true
+			}
+		}
+		if (ma.intOnly() || d&tNumber&^(tInt|tDotted) == 0) && isMultiple(big.NewRat(1, 1), f.r) {
+			return true
+		}
+		if ma.lo != nil && ma.hi != nil && !ma.lo.excl && !ma.hi.excl && ma.lo.v.Cmp(ma.hi.v) == 0 {
+			return isMultiple(ma.lo.v, f.r)
+		}
+		return false
+	case fMinLength:
+		return ma.minLen >= f.i
+	case fMaxLength:
+		return ma.maxLen >= 0 && ma.maxLen <= f.i
+	case fPattern:
+		if slices.Contains(ma.patterns, f.str) {
+			return true
+		}
+		b := e.pats.get(f.str)
+		if b == nil {
+			return false
+		}
+		var must []*automaton
+		for _, p := range ma.patterns {
+			if x := e.pats.get(p); x != nil {
+				must = append(must, x)
+			}
+		}
+		_, found, exhaustive := solve(strQuery{must: must, mustNot: []*automaton{b}, minLen: ma.minLen, maxLen: ma.maxLen})
+		return exhaustive && !found
+	case fFormat:
+		return slices.Contains(ma.formats, f.str)
+	case fContent:
+		return slices.Contains(ma.content, f.str)
+	case fMinItems:
+		return ma.minItems >= f.i
+	case fMaxItems:
+		mx := e.maxItemsOf(a, ma)
+		return mx >= 0 && mx <= f.i
+	case fUnique:
+		mx := e.maxItemsOf(a, ma)
+		return ma.unique || (mx >= 0 && mx <= 1)
+	case fItem:
+		if mx := e.maxItemsOf(a, ma); mx >= 0 && mx <= f.i {
+			return true
+		}
+		return e.sub(e.conjOf(e.itemSchemas(a, f.i), nil), e.one(f.s), tAll, depth+1)
+	case fTail:
+		return e.tailImplies(a, ma, f.i, f.s, depth)
+	case fContains:
+		return e.containsImplies(a, ma, f, depth)
+	case fUnevalItems:
+		if e.isTrue(f.s) {
+			return true
+		}
+		if !e.unevalAsAdditional(f.n) || f.n.items != nil {
+			return f.n.items != nil // with items every position is evaluated
+		}
+		return e.tailImplies(a, ma, len(f.n.prefix), f.s, depth)
+	case fMinProps:
+		return ma.minProps >= f.i || len(ma.required) >= f.i
+	case fMaxProps:
+		mx := e.maxPropsOf(a, ma)
+		return mx >= 0 && mx <= f.i
+	case fRequired:
+		if ma.required[f.str] {
+			return true
+		}
+		return e.defaultFills(f)
+	case fProp:
+		vc, forbidden := e.valueConj(a, f.str)
+		return forbidden || e.sub(vc, e.one(f.s), tAll, depth+1)
+	case fPatternProp:
+		for _, k := range e.explicitNames(a) {
+			if !e.patternMatches(f.str, k) {
+				continue
+			}
+			vc, forbidden := e.valueConj(a, k)
+			if !forbidden && !e.sub(vc, e.one(f.s), tAll, depth+1) {
+				return false
+			}
+		}
+		return e.otherNamesImply(a, f.str, nil, nil, f.s, depth)
+	case fAdditional:
+		return e.additionalImplies(a, f.n, f.s, depth)
+	case fUnevalProps:
+		if e.isTrue(f.s) || f.n.additional != nil {
+			return true
+		}
+		if !e.unevalAsAdditional(f.n) {
+			return false
+		}
+		return e.additionalImplies(a, f.n, f.s, depth)
+	case fPropNames:
+		if names, ok := e.closedNames(a); ok {
+			for _, k := range names {
+				if good, err := f.s.Valid(source.StringValue(k)); err != nil || !good {
+					return false
+				}
+			}
+			return true
+		}
+		for _, p := range ma.pnames {
+			if e.sub(e.one(p), e.one(f.s), tString, depth+1) {
+				return true
+			}
+		}
+		return false
+	case fDepRequired:
+		if _, forbidden := e.valueConj(a, f.str); forbidden {
+			return true
+		}
+		for _, r := range f.list {
+			if !ma.required[r] && !ma.depReq[f.str][r] && r != f.str {
+				return false
+			}
+		}
+		return true
+	case fDepSchema:
+		if _, forbidden := e.valueConj(a, f.str); forbidden {
+			return true
+		}
+		if e.sub(a, e.one(f.s), d&tObject, depth) {
+			return true
+		}
+		for _, g := range ma.depSch {
+			if g.str == f.str && e.sub(e.with(a, []*schema.Schema{g.s}), e.one(f.s), d&tObject, depth) {
+				return true
+			}
+		}
+		return false
+	case fAnyOf:
+		for _, br := range f.subs {
+			if e.sub(a, e.one(br), d, depth) {
+				return true
+			}
+		}
+		for _, k := range kinds {
+			if d&k == 0 {
+				continue
+			}
+			ok := false
+			for _, br := range f.subs {
+				if e.sub(a, e.one(br), d&k, depth) {
+					ok = true
+					break
+				}
+			}
+			if !ok {
+				return false
+			}
+		}
+		return true
+	case fOneOf:
+		for _, k := range kinds {
+			dk := d & k
+			if dk == 0 {
+				continue
+			}
+			found := false
+			for j, br := range f.subs {
+				if !e.sub(a, e.one(br), dk, depth) {
+					continue
+				}
+				ok := true
+				for i, other := range f.subs {
+					if i != j && !e.disjoint(a, e.one(other), dk, depth) {
+						ok = false
+						break
+					}
+				}
+				if ok {
+					found = true
+					break
+				}
+			}
+			if !found {
+				return false
+			}
+		}
+		return true
+	case fNot:
+		if e.disjoint(a, e.one(f.s), d, depth) {
+			return true
+		}
+		for _, n := range ma.nots {
+			if e.sub(e.one(f.s), e.one(n), d, depth) {
+				return true
+			}
+		}
+		return false
+	case fCond:
+		i, t, el := f.subs[0], f.subs[1], f.subs[2]
+		ci := e.one(i)
+		// a has a condition with the same if: compare the branches under it
+		hi := e.hashOf(i)
+		for _, g := range ma.groups {
+			if g.kind != fCond {
+				continue
+			}
+			gi := g.subs[0]
+			if e.hashOf(gi) != hi && len(ma.groups) > 8 {
+				continue // many conditions: only those with the same if are compared
+			}
+			if !e.same(gi, i) && !(e.sub(e.one(gi), ci, tAll, depth) && e.sub(ci, e.one(gi), tAll, depth)) {
+				continue
+			}
+			id := groupID(g.n, fCond)
+			thenOK := t == nil || e.sub(e.with(a, nonNil(gi, g.subs[1]), id), e.one(t), d, depth)
+			elseOK := el == nil || e.sub(a, e.one(el), d, depth) ||
+				(g.subs[2] != nil && e.sub(e.with(a, []*schema.Schema{g.subs[2]}, id), e.one(el), d, depth))
+			if thenOK && elseOK {
+				return true
+			}
+		}
+		thenOK := t == nil || e.sub(a, e.one(t), d, depth) || e.disjoint(a, ci, d, depth) ||
+			e.sub(e.with(a, []*schema.Schema{i}), e.one(t), d, depth)
+		elseOK := el == nil || e.sub(a, e.one(el), d, depth) || e.sub(a, ci, d, depth)
+		return thenOK && elseOK
+	}
+	return false
+}
+
+// defaultFills reports whether the reader-defaults policy covers a required property: the
+// property's schema (where the fact is) has a default that is valid under it.
+func (e *engine) defaultFills(f *fact) bool {
+	if !e.opts.RequiredWithDefault {
+		return false
+	}
+	v, ok := f.n.defaults[f.str]
+	if !ok {
+		return false
+	}
+	good, err := f.n.props[f.str].Valid(v)
+	return err == nil && good
+}
+
+func (e *engine) isTrue(s *schema.Schema) bool {
+	return len(e.one(s).parts) == 0 || len(e.merged(e.one(s)).facts) == 0
+}
+
+// tailImplies proves that every item of a at positions from..∞ is valid under s.
+func (e *engine) tailImplies(a *conj, ma *merged, from int, s *schema.Schema, depth int) bool {
+	mx := e.maxItemsOf(a, ma)
+	p := prefixLen(a)
+	target := e.one(s)
+	for i := from; i < p; i++ {
+		if mx >= 0 && i >= mx {
+			return true
+		}
+		if !e.sub(e.conjOf(e.itemSchemas(a, i), nil), target, tAll, depth+1) {
+			return false
+		}
+	}
+	start := max(p, from)
+	if mx >= 0 && start >= mx {
+		return true
+	}
+	return e.sub(e.conjOf(e.itemSchemas(a, start), nil), target, tAll, depth+1)
+}
+
+func (e *engine) containsImplies(a *conj, ma *merged, f *fact, depth int) bool {
+	c := e.one(f.s)
+	minOK := f.i == 0
+	for _, g := range ma.contains {
+		if !minOK && g.i >= f.i && e.sub(e.one(g.s), c, tAll, depth+1) {
+			minOK = true
+		}
+	}
+	if !minOK && ma.minItems >= f.i && e.tailImplies(a, ma, 0, f.s, depth) {
+		minOK = true
+	}
+	if !minOK {
+		return false
+	}
+	if f.j < 0 {
+		return true
+	}
+	if mx := e.maxItemsOf(a, ma); mx >= 0 && mx <= f.j {
+		return true
+	}
+	for _, g := range ma.contains {
+		if g.j >= 0 && g.j <= f.j && e.sub(c, e.one(g.s), tAll, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// additionalImplies proves that every property of a that owner's properties and
+// patternProperties do not cover has a value valid under s.
+func (e *engine) additionalImplies(a *conj, owner *node, s *schema.Schema, depth int) bool {
+	target := e.one(s)
+	var excl []string
+	for _, p := range owner.patterns {
+		excl = append(excl, p.src)
+	}
+	for _, k := range e.explicitNames(a) {
+		if _, ok := owner.props[k]; ok {
+			continue
+		}
+		covered := false
+		for _, p := range excl {
+			if e.patternMatches(p, k) {
+				covered = true
+				break
+			}
+		}
+		if covered {
+			continue
+		}
+		vc, forbidden := e.valueConj(a, k)
+		if !forbidden && !e.sub(vc, target, tAll, depth+1) {
+			return false
+		}
+	}
+	return e.otherNamesImply(a, "", excl, owner.props, s, depth)
+}
+
+// otherNamesImply proves that every property of a whose name is not named explicitly by a,
+// matches the pattern in (when given) and none of the patterns excl, has a value valid
+// under s.
+func (e *engine) otherNamesImply(a *conj, in string, excl []string, exclNames map[string]*schema.Schema, s *schema.Schema, depth int) bool {
+	target := e.one(s)
+	var region []*automaton // names of the region match these
+	var outside []*automaton
+	regionExact := true
+	if in != "" {
+		if x := e.pats.get(in); x != nil {
+			region = append(region, x)
+		} else {
+			regionExact = false
+		}
+	}
+	for _, p := range excl {
+		if x := e.pats.get(p); x != nil {
+			outside = append(outside, x)
+		} else {
+			regionExact = false
+		}
+	}
+	// One part of a suffices: its value schemas over-approximate the conjunction.
+	for _, n := range a.parts {
+		if n.isBool {
+			continue
+		}
+		if e.partCovers(n, region, outside, regionExact, target, depth) {
+			return true
+		}
+	}
+	// No part constrains other names: they are unconstrained in a.
+	return e.sub(e.trueConj, target, tAll, depth+1)
+}
+
+func (e *engine) partCovers(n *node, region, outside []*automaton, regionExact bool, target *conj, depth int) bool {
+	var pats []*automaton
+	for _, p := range n.patterns {
+		x := e.pats.get(p.src)
+		overlap := true
+		if x != nil && regionExact {
+			_, found, exhaustive := solve(strQuery{must: append(append([]*automaton(nil), region...), x), mustNot: outside, maxLen: -1})
+			overlap = found || !exhaustive
+		}
+		if overlap && !e.sub(e.one(p.s), target, tAll, depth+1) {
+			return false
+		}
+		if x == nil {
+			pats = nil
+			regionExact = false
+		} else if regionExact {
+			pats = append(pats, x)
+		}
+	}
+	// names of the region that match none of n's patterns get n's additional schema
+	rest := n.additional
+	if rest == nil && n.unevalP != nil && e.unevalAsAdditional(n) {
+		rest = n.unevalP
+	}
+	if regionExact {
+		_, found, exhaustive := solve(strQuery{must: region, mustNot: append(append([]*automaton(nil), outside...), pats...), maxLen: -1})
+		if exhaustive && !found {
+			return true
+		}
+	}
+	if rest == nil {
+		return e.sub(e.trueConj, target, tAll, depth+1)
+	}
+	return e.sub(e.one(rest), target, tAll, depth+1)
+}
+
+// ---- disjointness ----
+
+// disjoint reports a proof that no instance with a class in dom is valid under both.
+func (e *engine) disjoint(a, b *conj, dom typeSet, depth int) bool {
+	key := memoKey('d', a, b, dom)
+	if r, ok := e.disMemo[key]; ok {
+		return r
+	}
+	if p, ok := e.disProg[key]; ok {
+		if depth > p.depth {
+			e.minAssume = min(e.minAssume, p.idx)
+			return true
+		}
+		return false
+	}
+	if !e.spend() {
+		return false
+	}
+	idx := e.stack
+	e.stack++
+	e.disProg[key] = progress{idx, depth}
+	saved := e.minAssume
+	e.minAssume = math.MaxInt
+	r := e.disjointCore(a, b, dom, depth)
+	delete(e.disProg, key)
+	e.stack--
+	if e.cacheable(r, idx) {
+		e.disMemo[key] = r
+	}
+	if e.minAssume < idx {
+		saved = min(saved, e.minAssume)
+	}
+	e.minAssume = saved
+	return r
+}
+
+func (e *engine) disjointCore(a, b *conj, dom typeSet, depth int) bool {
+	ma, mb := e.merged(a), e.merged(b)
+	d := dom & ma.types & mb.types
+	if d == 0 {
+		return true
+	}
+	for _, pair := range [][2]*conj{{a, b}, {b, a}} {
+		x, y := pair[0], pair[1]
+		if vals, ok := e.finiteValues(x, e.merged(x), d); ok {
+			for _, v := range vals {
+				if good, ok := e.valid(y, v); good || !ok {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	for _, k := range kinds {
+		dk := d & k
+		if dk == 0 {
+			continue
+		}
+		if !e.disjointKind(a, ma, b, mb, dk, depth) {
+			return false
+		}
+	}
+	return true
+}
+
+func (e *engine) disjointKind(a *conj, ma *merged, b *conj, mb *merged, d typeSet, depth int) bool {
+	switch {
+	case d&tNumber != 0:
+		ints := (ma.intOnly() || mb.intOnly()) || d&^(tInt|tDotted) == 0
+		if rangesDisjoint(ma.lo, mb.hi, ints) || rangesDisjoint(mb.lo, ma.hi, ints) {
+			return true
+		}
+	case d&tString != 0:
+		if (ma.maxLen >= 0 && ma.maxLen < mb.minLen) || (mb.maxLen >= 0 && mb.maxLen < ma.minLen) {
+			return true
+		}
+		var must []*automaton
+		exact := true
+		for _, p := range append(append([]string(nil), ma.patterns...), mb.patterns...) {
+			if x := e.pats.get(p); x != nil {
+				must = append(must, x)
+			} else {
+				exact = false
+			}
+		}
+		if len(must) > 0 {
+			lo, hi := max(ma.minLen, mb.minLen), ma.maxLen
+			if hi < 0 || (mb.maxLen >= 0 && mb.maxLen < hi) {
+				hi = mb.maxLen
+			}
+			_, found, exhaustive := solve(strQuery{must: must, minLen: lo, maxLen: hi})
+			if exhaustive && !found {
+				return true
+			}
+			_ = exact
+		}
+	case d&tArray != 0:
+		mxa, mxb := e.maxItemsOf(a, ma), e.maxItemsOf(b, mb)
+		if (mxa >= 0 && mxa < mb.minItems) || (mxb >= 0 && mxb < ma.minItems) {
+			return true
+		}
+		for i := 0; i < min(ma.minItems, mb.minItems, 8); i++ {
+			if e.disjoint(e.conjOf(e.itemSchemas(a, i), nil), e.conjOf(e.itemSchemas(b, i), nil), tAll, depth+1) {
+				return true
+			}
+		}
+	case d&tObject != 0:
+		mxa, mxb := e.maxPropsOf(a, ma), e.maxPropsOf(b, mb)
+		if (mxa >= 0 && mxa < mb.minProps) || (mxb >= 0 && mxb < ma.minProps) {
+			return true
+		}
+		for _, pair := range [][4]any{{a, ma, b, mb}, {b, mb, a, ma}} {
+			x, mx, y := pair[0].(*conj), pair[1].(*merged), pair[2].(*conj)
+			my := pair[3].(*merged)
+			for _, k := range sortedKeys(mx.required) {
+				vy, forbidden := e.valueConj(y, k)
+				if forbidden {
+					return true
+				}
+				if !my.required[k] {
+					continue
+				}
+				vx, fx := e.valueConj(x, k)
+				if fx || e.disjoint(vx, vy, tAll, depth+1) {
+					return true
+				}
+			}
+		}
+	}
+	// a excludes what b requires, through not
+	for _, pair := range [][2]*conj{{a, b}, {b, a}} {
+		for _, n := range e.merged(pair[0]).nots {
+			if e.sub(pair[1], e.one(n), d, depth) {
+				return true
+			}
+		}
+	}
+	// every branch of a group is disjoint from the other side
+	for _, pair := range [][2]*conj{{a, b}, {b, a}} {
+		for _, g := range e.merged(pair[0]).groups {
+			if g.kind == fCond || len(g.subs) > 16 {
+				continue
+			}
+			all := true
+			for _, br := range g.subs {
+				if !e.disjoint(e.with(pair[0], []*schema.Schema{br}, groupID(g.n, g.kind)), pair[1], d, depth) {
+					all = false
+					break
+				}
+			}
+			if all {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// rangesDisjoint reports whether no number is >= lo and <= hi.
+func rangesDisjoint(lo, hi *bound, ints bool) bool {
+	if lo == nil || hi == nil {
+		return false
+	}
+	l, h := lo.v, hi.v
+	lex, hex := lo.excl, hi.excl
+	if ints {
+		l, h, lex, hex = intLower(lo), intUpper(hi), false, false
+	}
+	c := l.Cmp(h)
+	return c > 0 || (c == 0 && (lex || hex))
+}

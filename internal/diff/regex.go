@@ -1,0 +1,702 @@
+package diff
+
+import (
+	"errors"
+	"regexp/syntax"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// This file decides questions about ECMA-262 patterns as languages: does every string that
+// matches P also match Q, is there a string matching P and not Q, which short strings match.
+// A pattern is translated to a Thompson NFA over Unicode code points with the search
+// semantics of JSON Schema (a pattern matches a string when it matches anywhere in it,
+// unless anchored). Patterns beyond the supported subset (lookaround, backreferences, word
+// boundaries, case folding) are "unsupported": the prover then answers unknown and the
+// search falls back on the real matcher.
+
+// errUnsupported marks a pattern the automata cannot represent exactly.
+var errUnsupported = errors.New("pattern outside the supported subset")
+
+const maxNFAStates = 20000
+
+type nstate struct {
+	op     uint8 // opChar, opSplit, opBegin, opEnd, opMatch, opDead
+	ranges []rune
+	out    int
+	out1   int
+}
+
+const (
+	opChar uint8 = iota
+	opSplit
+	opBegin
+	opEnd
+	opMatch
+	opDead
+)
+
+// automaton is a pattern as an NFA with its lazily built DFA.
+type automaton struct {
+	src    string
+	states []nstate
+	start  int
+	// DFA: states are sets of NFA states; id 0 is the start set.
+	sets   []dfaSet
+	index  map[string]int
+	trans  map[transKey]int
+	bounds []rune // every range boundary of the NFA's char states
+}
+
+type dfaSet struct {
+	states  []int
+	atStart bool
+	accept  bool
+	dead    bool // no match is possible any more and none was found
+	all     bool // every continuation is accepted (a match already happened)
+}
+
+type transKey struct {
+	set int
+	r   rune
+}
+
+// ECMA-262 white space and line terminators (\s).
+const ecmaSpace = `\t\n\x{b}\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}`
+
+// translate rewrites an ECMA-262 pattern into Go regexp/syntax with the same meaning, or
+// fails with errUnsupported.
+func translate(p string) (string, error) {
+	var sb strings.Builder
+	inClass := false
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\':
+			if i+1 >= len(p) {
+				return "", errUnsupported
+			}
+			i++
+			e := p[i]
+			switch {
+			case e == 'd' || e == 'D' || e == 'w' || e == 'W':
+				sb.WriteByte('\\')
+				sb.WriteByte(e)
+			case e == 's':
+				if inClass {
+					sb.WriteString(ecmaSpace)
+				} else {
+					sb.WriteString("[" + ecmaSpace + "]")
+				}
+			case e == 'S':
+				if inClass {
+					return "", errUnsupported
+				}
+				sb.WriteString("[^" + ecmaSpace + "]")
+			case e == 'u':
+				if i+4 < len(p) && isHex4(p[i+1:i+5]) {
+					sb.WriteString(`\x{` + p[i+1:i+5] + `}`)
+					i += 4
+				} else if i+1 < len(p) && p[i+1] == '{' {
+					j := strings.IndexByte(p[i:], '}')
+					if j < 0 {
+						return "", errUnsupported
+					}
+					sb.WriteString(`\x` + p[i+1:i+j+1])
+					i += j
+				} else {
+					return "", errUnsupported
+				}
+			case e == 'x':
+				if i+2 < len(p) && isHex(p[i+1]) && isHex(p[i+2]) {
+					sb.WriteString(`\x` + p[i+1:i+3])
+					i += 2
+				} else {
+					return "", errUnsupported
+				}
+			case e == '0':
+				if i+1 < len(p) && p[i+1] >= '0' && p[i+1] <= '9' {
+					return "", errUnsupported
+				}
+				sb.WriteString(`\x{0}`)
+			case e == 'f' || e == 'n' || e == 'r' || e == 't' || e == 'v':
+				sb.WriteByte('\\')
+				sb.WriteByte(e)
+			case e == 'p' || e == 'P':
+				sb.WriteByte('\\')
+				sb.WriteByte(e)
+			case e == 'b' && inClass:
+				sb.WriteString(`\x{8}`)
+			case e < utf8.RuneSelf && (e >= 'a' && e <= 'z' || e >= 'A' && e <= 'Z' || e >= '0' && e <= '9'):
+				return "", errUnsupported // backreferences, \b, \B, \c, \k and identity escapes of letters
+			case e >= utf8.RuneSelf:
+				r, n := utf8.DecodeRuneInString(p[i:])
+				sb.WriteString(regexpQuoteRune(r))
+				i += n - 1
+			default:
+				sb.WriteByte('\\')
+				sb.WriteByte(e)
+			}
+		case inClass:
+			if c == ']' {
+				inClass = false
+			}
+			if c == '[' {
+				sb.WriteString(`\[`)
+				continue
+			}
+			sb.WriteByte(c)
+		case c == '[':
+			if strings.HasPrefix(p[i:], "[]") || strings.HasPrefix(p[i:], "[^]") {
+				return "", errUnsupported
+			}
+			inClass = true
+			sb.WriteByte(c)
+			if i+1 < len(p) && p[i+1] == '^' {
+				sb.WriteByte('^')
+				i++
+			}
+			if i+1 < len(p) && p[i+1] == ']' {
+				return "", errUnsupported
+			}
+		case c == '(':
+			if strings.HasPrefix(p[i:], "(?") {
+				switch {
+				case strings.HasPrefix(p[i:], "(?:"):
+				case strings.HasPrefix(p[i:], "(?<") && !strings.HasPrefix(p[i:], "(?<=") && !strings.HasPrefix(p[i:], "(?<!"):
+				default:
+					return "", errUnsupported
+				}
+			}
+			sb.WriteByte(c)
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	if inClass {
+		return "", errUnsupported
+	}
+	return sb.String(), nil
+}
+
+func regexpQuoteRune(r rune) string {
+	return `\x{` + strconv.FormatInt(int64(r), 16) + `}`
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func isHex4(s string) bool {
+	for i := 0; i < 4; i++ {
+		if !isHex(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// compileAutomaton builds the automaton of an ECMA-262 pattern.
+func compileAutomaton(p string) (*automaton, error) {
+	gsrc, err := translate(p)
+	if err != nil {
+		return nil, err
+	}
+	re, err := syntax.Parse(gsrc, syntax.Perl)
+	if err != nil {
+		return nil, errUnsupported
+	}
+	re = re.Simplify()
+	a := &automaton{src: p, index: map[string]int{}, trans: map[transKey]int{}}
+	// The search semantics: any prefix, the pattern, any suffix.
+	loop := a.add(nstate{op: opChar, ranges: []rune{0, unicode.MaxRune}})
+	pre := a.add(nstate{op: opSplit})
+	a.states[loop].out = pre
+	body, ends, err := a.build(re)
+	if err != nil {
+		return nil, err
+	}
+	a.states[pre].out, a.states[pre].out1 = body, loop
+	match := a.add(nstate{op: opMatch})
+	for _, e := range ends {
+		a.patch(e, match)
+	}
+	a.start = pre
+	if len(a.states) > maxNFAStates {
+		return nil, errUnsupported
+	}
+	seen := map[rune]bool{}
+	for _, st := range a.states {
+		if st.op != opChar {
+			continue
+		}
+		for i := 0; i < len(st.ranges); i += 2 {
+			for _, b := range []rune{st.ranges[i], st.ranges[i+1] + 1} {
+				if !seen[b] {
+					seen[b] = true
+					a.bounds = append(a.bounds, b)
+				}
+			}
+		}
+	}
+	a.dfaStart()
+	return a, nil
+}
+
+func (a *automaton) add(s nstate) int {
+	a.states = append(a.states, s)
+	return len(a.states) - 1
+}
+
+// hole is an unpatched exit of a fragment: state index and which output (0 out, 1 out1).
+type hole struct {
+	st  int
+	alt bool
+}
+
+func (a *automaton) patch(h hole, to int) {
+	if h.alt {
+		a.states[h.st].out1 = to
+	} else {
+		a.states[h.st].out = to
+	}
+}
+
+// build returns a fragment's entry and its unpatched exits.
+func (a *automaton) build(re *syntax.Regexp) (int, []hole, error) {
+	if len(a.states) > maxNFAStates {
+		return 0, nil, errUnsupported
+	}
+	if re.Flags&syntax.FoldCase != 0 && (re.Op == syntax.OpLiteral || re.Op == syntax.OpCharClass) {
+		return 0, nil, errUnsupported
+	}
+	switch re.Op {
+	case syntax.OpNoMatch:
+		s := a.add(nstate{op: opDead})
+		return s, nil, nil
+	case syntax.OpEmptyMatch:
+		s := a.add(nstate{op: opSplit, out: -1, out1: -1})
+		// an epsilon with a single exit: use out, and make out1 point to the same place
+		return s, []hole{{s, false}, {s, true}}, nil
+	case syntax.OpLiteral:
+		if len(re.Rune) == 0 {
+			s := a.add(nstate{op: opSplit, out: -1, out1: -1})
+			return s, []hole{{s, false}, {s, true}}, nil
+		}
+		first := -1
+		var prev []hole
+		for _, r := range re.Rune {
+			s := a.add(nstate{op: opChar, ranges: []rune{r, r}, out: -1})
+			if first < 0 {
+				first = s
+			}
+			for _, h := range prev {
+				a.patch(h, s)
+			}
+			prev = []hole{{s, false}}
+		}
+		return first, prev, nil
+	case syntax.OpCharClass:
+		s := a.add(nstate{op: opChar, ranges: append([]rune(nil), re.Rune...), out: -1})
+		return s, []hole{{s, false}}, nil
+	case syntax.OpAnyCharNotNL:
+		// ECMA-262: "." matches anything but the line terminators LF, CR, U+2028, U+2029.
+		s := a.add(nstate{op: opChar, ranges: []rune{0, 9, 11, 12, 14, 0x2027, 0x202a, unicode.MaxRune}, out: -1})
+		return s, []hole{{s, false}}, nil
+	case syntax.OpAnyChar:
+		s := a.add(nstate{op: opChar, ranges: []rune{0, unicode.MaxRune}, out: -1})
+		return s, []hole{{s, false}}, nil
+	case syntax.OpBeginText:
+		s := a.add(nstate{op: opBegin, out: -1})
+		return s, []hole{{s, false}}, nil
+	case syntax.OpEndText:
+		s := a.add(nstate{op: opEnd, out: -1})
+		return s, []hole{{s, false}}, nil
+	case syntax.OpCapture:
+		return a.build(re.Sub[0])
+	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest:
+		in, outs, err := a.build(re.Sub[0])
+		if err != nil {
+			return 0, nil, err
+		}
+		sp := a.add(nstate{op: opSplit, out: in, out1: -1})
+		switch re.Op {
+		case syntax.OpStar:
+			for _, h := range outs {
+				a.patch(h, sp)
+			}
+			return sp, []hole{{sp, true}}, nil
+		case syntax.OpPlus:
+			for _, h := range outs {
+				a.patch(h, sp)
+			}
+			return in, []hole{{sp, true}}, nil
+		}
+		return sp, append(outs, hole{sp, true}), nil
+	case syntax.OpConcat:
+		if len(re.Sub) == 0 {
+			s := a.add(nstate{op: opSplit, out: -1, out1: -1})
+			return s, []hole{{s, false}, {s, true}}, nil
+		}
+		first, prev := -1, []hole(nil)
+		for _, sub := range re.Sub {
+			in, outs, err := a.build(sub)
+			if err != nil {
+				return 0, nil, err
+			}
+			if first < 0 {
+				first = in
+			}
+			for _, h := range prev {
+				a.patch(h, in)
+			}
+			prev = outs
+		}
+		return first, prev, nil
+	case syntax.OpAlternate:
+		var holes []hole
+		entry := -1
+		var lastSplit int
+		for i, sub := range re.Sub {
+			in, outs, err := a.build(sub)
+			if err != nil {
+				return 0, nil, err
+			}
+			holes = append(holes, outs...)
+			if i == len(re.Sub)-1 {
+				if entry < 0 {
+					entry = in
+				} else {
+					a.states[lastSplit].out1 = in
+				}
+				break
+			}
+			sp := a.add(nstate{op: opSplit, out: in, out1: -1})
+			if entry < 0 {
+				entry = sp
+			} else {
+				a.states[lastSplit].out1 = sp
+			}
+			lastSplit = sp
+		}
+		return entry, holes, nil
+	}
+	return 0, nil, errUnsupported
+}
+
+// closure adds the states reachable without consuming input.
+func (a *automaton) closure(set []int, atStart, atEnd bool) []int {
+	seen := make(map[int]bool, len(set)*2)
+	var out []int
+	stack := append([]int(nil), set...)
+	for len(stack) > 0 {
+		s := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if s < 0 || seen[s] {
+			continue
+		}
+		seen[s] = true
+		st := &a.states[s]
+		switch st.op {
+		case opSplit:
+			stack = append(stack, st.out, st.out1)
+			continue
+		case opBegin:
+			if atStart {
+				stack = append(stack, st.out)
+			}
+			continue
+		case opEnd:
+			if atEnd {
+				stack = append(stack, st.out)
+				continue
+			}
+			// kept as a pending assertion, resolved when the input ends
+		case opDead:
+			continue
+		}
+		out = append(out, s)
+	}
+	sort.Ints(out)
+	return out
+}
+
+func (a *automaton) intern(states []int, atStart bool) int {
+	var sb strings.Builder
+	if atStart {
+		sb.WriteByte('^')
+	}
+	for _, s := range states {
+		sb.WriteString(strconv.Itoa(s))
+		sb.WriteByte(',')
+	}
+	k := sb.String()
+	if id, ok := a.index[k]; ok {
+		return id
+	}
+	d := dfaSet{states: states, atStart: atStart}
+	// Accepting when the match state is reachable with the end assertions allowed.
+	for _, s := range a.closureEnd(states, atStart) {
+		if a.states[s].op == opMatch {
+			d.accept = true
+		}
+	}
+	for _, s := range states {
+		if a.states[s].op == opMatch {
+			d.all = true // the pattern matched a prefix: every extension matches too
+		}
+	}
+	d.dead = len(states) == 0
+	a.sets = append(a.sets, d)
+	a.index[k] = len(a.sets) - 1
+	return len(a.sets) - 1
+}
+
+// closureEnd re-closes a set with the end-of-text assertion allowed.
+func (a *automaton) closureEnd(states []int, atStart bool) []int {
+	return a.closure(states, atStart, true)
+}
+
+func (a *automaton) dfaStart() {
+	a.intern(a.closure([]int{a.start}, true, false), true)
+}
+
+// step returns the DFA state after reading r.
+func (a *automaton) step(set int, r rune) int {
+	k := transKey{set, r}
+	if n, ok := a.trans[k]; ok {
+		return n
+	}
+	d := a.sets[set]
+	var next []int
+	if d.all {
+		next = d.states // a match is behind us: stay accepting
+	} else {
+		for _, s := range d.states {
+			st := &a.states[s]
+			if st.op != opChar {
+				continue
+			}
+			for i := 0; i < len(st.ranges); i += 2 {
+				if r >= st.ranges[i] && r <= st.ranges[i+1] {
+					next = append(next, st.out)
+					break
+				}
+			}
+		}
+		next = a.closure(next, false, false)
+	}
+	n := a.intern(next, false)
+	a.trans[k] = n
+	return n
+}
+
+// matches runs the automaton on a string (used in tests and to double-check witnesses).
+func (a *automaton) matches(s string) bool {
+	st := 0
+	for _, r := range s {
+		st = a.step(st, r)
+	}
+	return a.sets[st].accept || a.sets[st].all
+}
+
+// ---- questions over several automata ----
+
+// strQuery asks for a string matching every automaton in must, none in mustNot, with a
+// length (in code points) in [minLen, maxLen] (maxLen < 0: unbounded).
+type strQuery struct {
+	must, mustNot  []*automaton
+	minLen, maxLen int
+	avoid          map[string]bool // strings not wanted (already known)
+}
+
+// solveLimit bounds the product states one question may visit.
+const solveLimit = 20000
+
+// solve returns the shortest string answering q. exhaustive is true when the answer is
+// certain: no string exists when found is false.
+func solve(q strQuery) (witness string, found, exhaustive bool) {
+	autos := append(append([]*automaton(nil), q.must...), q.mustNot...)
+	// Alphabet classes: intervals between all range boundaries, one representative each.
+	var cuts []rune
+	seen := map[rune]bool{}
+	for _, a := range autos {
+		for _, b := range a.bounds {
+			if !seen[b] {
+				seen[b] = true
+				cuts = append(cuts, b)
+			}
+		}
+	}
+	for _, b := range []rune{0, unicode.MaxRune + 1} {
+		if !seen[b] {
+			cuts = append(cuts, b)
+		}
+	}
+	sort.Slice(cuts, func(i, j int) bool { return cuts[i] < cuts[j] })
+	var reps []rune
+	for i := 0; i+1 < len(cuts); i++ {
+		lo, hi := cuts[i], cuts[i+1]-1
+		if lo > hi {
+			continue
+		}
+		reps = append(reps, representative(lo, hi))
+	}
+	sort.Slice(reps, func(i, j int) bool { return repRank(reps[i]) < repRank(reps[j]) })
+
+	type node struct {
+		states []int
+		length int
+		parent int
+		r      rune
+	}
+	key := func(states []int, length int) string {
+		var sb strings.Builder
+		for _, s := range states {
+			sb.WriteString(strconv.Itoa(s))
+			sb.WriteByte(',')
+		}
+		clamp := length
+		if clamp > q.minLen {
+			clamp = q.minLen
+		}
+		sb.WriteString(strconv.Itoa(clamp))
+		return sb.String()
+	}
+	start := make([]int, len(autos))
+	nodes := []node{{states: start, parent: -1}}
+	visited := map[string]bool{key(start, 0): true}
+	exhaustive = true
+	for i := 0; i < len(nodes); i++ {
+		n := nodes[i]
+		if n.length >= q.minLen && (q.maxLen < 0 || n.length <= q.maxLen) && satisfies(autos, len(q.must), n.states) {
+			var rs []rune
+			for k := i; k > 0; k = nodes[k].parent {
+				rs = append(rs, nodes[k].r)
+			}
+			for l, r := 0, len(rs)-1; l < r; l, r = l+1, r-1 {
+				rs[l], rs[r] = rs[r], rs[l]
+			}
+			w := string(rs)
+			if !q.avoid[w] {
+				return w, true, true
+			}
+		}
+		if q.maxLen >= 0 && n.length >= q.maxLen {
+			continue
+		}
+		if len(nodes) > solveLimit {
+			exhaustive = false
+			break
+		}
+		// Prune: a must-automaton that is dead can never accept, a must-not automaton
+		// that has matched will always match.
+		dead := false
+		for k, a := range autos {
+			d := a.sets[n.states[k]]
+			if (k < len(q.must) && d.dead) || (k >= len(q.must) && d.all) {
+				dead = true
+			}
+		}
+		if dead {
+			continue
+		}
+		for _, r := range reps {
+			next := make([]int, len(autos))
+			for k, a := range autos {
+				next[k] = a.step(n.states[k], r)
+			}
+			kk := key(next, n.length+1)
+			if visited[kk] {
+				continue
+			}
+			visited[kk] = true
+			nodes = append(nodes, node{states: next, length: n.length + 1, parent: i, r: r})
+		}
+	}
+	if len(q.avoid) > 0 {
+		exhaustive = false
+	}
+	return "", false, exhaustive
+}
+
+func satisfies(autos []*automaton, nMust int, states []int) bool {
+	for k, a := range autos {
+		d := a.sets[states[k]]
+		acc := d.accept || d.all
+		if (k < nMust) != acc {
+			return false
+		}
+	}
+	return true
+}
+
+// representative picks a readable code point from [lo, hi].
+func representative(lo, hi rune) rune {
+	for _, r := range "aeiostnrlx0123456789ABCZ-_. " {
+		if r >= lo && r <= hi {
+			return r
+		}
+	}
+	for r := lo; r <= hi && r < lo+256; r++ {
+		if r >= 0x21 && r < 0x7f {
+			return r
+		}
+	}
+	if lo >= 0xd800 && hi <= 0xdfff {
+		return lo // surrogates cannot appear in Go strings; the witness is re-checked anyway
+	}
+	if lo < 0x20 && hi >= 0xa1 {
+		return 0xa1
+	}
+	return lo
+}
+
+// repRank orders representatives: letters and digits first, control characters last.
+func repRank(r rune) int {
+	switch {
+	case r >= 'a' && r <= 'z':
+		return 0
+	case r >= '0' && r <= '9':
+		return 1
+	case r >= 'A' && r <= 'Z':
+		return 2
+	case r > 0x20 && r < 0x7f:
+		return 3
+	case r == ' ':
+		return 4
+	case r >= 0xa0 && unicode.IsPrint(r):
+		return 5
+	}
+	return 6
+}
+
+// ---- pattern cache ----
+
+// patterns caches automata by source.
+type patterns struct {
+	m map[string]*automaton
+	e map[string]bool
+}
+
+func (p *patterns) get(src string) *automaton {
+	if p.m == nil {
+		p.m, p.e = map[string]*automaton{}, map[string]bool{}
+	}
+	if a, ok := p.m[src]; ok {
+		return a
+	}
+	if p.e[src] {
+		return nil
+	}
+	a, err := compileAutomaton(src)
+	if err != nil {
+		p.e[src] = true
+		return nil
+	}
+	p.m[src] = a
+	return a
+}

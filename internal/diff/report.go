@@ -1,0 +1,329 @@
+package diff
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/jstk-dev/jstk/internal/diag"
+	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/source"
+)
+
+// render turns the internal changes into the result's list, breaking ones first.
+func (e *engine) render(changes []*change, dir string) []Change {
+	out := make([]Change, 0, len(changes))
+	for _, ch := range changes {
+		c := Change{Kind: ch.kind, Message: ch.msg, Level: ch.level, Effect: effectOf(ch.bw, ch.fw)}
+		if ch.it != nil {
+			c.Path = ch.it.ipath
+		}
+		c.OldPointer, c.Old = placeOf(ch.of, ch.on, ch.okw)
+		c.NewPointer, c.New = placeOf(ch.nf, ch.nn, ch.nkw)
+		if ch.kind == "semantic-difference" && ch.failLoc != "" {
+			ptr := ch.failLoc
+			if i := strings.IndexByte(ptr, '#'); i >= 0 {
+				ptr = ptr[i+1:]
+			}
+			if ch.exampleDir == dirForward {
+				c.OldPointer, c.Old = ptr, ch.failPos
+			} else {
+				c.NewPointer, c.New = ptr, ch.failPos
+			}
+		}
+		if ch.bw == pBroken {
+			c.Breaks = append(c.Breaks, Backward)
+		}
+		if ch.fw == pBroken {
+			c.Breaks = append(c.Breaks, Forward)
+		}
+		if ch.contra {
+			c.Message += " (the rule engine's claim about this change was refuted by the example; please report this)"
+		}
+		if ch.example.IsValid() {
+			c.Example = source.AppendJSON(nil, ch.example)
+			c.ExampleValidUnder = "old"
+			if ch.exampleDir == dirForward {
+				c.ExampleValidUnder = "new"
+			}
+		}
+		out = append(out, c)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		ri, rj := rank(&out[i], dir), rank(&out[j], dir)
+		if ri != rj {
+			return ri < rj
+		}
+		if out[i].New.File != out[j].New.File {
+			return out[i].New.File < out[j].New.File
+		}
+		if out[i].New.Line != out[j].New.Line {
+			return out[i].New.Line < out[j].New.Line
+		}
+		if out[i].New.Column != out[j].New.Column {
+			return out[i].New.Column < out[j].New.Column
+		}
+		return out[i].Kind < out[j].Kind
+	})
+	return out
+}
+
+// placeOf locates a keyword: the fact's own, or where an absent keyword would be.
+func placeOf(f *fact, n *node, kw string) (string, Location) {
+	if f == nil && n == nil {
+		return "", Location{}
+	}
+	var s *schema.Schema
+	var ptr string
+	if f != nil {
+		s, ptr = f.n.s, f.pointer()
+	} else {
+		s = n.s
+		_, ptr = s.Pointer()
+		if kw != "" {
+			if _, ok := s.Keyword(strings.SplitN(kw, "/", 2)[0]); ok {
+				ptr += "/" + kw
+			}
+		}
+	}
+	file, _ := s.Pointer()
+	line, col := s.Document().LocateKey(ptr)
+	return ptr, Location{File: file, Line: line, Column: col}
+}
+
+// breaksAsked reports whether a change is shown to break the asked direction.
+func breaksAsked(c *Change, dir string) bool {
+	for _, b := range c.Breaks {
+		if dir == Full || b == dir {
+			return true
+		}
+	}
+	return false
+}
+
+// mayBreak reports whether a change is not proved harmless for the asked direction.
+func mayBreak(c *Change, dir string) bool {
+	if c.Level != "validation" {
+		return false
+	}
+	switch dir {
+	case Backward:
+		return c.Effect != Equivalent && c.Effect != Widen
+	case Forward:
+		return c.Effect != Equivalent && c.Effect != Narrow
+	}
+	return c.Effect != Equivalent
+}
+
+func rank(c *Change, dir string) int {
+	switch {
+	case breaksAsked(c, dir):
+		return 0
+	case mayBreak(c, dir):
+		return 1
+	case c.Level == "validation":
+		return 2
+	}
+	return 3
+}
+
+func summarize(cs []Change, dir string) Summary {
+	s := Summary{Changes: len(cs)}
+	for i := range cs {
+		c := &cs[i]
+		if c.Level == "docs" {
+			s.Docs++
+			continue
+		}
+		if breaksAsked(c, dir) {
+			s.Breaking++
+		}
+		switch c.Effect {
+		case Equivalent:
+			s.Equivalent++
+		case Widen:
+			s.Widen++
+		case Narrow:
+			s.Narrow++
+		case Incomparable:
+			s.Incomparable++
+		default:
+			s.Unknown++
+		}
+	}
+	return s
+}
+
+// ExitCode is 1 when Check was asked and the asked direction is not compatible, else 0.
+func (r *Result) ExitCode() int {
+	if r.Check != nil && !r.Check.Passed {
+		return 1
+	}
+	return 0
+}
+
+// Cut keeps changes [offset, offset+limit) and records the page.
+func (r *Result) Cut(offset, limit int) {
+	total := len(r.Changes)
+	offset = min(max(offset, 0), total)
+	end := total
+	if limit > 0 && offset+limit < total {
+		end = offset + limit
+	}
+	if offset == 0 && end == total {
+		return
+	}
+	r.Changes = r.Changes[offset:end]
+	r.Page = &Page{Offset: offset, Limit: limit, Total: total, Omitted: total - len(r.Changes)}
+}
+
+var verdictText = map[string]map[Verdict]string{
+	Backward: {
+		Compatible:   "NEW accepts every instance OLD accepts",
+		Incompatible: "NEW rejects some instances OLD accepts",
+		Unknown:      "not proved either way; treat as possibly breaking",
+	},
+	Forward: {
+		Compatible:   "OLD accepts every instance NEW accepts",
+		Incompatible: "NEW accepts some instances OLD rejects",
+		Unknown:      "not proved either way",
+	},
+}
+
+// WriteText prints the report a reviewer reads: the verdicts first, then each change, the
+// breaking ones first, with both locations and the example.
+func (r *Result) WriteText(w io.Writer) error {
+	pw := &printer{w: w}
+	pw.printf("backward: %-12s %s\n", r.Backward, verdictText[Backward][r.Backward])
+	pw.printf("forward:  %-12s %s\n", r.Forward, verdictText[Forward][r.Forward])
+	if r.Check != nil {
+		state := "passed"
+		if !r.Check.Passed {
+			state = "FAILED"
+		}
+		pw.printf("check (%s): %s\n", r.Check.Direction, state)
+	}
+	if len(r.BackwardExample) > 0 {
+		pw.printf("example valid under OLD, rejected by NEW: %s\n", clip(string(r.BackwardExample)))
+	}
+	if len(r.ForwardExample) > 0 {
+		pw.printf("example valid under NEW, rejected by OLD: %s\n", clip(string(r.ForwardExample)))
+	}
+	s := r.Summary
+	var parts []string
+	for _, p := range []struct {
+		n    int
+		word string
+	}{{s.Breaking, "breaking (" + r.Direction + ")"}, {s.Incomparable, "incomparable"}, {s.Narrow, "narrow"},
+		{s.Widen, "widen"}, {s.Unknown, "unknown"}, {s.Equivalent, "equivalent"}, {s.Docs, "documentation"}} {
+		if p.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.word))
+		}
+	}
+	noun := "changes"
+	if s.Changes == 1 {
+		noun = "change"
+	}
+	if len(parts) > 0 {
+		pw.printf("\n%d %s: %s\n", s.Changes, noun, strings.Join(parts, ", "))
+	} else {
+		pw.printf("\nno changes\n")
+	}
+	for i := range r.Changes {
+		c := &r.Changes[i]
+		tag := "  "
+		switch {
+		case breaksAsked(c, r.Direction):
+			tag = "BREAKING "
+		case mayBreak(c, r.Direction):
+			tag = "MAY BREAK "
+		}
+		pw.printf("\n%s%s (%s)", tag, c.Kind, c.Effect)
+		if len(c.Breaks) > 0 {
+			pw.printf(", breaks %s", strings.Join(c.Breaks, " and "))
+		}
+		pw.printf("\n    %s\n", c.Message)
+		if c.Path != "" {
+			pw.printf("    at instance location %s\n", c.Path)
+		}
+		pw.printf("    old: %s\n    new: %s\n", where(c.Old, c.OldPointer), where(c.New, c.NewPointer))
+		if len(c.Example) > 0 {
+			if c.ExampleValidUnder == "old" {
+				pw.printf("    example valid under OLD, rejected by NEW: %s\n", clip(string(c.Example)))
+			} else {
+				pw.printf("    example valid under NEW, rejected by OLD: %s\n", clip(string(c.Example)))
+			}
+		}
+	}
+	if r.Page != nil {
+		pw.printf("\n(%d of %d changes shown; ask for more with offset and limit)\n", len(r.Changes), r.Page.Total)
+	}
+	if r.Search.ProofIncomplete {
+		pw.printf("\nnote: the rule engine reached its work limit; what it did not prove is unknown\n")
+	}
+	if r.Search.Contradictions > 0 {
+		pw.printf("\nnote: %d claim(s) of the rule engine were refuted by examples (the examples win); please report this\n", r.Search.Contradictions)
+	}
+	return pw.err
+}
+
+type printer struct {
+	w   io.Writer
+	err error
+}
+
+func (p *printer) printf(format string, args ...any) {
+	if p.err == nil {
+		_, p.err = fmt.Fprintf(p.w, format, args...)
+	}
+}
+
+func where(l Location, ptr string) string {
+	f := l.File
+	if f == "" {
+		f = "<schema>"
+	}
+	if l.Line > 0 {
+		f += fmt.Sprintf(":%d:%d", l.Line, l.Column)
+	}
+	if ptr == "" {
+		ptr = "(root)"
+	}
+	return f + " " + ptr
+}
+
+func clip(s string) string {
+	if r := []rune(s); len(r) > 400 {
+		return string(r[:397]) + "..."
+	}
+	return s
+}
+
+// Diagnostics lists the validation-level changes: an error for a change shown to break
+// the asked direction, a warning for one not proved harmless, a note otherwise.
+func (r *Result) Diagnostics() []diag.Diagnostic {
+	var out []diag.Diagnostic
+	for i := range r.Changes {
+		c := &r.Changes[i]
+		if c.Level != "validation" {
+			continue
+		}
+		sev := diag.Info
+		switch {
+		case breaksAsked(c, r.Direction):
+			sev = diag.Error
+		case mayBreak(c, r.Direction):
+			sev = diag.Warning
+		}
+		d := diag.Diagnostic{Code: "diff/" + c.Kind, Severity: sev, Message: c.Message + " (" + string(c.Effect) + ")",
+			File: c.New.File, Line: c.New.Line, Column: c.New.Column, Pointer: c.NewPointer}
+		if len(c.Example) > 0 {
+			d.Message += "; example valid under " + strings.ToUpper(c.ExampleValidUnder) + ": " + clip(string(c.Example))
+		}
+		d.Related = append(d.Related, diag.Related{Message: "old version", File: c.Old.File, Line: c.Old.Line,
+			Column: c.Old.Column, Pointer: c.OldPointer})
+		out = append(out, d)
+	}
+	return out
+}

@@ -1,0 +1,618 @@
+package diff
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/source"
+)
+
+// The search looks for instances that separate the two schemas: for the backward
+// direction, valid under OLD and invalid under NEW. It tries the locations where the rule
+// engine saw a change it could not prove harmless first, building values there from the
+// source side with the other side as a hint and wrapping them into whole instances, then
+// the whole schemas. Every candidate is judged by jstk's validator on the root schemas.
+// An example is attributed to the change whose keyword the failing side reports.
+
+const (
+	dirBackward = 1
+	dirForward  = 2
+)
+
+type searcher struct {
+	e        *engine
+	old, new *schema.Schema
+	items    []*item
+	changes  []*change
+	tried    map[string]bool
+	deadline time.Time
+	count    int
+	limit    int
+	ticks    int
+	gen      *gen
+	found    bool // an example was found in this direction
+}
+
+func (s *searcher) stop() bool {
+	s.ticks++
+	if s.ticks%8 == 0 {
+		s.count++ // generating and judging values at a location costs like candidates
+	}
+	if s.count >= s.limit || time.Now().After(s.deadline) || s.e.ctx.Err() != nil {
+		s.e.searchTimedOut = true
+		return true
+	}
+	return false
+}
+
+// start begins the search of one direction, with its own budget.
+func (s *searcher) start(dir int) {
+	e := s.e
+	s.tried = map[string]bool{}
+	s.deadline = time.Now().Add(e.opts.SearchBudget)
+	s.count, s.limit, s.ticks, s.found = 0, e.opts.SearchCandidates, 0, false
+	s.gen = e.newGen(e.opts.Seed+uint64(dir), s.stop)
+}
+
+// finish ends the search of one direction.
+func (s *searcher) finish() {
+	s.e.searchCandidates += s.count
+}
+
+// targeted searches at the locations with a change not proved harmless in this direction
+// and returns the first example found (the zero Value if none). A first pass tries a few
+// values at every location, a second pass many, each location with a share of the budget.
+func (s *searcher) targeted(dir int) source.Value {
+	e, g := s.e, s.gen
+	var first source.Value
+	var todo []*item
+	for _, it := range s.items {
+		if s.needs(it, dir) {
+			todo = append(todo, it)
+		}
+	}
+	for pass := 0; pass < 2; pass++ {
+		share := 0
+		if len(todo) > 0 {
+			share = max(64, (s.limit-s.count)/len(todo))
+		}
+		for _, it := range todo {
+			if s.stop() {
+				break
+			}
+			if !s.needs(it, dir) {
+				continue
+			}
+			fo, fn := e.full(it)
+			src, hint := fo, fn
+			if dir == dirForward {
+				src, hint = fn, fo
+			}
+			vals := g.values(src, hint, 0, pass == 1)
+			until := s.count + share
+			for _, v := range vals {
+				if s.stop() || !s.needs(it, dir) || (pass == 1 && s.count >= until) {
+					break
+				}
+				for _, x := range s.embed(g, it.path, dir, v) {
+					if ex, ok := s.check(x, dir, it); ok {
+						if !first.IsValid() {
+							// the verdict is settled: examples for the other changes get
+							// a tenth of what is left
+							first = ex
+							s.limit = min(s.limit, s.count+(s.limit-s.count)/10)
+							if d := time.Now().Add(time.Until(s.deadline) / 10); d.Before(s.deadline) {
+								s.deadline = d
+							}
+						}
+						break
+					}
+				}
+			}
+		}
+	}
+	if first.IsValid() {
+		s.finish()
+	}
+	return first
+}
+
+// generic searches from the whole schemas. When the direction is proved, it is a short
+// backstop (an example would reveal a bug in a rule, and would win).
+func (s *searcher) generic(dir int, proved bool) source.Value {
+	e := s.e
+	src, hint := e.one(s.old), e.one(s.new)
+	if dir == dirForward {
+		src, hint = hint, src
+	}
+	if proved {
+		s.limit = min(s.limit, s.count+200)
+	}
+	var root *item
+	if len(s.items) > 0 {
+		root = s.items[0]
+	}
+	for _, x := range s.gen.values(src, hint, 0, true) {
+		if s.stop() {
+			break
+		}
+		if ex, ok := s.check(x, dir, root); ok {
+			return ex
+		}
+	}
+	return source.Value{}
+}
+
+// needs reports whether an item has a change whose direction is neither proved nor shown.
+func (s *searcher) needs(it *item, dir int) bool {
+	for _, ch := range it.changes {
+		if ch.level != "validation" {
+			continue
+		}
+		p := ch.bw
+		if dir == dirForward {
+			p = ch.fw
+		}
+		if p == pUnknown {
+			return true
+		}
+	}
+	return false
+}
+
+// embed wraps a value into whole instances along a path of steps.
+func (s *searcher) embed(g *gen, path []step, dir int, v source.Value) []source.Value {
+	cur := []source.Value{v}
+	for i := len(path) - 1; i >= 0; i-- {
+		st := path[i]
+		src, hint := st.o, st.n
+		if dir == dirForward {
+			src, hint = st.n, st.o
+		}
+		var next []source.Value
+		for _, c := range cur {
+			next = append(next, g.around(src, hint, st, c, i)...)
+			if len(next) >= 2 {
+				break
+			}
+		}
+		if len(next) == 0 {
+			return nil
+		}
+		cur = next
+	}
+	return cur
+}
+
+// check judges one candidate; on success it attributes the example and returns it.
+func (s *searcher) check(x source.Value, dir int, at *item) (source.Value, bool) {
+	k := string(source.AppendJSON(nil, x))
+	if s.tried[k] {
+		return source.Value{}, false
+	}
+	s.tried[k] = true
+	s.count++
+	src, other := s.old, s.new
+	if dir == dirForward {
+		src, other = s.new, s.old
+	}
+	ok, err := src.Valid(x)
+	if err != nil || !ok {
+		return source.Value{}, false
+	}
+	read := x
+	if s.e.opts.RequiredWithDefault {
+		read = s.e.fillDefaults(s.e.one(other), x, 0)
+	}
+	ok, err = other.Valid(read)
+	if err != nil || ok {
+		return source.Value{}, false
+	}
+	errs, _ := other.Validate(read)
+	ch := s.bestChange(dir, errs, at)
+	if ch != nil && ch.example.IsValid() && s.found {
+		s.assign(ch, x, dir) // only the first example of a change is shown: no need to shrink
+		return x, true
+	}
+	s.found = true
+	x = s.shrink(x, func(y source.Value) bool {
+		if ok, err := src.Valid(y); err != nil || !ok {
+			return false
+		}
+		r := y
+		if s.e.opts.RequiredWithDefault {
+			r = s.e.fillDefaults(s.e.one(other), y, 0)
+		}
+		if ok, err := other.Valid(r); err != nil || ok {
+			return false
+		}
+		if ch == nil {
+			return true
+		}
+		errs, err := other.Validate(r)
+		if err != nil || len(errs) == 0 {
+			return false
+		}
+		// the smaller example must still fail where the chosen change is
+		return ch == nil || s.bestChange(dir, errs, at) == ch
+	})
+	if ch == nil {
+		read = x
+		if s.e.opts.RequiredWithDefault {
+			read = s.e.fillDefaults(s.e.one(other), x, 0)
+		}
+		errs, _ = other.Validate(read)
+		ch = s.orphan(dir, errs, at)
+	}
+	s.assign(ch, x, dir)
+	return x, true
+}
+
+// shrinkBudget bounds the validations spent making one example smaller.
+const shrinkBudget = 120
+
+// shrink makes an example smaller while it still separates the schemas: members and
+// items are dropped, values replaced by simpler ones, greedily.
+func (s *searcher) shrink(x source.Value, keep func(source.Value) bool) source.Value {
+	budget := shrinkBudget
+	for budget > 0 {
+		var next source.Value
+		simpler(x, func(y source.Value) bool {
+			if budget <= 0 {
+				return true
+			}
+			budget--
+			if keep(y) {
+				next = y
+				return true
+			}
+			return false
+		})
+		if !next.IsValid() {
+			break
+		}
+		x = next
+	}
+	return x
+}
+
+// simpler offers one-step simplifications of v to try, most aggressive first, until try
+// accepts one (then it returns true).
+func simpler(v source.Value, try func(source.Value) bool) bool {
+	switch v.Kind() {
+	case source.Object:
+		n := v.Len()
+		rebuild := func(skip int, repl *source.Value) source.Value {
+			var b source.ObjectBuilder
+			for j := 0; j < n; j++ {
+				k, val := v.Member(j)
+				switch {
+				case j == skip && repl == nil:
+				case j == skip:
+					b.Set(k.Str(), *repl)
+				default:
+					b.Set(k.Str(), val)
+				}
+			}
+			return b.Value()
+		}
+		for i := 0; i < n; i++ { // drop a member
+			if try(rebuild(i, nil)) {
+				return true
+			}
+		}
+		for i := 0; i < n; i++ { // simplify a member
+			_, val := v.Member(i)
+			if simpler(val, func(sv source.Value) bool { return try(rebuild(i, &sv)) }) {
+				return true
+			}
+		}
+	case source.Array:
+		items := v.Items()
+		for i := len(items) - 1; i >= 0; i-- { // drop an item (from the end first)
+			if try(source.ArrayValue(append(append([]source.Value(nil), items[:i]...), items[i+1:]...)...)) {
+				return true
+			}
+		}
+		for i, it := range items {
+			if simpler(it, func(sv source.Value) bool {
+				c := append([]source.Value(nil), items...)
+				c[i] = sv
+				return try(source.ArrayValue(c...))
+			}) {
+				return true
+			}
+		}
+	case source.String:
+		if v.Str() != "" {
+			if try(source.StringValue("")) {
+				return true
+			}
+			if r := []rune(v.Str()); len(r) > 1 && try(source.StringValue(string(r[:1]))) {
+				return true
+			}
+		}
+	case source.Number:
+		if v.Str() != "0" {
+			return try(source.IntValue(0))
+		}
+	}
+	return false
+}
+
+// fillDefaults applies the reader-defaults policy: a required property missing from an
+// object gets the default its schema declares, recursively.
+func (e *engine) fillDefaults(c *conj, x source.Value, depth int) source.Value {
+	if depth > 32 {
+		return x
+	}
+	switch x.Kind() {
+	case source.Object:
+		var b source.ObjectBuilder
+		for i := 0; i < x.Len(); i++ {
+			k, v := x.Member(i)
+			vc, forbidden := e.valueConj(c, k.Str())
+			if !forbidden {
+				v = e.fillDefaults(vc, v, depth+1)
+			}
+			b.Set(k.Str(), v)
+		}
+		m := e.merged(c)
+		var req []string
+		for k := range m.required {
+			req = append(req, k)
+		}
+		sort.Strings(req)
+		for _, k := range req {
+			if x.Has(k) {
+				continue
+			}
+			for _, n := range c.parts {
+				if d, ok := n.defaults[k]; ok {
+					b.Set(k, d)
+					break
+				}
+			}
+		}
+		return b.Value()
+	case source.Array:
+		items := x.Items()
+		out := make([]source.Value, len(items))
+		for i, v := range items {
+			out[i] = e.fillDefaults(e.conjOf(e.itemSchemas(c, i), nil), v, depth+1)
+		}
+		return source.ArrayValue(out...)
+	}
+	return x
+}
+
+// bestChange returns the change whose keyword the failing side reports, or nil. A change
+// whose direction is proved only qualifies when the failure is at its own keyword on a
+// matching instance path: that is a refuted claim (a bug, counted and shown).
+func (s *searcher) bestChange(dir int, errs []schema.Error, at *item) *change {
+	var best *change
+	bestScore := 0
+	for _, ch := range s.changes {
+		if ch.level != "validation" {
+			continue
+		}
+		f, p := ch.nf, ch.bw
+		if dir == dirForward {
+			f, p = ch.of, ch.fw
+		}
+		if f == nil {
+			continue
+		}
+		score, strong, inst := matchScore(f, errs)
+		pathOK := ch.it != nil && pathMatches(ch.it.ipath, inst)
+		switch {
+		case score == 0:
+		case p == pProved && (!(strong && pathOK) || regionDependent(f.kind)):
+			score = 0
+		case strong && pathOK:
+			score *= 4
+		case strong:
+			score *= 2
+		}
+		// a member's schema (reached through $ref, the validator reports the target's
+		// location): an error at or below that member of the instance
+		if score == 0 && p != pProved && ch.it != nil {
+			if pat, ok := memberPattern(ch.it.ipath, f); ok && errorBelow(pat, errs) {
+				score = 2 * len(pat)
+			}
+		}
+		if score == 0 {
+			continue
+		}
+		if ch.it == at {
+			score++
+		}
+		if score > bestScore {
+			best, bestScore = ch, score
+		}
+	}
+	return best
+}
+
+// assign records an example on a change.
+func (s *searcher) assign(ch *change, x source.Value, dir int) {
+	p := &ch.bw
+	if dir == dirForward {
+		p = &ch.fw
+	}
+	if *p == pProved {
+		ch.contra = true
+		s.e.contradictions++
+	}
+	*p = pBroken
+	if !ch.example.IsValid() {
+		ch.example, ch.exampleDir = x, dir
+	}
+}
+
+// matchScore rates how well a fact explains validation errors: an error at or inside the
+// fact's keyword is strong and scores by the keyword's length; an error at an applicator
+// that contains the fact is weak. inst is the instance location of the best error.
+func matchScore(f *fact, errs []schema.Error) (score int, strong bool, inst string) {
+	if f.loc == "" {
+		f.loc = f.location()
+		if f.kind == fRequired {
+			f.ploc = strings.TrimSuffix(f.loc, "/"+lastToken(f.loc))
+			f.quoted = strconv.Quote(f.str)
+		}
+	}
+	loc := f.loc
+	var visit func(es []schema.Error)
+	visit = func(es []schema.Error) {
+		for _, er := range es {
+			el := er.AbsoluteKeywordLocation
+			sc, st := 0, false
+			switch {
+			case f.kind == fRequired:
+				if el == f.ploc && strings.Contains(er.Message, f.quoted) {
+					sc, st = len(loc), true
+				}
+			case el == loc || strings.HasPrefix(el, loc+"/"):
+				sc, st = len(loc), true
+			case strings.HasPrefix(loc, el+"/"):
+				sc = len(el)
+			}
+			if sc > score || (sc == score && st && !strong) {
+				score, strong, inst = sc, st, er.InstanceLocation
+			}
+			visit(er.Causes)
+		}
+	}
+	visit(errs)
+	return score, strong, inst
+}
+
+// pathMatches tells whether an instance location is one the pattern of a change's
+// location describes ("*" and "<...>" stand for any token). Errors at a member of the
+// location (a missing or extra property) also match.
+func pathMatches(pattern, inst string) bool {
+	p, _ := source.SplitPointer(pattern)
+	q, _ := source.SplitPointer(inst)
+	if len(q) < len(p) || len(q) > len(p)+1 {
+		return false
+	}
+	for i, tok := range p {
+		if tok == "*" || strings.HasPrefix(tok, "<") || tok == q[i] {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+func lastToken(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+// orphan records an example no change explains: a difference the rule engine did not
+// describe. It points at the keyword that failed.
+func (s *searcher) orphan(dir int, errs []schema.Error, at *item) *change {
+	if at == nil && len(s.items) > 0 {
+		at = s.items[0]
+	}
+	ch := &change{kind: "semantic-difference", level: "validation", it: at, bw: pUnknown, fw: pUnknown,
+		on: s.e.node(s.old), nn: s.e.node(s.new)}
+	if at != nil {
+		ch.on, ch.nn = s.e.node(at.so), s.e.node(at.sn)
+	}
+	who, other := "OLD", "NEW"
+	if dir == dirForward {
+		who, other = "NEW", "OLD"
+	}
+	ch.msg = "an instance valid under " + who + " is rejected by " + other
+	if leaf := deepest(errs); leaf != nil {
+		loc := leaf.InstanceLocation
+		if loc == "" {
+			loc = "(root)"
+		}
+		ch.msg += " at " + loc + ": " + leaf.Message
+		ch.failLoc = leaf.AbsoluteKeywordLocation
+		file, line, col := leaf.SchemaPosition()
+		ch.failPos = Location{File: file, Line: line, Column: col}
+	}
+	s.changes = append(s.changes, ch)
+	if at != nil {
+		at.changes = append(at.changes, ch)
+	}
+	return ch
+}
+
+// deepest returns the innermost error, the most specific explanation.
+func deepest(errs []schema.Error) *schema.Error {
+	var best *schema.Error
+	bestDepth := -1
+	var visit func(es []schema.Error)
+	visit = func(es []schema.Error) {
+		for i := range es {
+			d := strings.Count(es[i].KeywordLocation, "/")
+			if len(es[i].Causes) == 0 && d > bestDepth {
+				best, bestDepth = &es[i], d
+			}
+			visit(es[i].Causes)
+		}
+	}
+	visit(errs)
+	return best
+}
+
+// memberPattern returns the instance location pattern of the member a fact constrains.
+func memberPattern(ipath string, f *fact) (string, bool) {
+	switch f.kind {
+	case fProp:
+		return ipath + "/" + source.EscapeToken(f.str), true
+	case fItem:
+		return ipath + "/" + strconv.Itoa(f.i), true
+	case fPatternProp:
+		return ipath + "/<" + f.str + ">", true
+	case fAdditional, fTail, fUnevalProps, fUnevalItems:
+		return ipath + "/*", true
+	}
+	return "", false
+}
+
+// errorBelow tells whether an error (or a cause) is at or below an instance location
+// pattern.
+func errorBelow(pattern string, errs []schema.Error) bool {
+	p, _ := source.SplitPointer(pattern)
+	for _, er := range errs {
+		q, _ := source.SplitPointer(er.InstanceLocation)
+		if len(q) >= len(p) {
+			ok := true
+			for i, tok := range p {
+				if tok != "*" && !strings.HasPrefix(tok, "<") && tok != q[i] {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				return true
+			}
+		}
+		if errorBelow(pattern, er.Causes) {
+			return true
+		}
+	}
+	return false
+}
+
+// regionDependent tells whether which members or items a keyword applies to depends on its
+// siblings (properties, patternProperties, prefix items, annotations): a failure there may
+// come from a change of a sibling, not of the keyword.
+func regionDependent(k factKind) bool {
+	switch k {
+	case fAdditional, fUnevalProps, fTail, fUnevalItems, fPatternProp:
+		return true
+	}
+	return false
+}

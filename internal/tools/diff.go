@@ -1,0 +1,95 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jstk-dev/jstk/internal/diff"
+)
+
+// DiffInput are the arguments of diff. Over MCP the two schemas are old and new; on the
+// command line they are the two positional arguments OLD NEW.
+type DiffInput struct {
+	// Old is the old schema (MCP).
+	Old Doc `json:"old" cli:"-" desc:"The old version of the schema (the one existing data and readers were written against)."`
+	// New is the new schema (MCP).
+	New Doc `json:"new" cli:"-" desc:"The new version of the schema."`
+	// Schemas are OLD and NEW as positional arguments (CLI).
+	Schemas []Doc `json:"schemas,omitempty" cli:"only" desc:"The OLD and the NEW schema, in that order."`
+
+	// Direction is the direction judged.
+	Direction string `json:"direction,omitempty" enum:"backward,forward,full" desc:"The direction to judge: backward (default: NEW accepts every instance OLD accepts, so new readers accept old data), forward (OLD accepts every instance NEW accepts), or full (both). The result always carries both verdicts; this decides verdict and --check."`
+	// Check makes an incompatible or unknown verdict a failure.
+	Check bool `json:"check,omitempty" desc:"Fail (exit code 1 on the command line) unless the asked direction is proved compatible; unknown fails too."`
+	// RequiredWithDefault is the reader-defaults policy.
+	RequiredWithDefault string `json:"requiredWithDefault,omitempty" enum:"breaking,compatible" desc:"How to judge a newly required property that has a default in the reading schema: breaking (default, pure validation) or compatible (a reader fills in the default, as Confluent Schema Registry assumes)."`
+	// AssertFormat makes format an assertion.
+	AssertFormat bool `json:"assertFormat,omitempty" desc:"Treat format keywords as assertions (by default they are annotations and format changes do not affect validity)."`
+	// Level chooses validation or docs changes.
+	Level string `json:"level,omitempty" enum:"validation,docs" desc:"validation (default) reports changes to what is valid; docs also reports title, description, default, examples, deprecated, readOnly, writeOnly and $comment changes."`
+	// SearchBudget is in milliseconds per direction.
+	SearchBudget int `json:"searchBudget,omitempty" min:"0" desc:"Milliseconds the counterexample search may spend per direction (default 1000)."`
+	// Seed makes the search reproducible.
+	Seed int `json:"seed,omitempty" min:"0" desc:"Seed of the counterexample search, for reproducible examples (default 1)."`
+	// Offset skips changes (paging).
+	Offset int `json:"offset,omitempty" min:"0" desc:"Skip this many changes of the list (for paging through long results)."`
+	// Limit bounds the changes listed (paging).
+	Limit int `json:"limit,omitempty" min:"0" desc:"List at most this many changes (0: the default of the surface; the CLI lists all)."`
+}
+
+func init() {
+	register(define(Descriptor{
+		Name:    "diff",
+		Title:   "Compare two versions of a JSON Schema for compatibility",
+		Summary: "tell whether a schema change is breaking, with each change explained and an example that proves it",
+		Usage:   "OLD NEW [flags]",
+		Description: "Answers: is this schema change breaking? Use it instead of judging compatibility by " +
+			"reading the two schemas. OLD and NEW are compared as sets of valid instances, each read in its own " +
+			"dialect with $ref resolved offline. backward is compatible when NEW accepts every instance OLD " +
+			"accepts (new readers accept old data), forward when OLD accepts every instance NEW accepts. Each " +
+			"verdict is compatible (proved), incompatible (an example instance, checked by jstk's validator, is " +
+			"valid under one side and invalid under the other: backwardExample, forwardExample) or unknown " +
+			"(neither proved nor refuted; treat as possibly breaking). changes lists each difference, breaking " +
+			"ones first, with kind, oldPointer and newPointer (JSON Pointers, with line and column in old and " +
+			"new), effect on the instances at that location (equivalent, widen, narrow, incomparable, unknown), " +
+			"a message, the instance path, and an example where one proves the change breaks a direction.",
+	}, runDiff))
+}
+
+func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diff.Result, error) {
+	if len(in.Schemas) > 0 {
+		if len(in.Schemas) != 2 {
+			return nil, fmt.Errorf("give exactly two schemas, OLD and NEW (got %d)", len(in.Schemas))
+		}
+		in.Old, in.New = in.Schemas[0], in.Schemas[1]
+	}
+	if in.Offset < 0 || in.Limit < 0 || in.SearchBudget < 0 || in.Seed < 0 {
+		return nil, fmt.Errorf("arguments offset, limit, searchBudget and seed must not be negative")
+	}
+	so := SchemaOptions{AssertFormat: in.AssertFormat}
+	old, err := LoadSchema(env, in.Old, "old", so)
+	if err != nil {
+		return nil, err
+	}
+	new, err := LoadSchema(env, in.New, "new", so)
+	if err != nil {
+		return nil, err
+	}
+	opts := &diff.Options{
+		Direction:           in.Direction,
+		Check:               in.Check,
+		RequiredWithDefault: in.RequiredWithDefault == "compatible",
+		Level:               in.Level,
+		SearchBudget:        time.Duration(in.SearchBudget) * time.Millisecond,
+		Seed:                uint64(in.Seed),
+	}
+	res, err := diff.Compare(ctx, old, new, opts)
+	if err != nil {
+		return nil, err
+	}
+	if in.Offset > 0 || in.Limit > 0 {
+		res.Cut(in.Offset, in.Limit)
+	}
+	return res, nil
+}
