@@ -19,7 +19,7 @@ var everyFiles = map[string]string{
   "properties": {"id": {"type": "string", "pattern": "^O-[0-9]{3}$"}, "items": {"type": "array", "minItems": 1,
     "items": {"$ref": "item.schema.json"}}, "note": {"type": "string"}}}`,
 	"item.schema.json": `{"type": "object", "required": ["sku"], "properties": {"sku": {"type": "string"}, "qty": {"type": "integer", "minimum": 1}}}`,
-	"orders.ndjson":     "{\"id\": \"O-001\", \"items\": [{\"sku\": \"a\", \"qty\": 2}]}\n{\"id\": \"x\", \"items\": []}\n",
+	"orders.ndjson":    "{\"id\": \"O-001\", \"items\": [{\"sku\": \"a\", \"qty\": 2}]}\n{\"id\": \"x\", \"items\": []}\n",
 	"order.tests.json": `{"target": "order.schema.json", "tests": [
   {"description": "good", "valid": true, "data": {"id": "O-002", "items": [{"sku": "b"}]}},
   {"description": "no items", "valid": false, "data": {"id": "O-003", "items": []}, "expect": {"keywordLocation": "/properties/items/minItems"}}]}`,
