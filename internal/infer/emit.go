@@ -1,0 +1,723 @@
+package infer
+
+import (
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/source"
+)
+
+// sobj is a schema object being written: keywords in the order they will be printed.
+type sobj struct {
+	keys []string
+	vals []any // string, bool, int, int64, source.Decimal, source.Value, *sobj, []any
+	hint string
+}
+
+func (o *sobj) set(k string, v any) {
+	for i, kk := range o.keys {
+		if kk == k {
+			o.vals[i] = v
+			return
+		}
+	}
+	o.keys = append(o.keys, k)
+	o.vals = append(o.vals, v)
+}
+
+func (o *sobj) get(k string) (any, bool) {
+	for i, kk := range o.keys {
+		if kk == k {
+			return o.vals[i], true
+		}
+	}
+	return nil, false
+}
+
+// value converts the schema to a source.Value.
+func (o *sobj) value() source.Value {
+	var b source.ObjectBuilder
+	for i, k := range o.keys {
+		b.Set(k, anyValue(o.vals[i]))
+	}
+	return b.Value()
+}
+
+func anyValue(x any) source.Value {
+	switch x := x.(type) {
+	case string:
+		return source.StringValue(x)
+	case bool:
+		return source.BoolValue(x)
+	case int:
+		return source.IntValue(int64(x))
+	case int64:
+		return source.IntValue(x)
+	case source.Decimal:
+		return source.NumberValue(x.String())
+	case source.Value:
+		return x
+	case *sobj:
+		return x.value()
+	case []any:
+		items := make([]source.Value, len(x))
+		for i, it := range x {
+			items[i] = anyValue(it)
+		}
+		return source.ArrayValue(items...)
+	}
+	panic("infer: cannot encode schema value")
+}
+
+// emitter turns a summary into a schema.
+type emitter struct {
+	opts  *Options
+	fmts  *formatSet
+	draft *schema.Draft
+}
+
+func (e *emitter) typeNames(n *node) []string {
+	var ts []string
+	st := seedTypes(n)
+	if n.nObj > 0 || n.virtObj() > 0 || st&kObject != 0 {
+		ts = append(ts, "object")
+	}
+	if n.nArr > 0 || st&kArray != 0 {
+		ts = append(ts, "array")
+	}
+	if n.nStr > 0 || st&kString != 0 {
+		ts = append(ts, "string")
+	}
+	switch {
+	case n.nNum > 0 || st&kNumber != 0:
+		ts = append(ts, "number")
+	case n.nInt > 0 || st&kInteger != 0:
+		ts = append(ts, "integer")
+	}
+	if n.nBool > 0 || st&kBoolean != 0 {
+		ts = append(ts, "boolean")
+	}
+	if n.nNull > 0 || st&kNull != 0 {
+		ts = append(ts, "null")
+	}
+	return ts
+}
+
+func typeValue(ts []string) any {
+	if len(ts) == 1 {
+		return ts[0]
+	}
+	out := make([]any, len(ts))
+	for i, t := range ts {
+		out[i] = t
+	}
+	return out
+}
+
+// schema writes the schema of one location; hint names it (the property it belongs to).
+func (e *emitter) schema(n *node, hint string) *sobj {
+	s := &sobj{hint: hint}
+	e.annotations(s, n)
+	if n.count == 0 && n.seed == nil {
+		return s
+	}
+	if alts := e.alternatives(n, hint); alts != nil {
+		s.set("anyOf", alts)
+		return s
+	}
+	n = withShapesMerged(n)
+	ts := e.typeNames(n)
+	if len(ts) == 0 {
+		return s
+	}
+	s.set("type", typeValue(ts))
+	e.typeKeywords(s, n, ts, hint)
+	return s
+}
+
+// typeKeywords adds the keywords of each type present at n.
+func (e *emitter) typeKeywords(s *sobj, n *node, ts []string, hint string) {
+	has := func(t string) bool {
+		for _, x := range ts {
+			if x == t {
+				return true
+			}
+		}
+		return false
+	}
+	if has("string") {
+		e.stringKeywords(s, n, ts)
+	}
+	if has("number") || has("integer") {
+		e.numberKeywords(s, n)
+	}
+	if has("array") {
+		e.arrayKeywords(s, n, hint)
+	}
+	if has("object") {
+		e.objectKeywords(s, n)
+	}
+}
+
+func (e *emitter) stringKeywords(s *sobj, n *node, ts []string) {
+	format := ""
+	if n.nStr > 0 {
+		format = e.fmts.best(n.formats)
+	}
+	if sd := n.seed; sd != nil && sd.format != "" && (n.nStr == 0 || sd.formatKept(n)) {
+		format = sd.format
+	}
+	if format != "" {
+		s.set("format", format)
+	}
+	if vals := e.enumValues(n, format, ts); vals != nil {
+		s.set("enum", vals)
+	}
+	if sd := n.seed; sd != nil && sd.patternHolds(n) {
+		s.set("pattern", sd.pattern)
+	}
+	lo, hi, ok := n.strMin, n.strMax, n.nStr > 0
+	if sd := n.seed; sd != nil {
+		lo, hi, ok = sd.widenInts(lo, hi, ok, sd.minLength, sd.maxLength)
+	}
+	if ok {
+		e.sizeBounds(s, "minLength", "maxLength", lo, hi, n.seed, func(sd *seed) (int, int) { return sd.minLength, sd.maxLength })
+	}
+}
+
+// enumValues returns the enum of a location's strings, or nil: when the strings repeat
+// enough (at least EnumMinCount of them, fewer distinct values than both EnumMaxValues
+// and the square root of their number), have no format, and the location holds no other
+// kind than strings and null. A seeded enum is kept when every string seen is in it.
+func (e *emitter) enumValues(n *node, format string, ts []string) []any {
+	for _, t := range ts {
+		if t != "string" && t != "null" {
+			return nil
+		}
+	}
+	if sd := n.seed; sd != nil && sd.enum != nil {
+		return sd.mergedEnum(n, e.opts.EnumMaxValues)
+	}
+	if format != "" || n.valuesOver || len(n.values) == 0 {
+		return nil
+	}
+	d := int64(len(n.values))
+	if n.nStr < int64(e.opts.EnumMinCount) || d > int64(e.opts.EnumMaxValues) || d*d >= n.nStr {
+		return nil
+	}
+	vals := sortedKeys(n.values)
+	out := make([]any, 0, len(vals)+1)
+	for _, v := range vals {
+		out = append(out, v)
+	}
+	if n.nNull > 0 {
+		out = append(out, source.NullValue())
+	}
+	return out
+}
+
+func (e *emitter) numberKeywords(s *sobj, n *node) {
+	have := n.nInt+n.nNum > 0
+	lo, hi := n.numMin, n.numMax
+	sd := n.seed
+	if sd != nil {
+		if sd.minimum != nil && (!have || sd.minimum.Cmp(lo) < 0) {
+			lo = *sd.minimum
+		}
+		if sd.maximum != nil && (!have || sd.maximum.Cmp(hi) > 0) {
+			hi = *sd.maximum
+		}
+	}
+	if e.opts.Bounds && have || sd != nil && sd.minimum != nil {
+		s.set("minimum", lo)
+	}
+	if e.opts.Bounds && have || sd != nil && sd.maximum != nil {
+		s.set("maximum", hi)
+	}
+	if sd != nil && sd.multipleHolds(n) {
+		s.set("multipleOf", *sd.multipleOf)
+	}
+}
+
+func (e *emitter) arrayKeywords(s *sobj, n *node, hint string) {
+	if n.items != nil && (n.items.count > 0 || n.items.seed != nil) {
+		s.set("items", e.schema(n.items, singular(hint)))
+	}
+	lo, hi, ok := n.arrMin, n.arrMax, n.nArr > 0
+	if sd := n.seed; sd != nil {
+		lo, hi, ok = sd.widenInts(lo, hi, ok, sd.minItems, sd.maxItems)
+	}
+	if ok {
+		e.sizeBounds(s, "minItems", "maxItems", lo, hi, n.seed, func(sd *seed) (int, int) { return sd.minItems, sd.maxItems })
+	}
+}
+
+func (e *emitter) objectKeywords(s *sobj, n *node) {
+	if vals := e.mapValues(n); vals != nil {
+		s.set("additionalProperties", e.schema(vals, singular(s.hint)))
+	} else {
+		keys := orderedProps(n)
+		if len(keys) > 0 {
+			props := &sobj{}
+			for _, k := range keys {
+				props.set(k, e.schema(n.props[k].n, k))
+			}
+			s.set("properties", props)
+		}
+		var req []any
+		total := n.nObj + n.virtObj()
+		for _, k := range keys {
+			present := n.props[k].present
+			if n.virtObj() > 0 && n.seed.required[k] {
+				present++
+			}
+			if present == total && total > 0 {
+				req = append(req, k)
+			}
+		}
+		if len(req) > 0 {
+			s.set("required", req)
+		}
+		if e.opts.Closed || n.seed != nil && n.seed.closed {
+			s.set("additionalProperties", false)
+		}
+	}
+	lo, hi, ok := n.objMin, n.objMax, n.nObj > 0
+	if sd := n.seed; sd != nil {
+		lo, hi, ok = sd.widenInts(lo, hi, ok, sd.minProps, sd.maxProps)
+	}
+	if ok {
+		e.sizeBounds(s, "minProperties", "maxProperties", lo, hi, n.seed, func(sd *seed) (int, int) { return sd.minProps, sd.maxProps })
+	}
+}
+
+// sizeBounds writes a pair of size keywords: both with --bounds, else the sides a --from
+// schema had (widened to what was seen). hi < 0 is no upper bound.
+func (e *emitter) sizeBounds(s *sobj, minKw, maxKw string, lo, hi int, sd *seed, sides func(*seed) (int, int)) {
+	slo, shi := -1, -1
+	if sd != nil {
+		slo, shi = sides(sd)
+	}
+	if e.opts.Bounds || slo >= 0 {
+		s.set(minKw, lo)
+	}
+	if hi >= 0 && (e.opts.Bounds || shi >= 0) {
+		s.set(maxKw, hi)
+	}
+}
+
+// orderedProps lists the properties of n in the order they were first seen.
+func orderedProps(n *node) []string {
+	keys := sortedKeys(n.props)
+	sort.SliceStable(keys, func(i, j int) bool { return n.props[keys[i]].first.less(n.props[keys[j]].first) })
+	return keys
+}
+
+// mapValues returns the merged node of an object location's values when the location is
+// a map (too many keys to track, keys that look like data, or many keys that vary between
+// objects with values of one type), or nil.
+func (e *emitter) mapValues(n *node) *node {
+	if n.mapVals != nil {
+		return n.mapVals
+	}
+	if n.seed != nil && n.seed.isMap {
+		return e.mergedProps(n)
+	}
+	k := len(n.props)
+	if k < 2 || n.nObj == 0 || n.seed != nil && n.seed.hasProps {
+		return nil
+	}
+	var sig kinds
+	var present int64
+	for i, key := range sortedKeys(n.props) {
+		p := n.props[key]
+		ks := nodeKinds(p.n)
+		if i == 0 {
+			sig = ks
+		} else if ks != sig {
+			return nil
+		}
+		present += p.present
+	}
+	dataKeys := true
+	for key := range n.props {
+		if !dataLike(key) {
+			dataKeys = false
+			break
+		}
+	}
+	avg := float64(present) / float64(n.nObj)
+	if (dataKeys && k >= 3) || (k >= e.opts.MapMinKeys && avg*2 <= float64(k)) {
+		return e.mergedProps(n)
+	}
+	return nil
+}
+
+func (e *emitter) mergedProps(n *node) *node {
+	m := &node{}
+	for _, key := range sortedKeys(n.props) {
+		mergeNode(m, n.props[key].n, caps{})
+	}
+	if n.seed != nil && n.seed.mapSeed != nil {
+		mergeNode(m, n.seed.mapSeed, caps{})
+	}
+	return m
+}
+
+// dataLike reports keys that are data rather than names: numbers, UUIDs, dates, long hex.
+func dataLike(k string) bool {
+	if k == "" {
+		return false
+	}
+	if _, err := strconv.ParseFloat(k, 64); err == nil {
+		return true
+	}
+	if prefilter("uuid", k) || prefilter("date", k) || prefilter("date-time", k) {
+		return true
+	}
+	if len(k) >= 8 {
+		for i := 0; i < len(k); i++ {
+			c := k[i]
+			if !isDigit(c) && (c < 'a' || c > 'f') && (c < 'A' || c > 'F') {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// kinds is a set of JSON Schema types.
+type kinds uint8
+
+const (
+	kNull kinds = 1 << iota
+	kBoolean
+	kInteger
+	kNumber
+	kString
+	kArray
+	kObject
+)
+
+func nodeKinds(n *node) kinds {
+	var k kinds
+	if n.nNull > 0 {
+		k |= kNull
+	}
+	if n.nBool > 0 {
+		k |= kBoolean
+	}
+	if n.nInt > 0 || n.nNum > 0 {
+		k |= kNumber // integers and numbers are one family for map detection
+	}
+	if n.nStr > 0 {
+		k |= kString
+	}
+	if n.nArr > 0 {
+		k |= kArray
+	}
+	if n.nObj > 0 {
+		k |= kObject
+	}
+	return k
+}
+
+// alternatives writes the anyOf of differently shaped objects (--any-of), or nil when the
+// objects of n form one group.
+func (e *emitter) alternatives(n *node, hint string) []any {
+	if !e.opts.AnyOf || n.shapesOver || len(n.shapes) < 2 || n.seed != nil && n.seed.hasProps {
+		return nil
+	}
+	if e.mapValues(withShapesMerged(n)) != nil {
+		return nil // objects with varying keys of one type are a map, not alternatives
+	}
+	groups := groupShapes(n.shapes)
+	if len(groups) < 2 {
+		return nil
+	}
+	var alts []any
+	for _, g := range groups {
+		s := &sobj{hint: hint}
+		s.set("type", "object")
+		e.objectKeywords(s, g)
+		alts = append(alts, s)
+	}
+	// The other kinds seen here form one more alternative.
+	rest := *n
+	rest.nObj, rest.props, rest.shapes, rest.mapVals = 0, nil, nil, nil
+	if ts := e.typeNames(&rest); len(ts) > 0 {
+		s := &sobj{hint: hint}
+		s.set("type", typeValue(ts))
+		e.typeKeywords(s, &rest, ts, hint)
+		alts = append(alts, s)
+	}
+	return alts
+}
+
+// withShapesMerged returns n with the objects of its shapes (--any-of) merged into its
+// properties, for writing one object schema.
+func withShapesMerged(n *node) *node {
+	if len(n.shapes) == 0 {
+		return n
+	}
+	m := *n
+	m.shapes, m.props = nil, nil
+	c := caps{}
+	mergeMembers(&m, n, c)
+	for _, sig := range sortedKeys(n.shapes) {
+		mergeMembers(&m, n.shapes[sig].n, c)
+	}
+	return &m
+}
+
+// groupShapes merges key sets into groups of similar objects: two shapes join when they
+// share at least half of the keys of their union (Jaccard similarity), transitively.
+// Shapes are taken in the order they were first seen, so the grouping is deterministic.
+func groupShapes(shapes map[string]*shape) []*node {
+	sigs := sortedKeys(shapes)
+	sort.SliceStable(sigs, func(i, j int) bool { return shapes[sigs[i]].first.less(shapes[sigs[j]].first) })
+	parent := make([]int, len(sigs))
+	for i := range parent {
+		parent[i] = i
+	}
+	find := func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	keysOf := make([]map[string]bool, len(sigs))
+	for i, s := range sigs {
+		keysOf[i] = map[string]bool{}
+		if s != "" {
+			for _, k := range strings.Split(s, "\x00") {
+				keysOf[i][k] = true
+			}
+		}
+	}
+	for i := range sigs {
+		for j := i + 1; j < len(sigs); j++ {
+			inter := 0
+			for k := range keysOf[i] {
+				if keysOf[j][k] {
+					inter++
+				}
+			}
+			union := len(keysOf[i]) + len(keysOf[j]) - inter
+			if union == 0 || 2*inter >= union {
+				a, b := find(i), find(j)
+				if a != b {
+					parent[max(a, b)] = min(a, b)
+				}
+			}
+		}
+	}
+	var out []*node
+	index := map[int]int{}
+	for i, s := range sigs {
+		r := find(i)
+		gi, ok := index[r]
+		if !ok {
+			gi = len(out)
+			index[r] = gi
+			out = append(out, &node{})
+		}
+		mergeNode(out[gi], shapes[s].n, caps{})
+	}
+	return out
+}
+
+// singular names the items of an array from the array's name.
+func singular(name string) string {
+	switch {
+	case name == "":
+		return ""
+	case strings.HasSuffix(name, "ies") && len(name) > 4:
+		return name[:len(name)-3] + "y"
+	case strings.HasSuffix(name, "sses"):
+		return name[:len(name)-2]
+	case strings.HasSuffix(name, "s") && !strings.HasSuffix(name, "ss") && len(name) > 3:
+		return name[:len(name)-1]
+	}
+	return name + "Item"
+}
+
+// ---- repeated shapes into $defs ----
+
+// canon returns a canonical text of a schema (keys sorted, required sorted), so that
+// schemas that differ only in the order of their keywords or properties compare equal.
+func canon(x any, sb *strings.Builder) {
+	switch x := x.(type) {
+	case *sobj:
+		idx := make([]int, len(x.keys))
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.Slice(idx, func(a, b int) bool { return x.keys[idx[a]] < x.keys[idx[b]] })
+		sb.WriteByte('{')
+		for n, i := range idx {
+			if n > 0 {
+				sb.WriteByte(',')
+			}
+			sb.WriteString(strconv.Quote(x.keys[i]))
+			sb.WriteByte(':')
+			if x.keys[i] == "required" {
+				if list, ok := x.vals[i].([]any); ok {
+					strs := make([]string, len(list))
+					for j, v := range list {
+						strs[j], _ = v.(string)
+					}
+					sort.Strings(strs)
+					sb.WriteString(strconv.Quote(strings.Join(strs, "\x00")))
+					continue
+				}
+			}
+			canon(x.vals[i], sb)
+		}
+		sb.WriteByte('}')
+	case []any:
+		sb.WriteByte('[')
+		for i, v := range x {
+			if i > 0 {
+				sb.WriteByte(',')
+			}
+			canon(v, sb)
+		}
+		sb.WriteByte(']')
+	default:
+		sb.Write(source.AppendJSON(nil, anyValue(x)))
+	}
+}
+
+func canonical(x any) string {
+	var sb strings.Builder
+	canon(x, &sb)
+	return sb.String()
+}
+
+// isShape reports whether a schema is worth a definition of its own: an object schema
+// with at least two properties.
+func isShape(o *sobj) bool {
+	p, ok := o.get("properties")
+	if !ok {
+		return false
+	}
+	props, _ := p.(*sobj)
+	return props != nil && len(props.keys) >= 2
+}
+
+// extractDefs moves object shapes that occur more than once into $defs (definitions
+// before 2019-09) and refers to them with $ref. The largest repeated shape goes first;
+// then the count is taken again, until no shape repeats.
+func extractDefs(root *sobj, draft *schema.Draft) {
+	defsKw := "$defs"
+	if draft.Version < 2019 {
+		defsKw = "definitions"
+	}
+	defs := &sobj{}
+	used := map[string]bool{}
+	for range 1000 {
+		counts := map[string]int{}
+		first := map[string]*sobj{}
+		var order []string
+		var walk func(x any, top bool)
+		walk = func(x any, top bool) {
+			switch x := x.(type) {
+			case *sobj:
+				if !top && isShape(x) {
+					c := canonical(x)
+					if counts[c] == 0 {
+						first[c] = x
+						order = append(order, c)
+					}
+					counts[c]++
+				}
+				for _, v := range x.vals {
+					walk(v, false)
+				}
+			case []any:
+				for _, v := range x {
+					walk(v, false)
+				}
+			}
+		}
+		walk(root, true)
+		for _, v := range defs.vals {
+			walk(v, true)
+		}
+		best := ""
+		for _, c := range order {
+			if counts[c] >= 2 && len(c) > len(best) {
+				best = c
+			}
+		}
+		if best == "" {
+			break
+		}
+		body := first[best]
+		name := defName(body.hint, used)
+		used[name] = true
+		ref := &sobj{}
+		ref.set("$ref", "#/"+defsKw+"/"+name)
+		var replace func(x any) any
+		replace = func(x any) any {
+			switch x := x.(type) {
+			case *sobj:
+				if isShape(x) && canonical(x) == best {
+					return ref
+				}
+				for i, v := range x.vals {
+					x.vals[i] = replace(v)
+				}
+			case []any:
+				for i, v := range x {
+					x[i] = replace(v)
+				}
+			}
+			return x
+		}
+		for i, v := range root.vals {
+			root.vals[i] = replace(v)
+		}
+		for i, v := range defs.vals {
+			defs.vals[i] = replace(v)
+		}
+		// The body's own children may hold other repeated shapes: replace inside it,
+		// but not the body itself.
+		for i, v := range body.vals {
+			body.vals[i] = replace(v)
+		}
+		defs.set(name, body)
+	}
+	if len(defs.keys) > 0 {
+		root.set(defsKw, defs)
+	}
+}
+
+func defName(hint string, used map[string]bool) string {
+	var sb strings.Builder
+	for _, r := range hint {
+		if r < 128 && (isAlpha(byte(r)) || isDigit(byte(r)) || r == '_' || r == '-') {
+			sb.WriteRune(r)
+		}
+	}
+	name := sb.String()
+	if name == "" {
+		name = "shape"
+	}
+	if !used[name] {
+		return name
+	}
+	for i := 2; i < math.MaxInt32; i++ {
+		n := name + strconv.Itoa(i)
+		if !used[n] {
+			return n
+		}
+	}
+	return name
+}

@@ -1,0 +1,440 @@
+package infer
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/source"
+)
+
+// A --from schema is read as a summary of earlier examples: every location it describes
+// becomes a node carrying a seed (what the schema said there), and the new instances are
+// observed on top. The seed is shared and never modified; what the new values did to it
+// (a string that breaks the seeded format, say) is recorded on the node, so that seeded
+// trees merge like any others.
+
+// seed is what a --from schema says about one location.
+type seed struct {
+	types       kinds
+	annotations []annotation
+	required    map[string]bool
+	hasProps    bool
+	closed      bool
+	isMap       bool
+	mapSeed     *node
+
+	format      string
+	formatCheck *schema.Schema // nil for a format infer cannot check: kept as written
+	enum        []source.Value
+	pattern     string
+	re          schema.Regexp
+	multipleOf  *source.Decimal
+
+	minimum, maximum     *source.Decimal
+	minLength, maxLength int
+	minItems, maxItems   int
+	minProps, maxProps   int
+}
+
+type annotation struct {
+	key string
+	val source.Value
+}
+
+// What new values did to a seed, recorded on the node.
+const (
+	failFormat uint8 = 1 << iota
+	failPattern
+	failMultiple
+)
+
+// annotationKeywords are copied from the --from schema as they are.
+var annotationKeywords = []string{"$id", "title", "description", "$comment", "default", "examples", "deprecated", "readOnly", "writeOnly"}
+
+// assertion keywords infer understands; any other keyword of the --from schema is dropped
+// with a note.
+var understood = map[string]bool{
+	"$schema": true, "$ref": true, "$defs": true, "definitions": true, "type": true, "properties": true,
+	"required": true, "additionalProperties": true, "items": true, "enum": true, "const": true,
+	"format": true, "pattern": true, "multipleOf": true, "minimum": true, "maximum": true,
+	"exclusiveMinimum": true, "exclusiveMaximum": true, "minLength": true, "maxLength": true,
+	"minItems": true, "maxItems": true, "minProperties": true, "maxProperties": true, "allOf": true,
+	"$anchor": true, "$dynamicAnchor": true, "$recursiveAnchor": true, "id": true, "$vocabulary": true,
+}
+
+func (n *node) virtObj() int64 {
+	if n.seed != nil && n.seed.types&kObject != 0 {
+		return 1
+	}
+	return 0
+}
+
+func seedTypes(n *node) kinds {
+	if n.seed == nil {
+		return 0
+	}
+	return n.seed.types
+}
+
+// widenInts combines observed bounds with seeded ones: the lower bound is the smaller and
+// the upper the larger; a seeded bound that is absent leaves that side open (-1) when
+// nothing was observed.
+func (sd *seed) widenInts(lo, hi int, seen bool, slo, shi int) (int, int, bool) {
+	if !seen {
+		if slo < 0 && shi < 0 {
+			return 0, 0, false
+		}
+		return max(slo, 0), shi, true
+	}
+	if slo >= 0 {
+		lo = min(lo, slo)
+	}
+	if shi >= 0 {
+		hi = max(hi, shi)
+	}
+	return lo, hi, true
+}
+
+// formatKept reports whether every string seen satisfies the seeded format.
+func (sd *seed) formatKept(n *node) bool { return n.seedFail&failFormat == 0 }
+
+// mergedEnum is the seeded enum with every string seen added, or nil when that makes more
+// than maxValues values (or too many strings were seen to tell).
+func (sd *seed) mergedEnum(n *node, maxValues int) []any {
+	if n.nStr > 0 && n.valuesOver {
+		return nil
+	}
+	var out []any
+	have := map[string]bool{}
+	hasNull := false
+	for _, v := range sd.enum {
+		switch v.Kind() {
+		case source.String:
+			have[v.Str()] = true
+		case source.Null:
+			hasNull = true
+			continue
+		}
+		out = append(out, v)
+	}
+	for _, s := range sortedKeys(n.values) {
+		if !have[s] {
+			out = append(out, s)
+		}
+	}
+	if n.nNull > 0 || hasNull {
+		out = append(out, source.NullValue())
+	}
+	if len(out) > max(maxValues, len(sd.enum)) {
+		return nil
+	}
+	return out
+}
+
+func mergeSeed(a, b *node) {
+	if a.seed == nil {
+		a.seed = b.seed
+	}
+	a.seedFail |= b.seedFail
+}
+
+// checkString records what s does to the seed of n.
+func (n *node) checkString(s string) {
+	sd := n.seed
+	if sd.formatCheck != nil && n.seedFail&failFormat == 0 {
+		if ok, err := sd.formatCheck.Valid(source.StringValue(s)); err != nil || !ok {
+			n.seedFail |= failFormat
+		}
+	}
+	if sd.re != nil && n.seedFail&failPattern == 0 {
+		if ok, err := sd.re.Match(s); err != nil || !ok {
+			n.seedFail |= failPattern
+		}
+	}
+}
+
+func (n *node) checkNumber(d source.Decimal) {
+	if sd := n.seed; sd.multipleOf != nil && !d.MultipleOf(*sd.multipleOf) {
+		n.seedFail |= failMultiple
+	}
+}
+
+// patternHolds and multipleHolds report whether every value seen satisfies the seeded
+// pattern and multipleOf.
+func (sd *seed) patternHolds(n *node) bool { return sd.pattern != "" && n.seedFail&failPattern == 0 }
+func (sd *seed) multipleHolds(n *node) bool {
+	return sd.multipleOf != nil && n.seedFail&failMultiple == 0
+}
+
+// seeder builds the seeded tree of a --from schema.
+type seeder struct {
+	draft *schema.Draft
+	notes []string
+	stack []*schema.Schema
+	fmts  map[string]*schema.Schema
+}
+
+func (sr *seeder) note(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if !slices.Contains(sr.notes, msg) {
+		sr.notes = append(sr.notes, msg)
+	}
+}
+
+func location(s *schema.Schema) string {
+	_, ptr := s.Pointer()
+	if ptr == "" {
+		return "#"
+	}
+	return "#" + ptr
+}
+
+// build returns the seeded node for s.
+func (sr *seeder) build(s *schema.Schema) *node {
+	n := &node{}
+	sr.apply(n, s)
+	return n
+}
+
+// apply adds what s says to n.
+func (sr *seeder) apply(n *node, s *schema.Schema) {
+	if b, isBool := s.Bool(); isBool {
+		if !b {
+			sr.note("%s: the false schema accepts nothing; infer reads it as saying nothing", location(s))
+		}
+		return
+	}
+	if slices.Contains(sr.stack, s) {
+		sr.note("%s: a recursive $ref is not followed; the recursion is cut there", location(s))
+		return
+	}
+	sr.stack = append(sr.stack, s)
+	defer func() { sr.stack = sr.stack[:len(sr.stack)-1] }()
+	if n.seed == nil {
+		n.seed = &seed{minLength: -1, maxLength: -1, minItems: -1, maxItems: -1, minProps: -1, maxProps: -1}
+	}
+	sd := n.seed
+	if t := s.Ref(); t != nil {
+		sr.apply(n, t)
+	}
+	for _, kw := range s.Keywords() {
+		if s.Ignored(kw) {
+			continue
+		}
+		v, _ := s.Keyword(kw)
+		if slices.Contains(annotationKeywords, kw) {
+			if kw == "$id" && len(sr.stack) > 1 {
+				continue
+			}
+			sd.annotations = append(sd.annotations, annotation{kw, v})
+			continue
+		}
+		if !understood[kw] {
+			sr.note("%s/%s: not kept (infer writes no %s)", location(s), kw, kw)
+			continue
+		}
+		sr.keyword(n, s, kw, v)
+	}
+}
+
+func typeKinds(name string) kinds {
+	switch name {
+	case "null":
+		return kNull
+	case "boolean":
+		return kBoolean
+	case "integer":
+		return kInteger
+	case "number":
+		return kNumber
+	case "string":
+		return kString
+	case "array":
+		return kArray
+	case "object":
+		return kObject
+	}
+	return 0
+}
+
+func valueKinds(v source.Value) kinds {
+	switch v.Kind() {
+	case source.Null:
+		return kNull
+	case source.Bool:
+		return kBoolean
+	case source.Number:
+		if v.Num().IsInteger() {
+			return kInteger
+		}
+		return kNumber
+	case source.String:
+		return kString
+	case source.Array:
+		return kArray
+	case source.Object:
+		return kObject
+	}
+	return 0
+}
+
+func count(v source.Value) int {
+	if v.Kind() != source.Number {
+		return -1
+	}
+	i, ok := v.Num().Int64()
+	if !ok || i < 0 || i > 1<<31 {
+		return -1
+	}
+	return int(i)
+}
+
+func (sr *seeder) keyword(n *node, s *schema.Schema, kw string, v source.Value) {
+	sd := n.seed
+	switch kw {
+	case "type":
+		if v.Kind() == source.String {
+			sd.types |= typeKinds(v.Str())
+		}
+		for _, t := range v.Items() {
+			sd.types |= typeKinds(t.Str())
+		}
+	case "properties":
+		sd.hasProps = true
+		sd.types |= kObject
+		for i, c := range s.Children() {
+			if c.Keyword != "properties" {
+				continue
+			}
+			if n.props == nil {
+				n.props = map[string]*prop{}
+			}
+			p := n.props[c.Key]
+			if p == nil {
+				p = &prop{n: &node{}, first: order{seq: 0, idx: uint32(propIndex(v, c.Key, i))}}
+				n.props[c.Key] = p
+			}
+			sr.apply(p.n, c.Schema)
+		}
+	case "required":
+		if sd.required == nil {
+			sd.required = map[string]bool{}
+		}
+		for _, r := range v.Items() {
+			sd.required[r.Str()] = true
+		}
+	case "additionalProperties":
+		if v.Kind() == source.Bool {
+			sd.closed = !v.Bool()
+			return
+		}
+		for _, c := range s.Children() {
+			if c.Keyword == "additionalProperties" {
+				sd.isMap = true
+				sd.types |= kObject
+				sd.mapSeed = sr.build(c.Schema)
+			}
+		}
+	case "items":
+		if v.Kind() == source.Array {
+			sr.note("%s/items: a list of item schemas is not kept (infer writes one schema for all items)", location(s))
+			return
+		}
+		for _, c := range s.Children() {
+			if c.Keyword == "items" && c.Index < 0 {
+				sd.types |= kArray
+				if n.items == nil {
+					n.items = &node{}
+				}
+				sr.apply(n.items, c.Schema)
+			}
+		}
+	case "enum":
+		sd.enum = v.Items()
+		for _, e := range sd.enum {
+			sd.types |= valueKinds(e)
+		}
+	case "const":
+		sd.enum = []source.Value{v}
+		sd.types |= valueKinds(v)
+	case "format":
+		if v.Kind() != source.String {
+			return
+		}
+		sd.format = v.Str()
+		if slices.Contains(schema.KnownFormats(), sd.format) {
+			chk, ok := sr.fmts[sd.format]
+			if !ok {
+				var err error
+				chk, err = compileFormat(sd.format, sr.draft)
+				if err != nil {
+					chk = nil
+				}
+				sr.fmts[sd.format] = chk
+			}
+			sd.formatCheck = chk
+		}
+	case "pattern":
+		re, err := schema.CompileRegexp(v.Str(), 2*time.Second)
+		if err == nil {
+			sd.pattern, sd.re = v.Str(), re
+		}
+	case "multipleOf":
+		d := v.Num()
+		sd.multipleOf = &d
+	case "minimum", "exclusiveMinimum":
+		if v.Kind() == source.Number {
+			d := v.Num()
+			if sd.minimum == nil || d.Cmp(*sd.minimum) < 0 {
+				sd.minimum = &d
+			}
+		}
+	case "maximum", "exclusiveMaximum":
+		if v.Kind() == source.Number {
+			d := v.Num()
+			if sd.maximum == nil || d.Cmp(*sd.maximum) > 0 {
+				sd.maximum = &d
+			}
+		}
+	case "minLength":
+		sd.minLength = count(v)
+	case "maxLength":
+		sd.maxLength = count(v)
+	case "minItems":
+		sd.minItems = count(v)
+	case "maxItems":
+		sd.maxItems = count(v)
+	case "minProperties":
+		sd.minProps = count(v)
+	case "maxProperties":
+		sd.maxProps = count(v)
+	case "allOf":
+		for _, c := range s.Children() {
+			if c.Keyword == "allOf" {
+				sr.apply(n, c.Schema)
+			}
+		}
+	}
+}
+
+// propIndex is the position of a property in the properties keyword, for output order.
+func propIndex(props source.Value, key string, fallback int) int {
+	for i := 0; i < props.Len(); i++ {
+		if props.Key(i) == key {
+			return i
+		}
+	}
+	return fallback
+}
+
+// annotations writes the seeded annotations of n first, in the order the schema had them.
+func (e *emitter) annotations(s *sobj, n *node) {
+	if n.seed == nil {
+		return
+	}
+	for _, a := range n.seed.annotations {
+		s.set(a.key, a.val)
+	}
+}

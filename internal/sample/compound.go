@@ -1,0 +1,530 @@
+package sample
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+
+	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/source"
+)
+
+// parts returns the infos of c's schema objects (boolean schemas say nothing here).
+func (g *gen) parts(c *conj) []*info {
+	var out []*info
+	for _, s := range c.all {
+		if in := g.info(s); in.boolean == 0 {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// ---- objects ----
+
+func (g *gen) object(c *conj, ptr string, depth int) (source.Value, bool) {
+	var names []string
+	// dependentSchemas add constraints to the object itself when their property is
+	// present: plan, add them, and plan again until nothing changes.
+	for round := 0; ; round++ {
+		var ok bool
+		names, ok = g.planObject(c, ptr, depth)
+		if !ok {
+			return source.Value{}, false
+		}
+		n := len(c.all)
+		for _, in := range g.parts(c) {
+			for _, name := range names {
+				if ds, ok := in.depSchemas[name]; ok {
+					g.add(c, ds, c.scopes[in.s])
+				}
+			}
+		}
+		g.resolve(c, depth)
+		if len(c.all) == n || round >= 4 {
+			break
+		}
+	}
+	parts := g.parts(c)
+	var b source.ObjectBuilder
+	for _, name := range names {
+		cc := g.memberConj(c, parts, name)
+		v, _ := g.generate(cc, ptr+"/"+source.EscapeToken(name), depth+1, nil)
+		if !v.IsValid() {
+			return source.Value{}, false
+		}
+		b.Set(name, v)
+	}
+	return b.Value(), true
+}
+
+// memberConj collects the schemas that apply to the member name.
+func (g *gen) memberConj(c *conj, parts []*info, name string) *conj {
+	cc := &conj{}
+	covered := false
+	for _, p := range parts {
+		matched := false
+		if s, ok := p.props[name]; ok {
+			g.add(cc, s, c.scopes[p.s])
+			matched = true
+		}
+		for _, pp := range p.patProps {
+			if pp.pg.matches(name) {
+				g.add(cc, pp.s, c.scopes[p.s])
+				matched = true
+			}
+		}
+		if !matched && p.addl != nil {
+			g.add(cc, p.addl, c.scopes[p.s])
+			matched = true
+		}
+		covered = covered || matched
+	}
+	if !covered {
+		for _, p := range parts {
+			if p.unevalProps != nil {
+				g.add(cc, p.unevalProps, c.scopes[p.s])
+			}
+		}
+	}
+	return cc
+}
+
+// allowed reports whether an object with the constraints of parts may have a member name.
+func (g *gen) allowed(parts []*info, name string) bool {
+	declared := false
+	for _, p := range parts {
+		inProps := false
+		if _, ok := p.props[name]; ok {
+			inProps = true
+		}
+		for _, pp := range p.patProps {
+			if !inProps && pp.pg.matches(name) {
+				inProps = true
+			}
+		}
+		if !inProps && p.addl != nil {
+			if b, isBool := p.addl.Bool(); isBool && !b {
+				return false
+			}
+		}
+		declared = declared || inProps || p.addl != nil
+		if p.propNames != nil {
+			if ok, err := p.propNames.Valid(source.StringValue(name)); err != nil || !ok {
+				return false
+			}
+		}
+	}
+	if !declared {
+		for _, p := range parts {
+			if p.unevalProps != nil {
+				if b, isBool := p.unevalProps.Bool(); isBool && !b {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// forbidden returns the member names the nots of c rule out (not {required: [...]} and
+// not {anyOf: [{required: [...]}, ...]}); ok is false when a not rules out a required
+// member.
+func (g *gen) forbidden(c *conj, required map[string]bool) (map[string]bool, bool) {
+	out := map[string]bool{}
+	for _, n := range c.nots {
+		lists := requiredLists(g, n)
+		for _, l := range lists {
+			var free []string
+			for _, r := range l {
+				if !required[r] {
+					free = append(free, r)
+				}
+			}
+			if len(free) == 0 {
+				return nil, false
+			}
+			out[free[0]] = true
+		}
+	}
+	return out, true
+}
+
+// requiredLists recognizes a schema that is only a required list, or an anyOf/oneOf of
+// such schemas, and returns the lists (each must not be wholly present).
+func requiredLists(g *gen, n *schema.Schema) [][]string {
+	in := g.info(n)
+	if in.boolean != 0 {
+		return nil
+	}
+	only := func(s *schema.Schema, allowed ...string) bool {
+		for _, k := range s.Keywords() {
+			if !slices.Contains(allowed, k) {
+				return false
+			}
+		}
+		return true
+	}
+	if in.required != nil && only(n, "required", "type", "$comment", "description") {
+		return [][]string{in.required}
+	}
+	var out [][]string
+	for _, list := range [][]*schema.Schema{in.anyOf, in.oneOf} {
+		for _, b := range list {
+			bi := g.info(b)
+			if bi.boolean != 0 || bi.required == nil || !only(b, "required", "$comment", "description") {
+				return nil
+			}
+			out = append(out, bi.required)
+		}
+	}
+	if len(out) > 0 && only(n, "anyOf", "oneOf", "$comment", "description") {
+		return out
+	}
+	return nil
+}
+
+// orderedSet is a list of names without duplicates, in insertion order.
+type orderedSet struct {
+	list []string
+	has  map[string]bool
+}
+
+func (o *orderedSet) add(k string) {
+	if o.has == nil {
+		o.has = map[string]bool{}
+	}
+	if !o.has[k] {
+		o.has[k] = true
+		o.list = append(o.list, k)
+	}
+}
+
+// planObject decides which members an object gets.
+func (g *gen) planObject(c *conj, ptr string, depth int) ([]string, bool) {
+	parts := g.parts(c)
+	var required, declared orderedSet
+	minP, maxP := 0, -1
+	for i, p := range parts {
+		if i == 0 {
+			// The first part's lists are already free of duplicates: share them.
+			required = orderedSet{list: slices.Clip(p.required), has: p.requiredSet}
+			declared = orderedSet{list: slices.Clip(p.propOrder), has: p.propSet}
+			if len(parts) > 1 {
+				required.has, declared.has = maps.Clone(required.has), maps.Clone(declared.has)
+			}
+		} else {
+			for _, r := range p.required {
+				required.add(r)
+			}
+			for _, k := range p.propOrder {
+				declared.add(k)
+			}
+		}
+		minP = max(minP, p.minProps)
+		if p.maxProps >= 0 && (maxP < 0 || p.maxProps < maxP) {
+			maxP = p.maxProps
+		}
+	}
+	if minP > maxGenerated {
+		g.fail(ptr, false, "%d properties are too many to generate (at most %d)", minP, maxGenerated)
+		return nil, false
+	}
+	forbid, ok := g.forbidden(c, required.has)
+	if !ok {
+		g.fail(ptr, false, "a not forbids a combination of required properties")
+		return nil, false
+	}
+	for _, r := range required.list {
+		if !g.allowed(parts, r) {
+			g.fail(ptr, true, "the required property %q is not allowed (additionalProperties, unevaluatedProperties or propertyNames rule it out)", r)
+			return nil, false
+		}
+	}
+	// Members in declaration order: required ones, and optional ones as the mode says.
+	chosen := map[string]bool{}
+	for _, r := range required.list {
+		chosen[r] = true
+	}
+	var optional []string
+	for _, k := range declared.list {
+		if !chosen[k] && !forbid[k] && g.allowed(parts, k) {
+			optional = append(optional, k)
+		}
+	}
+	// Optional members: all of them with AllOptional, none with RequiredOnly; otherwise a
+	// few at random, fewer the deeper the object (a big recursive schema would explode).
+	small := g.minimal || depth > softDepth || g.crowded()
+	switch {
+	case g.opts.AllOptional && !small:
+		for _, k := range optional {
+			chosen[k] = true
+		}
+	case g.opts.RequiredOnly || small:
+	default:
+		limit := max(1, 8>>depth)
+		order := g.r.Perm(len(optional))
+		taken := 0
+		for _, i := range order {
+			if taken >= limit {
+				break
+			}
+			if k := optional[i]; g.r.IntN(2) == 0 && g.estimateMember(parts, k) < 100 {
+				chosen[k] = true
+				taken++
+			}
+		}
+	}
+	// dependentRequired: a present member brings its dependencies.
+	for changed := true; changed; {
+		changed = false
+		for _, p := range parts {
+			for _, k := range p.depOrder {
+				if !chosen[k] {
+					continue
+				}
+				for _, d := range p.depRequired[k] {
+					if !chosen[d] {
+						if forbid[d] || !g.allowed(parts, d) {
+							// Drop the member that needs it, unless it is required.
+							if !required.has[k] {
+								delete(chosen, k)
+								changed = true
+								break
+							}
+							g.fail(ptr, true, "the required property %q depends on %q, which is not allowed", k, d)
+							return nil, false
+						}
+						chosen[d] = true
+						changed = true
+					}
+				}
+			}
+		}
+	}
+	var names orderedSet
+	for _, k := range required.list {
+		names.add(k)
+	}
+	for _, k := range declared.list {
+		if chosen[k] {
+			names.add(k)
+		}
+	}
+	for _, p := range parts {
+		for _, k := range p.depOrder {
+			for _, d := range p.depRequired[k] {
+				if chosen[d] {
+					names.add(d)
+				}
+			}
+		}
+	}
+	if maxP >= 0 && len(names.list) > maxP {
+		var kept orderedSet
+		for _, k := range names.list {
+			if required.has[k] || len(kept.list) < maxP {
+				kept.add(k)
+			}
+		}
+		if len(kept.list) > maxP {
+			g.fail(ptr, true, "%d properties are required but maxProperties is %d", len(kept.list), maxP)
+			return nil, false
+		}
+		names = kept
+	}
+	// A map (members described by additionalProperties or patternProperties) gets an
+	// entry or two at random; an open object with nothing declared gets a member of its
+	// own on later tries.
+	if len(declared.list) == 0 && len(names.list) == 0 && !small && (maxP < 0 || maxP > 0) {
+		isMap := false
+		for _, p := range parts {
+			if p.addl != nil {
+				if b, isBool := p.addl.Bool(); !isBool || b {
+					isMap = true
+				}
+			}
+			if len(p.patProps) > 0 {
+				isMap = true
+			}
+		}
+		switch {
+		case isMap && g.r.IntN(2) == 0:
+			minP = max(minP, 1+g.r.IntN(2))
+		case g.try > 0:
+			minP = max(minP, 1)
+		}
+		if maxP >= 0 {
+			minP = min(minP, maxP)
+		}
+	}
+	// minProperties: more declared members, then invented names.
+	for _, k := range optional {
+		if len(names.list) >= minP {
+			break
+		}
+		names.add(k)
+	}
+	for tries := 0; len(names.list) < minP && tries < 4*minP+8; tries++ {
+		name := g.newName(parts, tries)
+		if name != "" && !names.has[name] && !forbid[name] && g.allowed(parts, name) {
+			names.add(name)
+		}
+	}
+	if len(names.list) < minP {
+		g.fail(ptr, false, "could not find %d property names that the schema allows", minP)
+	}
+	return names.list, true
+}
+
+// estimateMember is how deep the value of a member must nest.
+func (g *gen) estimateMember(parts []*info, name string) int {
+	e := 0
+	for _, p := range parts {
+		if s, ok := p.props[name]; ok {
+			e = max(e, g.estimate(s))
+		}
+	}
+	return e
+}
+
+// newName invents a member name: from propertyNames, from a patternProperties pattern, or
+// a plain one.
+func (g *gen) newName(parts []*info, try int) string {
+	for _, p := range parts {
+		if p.propNames != nil && try%2 == 0 {
+			cc := &conj{}
+			g.add(cc, p.propNames, nil)
+			g.resolve(cc, 0)
+			if g.types(cc)&tString != 0 {
+				if v, ok := g.str(cc, ""); ok && g.check(cc, v) {
+					return v.Str()
+				}
+			}
+		}
+	}
+	var pats []patProp
+	for _, p := range parts {
+		pats = append(pats, p.patProps...)
+	}
+	if len(pats) > 0 && try%3 != 2 {
+		pp := pats[g.r.IntN(len(pats))]
+		if s, ok := pp.pg.fit(g.r, 1, 40, 6, nil); ok {
+			return s
+		}
+	}
+	name := words[g.r.IntN(len(words))]
+	if try >= 4 {
+		name += strconv.Itoa(try)
+	}
+	return name
+}
+
+// maxGenerated bounds the items, properties and characters one value may need: a
+// schema asking for more is reported rather than exhausting memory.
+const maxGenerated = 100000
+
+// ---- arrays ----
+
+type containsRule struct {
+	s        *schema.Schema
+	min, max int
+	scope    []string
+}
+
+func (g *gen) array(c *conj, ptr string, depth int) (source.Value, bool) {
+	parts := g.parts(c)
+	lo, hi := 0, -1
+	unique := false
+	prefixLen := 0
+	var rules []containsRule
+	for _, p := range parts {
+		lo = max(lo, p.minItems)
+		if p.maxItems >= 0 && (hi < 0 || p.maxItems < hi) {
+			hi = p.maxItems
+		}
+		unique = unique || p.unique
+		prefixLen = max(prefixLen, len(p.prefix))
+		if p.items != nil {
+			if b, isBool := p.items.Bool(); isBool && !b && (hi < 0 || len(p.prefix) < hi) {
+				hi = len(p.prefix)
+			}
+		}
+		if p.contains != nil {
+			rules = append(rules, containsRule{p.contains, p.minContains, p.maxContains, c.scopes[p.s]})
+		}
+	}
+	need := 0
+	for _, r := range rules {
+		need = max(need, r.min)
+		if r.max >= 0 && r.min > r.max {
+			g.fail(ptr, true, "minContains %d is greater than maxContains %d", r.min, r.max)
+			return source.Value{}, false
+		}
+	}
+	lo = max(lo, need)
+	if lo > maxGenerated {
+		g.fail(ptr, false, "%d items are too many to generate (at most %d)", lo, maxGenerated)
+		return source.Value{}, false
+	}
+	if hi >= 0 && lo > hi {
+		g.fail(ptr, true, "no array length fits: at least %d items are needed but at most %d are allowed", lo, hi)
+		return source.Value{}, false
+	}
+	n := lo
+	if !g.minimal && depth <= softDepth && !g.crowded() {
+		n = lo + g.r.IntN(3)
+		if prefixLen > n && g.r.IntN(2) == 0 {
+			n = prefixLen
+		}
+	}
+	if hi >= 0 && n > hi {
+		n = hi
+	}
+	limited := false
+	for _, r := range rules {
+		limited = limited || r.max >= 0
+	}
+	var items []source.Value
+	for i := 0; i < n; i++ {
+		cc := &conj{}
+		covered := false
+		forced := i >= n-need
+		for _, p := range parts {
+			switch {
+			case i < len(p.prefix):
+				g.add(cc, p.prefix[i], c.scopes[p.s])
+				covered = true
+			case p.items != nil:
+				g.add(cc, p.items, c.scopes[p.s])
+				covered = true
+			}
+		}
+		for _, r := range rules {
+			switch {
+			case forced && r.min > 0:
+				g.add(cc, r.s, r.scope)
+				covered = true
+			case limited && !forced:
+				cc.nots = append(cc.nots, r.s)
+			}
+		}
+		if !covered {
+			for _, p := range parts {
+				if p.unevalItems != nil {
+					g.add(cc, p.unevalItems, c.scopes[p.s])
+				}
+			}
+		}
+		var avoid []source.Value
+		if unique {
+			avoid = items
+		}
+		v, _ := g.generate(cc, ptr+"/"+strconv.Itoa(i), depth+1, avoid)
+		if !v.IsValid() {
+			return source.Value{}, false
+		}
+		items = append(items, v)
+	}
+	return source.ArrayValue(items...), true
+}

@@ -1,0 +1,625 @@
+package sample
+
+import (
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/source"
+)
+
+// gen generates instances for one schema. It is not safe for concurrent use.
+type gen struct {
+	root *schema.Schema
+	opts *Options
+	r    *rand.Rand
+
+	infos       map[*schema.Schema]*info
+	patterns    map[string]*patternGen
+	patternErrs map[string]error
+	formats     map[string]*schema.Schema // format checkers by draft and name
+	estimates   map[*schema.Schema]int
+	dynAnchors  map[string]map[string]*schema.Schema // base URI -> $dynamicAnchor -> schema
+	recAnchors  map[string]*schema.Schema            // base URI -> resource root with $recursiveAnchor
+
+	minimal bool // this attempt keeps instances as small as possible
+	try     int  // the try of the location being generated (0: first)
+	budget  int  // generation steps left in this attempt
+	why     *reason
+	// contradiction is set when this attempt met a contradiction in the schema.
+	contradiction bool
+	record        map[string]*conj // instance pointer -> the constraints it was generated for
+}
+
+// reason explains why a location could not be satisfied. Its message is formatted only
+// when it is read: most reasons are superseded.
+type reason struct {
+	ptr    string
+	format string
+	args   []any
+	static bool // a contradiction in the schema, not a failed attempt
+}
+
+func (r *reason) msg() string { return fmt.Sprintf(r.format, r.args...) }
+
+func (g *gen) fail(ptr string, static bool, format string, args ...any) {
+	if static {
+		g.contradiction = true
+	}
+	// The deepest static contradiction explains best.
+	if g.why == nil || static && !g.why.static || static == g.why.static && len(ptr) > len(g.why.ptr) {
+		g.why = &reason{ptr: ptr, format: format, args: args, static: static}
+	}
+}
+
+func newGen(root *schema.Schema, opts *Options) *gen {
+	g := &gen{root: root, opts: opts, infos: map[*schema.Schema]*info{}, patterns: map[string]*patternGen{},
+		patternErrs: map[string]error{}, formats: map[string]*schema.Schema{}, estimates: map[*schema.Schema]int{},
+		dynAnchors: map[string]map[string]*schema.Schema{}, recAnchors: map[string]*schema.Schema{}}
+	schema.Walk(root, func(s *schema.Schema) bool {
+		if _, isBool := s.Bool(); isBool {
+			return true
+		}
+		if v, ok := s.Keyword("$dynamicAnchor"); ok && v.Kind() == source.String && s.Draft.Version >= 2020 {
+			m := g.dynAnchors[s.BaseURI()]
+			if m == nil {
+				m = map[string]*schema.Schema{}
+				g.dynAnchors[s.BaseURI()] = m
+			}
+			m[v.Str()] = s
+		}
+		if v, ok := s.Keyword("$recursiveAnchor"); ok && v.Kind() == source.Bool && v.Bool() && s.Draft.Version == 2019 {
+			g.recAnchors[s.BaseURI()] = s
+		}
+		return true
+	})
+	return g
+}
+
+// conj is the conjunction of constraints on one location: every schema in all must accept
+// the value and none in nots may. Choices (anyOf, oneOf, if) are resolved by adding the
+// chosen branch to all (and, for oneOf, the other branches to nots).
+type conj struct {
+	all     []*schema.Schema
+	nots    []*schema.Schema
+	pending []*schema.Schema // schemas whose choices are not resolved yet
+	// scopes holds, for each schema of all, the dynamic scope it was reached through:
+	// the base URIs of the resources entered, outermost first.
+	scopes map[*schema.Schema][]string
+}
+
+func (c *conj) clone() *conj {
+	return &conj{all: slices.Clone(c.all), nots: slices.Clone(c.nots), pending: slices.Clone(c.pending), scopes: maps.Clone(c.scopes)}
+}
+
+// add expands s, reached through the dynamic scope from, into c: s itself, what it
+// references, its allOf; its choices are queued.
+func (g *gen) add(c *conj, s *schema.Schema, from []string) {
+	if s == nil || slices.Contains(c.all, s) {
+		return
+	}
+	c.all = append(c.all, s)
+	if _, isBool := s.Bool(); isBool {
+		return
+	}
+	scope := from
+	if u := s.BaseURI(); len(scope) == 0 || scope[len(scope)-1] != u {
+		scope = append(slices.Clip(scope), u)
+	}
+	if c.scopes == nil {
+		c.scopes = map[*schema.Schema][]string{}
+	}
+	c.scopes[s] = scope
+	if t := s.Ref(); t != nil {
+		g.add(c, t, scope)
+	}
+	if t, dyn := s.DynamicRef(); t != nil {
+		g.add(c, g.dynamicTarget(scope, s, t, dyn), scope)
+	}
+	in := g.info(s)
+	for _, a := range in.allOf {
+		g.add(c, a, scope)
+	}
+	if in.not != nil {
+		c.nots = append(c.nots, in.not)
+	}
+	if in.anyOf != nil || in.oneOf != nil || in.ifS != nil {
+		c.pending = append(c.pending, s)
+	}
+}
+
+// dynamicTarget resolves $dynamicRef / $recursiveRef through the dynamic scope.
+func (g *gen) dynamicTarget(scope []string, s, static *schema.Schema, dynamic bool) *schema.Schema {
+	if !dynamic {
+		return static
+	}
+	if v, ok := s.Keyword("$dynamicRef"); ok && v.Kind() == source.String {
+		name := v.Str()
+		if i := lastIndexByte(name, '#'); i >= 0 {
+			name = name[i+1:]
+		}
+		for _, u := range scope {
+			if t, ok := g.dynAnchors[u][name]; ok {
+				return t
+			}
+		}
+		return static
+	}
+	for _, u := range scope {
+		if t, ok := g.recAnchors[u]; ok {
+			return t
+		}
+	}
+	return static
+}
+
+func lastIndexByte(s string, b byte) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == b {
+			return i
+		}
+	}
+	return -1
+}
+
+// resolve decides every pending choice of c.
+func (g *gen) resolve(c *conj, depth int) {
+	for len(c.pending) > 0 {
+		s := c.pending[0]
+		c.pending = c.pending[1:]
+		in := g.info(s)
+		sc := c.scopes[s]
+		if in.anyOf != nil {
+			g.add(c, in.anyOf[g.choose(c, in.anyOf, depth)], sc)
+		}
+		if in.oneOf != nil {
+			i := g.choose(c, in.oneOf, depth)
+			for j, b := range in.oneOf {
+				if j != i {
+					c.nots = append(c.nots, b)
+				}
+			}
+			g.add(c, in.oneOf[i], sc)
+		}
+		if in.ifS != nil {
+			// Either the condition holds and then applies, or it fails and else applies.
+			holds := g.r.IntN(2) == 0
+			if holds {
+				g.add(c, in.ifS, sc)
+				g.add(c, in.thenS, sc)
+			} else {
+				c.nots = append(c.nots, in.ifS)
+				g.add(c, in.elseS, sc)
+			}
+		}
+	}
+}
+
+// staticTypes returns the types a schema allows on its own, following $ref and allOf.
+func (g *gen) staticTypes(s *schema.Schema, seen map[*schema.Schema]bool) typeSet {
+	if s == nil || seen[s] {
+		return tAll
+	}
+	seen[s] = true
+	in := g.info(s)
+	switch in.boolean {
+	case 1:
+		return tAll
+	case -1:
+		return 0
+	}
+	t := tAll
+	if in.types != 0 {
+		t = in.types
+	}
+	if in.hasEnum {
+		var et typeSet
+		for _, e := range in.enum {
+			et |= valueType(e)
+		}
+		t &= et
+	}
+	if r := s.Ref(); r != nil {
+		t &= g.staticTypes(r, seen)
+	}
+	for _, a := range in.allOf {
+		t &= g.staticTypes(a, seen)
+	}
+	if t&tNumber != 0 {
+		t |= tInteger
+	}
+	return t
+}
+
+func valueType(v source.Value) typeSet {
+	switch v.Kind() {
+	case source.Null:
+		return tNull
+	case source.Bool:
+		return tBoolean
+	case source.Number:
+		if v.Num().IsInteger() {
+			return tInteger | tNumber
+		}
+		return tNumber
+	case source.String:
+		return tString
+	case source.Array:
+		return tArray
+	case source.Object:
+		return tObject
+	}
+	return 0
+}
+
+// choose picks a branch: one whose types fit the types allowed so far, at random; when
+// deep or minimal, the branch that needs the least nesting.
+func (g *gen) choose(c *conj, branches []*schema.Schema, depth int) int {
+	allowed := g.types(c)
+	var fit []int
+	for i, b := range branches {
+		if g.staticTypes(b, map[*schema.Schema]bool{})&allowed != 0 {
+			fit = append(fit, i)
+		}
+	}
+	if len(fit) == 0 {
+		for i := range branches {
+			fit = append(fit, i)
+		}
+	}
+	if g.minimal || depth > softDepth {
+		best, bestCost := fit[0], 1<<30
+		start := g.r.IntN(len(fit))
+		for k := range fit {
+			i := fit[(start+k)%len(fit)]
+			if e := g.estimate(branches[i]); e < bestCost {
+				best, bestCost = i, e
+			}
+		}
+		return best
+	}
+	return fit[g.r.IntN(len(fit))]
+}
+
+// estimate is how deep an instance of s must nest at least (recursion counts as deep).
+func (g *gen) estimate(s *schema.Schema) int {
+	if e, ok := g.estimates[s]; ok {
+		return e
+	}
+	g.estimates[s] = 100 // in progress: a cycle
+	e := g.estimateOf(s)
+	g.estimates[s] = e
+	return e
+}
+
+func (g *gen) estimateOf(s *schema.Schema) int {
+	in := g.info(s)
+	switch in.boolean {
+	case 1:
+		return 0
+	case -1:
+		return 1000
+	}
+	e := 0
+	if r := s.Ref(); r != nil {
+		e = max(e, g.estimate(r))
+	}
+	if r, _ := s.DynamicRef(); r != nil {
+		e = max(e, g.estimate(r))
+	}
+	for _, a := range in.allOf {
+		e = max(e, g.estimate(a))
+	}
+	for _, list := range [][]*schema.Schema{in.anyOf, in.oneOf} {
+		if list != nil {
+			m := 1 << 20
+			for _, b := range list {
+				m = min(m, g.estimate(b))
+			}
+			e = max(e, m)
+		}
+	}
+	t := in.types
+	if t == 0 {
+		t = tAll
+	}
+	if t&^(tObject|tArray) != 0 {
+		return e // a scalar will do
+	}
+	if t&tObject != 0 {
+		for _, r := range in.required {
+			if p := in.props[r]; p != nil {
+				e = max(e, 1+g.estimate(p))
+			}
+		}
+	}
+	if t&tArray != 0 && in.minItems > 0 && in.items != nil {
+		e = max(e, 1+g.estimate(in.items))
+	}
+	return e
+}
+
+// types returns the types every schema of c allows.
+func (g *gen) types(c *conj) typeSet {
+	t := tAll
+	for _, s := range c.all {
+		in := g.info(s)
+		if in.boolean == -1 {
+			return 0
+		}
+		if in.types != 0 {
+			t &= in.types
+		}
+	}
+	if t&tNumber != 0 && t&tInteger == 0 {
+		t |= tInteger
+	}
+	// A not that is only a type takes those types away.
+	for _, n := range c.nots {
+		in := g.info(n)
+		if in.boolean == 1 {
+			return 0
+		}
+		if in.types != 0 && onlyType(n) {
+			t &^= in.types
+		}
+	}
+	return t
+}
+
+// onlyType reports a schema whose only assertion is type.
+func onlyType(s *schema.Schema) bool {
+	for _, k := range s.Keywords() {
+		switch k {
+		case "type", "$schema", "$id", "id", "title", "description", "$comment", "examples", "default":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// check reports whether v satisfies c.
+func (g *gen) check(c *conj, v source.Value) bool {
+	for _, s := range c.all {
+		if ok, err := s.Valid(v); err != nil || !ok {
+			return false
+		}
+	}
+	for _, n := range c.nots {
+		if ok, err := n.Valid(v); err == nil && ok {
+			return false
+		}
+	}
+	return true
+}
+
+// crowded reports whether this attempt has generated so much already that what remains
+// should be kept small.
+func (g *gen) crowded() bool { return g.budget < g.opts.Budget*3/4 }
+
+// Depths beyond which instances are kept small, and beyond which generation gives up.
+const (
+	softDepth = 6
+	hardDepth = 48
+)
+
+// generate produces a value for the constraints of one location. It retries with other
+// choices and other random values while the result does not satisfy the constraints,
+// and returns its last try (which the caller's check will reject) when none does, or the
+// zero Value when no try produced a value at all.
+func (g *gen) generate(base *conj, ptr string, depth int, avoid []source.Value) (source.Value, bool) {
+	tries := 4
+	if depth > 2 {
+		tries = 3
+	}
+	var last source.Value
+	saved := g.try
+	defer func() { g.try = saved }()
+	for try := 0; try < tries; try++ {
+		g.try = try
+		if g.budget <= 0 {
+			g.fail(ptr, false, "the generation budget was used up")
+			break
+		}
+		g.budget--
+		c := base.clone()
+		g.resolve(c, depth)
+		v, ok := g.value(c, ptr, depth, avoid)
+		if !ok {
+			continue
+		}
+		last = v
+		if g.check(c, v) && !containsValue(avoid, v) {
+			if g.record != nil {
+				g.record[ptr] = c
+			}
+			return v, true
+		}
+	}
+	return last, false // the zero Value when nothing could be made at all
+}
+
+func containsValue(list []source.Value, v source.Value) bool {
+	for _, x := range list {
+		if source.Equal(x, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// value generates a value for resolved constraints.
+func (g *gen) value(c *conj, ptr string, depth int, avoid []source.Value) (source.Value, bool) {
+	if depth > hardDepth {
+		g.fail(ptr, false, "the schema recurses deeper than %d levels here", hardDepth)
+		return source.Value{}, false
+	}
+	for _, s := range c.all {
+		if g.info(s).boolean == -1 {
+			g.fail(ptr, true, "the schema at %s is false: no value is allowed", s.Location)
+			return source.Value{}, false
+		}
+	}
+	if g.opts.UseExamples {
+		if v, ok := g.example(c, avoid); ok {
+			return v, true
+		}
+	}
+	if vals, ok := g.enumCandidates(c); ok {
+		var good []source.Value
+		for _, v := range vals {
+			if !containsValue(avoid, v) && g.check(c, v) {
+				good = append(good, v)
+			}
+		}
+		if len(good) == 0 {
+			g.fail(ptr, avoid == nil, "no value of the enum/const at %s satisfies the other constraints here", enumSource(g, c))
+			return source.Value{}, false
+		}
+		return good[g.r.IntN(len(good))], true
+	}
+	t := g.types(c)
+	if t == 0 {
+		g.fail(ptr, true, "no type satisfies every schema here: %s", typeConflict(g, c))
+		return source.Value{}, false
+	}
+	// Types in order of preference; when one cannot be made, the next is tried.
+	for _, tt := range g.typeOrder(c, t) {
+		var v source.Value
+		var ok bool
+		switch tt {
+		case tNull:
+			v, ok = source.NullValue(), true
+		case tBoolean:
+			v, ok = source.BoolValue(g.r.IntN(2) == 0), true
+		case tInteger:
+			v, ok = g.number(c, ptr, true)
+		case tNumber:
+			v, ok = g.number(c, ptr, false)
+		case tString:
+			v, ok = g.str(c, ptr)
+		case tArray:
+			v, ok = g.array(c, ptr, depth)
+		case tObject:
+			v, ok = g.object(c, ptr, depth)
+		}
+		if ok {
+			return v, true
+		}
+	}
+	return source.Value{}, false
+}
+
+// example returns a valid schema example or default (--use-examples).
+func (g *gen) example(c *conj, avoid []source.Value) (source.Value, bool) {
+	var cands []source.Value
+	for _, s := range c.all {
+		cands = append(cands, g.info(s).examples...)
+	}
+	if len(cands) == 0 {
+		return source.Value{}, false
+	}
+	start := g.r.IntN(len(cands))
+	for k := range cands {
+		v := cands[(start+k)%len(cands)]
+		if !containsValue(avoid, v) && g.check(c, v) {
+			return v, true
+		}
+	}
+	return source.Value{}, false
+}
+
+// enumCandidates returns the values of the first enum or const among c's schemas.
+func (g *gen) enumCandidates(c *conj) ([]source.Value, bool) {
+	for _, s := range c.all {
+		if in := g.info(s); in.hasEnum {
+			return in.enum, true
+		}
+	}
+	return nil, false
+}
+
+func enumSource(g *gen, c *conj) string {
+	for _, s := range c.all {
+		if g.info(s).hasEnum {
+			return s.Location
+		}
+	}
+	return "?"
+}
+
+func typeConflict(g *gen, c *conj) string {
+	var parts []string
+	for _, s := range c.all {
+		in := g.info(s)
+		if in.types != 0 {
+			parts = append(parts, fmt.Sprintf("%v at %s", in.types.names(), s.Location))
+		}
+	}
+	for _, n := range c.nots {
+		if in := g.info(n); in.types != 0 && onlyType(n) {
+			parts = append(parts, fmt.Sprintf("not %v at %s", in.types.names(), n.Location))
+		}
+	}
+	if len(parts) == 0 {
+		return "the constraints exclude every type"
+	}
+	return joinWords(parts)
+}
+
+func joinWords(parts []string) string {
+	out := ""
+	for i, p := range parts {
+		switch {
+		case i == 0:
+		case i == len(parts)-1:
+			out += " and "
+		default:
+			out += ", "
+		}
+		out += p
+	}
+	return out
+}
+
+// typeOrder orders the allowed types: those the keywords suggest first; without hints,
+// a string first on a first try (the most readable guess), any order on later tries.
+func (g *gen) typeOrder(c *conj, t typeSet) []typeSet {
+	var hints typeSet
+	for _, s := range c.all {
+		hints |= g.info(s).hints
+	}
+	var first, rest []typeSet
+	for _, x := range typeOrder {
+		switch {
+		case t&x.t == 0:
+		case hints&x.t != 0:
+			first = append(first, x.t)
+		default:
+			rest = append(rest, x.t)
+		}
+	}
+	shuffle := func(list []typeSet) {
+		g.r.Shuffle(len(list), func(i, j int) { list[i], list[j] = list[j], list[i] })
+	}
+	shuffle(first)
+	shuffle(rest)
+	if g.try == 0 || g.minimal {
+		// Readable first: a string, then what is not null.
+		slices.SortStableFunc(rest, func(a, b typeSet) int { return typeRank(a) - typeRank(b) })
+	}
+	return append(first, rest...)
+}
+
+func typeRank(t typeSet) int {
+	switch t {
+	case tString:
+		return 0
+	case tNull:
+		return 2
+	}
+	return 1
+}

@@ -1,0 +1,271 @@
+// Package sample owns the sample engine: it generates instances of a JSON Schema, and
+// never returns one that jstk's validator has not accepted. Generation reads the schema's
+// keywords of every draft from 4 to 2020-12 (references and dynamic references with
+// bounded recursion, allOf merged with its siblings, anyOf/oneOf/if choices, not,
+// dependencies, property and item applicators, contains, uniqueItems, exact numeric
+// bounds and multipleOf, string lengths, ECMA-262 patterns including lookahead, and every
+// standard format), checks each part as it goes, retries with other choices when a part
+// fails, and validates the whole instance at the end. When no valid instance turns up
+// within the budget, the result says why (a contradiction found in the schema, or the
+// error the attempts kept hitting) instead of returning an invalid one.
+//
+// With Invalid, it generates instances that each break exactly one constraint, labelled
+// with the error the validator reports for it.
+package sample
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+
+	"github.com/jstk-dev/jstk/internal/diag"
+	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/source"
+)
+
+// Defaults.
+const (
+	DefaultAttempts = 24   // attempts per instance
+	DefaultBudget   = 4000 // generation steps per attempt
+)
+
+// Options configure a generation; nil means defaults.
+type Options struct {
+	// Count is the number of instances to generate (default 1).
+	Count int
+	// Seed makes the output deterministic: the same seed gives the same bytes.
+	Seed int64
+	// RequiredOnly leaves out every optional property; AllOptional includes every
+	// declared property. By default each optional property is included at random.
+	RequiredOnly, AllOptional bool
+	// UseExamples takes values from the schema's examples and default keywords, where
+	// they satisfy the schema at that place.
+	UseExamples bool
+	// Invalid generates instances that each violate exactly one constraint.
+	Invalid bool
+	// Attempts bounds the whole-instance attempts per instance (default 24); Budget the
+	// generation steps of one attempt (default 4000).
+	Attempts, Budget int
+}
+
+// Result holds the generated instances. Its JSON form is the CLI's --format json output
+// and the MCP tool's structuredContent.
+type Result struct {
+	// Samples are the generated instances, each valid against the schema (or, with
+	// invalid, each violating exactly one constraint).
+	Samples []json.RawMessage `json:"samples"`
+	// Violations says, for invalid instances, what each one breaks (same order).
+	Violations []Violation `json:"violations,omitempty"`
+	// Requested is the number of instances asked for; Seed the seed used.
+	Requested int   `json:"requested"`
+	Seed      int64 `json:"seed"`
+	// Failure says why fewer instances than requested were generated.
+	Failure *Failure `json:"failure,omitempty"`
+
+	values  []source.Value
+	invalid bool
+}
+
+// Violation is the one error an invalid instance has.
+type Violation struct {
+	InstanceLocation        string `json:"instanceLocation"`
+	KeywordLocation         string `json:"keywordLocation"`
+	AbsoluteKeywordLocation string `json:"absoluteKeywordLocation"`
+	Keyword                 string `json:"keyword"`
+	Message                 string `json:"message"`
+}
+
+// Failure explains why no (more) instances could be generated.
+type Failure struct {
+	// Reason says what went wrong, in words.
+	Reason string `json:"reason"`
+	// Unsatisfiable is true when the reason is a contradiction in the schema itself.
+	Unsatisfiable bool `json:"unsatisfiable"`
+	// InstanceLocation is where in the instance the problem lies.
+	InstanceLocation string `json:"instanceLocation"`
+	// Attempts is the number of attempts made for the instance that failed.
+	Attempts int `json:"attempts"`
+}
+
+// Values returns the generated instances as values.
+func (r *Result) Values() []source.Value { return r.values }
+
+// WriteText writes the instances: one indented JSON document for a single instance,
+// NDJSON (one compact document per line) for more. Invalid instances are written as
+// {"instance": ..., "violates": {...}}. A failure follows as a line of text.
+func (r *Result) WriteText(w io.Writer) error {
+	var buf []byte
+	for i, v := range r.values {
+		doc := v
+		if r.invalid {
+			var b source.ObjectBuilder
+			b.Set("instance", v)
+			vb, _ := source.FromAny(map[string]any{
+				"instanceLocation": r.Violations[i].InstanceLocation,
+				"keywordLocation":  r.Violations[i].KeywordLocation,
+				"keyword":          r.Violations[i].Keyword,
+				"message":          r.Violations[i].Message,
+			})
+			b.Set("violates", vb)
+			doc = b.Value()
+		}
+		if r.Requested == 1 {
+			buf = source.AppendJSONIndent(buf, doc, "", "  ")
+		} else {
+			buf = source.AppendJSON(buf, doc)
+		}
+		buf = append(buf, '\n')
+	}
+	if f := r.Failure; f != nil {
+		buf = fmt.Appendf(buf, "%s\n", f.message(r))
+	}
+	_, err := w.Write(buf)
+	return err
+}
+
+func (f *Failure) message(r *Result) string {
+	what := "no valid instance"
+	if r.invalid {
+		what = "no instance violating exactly one constraint"
+	}
+	loc := ""
+	if f.InstanceLocation != "" {
+		loc = " (at " + f.InstanceLocation + ")"
+	}
+	kind := "the budget was exhausted"
+	if f.Unsatisfiable {
+		kind = "the schema is unsatisfiable"
+	}
+	return fmt.Sprintf("sample: %d of %d instances generated; %s was found in %d attempts: %s: %s%s",
+		len(r.values), r.Requested, what, f.Attempts, kind, f.Reason, loc)
+}
+
+// Diagnostics reports a failure.
+func (r *Result) Diagnostics() []diag.Diagnostic {
+	if r.Failure == nil {
+		return nil
+	}
+	code := "sample/not-found"
+	if r.Failure.Unsatisfiable {
+		code = "sample/unsatisfiable"
+	}
+	return []diag.Diagnostic{{Code: code, Severity: diag.Error, Message: r.Failure.message(r), Pointer: r.Failure.InstanceLocation}}
+}
+
+// ExitCode is 1 when fewer instances than requested were generated.
+func (r *Result) ExitCode() int {
+	if r.Failure != nil {
+		return 1
+	}
+	return 0
+}
+
+func (o *Options) withDefaults() *Options {
+	c := Options{}
+	if o != nil {
+		c = *o
+	}
+	if c.Count <= 0 {
+		c.Count = 1
+	}
+	if c.Attempts <= 0 {
+		c.Attempts = DefaultAttempts
+	}
+	if c.Budget <= 0 {
+		c.Budget = DefaultBudget
+	}
+	return &c
+}
+
+// Generate generates instances of s. The error is non-nil only when the context ends.
+func Generate(ctx context.Context, s *schema.Schema, opts *Options) (*Result, error) {
+	o := opts.withDefaults()
+	g := newGen(s, o)
+	res := &Result{Samples: []json.RawMessage{}, Requested: o.Count, Seed: o.Seed, invalid: o.Invalid}
+	used := map[string]int{}
+	for i := 0; i < o.Count; i++ {
+		var v source.Value
+		var viol *Violation
+		var ok bool
+		var failure *Failure
+		if o.Invalid {
+			v, viol, failure, ok = g.invalidInstance(ctx, i, used)
+		} else {
+			v, failure, ok = g.validInstance(ctx, i)
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if !ok {
+			res.Failure = failure
+			break
+		}
+		res.values = append(res.values, v)
+		res.Samples = append(res.Samples, source.AppendJSON(nil, v))
+		if viol != nil {
+			res.Violations = append(res.Violations, *viol)
+		}
+	}
+	return res, nil
+}
+
+// seed prepares the random source of one attempt: a function of the seed, the instance
+// and the attempt only, so that output is reproducible.
+func (g *gen) seed(i, attempt int) {
+	g.r = rand.New(rand.NewPCG(uint64(g.opts.Seed), uint64(i)<<20|uint64(attempt)))
+	g.minimal = attempt%3 == 2 || attempt >= g.opts.Attempts*2/3
+	g.budget = g.opts.Budget
+}
+
+// validInstance generates one valid instance, or says why it could not.
+func (g *gen) validInstance(ctx context.Context, i int) (source.Value, *Failure, bool) {
+	g.why = nil
+	var lastErr *schema.Error
+	attempts, contradicted := 0, 0
+	for a := 0; a < g.opts.Attempts; a++ {
+		if ctx.Err() != nil {
+			return source.Value{}, nil, false
+		}
+		attempts++
+		g.seed(i, a)
+		g.contradiction = false
+		g.record = map[string]*conj{}
+		c := &conj{}
+		g.add(c, g.root, nil)
+		v, _ := g.generate(c, "", 0, nil)
+		if v.IsValid() {
+			errs, err := g.root.Validate(v)
+			if err == nil && len(errs) == 0 {
+				return v, nil, true
+			}
+			if len(errs) > 0 {
+				lastErr = &errs[0]
+			}
+		}
+		// A contradiction that every attempt runs into does not go away with more.
+		if g.contradiction {
+			contradicted++
+		}
+		if contradicted == attempts && attempts >= 6 {
+			break
+		}
+	}
+	f := &Failure{Attempts: attempts}
+	switch {
+	case g.why != nil && g.why.static && contradicted == attempts:
+		f.Reason, f.InstanceLocation, f.Unsatisfiable = g.why.msg(), g.why.ptr, true
+	case lastErr != nil:
+		f.Reason = fmt.Sprintf("the generated instances kept failing %s: %s", lastErr.KeywordLocation, lastErr.Message)
+		f.InstanceLocation = lastErr.InstanceLocation
+		if g.why != nil {
+			f.Reason += " (" + g.why.msg() + ")"
+		}
+	case g.why != nil:
+		f.Reason, f.InstanceLocation = g.why.msg(), g.why.ptr
+	default:
+		f.Reason = "the generated instances could not be validated"
+	}
+	return source.Value{}, f, false
+}
