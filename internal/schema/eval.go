@@ -56,18 +56,28 @@ func (e *Error) SchemaPosition() (file string, line, col int) {
 // The error is non-nil only when the evaluation could not be completed: a pattern match
 // that exceeded its time limit, or a reference loop that never reaches the instance.
 func (s *Schema) Validate(v source.Value) ([]Error, error) {
+	errs, _, err := s.ValidateLimit(v, 0)
+	return errs, err
+}
+
+// ValidateLimit is Validate that stops once max errors (causes included) have been found,
+// reporting that it did; max <= 0 means no limit. An instance with a pathological number of
+// errors (a large generated document against a schema of many alternatives) is then
+// reported in bounded time and memory.
+func (s *Schema) ValidateLimit(v source.Value, max int) (errs []Error, truncated bool, err error) {
 	e := getEvaluator(true)
 	defer putEvaluator(e)
+	e.maxErrors = max
 	e.eval(s, v, nil)
 	if e.fatal != nil {
-		return nil, e.fatal
+		return nil, false, e.fatal
 	}
 	if len(e.errs) == 0 {
-		return nil, nil
+		return nil, e.truncated, nil
 	}
 	out := make([]Error, len(e.errs))
 	copy(out, e.errs)
-	return out, nil
+	return out, e.truncated, nil
 }
 
 // Valid reports whether an instance is valid, stopping at the first error.
@@ -98,6 +108,9 @@ type evaluator struct {
 	chainBase int
 	fatal     error
 	trace     func(Event)
+	maxErrors int  // 0: no limit
+	recorded  int  // errors recorded, causes included
+	truncated bool // the limit was reached: evaluation stops
 }
 
 // Event is one step of an evaluation, for coverage: a schema reached (Keyword ""), or a
@@ -151,6 +164,7 @@ func putEvaluator(e *evaluator) {
 	e.errs = e.errs[:0]
 	e.ipath, e.kpath, e.scope, e.chain = e.ipath[:0], e.kpath[:0], e.scope[:0], e.chain[:0]
 	e.chainBase, e.fatal, e.trace = 0, nil, nil
+	e.maxErrors, e.recorded, e.truncated = 0, 0, false
 	evalPool.Put(e)
 }
 
@@ -176,7 +190,17 @@ func (e *evaluator) popK(n int)     { e.kpath = e.kpath[:len(e.kpath)-n] }
 func (e *evaluator) pushI(s string) { e.ipath = append(e.ipath, pathTok{s: s, i: -1}) }
 func (e *evaluator) pushIi(i int)   { e.ipath = append(e.ipath, pathTok{i: i}) }
 func (e *evaluator) popI()          { e.ipath = e.ipath[:len(e.ipath)-1] }
-func (e *evaluator) stopped() bool  { return e.fatal != nil }
+func (e *evaluator) stopped() bool  { return e.fatal != nil || e.truncated }
+
+// record keeps an error, and stops the evaluation once the error limit is reached (the
+// verdict, invalid, is known by then).
+func (e *evaluator) record(err Error) {
+	e.errs = append(e.errs, err)
+	e.recorded++
+	if e.maxErrors > 0 && e.recorded >= e.maxErrors {
+		e.truncated = true
+	}
+}
 func (e *evaluator) setFatal(err error) {
 	if e.fatal == nil {
 		e.fatal = err
@@ -188,7 +212,7 @@ func (e *evaluator) fail(s *Schema, kw string, format string, args ...any) bool 
 	if !e.collect {
 		return false
 	}
-	e.errs = append(e.errs, e.newError(s, source.EscapeToken(kw), fmt.Sprintf(format, args...)))
+	e.record(e.newError(s, source.EscapeToken(kw), fmt.Sprintf(format, args...)))
 	return false
 }
 
@@ -220,7 +244,7 @@ func (e *evaluator) failAt(s *Schema, kwPath string, format string, args ...any)
 	if !e.collect {
 		return false
 	}
-	e.errs = append(e.errs, e.newError(s, kwPath, fmt.Sprintf(format, args...)))
+	e.record(e.newError(s, kwPath, fmt.Sprintf(format, args...)))
 	return false
 }
 
@@ -893,7 +917,7 @@ func (e *evaluator) evalObject(s *Schema, v source.Value, ann *annotations) bool
 	}
 	for _, r := range s.required {
 		if !v.Has(r) {
-			valid = e.fail(s, "required", "missing required property %s", strconv.Quote(r))
+			valid = e.fail(s, "required", "missing required property %q", r)
 			if !e.collect {
 				return false
 			}
@@ -906,7 +930,10 @@ func (e *evaluator) evalObject(s *Schema, v source.Value, ann *annotations) bool
 		kw := dr.kw
 		for _, r := range dr.required {
 			if !v.Has(r) {
-				valid = e.failAt(s, kw+"/"+source.EscapeToken(dr.prop), "property %s requires property %s", strconv.Quote(dr.prop), strconv.Quote(r))
+				if !e.collect {
+					return false
+				}
+				valid = e.failAt(s, kw+"/"+source.EscapeToken(dr.prop), "property %q requires property %q", dr.prop, r)
 				if !e.collect {
 					return false
 				}
@@ -962,7 +989,7 @@ func (e *evaluator) evalObject(s *Schema, v source.Value, ann *annotations) bool
 				e.pushI(key)
 				var ok bool
 				if s.additionalProps.always == alwaysFalse {
-					ok = e.fail(s, "additionalProperties", "property %s is not allowed (additionalProperties is false)", strconv.Quote(key))
+					ok = e.fail(s, "additionalProperties", "property %q is not allowed (additionalProperties is false)", key)
 				} else {
 					e.pushK("additionalProperties")
 					ok = e.child(s.additionalProps, val)
@@ -1130,7 +1157,7 @@ func (e *evaluator) evalAnyOf(s *Schema, v source.Value, ann *annotations) bool 
 	causes := e.branchCauses(s, "anyOf", s.anyOf, v)
 	err := e.newError(s, "anyOf", fmt.Sprintf("value does not match any of the %d alternatives of anyOf", len(s.anyOf)))
 	err.Causes = causes
-	e.errs = append(e.errs, err)
+	e.record(err)
 	return false
 }
 
@@ -1190,7 +1217,7 @@ func (e *evaluator) evalOneOf(s *Schema, v source.Value, ann *annotations) bool 
 		}
 		err := e.newError(s, "oneOf", fmt.Sprintf("value does not match any of the %d alternatives of oneOf", len(s.oneOf)))
 		err.Causes = e.branchCauses(s, "oneOf", s.oneOf, v)
-		e.errs = append(e.errs, err)
+		e.record(err)
 		return false
 	}
 	idx := make([]string, len(matches))
@@ -1211,7 +1238,7 @@ func (e *evaluator) evalUnevaluated(s *Schema, v source.Value, ann *annotations)
 			e.pushI(k.Str())
 			var ok bool
 			if s.unevalProps.always == alwaysFalse {
-				ok = e.fail(s, "unevaluatedProperties", "property %s is not allowed (unevaluatedProperties is false)", strconv.Quote(k.Str()))
+				ok = e.fail(s, "unevaluatedProperties", "property %q is not allowed (unevaluatedProperties is false)", k.Str())
 			} else {
 				e.pushK("unevaluatedProperties")
 				ok = e.child(s.unevalProps, val)

@@ -456,3 +456,16 @@ func TestFailedCompileLeavesNoHalfSchema(t *testing.T) {
 		t.Error("a schema compiled after a failure is wrong")
 	}
 }
+
+func TestValidateLimit(t *testing.T) {
+	s := mustCompile(t, `{"items": {"type": "string"}}`)
+	doc := parse(t, `[1, 2, 3, 4, 5]`)
+	errs, truncated, err := s.ValidateLimit(doc.Root, 2)
+	if err != nil || !truncated || len(errs) != 2 {
+		t.Errorf("got %d errors, truncated %v, %v", len(errs), truncated, err)
+	}
+	errs, truncated, _ = s.ValidateLimit(doc.Root, 0)
+	if truncated || len(errs) != 5 {
+		t.Errorf("unlimited: %d errors, truncated %v", len(errs), truncated)
+	}
+}

@@ -86,6 +86,7 @@ type Document struct {
 
 	src   []byte
 	lines atomic.Pointer[[]int] // offsets of line starts, computed on first use
+	marks atomic.Pointer[[]int] // characters before each markEvery-byte block, for long lines
 }
 
 // NewDocument wraps a root value parsed from src.
@@ -120,11 +121,52 @@ func (d *Document) Position(off int) (line, col int) {
 	if base < 1 {
 		base = 1
 	}
-	col = utf8.RuneCount(d.src[start:off]) + 1
+	col = d.charsBetween(start, off) + 1
 	if start == 0 && off >= len(bom) && string(d.src[:len(bom)]) == bom {
 		col-- // a byte order mark is invisible in editors
 	}
 	return base + i, col
+}
+
+// markEvery is the spacing, in bytes, of the character counts kept for long lines.
+const markEvery = 4096
+
+// charsBetween counts the characters of src[from:to]: the bytes that do not continue a
+// UTF-8 sequence. Within one line of at most a few blocks it counts directly; across a long
+// line (a minified 20 MB document is one line) it uses counts kept per block of the
+// document, so locating many errors on one line stays linear.
+func (d *Document) charsBetween(from, to int) int {
+	if to-from <= 4*markEvery {
+		return utf8.RuneCount(d.src[from:to])
+	}
+	return d.charsBefore(to) - d.charsBefore(from)
+}
+
+// charsBefore counts the characters of src[:off].
+func (d *Document) charsBefore(off int) int {
+	mp := d.marks.Load()
+	if mp == nil {
+		marks := make([]int, len(d.src)/markEvery+1)
+		n := 0
+		for i, c := range d.src {
+			if i%markEvery == 0 {
+				marks[i/markEvery] = n
+			}
+			if c&0xC0 != 0x80 {
+				n++
+			}
+		}
+		mp = &marks
+		d.marks.Store(mp)
+	}
+	b := off / markEvery
+	n := (*mp)[b]
+	for _, c := range d.src[b*markEvery : off] {
+		if c&0xC0 != 0x80 {
+			n++
+		}
+	}
+	return n
 }
 
 // bom is the UTF-8 byte order mark, accepted (and skipped) at the start of a file.

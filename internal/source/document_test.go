@@ -2,8 +2,10 @@ package source
 
 import (
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
@@ -267,5 +269,31 @@ func TestPointers(t *testing.T) {
 	}
 	if got := EscapeToken("plain"); got != "plain" {
 		t.Errorf("EscapeToken: %s", got)
+	}
+}
+
+func TestPositionOnALongLine(t *testing.T) {
+	// One line of many blocks, with multi-byte characters across block boundaries.
+	var sb strings.Builder
+	sb.WriteString("[")
+	for i := 0; i < 5000; i++ {
+		if i > 0 {
+			sb.WriteString(",")
+		}
+		sb.WriteString(`"é€😀x"`)
+	}
+	sb.WriteString("]")
+	src := sb.String()
+	doc, err := ParseJSON("long.json", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range []int{0, 1, 700, 4999} {
+		v := doc.Root.Index(i)
+		line, col := doc.Position(v.Offset())
+		want := utf8.RuneCountInString(src[:v.Offset()]) + 1
+		if line != 1 || col != want {
+			t.Errorf("item %d at %d:%d, want 1:%d", i, line, col, want)
+		}
 	}
 }

@@ -9,7 +9,7 @@ import (
 
 // SampleInput are the arguments of sample.
 type SampleInput struct {
-	Schema       Doc    `json:"schema" desc:"The JSON Schema to generate instances of."`
+	Schema       Doc    `json:"schema" cli:"arg" desc:"The JSON Schema to generate instances of."`
 	Count        int    `json:"count,omitempty" min:"1" max:"10000" desc:"How many instances to generate (default 1). One is printed as a JSON document, more as NDJSON (one per line)."`
 	Seed         int64  `json:"seed,omitempty" desc:"Seed of the random choices: the same seed gives the same output (default 0)."`
 	RequiredOnly bool   `json:"requiredOnly,omitempty" desc:"Leave out every optional property."`
@@ -24,7 +24,7 @@ func init() {
 		Name:    "sample",
 		Title:   "Generate instances of a JSON Schema",
 		Summary: "generate example instances of a schema, each checked valid (or, with --invalid, each breaking one constraint)",
-		Usage:   "--schema SCHEMA [--count N] [--seed N] [flags]",
+		Usage:   "[--count N] [--seed N] [flags] SCHEMA",
 		Description: "Answers: what does a document that satisfies this schema look like? Use it for test " +
 			"fixtures, examples and mocks instead of writing instances by hand. Every instance returned " +
 			"has been validated by jstk's own validator; when none can be found, failure says why (for " +

@@ -15,6 +15,7 @@ type ValidateInput struct {
 	Instances    []Doc  `json:"instances" desc:"The documents to check. A path may name a file (JSON, YAML, TOML, or NDJSON with one instance per line), a directory (its .json/.yaml/.yml/.toml/.ndjson/.jsonl files) or a glob pattern."`
 	AssertFormat bool   `json:"assertFormat,omitempty" desc:"Check format keywords (date-time, email, uri, ...) as assertions instead of annotations."`
 	Draft        string `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" desc:"Read the schema as this draft, whatever its $schema says. By default $schema decides, and 2020-12 when there is none."`
+	MaxErrors    int    `json:"maxErrors,omitempty" min:"0" desc:"Report at most this many errors of one instance (causes of anyOf/oneOf count; default 1000); the instance is then marked truncated."`
 	InvalidOnly  bool   `json:"invalidOnly,omitempty" desc:"List only the instances that are invalid or unreadable (the summary still counts all)."`
 	Offset       int    `json:"offset,omitempty" min:"0" desc:"Skip this many instances of the list (for paging through long results)."`
 	Limit        int    `json:"limit,omitempty" min:"0" desc:"List at most this many instances (0: the default of the surface; the CLI lists all)."`
@@ -80,7 +81,7 @@ func runValidate(ctx context.Context, env *Env, in *ValidateInput) (*validate.Re
 			srcs = append(srcs, validate.Source{Name: d.label(arg), Text: data})
 		}
 	}
-	opts := &validate.Options{Limits: env.Limits}
+	opts := &validate.Options{Limits: env.Limits, MaxErrors: in.MaxErrors}
 	var collected []validate.Instance
 	done := 0
 	opts.OnInstance = func(inst *validate.Instance) {

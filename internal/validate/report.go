@@ -51,6 +51,22 @@ func (t *TextWriter) Instance(in *Instance) {
 	for i := range in.Errors {
 		t.error(in.File, &in.Errors[i], "")
 	}
+	if in.Truncated {
+		loc := in.File
+		if in.Line > 0 {
+			loc += ":" + strconv.Itoa(in.Line)
+		}
+		t.printf("%s: more errors not reported: the limit is %d per instance (raise it with maxErrors / --max-errors)\n", loc, countErrors(in.Errors))
+	}
+}
+
+// countErrors counts errors with their causes.
+func countErrors(errs []Error) int {
+	n := len(errs)
+	for i := range errs {
+		n += countErrors(errs[i].Causes)
+	}
+	return n
 }
 
 func (t *TextWriter) error(file string, e *Error, indent string) {

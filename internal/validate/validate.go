@@ -40,6 +40,9 @@ type Options struct {
 	Workers int
 	// Limits bound each document (for NDJSON: each line).
 	Limits *source.Limits
+	// MaxErrors bounds the errors reported for one instance (causes count); 0 means
+	// DefaultMaxErrors. The instance is then marked Truncated.
+	MaxErrors int
 	// OnInstance, when set, receives every instance's result in input order as soon as it
 	// is known, and Result.Instances stays empty (the summary still counts them). The CLI
 	// streams this way; callers that want the whole list leave it nil.
@@ -77,7 +80,12 @@ type Instance struct {
 	// Problem says why the instance could not be read or parsed; the instance is then
 	// neither valid nor invalid, and Errors is empty.
 	Problem string `json:"problem,omitempty"`
+	// Truncated says that the instance has more errors than were reported (MaxErrors).
+	Truncated bool `json:"truncated,omitempty"`
 }
+
+// DefaultMaxErrors is how many errors of one instance are reported by default.
+const DefaultMaxErrors = 1000
 
 // Error is one way an instance fails the schema.
 type Error struct {
@@ -132,7 +140,7 @@ func Run(ctx context.Context, s *schema.Schema, srcs []Source, fsys workspace.FS
 
 	// One document needs no pipeline: validate it here (the common call over MCP).
 	if len(srcs) == 1 && srcs[0].Reader == nil && !isNDJSONPath(srcs[0].Path) {
-		p := &pipeline{ctx: ctx, schema: s, fsys: fsys, lim: opts.Limits}
+		p := &pipeline{ctx: ctx, schema: s, fsys: fsys, lim: opts.Limits, maxErrors: maxErrors(opts)}
 		out := p.process(&job{name: srcs[0].Name, src: srcs[0]})
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -146,7 +154,7 @@ func Run(ctx context.Context, s *schema.Schema, srcs []Source, fsys workspace.FS
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	p := &pipeline{ctx: ctx, schema: s, fsys: fsys, lim: opts.Limits,
+	p := &pipeline{ctx: ctx, schema: s, fsys: fsys, lim: opts.Limits, maxErrors: maxErrors(opts),
 		work: make(chan *job, 4*workers), order: make(chan *job, 8*workers)}
 	var wg sync.WaitGroup
 	for range workers {
@@ -223,12 +231,13 @@ type job struct {
 }
 
 type pipeline struct {
-	ctx    context.Context
-	schema *schema.Schema
-	fsys   workspace.FS
-	lim    *source.Limits
-	work   chan *job
-	order  chan *job
+	maxErrors int
+	ctx       context.Context
+	schema    *schema.Schema
+	fsys      workspace.FS
+	lim       *source.Limits
+	work      chan *job
+	order     chan *job
 }
 
 // send queues a job for a worker and for the ordered emitter.
@@ -440,7 +449,7 @@ func (p *pipeline) processLines(j *job) []Instance {
 
 // check validates one document.
 func (p *pipeline) check(name string, line int, doc *source.Document) Instance {
-	errs, err := p.schema.Validate(doc.Root)
+	errs, truncated, err := p.schema.ValidateLimit(doc.Root, p.maxErrors)
 	if err != nil {
 		loc := name
 		if line > 0 {
@@ -448,7 +457,7 @@ func (p *pipeline) check(name string, line int, doc *source.Document) Instance {
 		}
 		return Instance{File: name, Line: line, Errors: []Error{}, Problem: loc + ": " + err.Error()}
 	}
-	in := Instance{File: name, Line: line, Valid: len(errs) == 0, Errors: convert(errs, doc)}
+	in := Instance{File: name, Line: line, Valid: len(errs) == 0, Errors: convert(errs, doc), Truncated: truncated}
 	return in
 }
 
@@ -584,4 +593,11 @@ func (r *Result) ExitCode() int {
 func isNDJSONPath(path string) bool {
 	f, ok := source.FormatOf(path)
 	return path != "" && ok && f == source.NDJSON
+}
+
+func maxErrors(opts *Options) int {
+	if opts.MaxErrors > 0 {
+		return opts.MaxErrors
+	}
+	return DefaultMaxErrors
 }

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -587,5 +588,24 @@ func TestEvaluationError(t *testing.T) {
 	}
 	if !strings.HasPrefix(got[1].Problem, "p.ndjson:2: ") || !strings.Contains(got[1].Problem, "time limit") {
 		t.Errorf("problem %q does not name the line and the time limit", got[1].Problem)
+	}
+}
+
+func TestMaxErrors(t *testing.T) {
+	s := compileSchema(t, `{"items": {"type": "string"}}`)
+	res, err := Run(context.Background(), s, []Source{{Name: "a.json", Text: []byte(`[1, 2, 3]`)}}, nil, &Options{MaxErrors: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := res.Instances[0]
+	if !in.Truncated || len(in.Errors) != 2 || in.Valid {
+		t.Fatalf("got %+v", in)
+	}
+	var buf bytes.Buffer
+	if err := res.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "a.json: more errors not reported: the limit is 2 per instance") {
+		t.Errorf("text:\n%s", buf.String())
 	}
 }
