@@ -55,6 +55,15 @@ type Compiler struct {
 	metas   map[string]*Schema // compiled meta-schemas by URI
 	regexes map[string]Regexp
 	loading map[string]bool // meta-schema URIs being resolved, to stop cycles
+	info    *compileInfo
+}
+
+// compileInfo is what the schemas of one compiler share.
+type compileInfo struct {
+	// dynamic is set when some schema has a dynamic reference ($dynamicRef to a
+	// $dynamicAnchor, $recursiveRef to a $recursiveAnchor): verdicts may then depend on the
+	// path that led to a schema.
+	dynamic bool
 }
 
 type schemaKey struct {
@@ -71,6 +80,7 @@ func NewCompiler(opts *Options) *Compiler {
 		metas:   map[string]*Schema{},
 		regexes: map[string]Regexp{},
 		loading: map[string]bool{},
+		info:    &compileInfo{},
 	}
 	if opts != nil {
 		c.opts = *opts
@@ -125,6 +135,13 @@ func (c *Compiler) Compile(uri string) (*Schema, error) {
 // with $recursiveAnchor and the targets of every $dynamicAnchor. Compiling them may load
 // more documents, so it repeats until nothing new appears.
 func (c *Compiler) finish() error {
+	defer func() {
+		for _, s := range c.schemas {
+			if s.dynAnchor != "" || (s.recursiveRef != nil && s.recursiveRef.res.recursive) {
+				c.info.dynamic = true
+			}
+		}
+	}()
 	for {
 		changed := false
 		for _, doc := range c.docs {
@@ -318,6 +335,7 @@ func (c *Compiler) compileValue(doc *document, ptr string, v source.Value) (*Sch
 		ptr:       ptr,
 		val:       v,
 		res:       res,
+		info:      c.info,
 		minLength: -1, maxLength: -1, minItems: -1, maxItems: -1,
 		minProps: -1, maxProps: -1, minContains: -1, maxContains: -1,
 	}

@@ -99,18 +99,20 @@ type pathTok struct {
 }
 
 type evaluator struct {
-	collect   bool
-	errs      []Error
-	ipath     []pathTok
-	kpath     []pathTok
-	scope     []*resource
-	chain     []*Schema
-	chainBase int
-	fatal     error
-	trace     func(Event)
-	maxErrors int  // 0: no limit
-	recorded  int  // errors recorded, causes included
-	truncated bool // the limit was reached: evaluation stops
+	collect    bool
+	errs       []Error
+	ipath      []pathTok
+	kpath      []pathTok
+	scope      []*resource
+	chain      []*Schema
+	chainBase  int
+	fatal      error
+	trace      func(Event)
+	quietDepth int // nesting of boolean-mode evaluations (alternatives, not, if, contains)
+	memo       map[memoKey]bool
+	maxErrors  int  // 0: no limit
+	recorded   int  // errors recorded, causes included
+	truncated  bool // the limit was reached: evaluation stops
 }
 
 // Event is one step of an evaluation, for coverage: a schema reached (Keyword ""), or a
@@ -165,6 +167,7 @@ func putEvaluator(e *evaluator) {
 	e.ipath, e.kpath, e.scope, e.chain = e.ipath[:0], e.kpath[:0], e.scope[:0], e.chain[:0]
 	e.chainBase, e.fatal, e.trace = 0, nil, nil
 	e.maxErrors, e.recorded, e.truncated = 0, 0, false
+	e.quietDepth, e.memo = 0, nil
 	evalPool.Put(e)
 }
 
@@ -310,6 +313,35 @@ func (e *evaluator) eval(s *Schema, v source.Value, ann *annotations) bool {
 	case alwaysFalse:
 		return e.fail(s, "", "no value is allowed here (the schema is false)")
 	}
+	// Alternatives nested in alternatives can evaluate the same subschema on the same value
+	// exponentially often; a verdict found in boolean mode is remembered (when no dynamic
+	// reference can make it depend on the path taken).
+	if e.quietDepth >= 2 && !e.collect && ann == nil && e.trace == nil && !s.info.dynamic {
+		if id := v.Identity(); id != 0 {
+			k := memoKey{s, id}
+			if ok, seen := e.memo[k]; seen {
+				return ok
+			}
+			ok := e.evalScoped(s, v, ann)
+			if !e.stopped() {
+				if e.memo == nil {
+					e.memo = map[memoKey]bool{}
+				}
+				e.memo[k] = ok
+			}
+			return ok
+		}
+	}
+	return e.evalScoped(s, v, ann)
+}
+
+type memoKey struct {
+	s  *Schema
+	id uintptr
+}
+
+// evalScoped evaluates s with its resource on the dynamic scope.
+func (e *evaluator) evalScoped(s *Schema, v source.Value, ann *annotations) bool {
 	if n := len(e.scope); n == 0 || e.scope[n-1] != s.res {
 		e.scope = append(e.scope, s.res)
 		ok := e.evalIn(s, v, ann)
@@ -570,7 +602,9 @@ func (e *evaluator) child(s *Schema, v source.Value) bool {
 func (e *evaluator) quietly(fn func() bool) bool {
 	saved, n := e.collect, len(e.errs)
 	e.collect = false
+	e.quietDepth++
 	ok := fn()
+	e.quietDepth--
 	e.collect = saved
 	e.errs = e.errs[:n]
 	return ok

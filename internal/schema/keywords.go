@@ -18,10 +18,11 @@ type Schema struct {
 	// Draft is the dialect the schema is read in.
 	Draft *Draft
 
-	doc *document
-	ptr string
-	val source.Value
-	res *resource
+	doc  *document
+	ptr  string
+	val  source.Value
+	res  *resource
+	info *compileInfo // shared by the schemas of one compiler
 
 	always   uint8 // alwaysTrue / alwaysFalse for boolean schemas
 	hasRef   bool  // draft <= 7: $ref present, siblings ignored

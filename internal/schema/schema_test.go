@@ -469,3 +469,26 @@ func TestValidateLimit(t *testing.T) {
 		t.Errorf("unlimited: %d errors, truncated %v", len(errs), truncated)
 	}
 }
+
+// Alternatives nested in alternatives must not make evaluation exponential: without
+// remembered verdicts this instance (60 levels, two recursive alternatives per level) would
+// take 2^60 steps.
+func TestNestedAlternativesStayLinear(t *testing.T) {
+	s := mustCompile(t, `{"$defs": {"n": {"anyOf": [
+  {"type": "object", "properties": {"c": {"$ref": "#/$defs/n"}}},
+  {"type": "object", "properties": {"c": {"$ref": "#/$defs/n"}}, "minProperties": 1},
+  {"type": "null"}]}}, "$ref": "#/$defs/n"}`)
+	inst := strings.Repeat(`{"c": `, 60) + `"x"` + strings.Repeat("}", 60)
+	doc := parse(t, inst)
+	if ok, err := s.Valid(doc.Root); ok || err != nil {
+		t.Errorf("Valid = %v, %v", ok, err)
+	}
+	errs, truncated, err := s.ValidateLimit(doc.Root, 500)
+	if err != nil || len(errs) == 0 || !truncated {
+		t.Errorf("ValidateLimit: %d errors, truncated %v, %v", len(errs), truncated, err)
+	}
+	valid := strings.Repeat(`{"c": `, 60) + `null` + strings.Repeat("}", 60)
+	if ok, _ := s.Valid(parse(t, valid).Root); !ok {
+		t.Error("the valid instance is rejected")
+	}
+}

@@ -344,3 +344,12 @@ func JoinPointer(tokens ...string) string {
 	}
 	return sb.String()
 }
+
+// Identity returns a number that identifies a non-empty array or object for as long as its
+// document lives (0 for other values): evaluation uses it to remember verdicts.
+func (v Value) Identity() uintptr {
+	if k := v.Kind(); (k == Array || k == Object) && v.n > 0 {
+		return uintptr(v.ptr)
+	}
+	return 0
+}
