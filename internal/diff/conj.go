@@ -34,6 +34,7 @@ type engine struct {
 	sameDepth     int
 	sameTentative [][2]*schema.Schema
 	evalMemo      map[*schema.Schema]int8 // does the in-place closure evaluate properties/items
+	epoch         uint32                  // marks the nodes seen by one conjClose
 
 	// proofs
 	subMemo, disMemo  map[string]bool
@@ -101,6 +102,7 @@ type conj struct {
 	parts  []*node
 	chosen []int
 	m      *merged
+	shared *conj // the conjunction of the same parts made first, whose merged view this one uses
 }
 
 // groupID identifies one anyOf, oneOf or if group of a node.
@@ -130,14 +132,18 @@ func (e *engine) conjOf(roots []*schema.Schema, chosen []int) *conj {
 
 func (e *engine) conjClose(roots []*schema.Schema, chosen []int) *conj {
 	var parts []*node
-	var seen []*schema.Schema // conjunctions are small: a slice beats a map
+	e.epoch++ // a node is seen in this closure when its mark is the epoch
+	epoch := e.epoch
 	var visit func(s *schema.Schema)
 	visit = func(s *schema.Schema) {
-		if s == nil || slices.Contains(seen, s) {
+		if s == nil {
 			return
 		}
-		seen = append(seen, s)
 		n := e.node(s)
+		if n.mark == epoch {
+			return
+		}
+		n.mark = epoch
 		if n.isBool && n.boolVal {
 			return // true adds nothing
 		}
@@ -167,14 +173,20 @@ func (e *engine) conjClose(roots []*schema.Schema, chosen []int) *conj {
 		sb.WriteByte(',')
 	}
 	key := sb.String()
-	if c, ok := e.conjs[key]; ok {
-		return c
-	}
 	var rs []*schema.Schema
 	for _, r := range roots {
 		if r != nil {
 			rs = append(rs, r)
 		}
+	}
+	if c, ok := e.conjs[key]; ok {
+		if slices.Equal(c.roots, rs) {
+			return c
+		}
+		// The same parts reached from other roots: the same constraints, but the roots
+		// are this conjunction's own (they say where its keywords are and what is compared
+		// with what); the merged view is shared.
+		return &conj{key: key, roots: rs, parts: c.parts, chosen: c.chosen, shared: c}
 	}
 	c := &conj{key: key, roots: rs, parts: parts, chosen: ch}
 	e.conjs[key] = c
@@ -232,6 +244,9 @@ func (c *conj) chosenHas(id int) bool {
 }
 
 func (e *engine) merged(c *conj) *merged {
+	if c.shared != nil {
+		return e.merged(c.shared)
+	}
 	if c.m != nil {
 		return c.m
 	}
@@ -685,7 +700,7 @@ func (e *engine) sameShape(a, b *schema.Schema, checkText bool) bool {
 	if a.Draft != b.Draft || a.FormatAsserted() != b.FormatAsserted() {
 		return false
 	}
-	if checkText && (e.hashOf(a) != e.hashOf(b) || !source.Equal(e.node(a).v, e.node(b).v)) {
+	if checkText && (e.hashOf(a) != e.hashOf(b) || !source.Equal(e.valueOf(a), e.valueOf(b))) {
 		return false
 	}
 	for _, kw := range a.Keywords() {
@@ -710,6 +725,20 @@ func (e *engine) sameShape(a, b *schema.Schema, checkText bool) bool {
 			return false
 		}
 		if !e.samePair(ca[i].Schema, cb[i].Schema, false) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameRoots reports whether two lists of schemas are the same schemas, position by
+// position (none missing): the conjunctions they make are then the same (sameConj).
+func (e *engine) sameRoots(a, b []*schema.Schema) bool {
+	if len(a) != len(b) || len(a) == 0 {
+		return false
+	}
+	for i := range a {
+		if a[i] == nil || b[i] == nil || !e.same(a[i], b[i]) {
 			return false
 		}
 	}

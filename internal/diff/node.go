@@ -19,6 +19,7 @@ type node struct {
 	v     source.Value // the schema's JSON value
 	id    int
 	draft int
+	mark  uint32 // the engine's epoch when conjClose last saw this node
 
 	isBool  bool
 	boolVal bool
@@ -52,8 +53,9 @@ type node struct {
 	propNames  *schema.Schema
 	contains   *schema.Schema
 
-	defaults map[string]source.Value // property name -> default, from properties/*/default
-	ann      []annotation
+	defaults     map[string]source.Value // property name -> default, from properties/*/default
+	haveDefaults bool                    // defaults is computed (on first use: only the reader-defaults policy needs it)
+	ann          []annotation
 }
 
 type patProp struct {
@@ -450,21 +452,30 @@ func (e *engine) newNode(s *schema.Schema) *node {
 		add(fact{kind: fCond, kw: "if", subs: []*schema.Schema{n.ifS, n.thenS, n.elseS}})
 	}
 
-	// defaults of properties, for the reader-defaults policy
-	for k, ps := range n.props {
-		if v, ok := e.node(ps).kw("default"); ok {
-			if n.defaults == nil {
-				n.defaults = map[string]source.Value{}
-			}
-			n.defaults[k] = v
-		}
-	}
 	for _, kw := range annotationKeywords {
 		if v, ok := n.raw(kw); ok {
 			n.ann = append(n.ann, annotation{kw, v})
 		}
 	}
 	return n
+}
+
+// defaultsOf returns the defaults of n's properties (property name -> default), for the
+// reader-defaults policy. They are read on first use: building the nodes of every property
+// subtree up front would cost the walk as much as the comparison itself.
+func (e *engine) defaultsOf(n *node) map[string]source.Value {
+	if !n.haveDefaults {
+		n.haveDefaults = true
+		for _, k := range n.propOrder {
+			if v, ok := e.node(n.props[k]).kw("default"); ok {
+				if n.defaults == nil {
+					n.defaults = map[string]source.Value{}
+				}
+				n.defaults[k] = v
+			}
+		}
+	}
+	return n.defaults
 }
 
 // annotationKeywords are reported at --level docs.

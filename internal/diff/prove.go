@@ -524,7 +524,7 @@ func (e *engine) defaultFills(f *fact) bool {
 	if !e.opts.RequiredWithDefault {
 		return false
 	}
-	v, ok := f.n.defaults[f.str]
+	v, ok := e.defaultsOf(f.n)[f.str]
 	if !ok {
 		return false
 	}

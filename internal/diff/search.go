@@ -371,7 +371,7 @@ func (e *engine) fillDefaults(c *conj, x source.Value, depth int) source.Value {
 				continue
 			}
 			for _, n := range c.parts {
-				if d, ok := n.defaults[k]; ok {
+				if d, ok := e.defaultsOf(n)[k]; ok {
 					b.Set(k, d)
 					break
 				}

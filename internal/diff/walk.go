@@ -192,6 +192,11 @@ func (c *cmpCtx) polarize(ch *change) {
 }
 
 func (c *cmpCtx) child(o, n []*schema.Schema, ctxO, ctxN []*schema.Schema, st *step, ipath string, pol int8, dom typeSet) {
+	if c.e.sameRoots(o, n) {
+		// the walk skips a location whose two sides are the same schemas: know it before
+		// building the views of every unchanged property
+		return
+	}
 	it := &item{o: c.e.conjOf(o, nil), n: c.e.conjOf(n, nil), ctxO: ctxO, ctxN: ctxN, ipath: ipath, pol: pol, dom: dom,
 		so: firstOr(o, c.it.so), sn: firstOr(n, c.it.sn)}
 	it.path = c.it.path
