@@ -113,6 +113,12 @@ type evaluator struct {
 	maxErrors  int  // 0: no limit
 	recorded   int  // errors recorded, causes included
 	truncated  bool // the limit was reached: evaluation stops
+
+	// When tracing: the evaluations recorded, their steps, and the nesting of those being
+	// recorded (see evalReplayed).
+	traced    map[memoKey]traced
+	steps     []Event
+	recording int
 }
 
 // Event is one step of an evaluation, for coverage: a schema reached (Keyword ""), or a
@@ -149,9 +155,59 @@ func (s *Schema) Trace(v source.Value, fn func(Event)) ([]Error, error) {
 // emit reports an evaluation step when tracing.
 func (e *evaluator) emit(s *Schema, kw string, passed bool, detail string) {
 	if e.trace != nil {
-		e.trace(Event{Schema: s, Keyword: kw, Passed: passed, Detail: detail})
+		ev := Event{Schema: s, Keyword: kw, Passed: passed, Detail: detail}
+		if e.recording > 0 {
+			e.steps = append(e.steps, ev)
+		}
+		e.trace(ev)
 	}
 }
+
+// traced is an evaluation whose steps were recorded when tracing: its verdict, and its
+// steps (after the schema reached) in evaluator.steps.
+type traced struct {
+	ok         bool
+	start, end int32
+}
+
+// evalReplayed evaluates, when tracing, a reference's target in boolean mode, where no
+// annotation is collected: the same schema on the same value gives the same verdict
+// through the same steps (unless dynamic references are about, which the caller
+// excludes), so the steps of the first such evaluation are recorded and later ones replay
+// them instead of evaluating again. An instance whose alternatives (anyOf, oneOf) refer
+// to a shared definition evaluates it once, not once per alternative.
+func (e *evaluator) evalReplayed(s *Schema, v source.Value, k memoKey) bool {
+	if e.recording == 0 && len(e.steps) >= maxRecordedSteps {
+		// no recording is under way: forget them all (memory stays bounded on a large
+		// document; replays mostly serve the alternatives at one instance location)
+		clear(e.steps)
+		e.steps = e.steps[:0]
+		clear(e.traced)
+	}
+	if t, ok := e.traced[k]; ok {
+		for _, ev := range e.steps[t.start:t.end] {
+			if e.recording > 0 {
+				e.steps = append(e.steps, ev)
+			}
+			e.trace(ev)
+		}
+		return t.ok
+	}
+	start := len(e.steps)
+	e.recording++
+	ok := e.evalScoped(s, v, nil)
+	e.recording--
+	if !e.stopped() {
+		if e.traced == nil {
+			e.traced = map[memoKey]traced{}
+		}
+		e.traced[k] = traced{ok: ok, start: int32(start), end: int32(len(e.steps))}
+	}
+	return ok
+}
+
+// maxRecordedSteps bounds the steps kept for replay (see evalReplayed): about 12 MB.
+const maxRecordedSteps = 1 << 18
 
 var evalPool = sync.Pool{New: func() any { return &evaluator{} }}
 
@@ -168,6 +224,13 @@ func putEvaluator(e *evaluator) {
 	e.chainBase, e.fatal, e.trace = 0, nil, nil
 	e.maxErrors, e.recorded, e.truncated = 0, 0, false
 	e.quietDepth, e.memo = 0, nil
+	if e.traced != nil || len(e.steps) > 0 {
+		clear(e.steps)
+		e.traced, e.steps, e.recording = nil, e.steps[:0], 0
+		if cap(e.steps) > 1<<12 {
+			e.steps = nil // a pooled evaluator does not keep a large document's steps
+		}
+	}
 	evalPool.Put(e)
 }
 
@@ -306,6 +369,12 @@ func (a *annotations) item(i int) {
 func (e *evaluator) eval(s *Schema, v source.Value, ann *annotations) bool {
 	if e.trace != nil {
 		e.emit(s, "", s.always != alwaysFalse, "")
+		if e.quietDepth > 0 && !e.collect && ann == nil && s.always == alwaysNone && !s.info.dynamic &&
+			len(e.chain) > e.chainBase && e.chain[len(e.chain)-1] == s {
+			if id := v.Identity(); id != 0 {
+				return e.evalReplayed(s, v, memoKey{s, id})
+			}
+		}
 	}
 	switch s.always {
 	case alwaysTrue:

@@ -492,3 +492,51 @@ func TestNestedAlternativesStayLinear(t *testing.T) {
 		t.Error("the valid instance is rejected")
 	}
 }
+
+// Alternatives that refer to one definition evaluate it once when tracing; the second
+// reference replays the first's steps, so the trace is as if it had been evaluated again.
+func TestTraceReplaysSharedReferences(t *testing.T) {
+	s := mustCompile(t, `{
+  "$defs": {"item": {"type": "object", "properties": {"y": {"type": "string", "minLength": 2}}}},
+  "anyOf": [
+    {"$ref": "#/$defs/item", "required": ["x"]},
+    {"$ref": "#/$defs/item", "required": ["z"]},
+    {"$ref": "#/$defs/item"}
+  ]
+}`)
+	for _, tc := range []struct {
+		doc   string
+		valid bool
+	}{{`{"y": "ab"}`, true}, {`{"y": "a"}`, false}, {`[{"y": 1}]`, false}} {
+		var got []string
+		errs, err := s.Trace(parse(t, tc.doc).Root, func(ev Event) {
+			_, ptr := ev.Schema.Pointer()
+			got = append(got, fmt.Sprintf("%s:%s:%v", ptr, ev.Keyword, ev.Passed))
+		})
+		if err != nil || (len(errs) == 0) != tc.valid {
+			t.Fatalf("%s: %v %v", tc.doc, err, errs)
+		}
+		// the definition's steps, once per alternative, all alike
+		var runs [][]string
+		for i, g := range got {
+			if g == "/$defs/item::true" {
+				var run []string
+				for _, h := range got[i+1:] {
+					if !strings.HasPrefix(h, "/$defs/item") {
+						break
+					}
+					run = append(run, h)
+				}
+				runs = append(runs, run)
+			}
+		}
+		if len(runs) != 3 {
+			t.Fatalf("%s: the definition was reached %d times, want 3:\n%s", tc.doc, len(runs), strings.Join(got, "\n"))
+		}
+		for _, r := range runs[1:] {
+			if diff := cmp.Diff(runs[0], r); diff != "" {
+				t.Errorf("%s: a replayed evaluation differs (-first +replay):\n%s", tc.doc, diff)
+			}
+		}
+	}
+}
