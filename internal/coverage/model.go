@@ -1,9 +1,11 @@
 package coverage
 
 import (
+	"math/bits"
 	"sort"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
@@ -357,6 +359,7 @@ func (m *model) add(t *schema.Schema) *view {
 			}
 		}
 	}
+	v.index()
 	return v
 }
 
@@ -388,6 +391,53 @@ func (si *sinfo) childItem(kw string) *int {
 // view translates the schemas of one compilation to the model.
 type view struct {
 	nodes map[*schema.Schema]*node
+	// slots hold the nodes again, for the tracer, which looks up the schema of nearly
+	// every event: an open-addressing table keyed by the schema's address, several times
+	// faster than the map. shift keeps the hash's top bits.
+	slots []slot
+	shift uint
+}
+
+type slot struct {
+	s *schema.Schema
+	n *node
+}
+
+// index fills the slots, at most half full.
+func (v *view) index() {
+	size := 8
+	for size < 2*len(v.nodes) {
+		size *= 2
+	}
+	v.slots = make([]slot, size)
+	v.shift = uint(64 - bits.TrailingZeros(uint(size)))
+	for s, n := range v.nodes {
+		i := v.hash(s)
+		for v.slots[i].s != nil {
+			i = (i + 1) & (size - 1)
+		}
+		v.slots[i] = slot{s, n}
+	}
+}
+
+// hash spreads a schema's address over the slots (Fibonacci hashing). Go's garbage
+// collector does not move heap objects, so the address is stable.
+func (v *view) hash(s *schema.Schema) int {
+	return int(uint64(uintptr(unsafe.Pointer(s))) * 0x9E3779B97F4A7C15 >> v.shift)
+}
+
+// lookup returns a schema's node (nil when the compilation's walk did not reach it).
+func (v *view) lookup(s *schema.Schema) *node {
+	mask := len(v.slots) - 1
+	for i := v.hash(s); ; i = (i + 1) & mask {
+		sl := &v.slots[i]
+		if sl.s == s {
+			return sl.n
+		}
+		if sl.s == nil {
+			return nil
+		}
+	}
 }
 
 // node is what the tracer needs of one schema of a compilation: its measured schema (nil

@@ -27,9 +27,6 @@ type tracer struct {
 	onValid    []int
 	onExpected []int
 	objects    []uint32 // per schema (sinfo.id): object evaluations seen
-	stack      []frame  // schemas reached, innermost last
-	recent     [8]frame // the schemas last looked up (see lookup)
-	next       int
 }
 
 // run is what one run has shown.
@@ -59,13 +56,7 @@ func (t *tracer) on(ev schema.Event) {
 	if ev.Keyword == "" || ev.Schema != t.run.s {
 		prev, prevInfo, prevStarted := t.run.s, t.run.info, t.run.startedReached
 		t.endRun()
-		var n *node
-		if ev.Keyword == "" {
-			n = t.lookup(ev.Schema)
-			t.stack = append(t.stack, frame{ev.Schema, n})
-		} else {
-			n = t.enclosing(ev.Schema)
-		}
+		n := t.v.lookup(ev.Schema)
 		t.run = run{s: ev.Schema, startedReached: ev.Keyword == "", reqAll: true}
 		if n != nil {
 			t.run.info = n.info
@@ -177,39 +168,6 @@ func (t *tracer) on(ev schema.Event) {
 	}
 }
 
-// lookup finds a schema's node: first among the few most recently looked up (evaluation
-// reaches the same schemas over and over: an items schema for each item, a parent between
-// its children), then in the view's map.
-func (t *tracer) lookup(s *schema.Schema) *node {
-	for i := range t.recent {
-		if t.recent[i].s == s {
-			return t.recent[i].n
-		}
-	}
-	n := t.v.nodes[s]
-	t.recent[t.next] = frame{s, n}
-	t.next = (t.next + 1) % len(t.recent)
-	return n
-}
-
-// frame is a schema reached and not known to be done.
-type frame struct {
-	s *schema.Schema
-	n *node
-}
-
-// enclosing finds the node of a schema whose evaluation goes on after its subschemas':
-// it was reached earlier and is on the stack, and everything reached after it is done.
-func (t *tracer) enclosing(s *schema.Schema) *node {
-	for i := len(t.stack) - 1; i >= 0; i-- {
-		if t.stack[i].s == s {
-			t.stack = t.stack[:i+1]
-			return t.stack[i].n
-		}
-	}
-	return t.v.nodes[s]
-}
-
 // reached counts a schema reached: the subschema, the keyword that applied it, and the
 // $ref that led to it when the previous run was its referrer's first.
 func (t *tracer) reached(n *node, s, prev *schema.Schema, prevInfo *sinfo, prevStarted bool) {
@@ -263,8 +221,6 @@ func (t *tracer) endRun() {
 func (t *tracer) finishTest(valid, expectValid bool, errs []schema.Error) {
 	t.endRun()
 	t.run = run{}
-	clear(t.stack)
-	t.stack = t.stack[:0]
 	if valid && expectValid {
 		for _, it := range t.onValid {
 			t.hit(it)
@@ -285,7 +241,6 @@ func (t *tracer) finishTest(valid, expectValid bool, errs []schema.Error) {
 func (t *tracer) abandon() {
 	t.endRun()
 	t.run = run{}
-	t.stack = t.stack[:0]
 	t.onValid, t.onExpected = t.onValid[:0], t.onExpected[:0]
 }
 
