@@ -464,30 +464,38 @@ func matchScore(f *fact, errs []schema.Error) (score int, strong bool, inst stri
 			f.quoted = strconv.Quote(f.str)
 		}
 	}
-	loc := f.loc
-	var visit func(es []schema.Error)
-	visit = func(es []schema.Error) {
-		for _, er := range es {
-			el := er.AbsoluteKeywordLocation
-			sc, st := 0, false
-			switch {
-			case f.kind == fRequired:
-				if el == f.ploc && strings.Contains(er.Message, f.quoted) {
-					sc, st = len(loc), true
-				}
-			case el == loc || strings.HasPrefix(el, loc+"/"):
+	return matchErrors(f, f.loc, errs, 0, false, "")
+}
+
+// matchErrors is matchScore over errs and their causes, from the best match so far.
+func matchErrors(f *fact, loc string, errs []schema.Error, score int, strong bool, inst string) (int, bool, string) {
+	for i := range errs {
+		er := &errs[i]
+		el := er.AbsoluteKeywordLocation
+		sc, st := 0, false
+		switch {
+		case f.kind == fRequired:
+			if el == f.ploc && strings.Contains(er.Message, f.quoted) {
 				sc, st = len(loc), true
-			case strings.HasPrefix(loc, el+"/"):
-				sc = len(el)
 			}
-			if sc > score || (sc == score && st && !strong) {
-				score, strong, inst = sc, st, er.InstanceLocation
-			}
-			visit(er.Causes)
+		case el == loc || underPointer(el, loc):
+			sc, st = len(loc), true
+		case underPointer(loc, el):
+			sc = len(el)
+		}
+		if sc > score || (sc == score && st && !strong) {
+			score, strong, inst = sc, st, er.InstanceLocation
+		}
+		if len(er.Causes) > 0 {
+			score, strong, inst = matchErrors(f, loc, er.Causes, score, strong, inst)
 		}
 	}
-	visit(errs)
 	return score, strong, inst
+}
+
+// underPointer reports whether location p is below location q (q + "/" is its prefix).
+func underPointer(p, q string) bool {
+	return len(p) > len(q) && p[len(q)] == '/' && strings.HasPrefix(p, q)
 }
 
 // pathMatches tells whether an instance location is one the pattern of a change's
