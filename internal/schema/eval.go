@@ -738,38 +738,45 @@ func (e *evaluator) evalNumber(s *Schema, v source.Value) bool {
 	return valid
 }
 
+// moreRunes reports whether str has more than n characters (code points; an invalid byte
+// counts as one, as in utf8.RuneCountInString), counting only when its byte length does
+// not settle it.
+func moreRunes(str string, n int) bool {
+	switch {
+	case len(str) <= n:
+		return false
+	case (len(str)+3)/4 > n:
+		return true
+	}
+	return utf8.RuneCountInString(str) > n
+}
+
 func (e *evaluator) evalString(s *Schema, v source.Value) bool {
 	str := v.Str()
 	valid := true
-	if e.trace != nil && (s.minLength >= 0 || s.maxLength >= 0) {
-		n := utf8.RuneCountInString(str)
-		if s.minLength >= 0 {
-			e.emit(s, "minLength", n >= s.minLength, "")
-		}
-		if s.maxLength >= 0 {
-			e.emit(s, "maxLength", n <= s.maxLength, "")
-		}
-	}
 	if s.minLength >= 0 || s.maxLength >= 0 {
-		n := -1
-		if s.maxLength >= 0 && len(str) > s.maxLength {
-			n = utf8.RuneCountInString(str)
-			if n > s.maxLength {
-				valid = e.fail(s, "maxLength", "string is %d characters long, more than the maximum of %d", n, s.maxLength)
-				if !e.collect {
-					return false
-				}
+		// a string's length in characters lies between len/4 and len bytes: most strings
+		// are settled without counting
+		okMin := s.minLength <= 0 || moreRunes(str, s.minLength-1)
+		okMax := s.maxLength < 0 || !moreRunes(str, s.maxLength)
+		if e.trace != nil {
+			if s.minLength >= 0 {
+				e.emit(s, "minLength", okMin, "")
+			}
+			if s.maxLength >= 0 {
+				e.emit(s, "maxLength", okMax, "")
 			}
 		}
-		if s.minLength > 0 {
-			if n < 0 {
-				n = utf8.RuneCountInString(str)
+		if !okMax {
+			valid = e.fail(s, "maxLength", "string is %d characters long, more than the maximum of %d", utf8.RuneCountInString(str), s.maxLength)
+			if !e.collect {
+				return false
 			}
-			if n < s.minLength {
-				valid = e.fail(s, "minLength", "string is %d characters long, less than the minimum of %d", n, s.minLength)
-				if !e.collect {
-					return false
-				}
+		}
+		if !okMin {
+			valid = e.fail(s, "minLength", "string is %d characters long, less than the minimum of %d", utf8.RuneCountInString(str), s.minLength)
+			if !e.collect {
+				return false
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -536,6 +537,17 @@ func TestTraceReplaysSharedReferences(t *testing.T) {
 		for _, r := range runs[1:] {
 			if diff := cmp.Diff(runs[0], r); diff != "" {
 				t.Errorf("%s: a replayed evaluation differs (-first +replay):\n%s", tc.doc, diff)
+			}
+		}
+	}
+}
+
+func TestMoreRunes(t *testing.T) {
+	for _, str := range []string{"", "a", "abcd", "é", "éé", "日本語", "𝄞𝄞", "a𝄞", "\xff\xfe", strings.Repeat("日", 50), strings.Repeat("a", 50)} {
+		n := utf8.RuneCountInString(str)
+		for k := -1; k <= n+2 || k <= len(str)+1; k++ {
+			if got := moreRunes(str, k); got != (n > k) {
+				t.Errorf("moreRunes(%q, %d) = %v, want %v", str, k, got, n > k)
 			}
 		}
 	}
