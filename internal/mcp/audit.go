@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strings"
 	"sync"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -19,11 +21,72 @@ const (
 	auditMaxArguments = 256 << 10 // larger redacted arguments are replaced by a note
 )
 
-// secretKeyRE matches argument names whose values are never logged. Compiled on first use:
-// start-up stays fast.
-var secretKeyRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)(pass(word)?|secret|token|api[_-]?key|auth(orization)?|credential|private[_-]?key|cookie|session)`)
-})
+// secretWords are the words of an argument name whose value is never logged; a name is
+// split into words at case changes, digits and punctuation ("refreshToken", "API_KEY",
+// "x-auth-token"), so "author" or "max_tokens" are not taken for "auth" or "token".
+var secretWords = map[string]bool{
+	"pass": true, "password": true, "passwd": true, "passphrase": true, "pwd": true,
+	"secret": true, "token": true, "auth": true, "authorization": true, "bearer": true,
+	"jwt": true, "credential": true, "credentials": true, "cookie": true, "session": true,
+	"apikey": true, "privatekey": true, "accesskey": true, "secretkey": true,
+}
+
+// secretPairs are two consecutive words that name a secret.
+var secretPairs = map[[2]string]bool{
+	{"api", "key"}: true, {"private", "key"}: true, {"access", "key"}: true, {"secret", "key"}: true,
+}
+
+// secretSuffixes catch names written as one lower-case word ("accesstoken", "dbpassword").
+var secretSuffixes = []string{"token", "secret", "password", "passwd", "apikey"}
+
+// secretKey reports whether an argument name looks like it holds a secret.
+func secretKey(name string) bool {
+	words := nameWords(name)
+	for i, w := range words {
+		if secretWords[w] || (i > 0 && secretPairs[[2]string{words[i-1], w}]) {
+			return true
+		}
+		for _, suf := range secretSuffixes {
+			if len(w) > len(suf) && strings.HasSuffix(w, suf) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// nameWords splits a name into lower-case words: at anything not a letter, at a lower-case
+// letter followed by an upper-case one, and before the last capital of a run of capitals
+// followed by lower case ("APIKey" is "api", "key").
+func nameWords(name string) []string {
+	var words []string
+	rs := []rune(name)
+	start := -1
+	flush := func(end int) {
+		if start >= 0 && end > start {
+			words = append(words, strings.ToLower(string(rs[start:end])))
+		}
+		start = -1
+	}
+	for i, r := range rs {
+		if !unicode.IsLetter(r) {
+			flush(i)
+			continue
+		}
+		if start < 0 {
+			start = i
+			continue
+		}
+		prev := rs[i-1]
+		if unicode.IsUpper(r) && (unicode.IsLower(prev) ||
+			(unicode.IsUpper(prev) && i+1 < len(rs) && unicode.IsLower(rs[i+1]))) {
+			flush(i)
+			start = i
+		}
+	}
+	flush(len(rs))
+	return words
+}
 
 // secretValueREs match string values that look like credentials wherever they appear.
 var secretValueREs = sync.OnceValue(func() []*regexp.Regexp {
@@ -59,7 +122,7 @@ func Redact(v any) any {
 	case map[string]any:
 		out := make(map[string]any, len(v))
 		for k, e := range v {
-			if secretKeyRE().MatchString(k) {
+			if secretKey(k) {
 				out[k] = Redacted
 			} else {
 				out[k] = Redact(e)
