@@ -64,6 +64,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"schema_context", "a", "b"}, "expected one ID argument, got 2"},
 		{[]string{"mcp", "--expose", "nope"}, `unknown tool "nope"`},
 		{[]string{"mcp", "extra"}, `unexpected argument "extra"`},
+		{[]string{"mcp", "--page-size", "0"}, "--page-size 0: must be between 1 and 1000"},
 		{[]string{"validate", "--max-size", "lots", "--schema", "s", "i"}, `invalid size "lots"`},
 		{[]string{"validate", "--resolve", "nope", "--schema", "s", "i"}, "expected URI=PATH"},
 	} {

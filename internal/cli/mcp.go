@@ -18,7 +18,7 @@ import (
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
-const mcpUsage = `Usage: jstk mcp [--root DIR] [--expose a,b] [--exclude c] [--audit FILE]
+const mcpUsage = `Usage: jstk mcp [--root DIR] [--expose a,b] [--exclude c] [--audit FILE] [--page-size N]
 
 Serves jstk's commands as Model Context Protocol tools over stdio (newline-delimited
 JSON-RPC 2.0), for AI agents. Every tool is read-only and confined to the workspace root:
@@ -36,6 +36,7 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 	expose := fs.String("expose", "", "serve only these tools (comma-separated)")
 	exclude := fs.String("exclude", "", "do not serve these tools (comma-separated)")
 	audit := fs.String("audit", "", "append one JSON line per tool call to `FILE`")
+	pageSize := fs.Int("page-size", mcp.DefaultPageSize, "tools per tools/list page (1-1000)")
 	g := &globals{}
 	g.registerLimits(fs)
 	if err := fs.Parse(args); err != nil {
@@ -50,6 +51,10 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(st.Stderr, "jstk mcp: unexpected argument %q\n", fs.Arg(0))
+		return ExitError
+	}
+	if *pageSize < 1 || *pageSize > 1000 {
+		fmt.Fprintf(st.Stderr, "jstk mcp: --page-size %d: must be between 1 and 1000\n", *pageSize)
 		return ExitError
 	}
 	selected, left, err := selectTools(*expose, *exclude)
@@ -71,7 +76,7 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 		u, p, _ := tools.ParseResolve(r)
 		cfg.Resolve[u] = p
 	}
-	opts := &mcp.Options{Name: "jstk", Version: Version,
+	opts := &mcp.Options{Name: "jstk", Version: Version, PageSize: *pageSize,
 		Logf: func(format string, args ...any) { fmt.Fprintf(st.Stderr, "jstk mcp: "+format+"\n", args...) }}
 	if *audit != "" {
 		f, err := os.OpenFile(*audit, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)

@@ -404,90 +404,94 @@ func prefixAll(prefix string, names []string, suffix string) []string {
 }
 
 // TestToolsListPaging walks tools/list through the raw protocol in both eras, following
-// nextCursor, with --expose varying the count: every page holds at most the server's page
-// size, the pages together are the chosen tools, and a cursor the server did not make is
-// refused with -32602. (With fewer tools than a page there is no nextCursor to follow; the
-// multi-page walk is then proven by internal/mcp's unit tests, and here by this same loop
-// as soon as the table outgrows a page.)
+// nextCursor, with --expose varying the count and --page-size the pages: every page holds
+// at most the page size, the pages together are the chosen tools in order, and a cursor
+// the server did not make is refused with -32602.
 func TestToolsListPaging(t *testing.T) {
 	all := tableNames()
 	for _, expose := range [][]string{nil, all[:1], all[:min(2, len(all))]} {
-		for _, era := range eras {
-			name := fmt.Sprintf("%s/%d", era, len(expose))
-			t.Run(name, func(t *testing.T) {
-				t.Parallel()
-				var args []string
-				want := all
+		for _, size := range []int{mcp.DefaultPageSize, 1, 2, 4} {
+			for _, era := range eras {
+				n := len(all)
 				if expose != nil {
-					args, want = []string{"--expose", strings.Join(expose, ",")}, expose
+					n = len(expose)
 				}
-				r := startRaw(t, args...)
-				meta := ""
-				if era == legacyEra {
-					r.initialize(t)
-				} else {
-					meta = modernMeta
-				}
-				var names []string
-				cursor, pages := "", 0
-				for {
-					params := []string{}
-					if meta != "" {
-						params = append(params, meta)
+				name := fmt.Sprintf("%s/%d-tools/page-%d", era, n, size)
+				t.Run(name, func(t *testing.T) {
+					t.Parallel()
+					args := []string{"--page-size", fmt.Sprint(size)}
+					want := all
+					if expose != nil {
+						args, want = append(args, "--expose", strings.Join(expose, ",")), expose
 					}
-					if cursor != "" {
-						params = append(params, `"cursor":`+mustJSON(t, cursor))
+					r := startRaw(t, args...)
+					meta := ""
+					if era == legacyEra {
+						r.initialize(t)
+					} else {
+						meta = modernMeta
 					}
-					pages++
-					id := fmt.Sprint(pages)
-					r.send(t, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/list","params":{`+strings.Join(params, ",")+`}}`)
-					m := r.answer(t, id, 30*time.Second)
-					var res struct {
-						Tools      []struct{ Name string }
-						NextCursor *string
-						TTLMs      *int64  `json:"ttlMs"`
-						CacheScope *string `json:"cacheScope"`
-						ResultType *string `json:"resultType"`
+					var names []string
+					cursor, pages := "", 0
+					for {
+						params := []string{}
+						if meta != "" {
+							params = append(params, meta)
+						}
+						if cursor != "" {
+							params = append(params, `"cursor":`+mustJSON(t, cursor))
+						}
+						pages++
+						id := fmt.Sprint(pages)
+						r.send(t, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/list","params":{`+strings.Join(params, ",")+`}}`)
+						m := r.answer(t, id, 30*time.Second)
+						var res struct {
+							Tools      []struct{ Name string }
+							NextCursor *string
+							TTLMs      *int64  `json:"ttlMs"`
+							CacheScope *string `json:"cacheScope"`
+							ResultType *string `json:"resultType"`
+						}
+						if err := json.Unmarshal(m["result"], &res); err != nil {
+							t.Fatalf("tools/list: %s %s", m["error"], err)
+						}
+						if len(res.Tools) > size || len(res.Tools) == 0 {
+							t.Errorf("page %d holds %d tools (page size %d)", pages, len(res.Tools), size)
+						}
+						if modern := era == modernEra; modern != (res.TTLMs != nil && res.CacheScope != nil && res.ResultType != nil) {
+							t.Errorf("%s: ttlMs %v, cacheScope %v, resultType %v", era, res.TTLMs, res.CacheScope, res.ResultType)
+						}
+						for _, tool := range res.Tools {
+							names = append(names, tool.Name)
+						}
+						if res.NextCursor == nil {
+							break
+						}
+						if *res.NextCursor == "" || pages > 100 {
+							t.Fatalf("nextCursor %q on page %d", *res.NextCursor, pages)
+						}
+						cursor = *res.NextCursor
 					}
-					if err := json.Unmarshal(m["result"], &res); err != nil {
-						t.Fatalf("tools/list: %s %s", m["error"], err)
+					if diff := cmp.Diff(want, names); diff != "" {
+						t.Errorf("the pages together (-want +got):\n%s", diff)
 					}
-					if len(res.Tools) > mcp.DefaultPageSize || len(res.Tools) == 0 {
-						t.Errorf("page %d holds %d tools (page size %d)", pages, len(res.Tools), mcp.DefaultPageSize)
+					if wantPages := (len(want) + size - 1) / size; pages != wantPages {
+						t.Errorf("%d pages for %d tools, want %d", pages, len(want), wantPages)
 					}
-					if modern := era == modernEra; modern != (res.TTLMs != nil && res.CacheScope != nil && res.ResultType != nil) {
-						t.Errorf("%s: ttlMs %v, cacheScope %v, resultType %v", era, res.TTLMs, res.CacheScope, res.ResultType)
+					for i, bad := range []string{`"not-a-cursor"`, `""`, `7`} {
+						params := `"cursor":` + bad
+						if meta != "" {
+							params = meta + "," + params
+						}
+						id := fmt.Sprint(1000 + i)
+						r.send(t, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/list","params":{`+params+`}}`)
+						var e struct{ Code int }
+						if m := r.answer(t, id, 30*time.Second); json.Unmarshal(m["error"], &e) != nil || e.Code != mcp.CodeInvalidParams {
+							t.Errorf("cursor %s: %s, want error %d", bad, m["error"], mcp.CodeInvalidParams)
+						}
 					}
-					for _, tool := range res.Tools {
-						names = append(names, tool.Name)
-					}
-					if res.NextCursor == nil {
-						break
-					}
-					if *res.NextCursor == "" || pages > 100 {
-						t.Fatalf("nextCursor %q on page %d", *res.NextCursor, pages)
-					}
-					cursor = *res.NextCursor
-				}
-				if diff := cmp.Diff(want, names); diff != "" {
-					t.Errorf("the pages together (-want +got):\n%s", diff)
-				}
-				if wantPages := (len(want) + mcp.DefaultPageSize - 1) / mcp.DefaultPageSize; pages != wantPages {
-					t.Errorf("%d pages for %d tools, want %d", pages, len(want), wantPages)
-				}
-				for i, bad := range []string{`"not-a-cursor"`, `""`, `7`} {
-					params := `"cursor":` + bad
-					if meta != "" {
-						params = meta + "," + params
-					}
-					id := fmt.Sprint(1000 + i)
-					r.send(t, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/list","params":{`+params+`}}`)
-					var e struct{ Code int }
-					if m := r.answer(t, id, 30*time.Second); json.Unmarshal(m["error"], &e) != nil || e.Code != mcp.CodeInvalidParams {
-						t.Errorf("cursor %s: %s, want error %d", bad, m["error"], mcp.CodeInvalidParams)
-					}
-				}
-			})
+				})
+			}
 		}
 	}
 }
