@@ -20,7 +20,8 @@ func IsGlob(name string) bool { return strings.ContainsAny(name, "*?[") }
 // Expand turns arguments into file names: a file stands for itself, a directory for the
 // files under it whose name ends with one of exts (recursively, skipping hidden directories
 // and node_modules), and a glob pattern ("*", "?", "[...]", and "**" for any number of
-// directories) for the files it matches. "-" (stdin) is passed through. An argument that
+// directories) for the files it matches (as in a shell, a name starting with "." only when
+// the pattern's segment starts with "." too). "-" (stdin) is passed through. An argument that
 // cannot be read or matches nothing gives an error, and the others still expand. The result
 // keeps the order of the arguments, each directory's files sorted, without duplicates.
 func Expand(fsys FS, args []string, exts []string) ([]string, []error) {
@@ -170,6 +171,9 @@ func matchSegs(pat, name []string) bool {
 		}
 		if ok, _ := path.Match(pat[0], name[0]); !ok {
 			return false
+		}
+		if strings.HasPrefix(name[0], ".") && !strings.HasPrefix(pat[0], ".") {
+			return false // as in a shell, a wildcard does not match a leading dot
 		}
 		pat, name = pat[1:], name[1:]
 	}

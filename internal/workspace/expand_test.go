@@ -78,7 +78,9 @@ func TestExpand(t *testing.T) {
 			files: []string{"a.json", "b.yaml"},
 			errs:  []string{"nope: no such file or directory", "nope2/*.json: no file matches this pattern"}},
 
-		{name: "star", args: []string{"*.json"}, files: []string{".dot.json", "a.json"}},
+		{name: "star", args: []string{"*.json"}, files: []string{"a.json"}},
+		{name: "a leading dot is matched only by a dot", args: []string{".*.json", "?dot.json"}, files: []string{".dot.json"},
+			errs: []string{"?dot.json: no file matches this pattern"}},
 		{name: "star in a directory", args: []string{"other/*.json"},
 			files: []string{"other/q.json", "other/r1.json", "other/r2.json", "other/rx.json"}},
 		{name: "dot slash star", args: []string{"./other/*.json"},
@@ -88,7 +90,7 @@ func TestExpand(t *testing.T) {
 		{name: "question mark", args: []string{"other/r?.json"}, files: []string{"other/r1.json", "other/r2.json", "other/rx.json"}},
 		{name: "class", args: []string{"other/r[0-9].json"}, files: []string{"other/r1.json", "other/r2.json"}},
 		{name: "negated class", args: []string{"other/r[^0-9].json"}, files: []string{"other/rx.json"}},
-		{name: "double star", args: []string{"**/*.json"}, files: []string{".dot.json", "a.json", "other/q.json",
+		{name: "double star", args: []string{"**/*.json"}, files: []string{"a.json", "other/q.json",
 			"other/r1.json", "other/r2.json", "other/rx.json", "sub/c.json", "sub/deep/x/y/z.json"}},
 		{name: "double star matches zero directories", args: []string{"sub/**/c.json"}, files: []string{"sub/c.json"}},
 		{name: "double star matches several directories", args: []string{"sub/**/z.json"},
@@ -99,7 +101,7 @@ func TestExpand(t *testing.T) {
 			files: []string{"sub/c.json", "sub/deep/d.JSON", "sub/deep/e.yml", "sub/deep/x/y/z.json"}},
 		{name: "glob ignores exts", args: []string{"*.yaml"}, exts: jsonExts, files: []string{"b.yaml"}},
 		{name: "absolute glob", args: []string{"/ws/other/r[12].json"}, files: []string{"/ws/other/r1.json", "/ws/other/r2.json"}},
-		{name: "glob and file overlap", args: []string{"a.json", "*.json"}, files: []string{"a.json", ".dot.json"}},
+		{name: "glob and file overlap", args: []string{"a.json", ".*.json", "*.json"}, files: []string{"a.json", ".dot.json"}},
 		{name: "pattern matching nothing", args: []string{"*.nothing"}, errs: []string{"*.nothing: no file matches this pattern"}},
 		{name: "pattern matching a directory only", args: []string{"sub/de*"}, errs: []string{"sub/de*: no file matches this pattern"}},
 		{name: "pattern under a file", args: []string{"a.json/*"}, errs: []string{"a.json/*: no file matches this pattern"}},
@@ -149,7 +151,7 @@ func TestExpandRoot(t *testing.T) {
 		t.Errorf("Expand(.) errors %v, files (-want +got):\n%s", errs, diff)
 	}
 	files, errs = Expand(fsys, []string{"**/*.json"}, nil)
-	want = []string{".dot.json", "a.json", "link-in.json", "sub/c.json", "sub/link-up.json"}
+	want = []string{"a.json", "link-in.json", "sub/c.json", "sub/link-up.json"}
 	if diff := cmp.Diff(want, files); diff != "" || errs != nil {
 		t.Errorf("Expand(**/*.json) errors %v, files (-want +got):\n%s", errs, diff)
 	}
@@ -204,7 +206,7 @@ func TestExpandUnreadableDirectory(t *testing.T) {
 		{args: []string{"other"}, errs: []string{"other: permission denied"}},
 		{args: []string{"."}, files: []string{".dot.json", "a.json", "sub/c.json", "sub/deep/d.JSON", "sub/deep/x/y/z.json"},
 			errs: []string{"other: permission denied"}},
-		{args: []string{"**/*.json"}, files: []string{".dot.json", "a.json", "sub/c.json", "sub/deep/x/y/z.json"},
+		{args: []string{"**/*.json"}, files: []string{"a.json", "sub/c.json", "sub/deep/x/y/z.json"},
 			errs: []string{"other: permission denied"}},
 		{args: []string{"other/*"}, errs: []string{"other: permission denied"}},
 		{args: []string{"other/q.json", "other"}, files: []string{"other/q.json"}, errs: []string{"other: permission denied"}},
