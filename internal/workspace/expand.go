@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -140,7 +141,11 @@ func glob(fsys FS, pattern string) ([]string, []error) {
 			return nil, []error{fmt.Errorf("%s: invalid pattern: %v", pattern, err)}
 		}
 	}
-	if fi, err := fsys.Stat(dir); err != nil || !fi.IsDir() {
+	fi, err := fsys.Stat(dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, []error{fmt.Errorf("%s: %w", pattern, err)} // outside the workspace, unreadable: say so, not "no match"
+	}
+	if err != nil || !fi.IsDir() {
 		return nil, nil
 	}
 	var out []string

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -110,7 +111,7 @@ func TestExpand(t *testing.T) {
 		{name: "invalid pattern after a double star", args: []string{"**/x[-"},
 			errs: []string{"**/x[-: invalid pattern: syntax error in pattern"}},
 		{name: "pattern outside the workspace", args: []string{"../*.json"},
-			errs: []string{"../*.json: no file matches this pattern"}},
+			errs: []string{"../*.json: ..: path climbs out of the workspace /ws"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -145,6 +146,11 @@ func TestExpandRoot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// a pattern that climbs out of the workspace says so (not "no file matches")
+	if _, errs := Expand(fsys, []string{"../*.json", "sub/../../*.json"}, jsonExts); len(errs) != 2 ||
+		!strings.Contains(errs[0].Error(), "climbs out") || !strings.Contains(errs[1].Error(), "climbs out") {
+		t.Errorf("patterns outside the workspace: %v", errs)
+	}
 	files, errs := Expand(fsys, []string{"."}, jsonExts)
 	want := []string{".dot.json", "a.json", "link-in.json", "sub/c.json", "sub/deep/d.JSON", "sub/link-up.json"}
 	if diff := cmp.Diff(want, files); diff != "" || errs != nil {
@@ -170,7 +176,7 @@ func TestExpandRoot(t *testing.T) {
 		"dir-out" + refused,
 		"link-out.json" + refused,
 		"../outside: path climbs out of the workspace $ROOT",
-		filepath.Join(tr.outside, "*.json") + ": no file matches this pattern",
+		filepath.Join(tr.outside, "*.json") + ": " + tr.outside + ": path is outside the workspace $ROOT",
 	}
 	var gotErrs []string
 	for _, e := range errs {
