@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,8 +28,7 @@ type engine struct {
 	matchMemo     map[[2]string]bool
 	valueMemo     map[valueKey]valueEntry
 	namesMemo     map[*conj][]string
-	hashMemo      map[valueKey2]uint64
-	values        map[*schema.Schema]source.Value
+	hashMemo      map[*source.Document]map[int]uint64
 	seed          maphash.Seed
 	sameMemo      map[[2]*schema.Schema]int8
 	sameDepth     int
@@ -36,9 +36,14 @@ type engine struct {
 	evalMemo      map[*schema.Schema]int8 // does the in-place closure evaluate properties/items
 	epoch         uint32                  // marks the nodes seen by one conjClose
 
+	// scratch buffers, reused so that looking up what exists already allocates nothing
+	keyBuf   []byte
+	partsBuf []*node
+	factBuf  []fact
+
 	// proofs
-	subMemo, disMemo  map[string]bool
-	subProg, disProg  map[string]progress
+	subMemo, disMemo  map[proofKey]bool
+	subProg, disProg  map[proofKey]progress
 	stack, minAssume  int
 	steps, stepBudget int
 	proofSteps        int
@@ -66,15 +71,14 @@ func newEngine(ctx context.Context, opts Options) *engine {
 		matchMemo:    map[[2]string]bool{},
 		valueMemo:    map[valueKey]valueEntry{},
 		namesMemo:    map[*conj][]string{},
-		hashMemo:     map[valueKey2]uint64{},
-		values:       map[*schema.Schema]source.Value{},
+		hashMemo:     map[*source.Document]map[int]uint64{},
 		seed:         maphash.MakeSeed(),
 		sameMemo:     map[[2]*schema.Schema]int8{},
 		evalMemo:     map[*schema.Schema]int8{},
-		subMemo:      map[string]bool{},
-		disMemo:      map[string]bool{},
-		subProg:      map[string]progress{},
-		disProg:      map[string]progress{},
+		subMemo:      map[proofKey]bool{},
+		disMemo:      map[proofKey]bool{},
+		subProg:      map[proofKey]progress{},
+		disProg:      map[proofKey]progress{},
 		stepBudget:   opts.ProofSteps,
 	}
 	for _, f := range schema.KnownFormats() {
@@ -98,6 +102,7 @@ func (e *engine) node(s *schema.Schema) *node {
 // anyOf/oneOf/if groups already split on (so they are not split again).
 type conj struct {
 	key    string
+	kid    int // numbers the distinct keys: conjunctions with the same key have the same kid
 	roots  []*schema.Schema
 	parts  []*node
 	chosen []int
@@ -110,87 +115,109 @@ func groupID(n *node, k factKind) int { return n.id*8 + int(k-fAnyOf) }
 
 // conjOf returns the conjunction of roots, with groups already chosen.
 func (e *engine) conjOf(roots []*schema.Schema, chosen []int) *conj {
-	var rk strings.Builder
+	rk := e.keyBuf[:0]
 	for _, r := range roots {
 		if r != nil {
-			rk.WriteString(itoa(e.node(r).id))
+			rk = strconv.AppendInt(rk, int64(e.node(r).id), 10)
 		}
-		rk.WriteByte(',')
+		rk = append(rk, ',')
 	}
-	rk.WriteByte('|')
+	rk = append(rk, '|')
 	for _, c := range chosen {
-		rk.WriteString(itoa(c))
-		rk.WriteByte(',')
+		rk = strconv.AppendInt(rk, int64(c), 10)
+		rk = append(rk, ',')
 	}
-	if c, ok := e.byRoots[rk.String()]; ok {
+	e.keyBuf = rk
+	if c, ok := e.byRoots[string(rk)]; ok {
 		return c
 	}
+	key := string(rk)
 	c := e.conjClose(roots, chosen)
-	e.byRoots[rk.String()] = c
+	e.byRoots[key] = c
 	return c
 }
 
 func (e *engine) conjClose(roots []*schema.Schema, chosen []int) *conj {
-	var parts []*node
 	e.epoch++ // a node is seen in this closure when its mark is the epoch
-	epoch := e.epoch
-	var visit func(s *schema.Schema)
-	visit = func(s *schema.Schema) {
-		if s == nil {
-			return
-		}
-		n := e.node(s)
-		if n.mark == epoch {
-			return
-		}
-		n.mark = epoch
-		if n.isBool && n.boolVal {
-			return // true adds nothing
-		}
-		parts = append(parts, n)
-		visit(n.ref)
-		for _, t := range n.dynRefs {
-			visit(t)
-		}
-		for _, a := range n.allOf {
-			visit(a)
-		}
-	}
+	parts := e.partsBuf[:0]
 	for _, r := range roots {
-		visit(r)
+		parts = e.closeOver(parts, r, e.epoch)
 	}
-	sort.Slice(parts, func(i, j int) bool { return parts[i].id < parts[j].id })
+	slices.SortFunc(parts, func(a, b *node) int { return a.id - b.id })
+	e.partsBuf = parts
 	ch := append([]int(nil), chosen...)
 	sort.Ints(ch)
-	var sb strings.Builder
+	sb := e.keyBuf[:0]
 	for _, p := range parts {
-		sb.WriteString(itoa(p.id))
-		sb.WriteByte(',')
+		sb = strconv.AppendInt(sb, int64(p.id), 10)
+		sb = append(sb, ',')
 	}
-	sb.WriteByte('|')
+	sb = append(sb, '|')
 	for _, c := range ch {
-		sb.WriteString(itoa(c))
-		sb.WriteByte(',')
+		sb = strconv.AppendInt(sb, int64(c), 10)
+		sb = append(sb, ',')
 	}
-	key := sb.String()
+	e.keyBuf = sb
+	c, ok := e.conjs[string(sb)]
+	if ok && rootsEqual(c.roots, roots) {
+		return c
+	}
 	var rs []*schema.Schema
 	for _, r := range roots {
 		if r != nil {
 			rs = append(rs, r)
 		}
 	}
-	if c, ok := e.conjs[key]; ok {
-		if slices.Equal(c.roots, rs) {
-			return c
-		}
+	if ok {
 		// The same parts reached from other roots: the same constraints, but the roots
 		// are this conjunction's own (they say where its keywords are and what is compared
 		// with what); the merged view is shared.
-		return &conj{key: key, roots: rs, parts: c.parts, chosen: c.chosen, shared: c}
+		return &conj{key: c.key, kid: c.kid, roots: rs, parts: c.parts, chosen: c.chosen, shared: c}
 	}
-	c := &conj{key: key, roots: rs, parts: parts, chosen: ch}
+	key := string(sb)
+	c = &conj{key: key, kid: len(e.conjs), roots: rs, parts: slices.Clone(parts), chosen: ch}
 	e.conjs[key] = c
 	return c
+}
+
+// closeOver appends s and the schemas it implies in place (through $ref and allOf) to
+// parts, each node once per epoch.
+func (e *engine) closeOver(parts []*node, s *schema.Schema, epoch uint32) []*node {
+	if s == nil {
+		return parts
+	}
+	n := e.node(s)
+	if n.mark == epoch {
+		return parts
+	}
+	n.mark = epoch
+	if n.isBool && n.boolVal {
+		return parts // true adds nothing
+	}
+	parts = append(parts, n)
+	parts = e.closeOver(parts, n.ref, epoch)
+	for _, t := range n.dynRefs {
+		parts = e.closeOver(parts, t, epoch)
+	}
+	for _, a := range n.allOf {
+		parts = e.closeOver(parts, a, epoch)
+	}
+	return parts
+}
+
+// rootsEqual reports whether rs is roots without its nil entries.
+func rootsEqual(rs, roots []*schema.Schema) bool {
+	i := 0
+	for _, r := range roots {
+		if r == nil {
+			continue
+		}
+		if i >= len(rs) || rs[i] != r {
+			return false
+		}
+		i++
+	}
+	return i == len(rs)
 }
 
 func (e *engine) one(s *schema.Schema) *conj {
@@ -250,7 +277,12 @@ func (e *engine) merged(c *conj) *merged {
 	if c.m != nil {
 		return c.m
 	}
-	m := &merged{types: tAll, maxLen: -1, maxItems: -1, maxProps: -1, required: map[string]bool{}}
+	m := &merged{types: tAll, maxLen: -1, maxItems: -1, maxProps: -1}
+	total := 0
+	for _, n := range c.parts {
+		total += len(n.facts)
+	}
+	m.facts = make([]*fact, 0, total)
 	for _, n := range c.parts {
 		for i := range n.facts {
 			f := &n.facts[i]
@@ -307,6 +339,9 @@ func (e *engine) merged(c *conj) *merged {
 					m.maxProps = f.i
 				}
 			case fRequired:
+				if m.required == nil {
+					m.required = map[string]bool{}
+				}
 				m.required[f.str] = true
 			case fDepRequired:
 				if m.depReq == nil {
@@ -700,7 +735,7 @@ func (e *engine) sameShape(a, b *schema.Schema, checkText bool) bool {
 	if a.Draft != b.Draft || a.FormatAsserted() != b.FormatAsserted() {
 		return false
 	}
-	if checkText && (e.hashOf(a) != e.hashOf(b) || !source.Equal(e.valueOf(a), e.valueOf(b))) {
+	if checkText && (e.hashOf(a) != e.hashOf(b) || !source.Equal(a.Value(), b.Value())) {
 		return false
 	}
 	for _, kw := range a.Keywords() {
@@ -763,12 +798,6 @@ func (e *engine) sameConj(a, b *conj) bool {
 
 // ---- structural hashes ----
 
-type valueKey2 struct {
-	doc *source.Document
-	off int
-	k   source.Kind
-}
-
 // hashOf is a hash of a schema's JSON value in which equal values (source.Equal: object
 // members in any order, 1 == 1.0) hash alike; values of one document are hashed once.
 func (e *engine) hashOf(s *schema.Schema) uint64 {
@@ -778,25 +807,22 @@ func (e *engine) hashOf(s *schema.Schema) uint64 {
 		}
 		return 0x7f4a7c159e3779b9
 	}
-	return e.hashValue(s.Document(), e.valueOf(s))
-}
-
-// valueOf returns a schema's JSON value, resolving its pointer once.
-func (e *engine) valueOf(s *schema.Schema) source.Value {
-	if v, ok := e.values[s]; ok {
-		return v
+	doc := s.Document()
+	memo := e.hashMemo[doc]
+	if memo == nil {
+		memo = map[int]uint64{}
+		e.hashMemo[doc] = memo
 	}
-	v := s.Value()
-	e.values[s] = v
-	return v
+	return e.hashValue(memo, s.Value())
 }
 
-func (e *engine) hashValue(doc *source.Document, v source.Value) uint64 {
+// hashValue hashes v, a value of the document whose hashes memo holds (by offset and
+// kind).
+func (e *engine) hashValue(memo map[int]uint64, v source.Value) uint64 {
 	k := v.Kind()
-	var key valueKey2
+	mk := v.Offset()<<4 | int(k)
 	if k == source.Object || k == source.Array {
-		key = valueKey2{doc, v.Offset(), k}
-		if h, ok := e.hashMemo[key]; ok {
+		if h, ok := memo[mk]; ok {
 			return h
 		}
 	}
@@ -818,18 +844,18 @@ func (e *engine) hashValue(doc *source.Document, v source.Value) uint64 {
 		mix(maphash.String(e.seed, lit))
 	case source.Array:
 		for _, it := range v.Items() {
-			mix(e.hashValue(doc, it))
+			mix(e.hashValue(memo, it))
 		}
 	case source.Object:
 		var sum uint64
 		for i := 0; i < v.Len(); i++ {
 			kk, val := v.Member(i)
-			sum += (maphash.String(e.seed, kk.Str()) ^ e.hashValue(doc, val)*31) * prime
+			sum += (maphash.String(e.seed, kk.Str()) ^ e.hashValue(memo, val)*31) * prime
 		}
 		mix(sum)
 	}
 	if k == source.Object || k == source.Array {
-		e.hashMemo[key] = h
+		memo[mk] = h
 	}
 	return h
 }

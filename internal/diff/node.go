@@ -2,6 +2,7 @@ package diff
 
 import (
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 
@@ -180,13 +181,27 @@ func countOf(v source.Value) (int, bool) {
 func (e *engine) newNode(s *schema.Schema) *node {
 	n := &node{s: s, id: len(e.nodes), draft: s.Draft.Version}
 	e.nodes[s] = n
-	n.v = e.valueOf(s)
+	n.v = s.Value()
+	// the facts are gathered in a scratch slice and copied once, at their final size
+	n.facts = e.factBuf[:0]
+	e.readNode(n)
+	e.factBuf = n.facts[:0]
+	n.facts = slices.Clone(n.facts)
+	if len(n.facts) == 0 {
+		n.facts = nil
+	}
+	return n
+}
+
+// readNode reads the keywords of n.s into n.
+func (e *engine) readNode(n *node) {
+	s := n.s
 	if v, isBool := s.Bool(); isBool {
 		n.isBool, n.boolVal = true, v
 		if !v {
 			n.facts = append(n.facts, fact{kind: fFalse, n: n})
 		}
-		return n
+		return
 	}
 	n.ref = s.Ref()
 	if t, dyn := s.DynamicRef(); t != nil {
@@ -198,7 +213,7 @@ func (e *engine) newNode(s *schema.Schema) *node {
 		}
 	}
 	if n.draft <= 7 && n.ref != nil {
-		return n // siblings of $ref are ignored in drafts 4 to 7
+		return // siblings of $ref are ignored in drafts 4 to 7
 	}
 	d := n.draft
 	add := func(f fact) {
@@ -288,10 +303,12 @@ func (e *engine) newNode(s *schema.Schema) *node {
 	}
 
 	// the subschemas, as the compiler applies them
-	n.props = map[string]*schema.Schema{}
 	for _, c := range s.Children() {
 		switch c.Keyword {
 		case "properties":
+			if n.props == nil {
+				n.props = map[string]*schema.Schema{}
+			}
 			n.props[c.Key] = c.Schema
 			n.propOrder = append(n.propOrder, c.Key)
 		case "patternProperties":
@@ -457,7 +474,6 @@ func (e *engine) newNode(s *schema.Schema) *node {
 			n.ann = append(n.ann, annotation{kw, v})
 		}
 	}
-	return n
 }
 
 // defaultsOf returns the defaults of n's properties (property name -> default), for the

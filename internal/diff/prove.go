@@ -38,8 +38,15 @@ func (e *engine) cacheable(r bool, idx int) bool {
 	return e.steps <= e.stepBudget
 }
 
-func memoKey(tag byte, a, b *conj, dom typeSet) string {
-	return string(tag) + a.key + "~" + b.key + "~" + itoa(int(dom))
+// proofKey identifies a question to the prover: the two conjunctions by their keys, and
+// the classes of instances asked about.
+type proofKey struct {
+	a, b int
+	dom  typeSet
+}
+
+func memoKey(a, b *conj, dom typeSet) proofKey {
+	return proofKey{a.kid, b.kid, dom}
 }
 
 // sub reports a proof that every instance of a whose class is in dom is an instance of b.
@@ -47,7 +54,7 @@ func (e *engine) sub(a, b *conj, dom typeSet, depth int) bool {
 	if a == b || len(b.parts) == 0 {
 		return true
 	}
-	key := memoKey('s', a, b, dom)
+	key := memoKey(a, b, dom)
 	if r, ok := e.subMemo[key]; ok {
 		return r
 	}
@@ -689,7 +696,7 @@ func (e *engine) partCovers(n *node, region, outside []*automaton, regionExact b
 
 // disjoint reports a proof that no instance with a class in dom is valid under both.
 func (e *engine) disjoint(a, b *conj, dom typeSet, depth int) bool {
-	key := memoKey('d', a, b, dom)
+	key := memoKey(a, b, dom)
 	if r, ok := e.disMemo[key]; ok {
 		return r
 	}

@@ -95,12 +95,17 @@ type change struct {
 func (e *engine) walk(old, new *schema.Schema) []*item {
 	root := &item{o: e.one(old), n: e.one(new), so: old, sn: new, pol: 1, dom: tAll, root: true}
 	queue := []*item{root}
-	seen := map[string]bool{}
+	type seenKey struct {
+		o, n int
+		dom  typeSet
+		pol  int8
+	}
+	seen := map[seenKey]bool{}
 	var items []*item
 	for len(queue) > 0 {
 		it := queue[0]
 		queue = queue[1:]
-		k := it.o.key + "~" + it.n.key + "~" + itoa(int(it.dom)) + "~" + itoa(int(it.pol))
+		k := seenKey{it.o.kid, it.n.kid, it.dom, it.pol}
 		if seen[k] {
 			continue
 		}
