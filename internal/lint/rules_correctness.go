@@ -44,6 +44,16 @@ func init() {
 			Good: `{"$ref": "#/$defs/local", "$defs": {"local": {"type": "string"}}}`,
 			Peer: []string{"invalid_external_ref"},
 			node: checkUnresolvedRef},
+		&Rule{ID: "ref-loop", Category: Correctness, Severity: diag.Error,
+			Summary: "References and allOf that lead back to themselves without reaching into the instance",
+			Explanation: "A schema whose $ref (or allOf member) leads, through other references, back to " +
+				"itself while still at the same place in the instance never finishes: the specification " +
+				"leaves it undefined, jstk stops with an error, other validators overflow their stack. It " +
+				"usually means a reference points one level too high. Only schemas that no instance reaches " +
+				"escape the error, which is why it is a finding here and not a refusal to compile.",
+			Bad:  `{"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"allOf": [{"$ref": "#/$defs/a"}]}}, "$ref": "#/$defs/a"}`,
+			Good: `{"$defs": {"a": {"type": "array", "items": {"$ref": "#/$defs/a"}}}, "$ref": "#/$defs/a"}`,
+			file: checkRefLoop},
 		&Rule{ID: "invalid-pattern", Category: Correctness, Severity: diag.Error,
 			Summary: "A regular expression does not compile",
 			Explanation: "pattern and the keys of patternProperties are ECMA-262 regular expressions. One " +
@@ -206,6 +216,16 @@ func (f *file) nearestNode(ptr string) *node {
 			return f.byPtr[""]
 		}
 		ptr = ptr[:i]
+	}
+}
+
+func checkRefLoop(c *checker) {
+	root := c.f.compiledRoot()
+	if root == nil {
+		return
+	}
+	if se := schema.RefLoop(root); se != nil && se.File == c.f.name {
+		c.reportPtr(se.Pointer, se.Msg) // a loop in another document is that document's finding
 	}
 }
 
