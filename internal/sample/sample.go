@@ -223,6 +223,7 @@ func (g *gen) seed(i, attempt int) {
 func (g *gen) validInstance(ctx context.Context, i int) (source.Value, *Failure, bool) {
 	g.why = nil
 	var lastErr *schema.Error
+	var evalErr error // validation itself failed (a reference loop, a pattern out of time)
 	attempts, contradicted := 0, 0
 	for a := 0; a < g.opts.Attempts; a++ {
 		if ctx.Err() != nil {
@@ -242,6 +243,9 @@ func (g *gen) validInstance(ctx context.Context, i int) (source.Value, *Failure,
 			}
 			if len(errs) > 0 {
 				lastErr = &errs[0]
+			}
+			if err != nil {
+				evalErr = err
 			}
 		}
 		// A contradiction that every attempt runs into does not go away with more.
@@ -264,6 +268,8 @@ func (g *gen) validInstance(ctx context.Context, i int) (source.Value, *Failure,
 		}
 	case g.why != nil:
 		f.Reason, f.InstanceLocation = g.why.msg(), g.why.ptr
+	case evalErr != nil:
+		f.Reason = "the generated instances could not be validated: " + evalErr.Error()
 	default:
 		f.Reason = "the generated instances could not be validated"
 	}

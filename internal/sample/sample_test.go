@@ -211,6 +211,18 @@ func TestTooLarge(t *testing.T) {
 	}
 }
 
+// A schema that validation cannot evaluate says why, not only that it could not.
+func TestReferenceLoop(t *testing.T) {
+	text := `{"properties": {"p": {"$ref": "#/$defs/a"}}, "required": ["p"], "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"allOf": [{"$ref": "#/$defs/a"}]}}}`
+	res, err := Generate(context.Background(), compileText(t, text, nil), &Options{Attempts: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Failure == nil || !strings.Contains(res.Failure.Reason, "could not be validated: reference loop") {
+		t.Errorf("failure %+v", res.Failure)
+	}
+}
+
 func TestBudgetExhausted(t *testing.T) {
 	// The pattern requires 64 hex digits that, read as text, also satisfy a not: any
 	// attempt fails, but the schema is not provably contradictory.
