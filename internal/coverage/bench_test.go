@@ -133,7 +133,7 @@ func BenchmarkEvaluate(b *testing.B) {
 		b.Run(name+"/trace-coverage", func(b *testing.B) {
 			for b.Loop() {
 				for _, d := range docs {
-					errs, _ := s.Trace(d.Root, tr.on)
+					errs, _ := tr.trace(s, d.Root)
 					tr.finishTest(len(errs) == 0, true, errs)
 				}
 			}

@@ -198,7 +198,7 @@ func evaluate(tr *tracer, u *unit, sto *schematest.Options) outcome {
 	oc.valid = true
 	var all []schema.Error
 	for _, v := range values {
-		errs, err := u.s.Trace(v, tr.on)
+		errs, err := tr.trace(u.s, v)
 		if err != nil {
 			tr.abandon()
 			oc.problems = []string{u.name + ": the evaluation could not be completed: " + err.Error()}
@@ -246,7 +246,7 @@ func evaluateLines(tr *tracer, u *unit) outcome {
 			oc.problems = append(oc.problems, fmt.Sprintf("%s:%d: %v", u.name, n, err))
 			continue
 		}
-		errs, err := u.s.Trace(doc.Root, tr.on)
+		errs, err := tr.trace(u.s, doc.Root)
 		if err != nil {
 			tr.abandon()
 			oc.problems = append(oc.problems, fmt.Sprintf("%s:%d: the evaluation could not be completed: %v", u.name, n, err))

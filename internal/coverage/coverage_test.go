@@ -12,6 +12,7 @@ import (
 
 	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
@@ -450,4 +451,81 @@ func TestSortKey(t *testing.T) {
 	if diff := cmp.Diff(want, ptrs); diff != "" {
 		t.Errorf("order (-want +got):\n%s", diff)
 	}
+}
+
+// The tracer applies a replayed evaluation's effect at once (tracer.replay): its counts
+// must be those of taking the same steps one by one.
+func TestReplaysCountAsSteps(t *testing.T) {
+	fsys := workspace.Memory(map[string]string{"schema.json": `{
+  "$defs": {
+    "entity": {"type": "object", "required": ["kind", "meta"], "additionalProperties": false,
+      "properties": {"kind": {"type": "string"}, "spec": {"type": "object"}, "opt": {"enum": [1, 2]},
+        "meta": {"$ref": "#/$defs/meta"}},
+      "dependentRequired": {"opt": ["spec"]}},
+    "meta": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string", "minLength": 2},
+      "tags": {"type": "array", "items": {"$ref": "#/$defs/tag"}}}},
+    "tag": {"anyOf": [{"$ref": "#/$defs/word"}, {"$ref": "#/$defs/word", "maxLength": 3}, {"type": "integer"}]},
+    "word": {"type": "string", "pattern": "^[a-z]+$"}
+  },
+  "anyOf": [
+    {"allOf": [{"$ref": "#/$defs/entity"}, {"properties": {"kind": {"const": "A"}}}]},
+    {"allOf": [{"$ref": "#/$defs/entity"}, {"properties": {"kind": {"const": "B"}}, "required": ["spec"]}]},
+    {"oneOf": [{"$ref": "#/$defs/entity"}, {"$ref": "#/$defs/meta"}]}
+  ]
+}`})
+	s := compileFile(t, fsys, "schema.json")
+	m := newModel(s, nil)
+	v := m.add(s)
+	m.finish()
+	oneByOne, atOnce := newTracer(m), newTracer(m)
+	oneByOne.v, atOnce.v = v, v
+	replays := 0
+	for _, doc := range []string{
+		`{"kind": "A", "meta": {"name": "ab", "tags": ["x", "yy", 3, "ZZ"]}}`,
+		`{"kind": "B", "meta": {"name": "a"}, "opt": 1}`,
+		`{"kind": "B", "meta": {"name": "abc"}, "opt": 2, "spec": {}}`,
+		`{"kind": "C", "meta": {"tags": []}, "other": 1}`,
+		`{"name": "ab"}`,
+		`[1]`,
+	} {
+		root := parseDoc(t, doc)
+		want, err := s.Trace(root, oneByOne.on)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.TraceReplays(root, atOnce.on, func(id int, steps []schema.Event) {
+			replays++
+			atOnce.replay(id, steps)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		atOnce.effects = atOnce.effects[:0]
+		if diff := cmp.Diff(oneByOne.onValid, atOnce.onValid); diff != "" {
+			t.Errorf("%s: onValid (-one by one +at once):\n%s", doc, diff)
+		}
+		if diff := cmp.Diff(oneByOne.onExpected, atOnce.onExpected); diff != "" {
+			t.Errorf("%s: onExpected (-one by one +at once):\n%s", doc, diff)
+		}
+		oneByOne.finishTest(len(want) == 0, true, want)
+		atOnce.finishTest(len(got) == 0, true, got)
+		if diff := cmp.Diff(oneByOne.hits, atOnce.hits); diff != "" {
+			t.Errorf("%s: hits (-one by one +at once):\n%s", doc, diff)
+		}
+		if diff := cmp.Diff(oneByOne.objects, atOnce.objects); diff != "" {
+			t.Errorf("%s: objects (-one by one +at once):\n%s", doc, diff)
+		}
+	}
+	if replays < 10 {
+		t.Errorf("%d replays: the test does not exercise them", replays)
+	}
+}
+
+func parseDoc(t *testing.T, doc string) source.Value {
+	t.Helper()
+	d, err := source.ParseJSON("doc.json", []byte(doc), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d.Root
 }

@@ -27,6 +27,21 @@ type tracer struct {
 	onValid    []int
 	onExpected []int
 	objects    []uint32 // per schema (sinfo.id): object evaluations seen
+
+	// effects are what the replayed evaluations of the current trace did, by recording
+	// (see replay); capture, while one is worked out, receives its hits.
+	effects []effect
+	capture *effect
+}
+
+// effect is what a replayed evaluation's steps do to the tracer: the hits and object
+// evaluations they count, what they add to onValid and onExpected, and the run they leave
+// open.
+type effect struct {
+	done                bool
+	hits, objects       []int32
+	onValid, onExpected []int
+	run                 run
 }
 
 // run is what one run has shown.
@@ -48,7 +63,56 @@ func newTracer(m *model) *tracer {
 func (t *tracer) hit(i int) {
 	if i >= 0 {
 		t.hits[i]++
+		if t.capture != nil {
+			t.capture.hits = append(t.capture.hits, int32(i))
+		}
 	}
+}
+
+// trace evaluates v against s, counting its steps.
+func (t *tracer) trace(s *schema.Schema, v source.Value) ([]schema.Error, error) {
+	t.effects = t.effects[:0]
+	return s.TraceReplays(v, t.on, t.replay)
+}
+
+// replay receives the steps of an evaluation that the trace repeats (see
+// schema.TraceReplays). They follow the event of their schema reached, so they start from
+// the same fresh run and do the same each time: the first time they are counted one by
+// one and what they did is kept, later times it is applied again at once.
+func (t *tracer) replay(id int, steps []schema.Event) {
+	if id < len(t.effects) && t.effects[id].done {
+		ef := &t.effects[id]
+		for _, i := range ef.hits {
+			t.hits[i]++
+		}
+		for _, i := range ef.objects {
+			t.objects[i]++
+		}
+		t.onValid = append(t.onValid, ef.onValid...)
+		t.onExpected = append(t.onExpected, ef.onExpected...)
+		t.run = ef.run
+		return
+	}
+	for len(t.effects) <= id {
+		if n := len(t.effects); n < cap(t.effects) {
+			t.effects = t.effects[:n+1]
+			t.effects[n].done = false
+		} else {
+			t.effects = append(t.effects, effect{})
+		}
+	}
+	ef := &t.effects[id]
+	ef.hits, ef.objects = ef.hits[:0], ef.objects[:0]
+	nValid, nExpected := len(t.onValid), len(t.onExpected)
+	t.capture = ef
+	for _, ev := range steps {
+		t.on(ev)
+	}
+	t.capture = nil
+	ef.onValid = append(ef.onValid[:0], t.onValid[nValid:]...)
+	ef.onExpected = append(ef.onExpected[:0], t.onExpected[nExpected:]...)
+	ef.run = t.run
+	ef.done = true
 }
 
 // on receives one event.
@@ -198,6 +262,9 @@ func (t *tracer) endRun() {
 		// An optional property is absent as often as objects were evaluated without it:
 		// Measure works it out from this count and the property's presence count.
 		t.objects[si.id]++
+		if t.capture != nil {
+			t.capture.objects = append(t.capture.objects, int32(si.id))
+		}
 		for _, it := range si.closedApplied {
 			t.hit(it)
 		}

@@ -119,6 +119,10 @@ type evaluator struct {
 	traced    map[memoKey]traced
 	steps     []Event
 	recording int
+	// replay, when set, takes a replayed evaluation's steps at once (see TraceReplays);
+	// recordings counts the evaluations recorded, to number them.
+	replay     func(id int, steps []Event)
+	recordings int
 }
 
 // Event is one step of an evaluation, for coverage: a schema reached (Keyword ""), or a
@@ -137,9 +141,21 @@ type Event struct {
 
 // Trace evaluates an instance like Validate and calls fn for each evaluation step.
 func (s *Schema) Trace(v source.Value, fn func(Event)) ([]Error, error) {
+	return s.TraceReplays(v, fn, nil)
+}
+
+// TraceReplays is Trace for a consumer that can take repeated steps at once. Tracing
+// evaluates a shared reference's target on one value once and repeats its recorded steps
+// wherever it is met again on that value (see evalReplayed). With replay nil, each
+// repeated step goes to fn, as in Trace. Otherwise each repetition goes to replay instead:
+// id numbers the recorded evaluation within this call (the same id, the same steps), and
+// steps are what fn would have received, in order, right after the event of the schema
+// reached (Keyword ""). steps is only valid during the call.
+func (s *Schema) TraceReplays(v source.Value, fn func(Event), replay func(id int, steps []Event)) ([]Error, error) {
 	e := getEvaluator(true)
 	defer putEvaluator(e)
 	e.trace = fn
+	e.replay = replay
 	e.eval(s, v, nil)
 	if e.fatal != nil {
 		return nil, e.fatal
@@ -168,6 +184,7 @@ func (e *evaluator) emit(s *Schema, kw string, passed bool, detail string) {
 type traced struct {
 	ok         bool
 	start, end int32
+	id         int32 // the recording's number, for TraceReplays
 }
 
 // evalReplayed evaluates, when tracing, a reference's target in boolean mode, where no
@@ -185,6 +202,14 @@ func (e *evaluator) evalReplayed(s *Schema, v source.Value, k memoKey) bool {
 		clear(e.traced)
 	}
 	if t, ok := e.traced[k]; ok {
+		if e.replay != nil {
+			steps := e.steps[t.start:t.end]
+			if e.recording > 0 {
+				e.steps = append(e.steps, steps...)
+			}
+			e.replay(int(t.id), steps)
+			return t.ok
+		}
 		for _, ev := range e.steps[t.start:t.end] {
 			if e.recording > 0 {
 				e.steps = append(e.steps, ev)
@@ -201,7 +226,8 @@ func (e *evaluator) evalReplayed(s *Schema, v source.Value, k memoKey) bool {
 		if e.traced == nil {
 			e.traced = map[memoKey]traced{}
 		}
-		e.traced[k] = traced{ok: ok, start: int32(start), end: int32(len(e.steps))}
+		e.traced[k] = traced{ok: ok, start: int32(start), end: int32(len(e.steps)), id: int32(e.recordings)}
+		e.recordings++
 	}
 	return ok
 }
@@ -221,7 +247,7 @@ func putEvaluator(e *evaluator) {
 	clear(e.errs)
 	e.errs = e.errs[:0]
 	e.ipath, e.kpath, e.scope, e.chain = e.ipath[:0], e.kpath[:0], e.scope[:0], e.chain[:0]
-	e.chainBase, e.fatal, e.trace = 0, nil, nil
+	e.chainBase, e.fatal, e.trace, e.replay, e.recordings = 0, nil, nil, nil, 0
 	e.maxErrors, e.recorded, e.truncated = 0, 0, false
 	e.quietDepth, e.memo = 0, nil
 	if e.traced != nil || len(e.steps) > 0 {

@@ -539,6 +539,30 @@ func TestTraceReplaysSharedReferences(t *testing.T) {
 				t.Errorf("%s: a replayed evaluation differs (-first +replay):\n%s", tc.doc, diff)
 			}
 		}
+
+		// TraceReplays hands the repeated steps over at once, each time with the id of
+		// their recording: put back in place, they are Trace's steps.
+		var steps []string
+		ids := map[int]int{}
+		step := func(ev Event) {
+			_, ptr := ev.Schema.Pointer()
+			steps = append(steps, fmt.Sprintf("%s:%s:%v", ptr, ev.Keyword, ev.Passed))
+		}
+		errs2, err := s.TraceReplays(parse(t, tc.doc).Root, step, func(id int, evs []Event) {
+			ids[id]++
+			for _, ev := range evs {
+				step(ev)
+			}
+		})
+		if err != nil || len(errs2) != len(errs) {
+			t.Fatalf("%s: TraceReplays: %v %v", tc.doc, err, errs2)
+		}
+		if diff := cmp.Diff(got, steps); diff != "" {
+			t.Errorf("%s: TraceReplays's steps differ from Trace's (-Trace +TraceReplays):\n%s", tc.doc, diff)
+		}
+		if tc.doc != `[{"y": 1}]` && (len(ids) != 1 || ids[0] != 2) {
+			t.Errorf("%s: replays by recording %v, want the first recording's twice", tc.doc, ids)
+		}
 	}
 }
 
