@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"path"
 	"runtime"
 	"strings"
@@ -284,7 +285,7 @@ func load(m *model, rootView *view, root *schema.Schema, src Source, sto *schema
 	data, base := src.Text, "."
 	if src.Path != "" {
 		var err error
-		data, err = workspace.ReadFile(sto.FS, src.Path, maxSize(sto.Limits))
+		data, err = readInput(sto.FS, src.Path, maxSize(sto.Limits))
 		if err != nil {
 			return nil, []string{err.Error()}
 		}
@@ -364,6 +365,31 @@ func loadTests(m *model, doc *source.Document, base string, sto *schematest.Opti
 		}
 	}
 	return units, problems
+}
+
+// readInput reads an input file whole, as workspace.ReadFile does, into a buffer of the
+// size the file states: a large NDJSON file is read at once instead of through a buffer
+// grown (and copied) again and again, a cost that came before any evaluation could start.
+// When the file states no usable size, or turns out larger, workspace.ReadFile reads it.
+func readInput(fsys workspace.FS, name string, limit int64) ([]byte, error) {
+	fi, err := fsys.Stat(name)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() <= 0 || fi.Size() > limit {
+		return workspace.ReadFile(fsys, name, limit)
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, fi.Size()+1) // one more byte tells a file that grew
+	n, err := io.ReadFull(f, buf)
+	switch err {
+	case io.ErrUnexpectedEOF, io.EOF:
+		return buf[:n], nil
+	case nil:
+		return workspace.ReadFile(fsys, name, limit)
+	}
+	return nil, &workspace.PathError{Path: name, Err: err}
 }
 
 func maxSize(l *source.Limits) int64 {

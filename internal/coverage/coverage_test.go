@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
+	"io/fs"
 	"sort"
 	"strings"
 	"testing"
@@ -528,4 +531,77 @@ func parseDoc(t *testing.T, doc string) source.Value {
 		t.Fatal(err)
 	}
 	return d.Root
+}
+
+// sizedFS states a size of its own for every file, and can fail reads.
+type sizedFS struct {
+	workspace.FS
+	size    int64
+	readErr error
+}
+
+type sizedInfo struct {
+	fs.FileInfo
+	size int64
+}
+
+func (i sizedInfo) Size() int64 { return i.size }
+
+func (s sizedFS) Stat(name string) (fs.FileInfo, error) {
+	fi, err := s.FS.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	return sizedInfo{fi, s.size}, nil
+}
+
+type failingReader struct {
+	io.ReadCloser
+	err error
+}
+
+func (f failingReader) Read([]byte) (int, error) { return 0, f.err }
+
+func (s sizedFS) Open(name string) (io.ReadCloser, error) {
+	f, err := s.FS.Open(name)
+	if err != nil || s.readErr == nil {
+		return f, err
+	}
+	return failingReader{f, s.readErr}, nil
+}
+
+func TestReadInput(t *testing.T) {
+	const text = "{\"n\": 1}\n{\"n\": 2}\n"
+	mem := workspace.Memory(map[string]string{"a.ndjson": text})
+	for _, tc := range []struct {
+		name    string
+		fsys    workspace.FS
+		file    string
+		limit   int64
+		want    string
+		wantErr string
+	}{
+		{"stated size", mem, "a.ndjson", 100, text, ""},
+		{"the file grew", sizedFS{FS: mem, size: 4}, "a.ndjson", 100, text, ""},
+		{"the file shrank", sizedFS{FS: mem, size: 40}, "a.ndjson", 100, text, ""},
+		{"no size", sizedFS{FS: mem, size: 0}, "a.ndjson", 100, text, ""},
+		{"over the limit", mem, "a.ndjson", 10, "", "larger than the limit"},
+		{"missing", mem, "b.ndjson", 100, "", "b.ndjson"},
+		{"read error", sizedFS{FS: mem, size: int64(len(text)), readErr: errors.New("disk on fire")}, "a.ndjson", 100, "", "a.ndjson: disk on fire"},
+	} {
+		got, err := readInput(tc.fsys, tc.file, tc.limit)
+		want, wantErr := workspace.ReadFile(tc.fsys, tc.file, tc.limit)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("%s: error %v, want one with %q", tc.name, err, tc.wantErr)
+			}
+			if wantErr == nil || err.Error() != wantErr.Error() {
+				t.Errorf("%s: error %v, workspace.ReadFile's %v", tc.name, err, wantErr)
+			}
+			continue
+		}
+		if err != nil || string(got) != tc.want || string(want) != tc.want {
+			t.Errorf("%s: %q %v, want %q", tc.name, got, err, tc.want)
+		}
+	}
 }
