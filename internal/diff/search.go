@@ -33,7 +33,8 @@ type searcher struct {
 	limit    int
 	ticks    int
 	gen      *gen
-	found    bool // an example was found in this direction
+	found    bool                // an example was found in this direction
+	splits   map[string][]string // split instance locations, within one bestChange
 }
 
 func (s *searcher) stop() bool {
@@ -395,6 +396,10 @@ func (e *engine) fillDefaults(c *conj, x source.Value, depth int) source.Value {
 func (s *searcher) bestChange(dir int, errs []schema.Error, at *item) *change {
 	var best *change
 	bestScore := 0
+	if s.splits == nil {
+		s.splits = map[string][]string{}
+	}
+	clear(s.splits)
 	for _, ch := range s.changes {
 		if ch.level != "validation" {
 			continue
@@ -407,7 +412,8 @@ func (s *searcher) bestChange(dir int, errs []schema.Error, at *item) *change {
 			continue
 		}
 		score, strong, inst := matchScore(f, errs)
-		pathOK := ch.it != nil && pathMatches(ch.it.ipath, inst)
+		// whether the error is on the change's instance path matters only for a match
+		pathOK := score != 0 && ch.it != nil && s.pathMatches(ch.it.ipath, inst)
 		switch {
 		case score == 0:
 		case p == pProved && (!(strong && pathOK) || regionDependent(f.kind)):
@@ -420,8 +426,8 @@ func (s *searcher) bestChange(dir int, errs []schema.Error, at *item) *change {
 		// a member's schema (reached through $ref, the validator reports the target's
 		// location): an error at or below that member of the instance
 		if score == 0 && p != pProved && ch.it != nil {
-			if pat, ok := memberPattern(ch.it.ipath, f); ok && errorBelow(pat, errs) {
-				score = 2 * len(pat)
+			if m := ch.memberTokens(dir, f); m.ok && s.errorBelow(m.toks, errs) {
+				score = 2 * m.n
 			}
 		}
 		if score == 0 {
@@ -501,9 +507,8 @@ func underPointer(p, q string) bool {
 // pathMatches tells whether an instance location is one the pattern of a change's
 // location describes ("*" and "<...>" stand for any token). Errors at a member of the
 // location (a missing or extra property) also match.
-func pathMatches(pattern, inst string) bool {
-	p, _ := source.SplitPointer(pattern)
-	q, _ := source.SplitPointer(inst)
+func (s *searcher) pathMatches(pattern, inst string) bool {
+	p, q := s.split(pattern), s.split(inst)
 	if len(q) < len(p) || len(q) > len(p)+1 {
 		return false
 	}
@@ -574,6 +579,20 @@ func deepest(errs []schema.Error) *schema.Error {
 	return best
 }
 
+// memberTokens returns memberPattern for the change's fact in direction dir, split once.
+func (ch *change) memberTokens(dir int, f *fact) *memberToks {
+	m := &ch.members[dir-1]
+	if !m.done {
+		m.done = true
+		var pat string
+		if pat, m.ok = memberPattern(ch.it.ipath, f); m.ok {
+			m.toks, _ = source.SplitPointer(pat)
+			m.n = len(pat)
+		}
+	}
+	return m
+}
+
 // memberPattern returns the instance location pattern of the member a fact constrains.
 func memberPattern(ipath string, f *fact) (string, bool) {
 	switch f.kind {
@@ -589,16 +608,27 @@ func memberPattern(ipath string, f *fact) (string, bool) {
 	return "", false
 }
 
+// split returns the tokens of a pointer (nil when it is not one), splitting each
+// distinct pointer once per bestChange.
+func (s *searcher) split(ptr string) []string {
+	if toks, ok := s.splits[ptr]; ok {
+		return toks
+	}
+	toks, _ := source.SplitPointer(ptr)
+	s.splits[ptr] = toks
+	return toks
+}
+
 // errorBelow tells whether an error (or a cause) is at or below an instance location
-// pattern.
-func errorBelow(pattern string, errs []schema.Error) bool {
-	p, _ := source.SplitPointer(pattern)
-	for _, er := range errs {
-		q, _ := source.SplitPointer(er.InstanceLocation)
+// pattern (its tokens p).
+func (s *searcher) errorBelow(p []string, errs []schema.Error) bool {
+	for i := range errs {
+		er := &errs[i]
+		q := s.split(er.InstanceLocation)
 		if len(q) >= len(p) {
 			ok := true
-			for i, tok := range p {
-				if tok != "*" && !strings.HasPrefix(tok, "<") && tok != q[i] {
+			for j, tok := range p {
+				if tok != "*" && !strings.HasPrefix(tok, "<") && tok != q[j] {
 					ok = false
 					break
 				}
@@ -607,7 +637,7 @@ func errorBelow(pattern string, errs []schema.Error) bool {
 				return true
 			}
 		}
-		if errorBelow(pattern, er.Causes) {
+		if s.errorBelow(p, er.Causes) {
 			return true
 		}
 	}

@@ -87,8 +87,17 @@ type change struct {
 	example    source.Value
 	exampleDir int // 1 backward (valid under old), 2 forward
 	contra     bool
-	failLoc    string   // for a semantic difference: the keyword that failed
-	failPos    Location // and where it is
+	failLoc    string        // for a semantic difference: the keyword that failed
+	failPos    Location      // and where it is
+	members    [2]memberToks // the search's split memberPattern, by direction
+}
+
+// memberToks caches a change's member pattern in one direction: its tokens and its
+// length in bytes.
+type memberToks struct {
+	done, ok bool
+	toks     []string
+	n        int
 }
 
 // walk aligns the schemas and returns the locations with their changes.
