@@ -1425,7 +1425,11 @@ func (e *evaluator) traceValues(s *Schema, v source.Value) {
 				break
 			}
 		}
-		e.emit(s, "enum", idx >= 0, strconv.Itoa(idx))
+		detail := "-1" // strconv.Itoa allocates it each time
+		if idx >= 0 {
+			detail = strconv.Itoa(idx)
+		}
+		e.emit(s, "enum", idx >= 0, detail)
 	}
 }
 
