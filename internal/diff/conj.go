@@ -90,11 +90,13 @@ func newEngine(ctx context.Context, opts Options) *engine {
 
 func (e *engine) knownFormat(f string) bool { return e.known[f] }
 
+// node returns the node of s, its keywords read.
 func (e *engine) node(s *schema.Schema) *node {
-	if n, ok := e.nodes[s]; ok {
-		return n
+	n := e.shell(s)
+	if !n.read {
+		e.read(n)
 	}
-	return e.newNode(s)
+	return n
 }
 
 // conj is a conjunction of schemas applying to the same instance: the given roots and,
@@ -104,7 +106,8 @@ type conj struct {
 	key    string
 	kid    int // numbers the distinct keys: conjunctions with the same key have the same kid
 	roots  []*schema.Schema
-	parts  []*node
+	shells []*node // the parts, perhaps not read yet: parts returns them read
+	read   bool    // the parts are read
 	chosen []int
 	m      *merged
 	shared *conj // the conjunction of the same parts made first, whose merged view this one uses
@@ -118,7 +121,7 @@ func (e *engine) conjOf(roots []*schema.Schema, chosen []int) *conj {
 	rk := e.keyBuf[:0]
 	for _, r := range roots {
 		if r != nil {
-			rk = strconv.AppendInt(rk, int64(e.node(r).id), 10)
+			rk = strconv.AppendInt(rk, int64(e.shell(r).id), 10)
 		}
 		rk = append(rk, ',')
 	}
@@ -172,10 +175,10 @@ func (e *engine) conjClose(roots []*schema.Schema, chosen []int) *conj {
 		// The same parts reached from other roots: the same constraints, but the roots
 		// are this conjunction's own (they say where its keywords are and what is compared
 		// with what); the merged view is shared.
-		return &conj{key: c.key, kid: c.kid, roots: rs, parts: c.parts, chosen: c.chosen, shared: c}
+		return &conj{key: c.key, kid: c.kid, roots: rs, shells: c.shells, chosen: c.chosen, shared: c}
 	}
 	key := string(sb)
-	c = &conj{key: key, kid: len(e.conjs), roots: rs, parts: slices.Clone(parts), chosen: ch}
+	c = &conj{key: key, kid: len(e.conjs), roots: rs, shells: slices.Clone(parts), chosen: ch}
 	e.conjs[key] = c
 	return c
 }
@@ -186,7 +189,7 @@ func (e *engine) closeOver(parts []*node, s *schema.Schema, epoch uint32) []*nod
 	if s == nil {
 		return parts
 	}
-	n := e.node(s)
+	n := e.shell(s)
 	if n.mark == epoch {
 		return parts
 	}
@@ -218,6 +221,17 @@ func rootsEqual(rs, roots []*schema.Schema) bool {
 		i++
 	}
 	return i == len(rs)
+}
+
+// parts returns the parts of c, their keywords read.
+func (e *engine) parts(c *conj) []*node {
+	if !c.read {
+		c.read = true
+		for _, n := range c.shells {
+			e.read(n)
+		}
+	}
+	return c.shells
 }
 
 func (e *engine) one(s *schema.Schema) *conj {
@@ -279,11 +293,11 @@ func (e *engine) merged(c *conj) *merged {
 	}
 	m := &merged{types: tAll, maxLen: -1, maxItems: -1, maxProps: -1}
 	total := 0
-	for _, n := range c.parts {
+	for _, n := range e.parts(c) {
 		total += len(n.facts)
 	}
 	m.facts = make([]*fact, 0, total)
-	for _, n := range c.parts {
+	for _, n := range e.parts(c) {
 		for i := range n.facts {
 			f := &n.facts[i]
 			if (f.kind == fAnyOf || f.kind == fOneOf || f.kind == fCond) && c.chosenHas(groupID(n, f.kind)) {
@@ -493,7 +507,7 @@ func (e *engine) unevalAsAdditional(n *node) bool { return !e.evaluatesInPlace(n
 // valueSchemas returns the schemas that apply to the value of property name in c, and
 // whether the property is forbidden outright.
 func (e *engine) valueSchemas(c *conj, name string) (subs []*schema.Schema, forbidden bool) {
-	for _, n := range c.parts {
+	for _, n := range e.parts(c) {
 		if n.isBool {
 			if !n.boolVal {
 				return nil, true
@@ -578,7 +592,7 @@ func (e *engine) collectNames(c *conj) []string {
 			out = append(out, k)
 		}
 	}
-	for _, n := range c.parts {
+	for _, n := range e.parts(c) {
 		for _, k := range n.propOrder {
 			add(k)
 		}
@@ -603,7 +617,7 @@ func (e *engine) collectNames(c *conj) []string {
 
 // closedNames returns the only property names c allows, when that set is finite.
 func (e *engine) closedNames(c *conj) ([]string, bool) {
-	for _, n := range c.parts {
+	for _, n := range e.parts(c) {
 		if n.additional == nil || len(n.patterns) > 0 {
 			continue
 		}
@@ -625,7 +639,7 @@ func (e *engine) closedNames(c *conj) ([]string, bool) {
 // itemSchemas returns the schemas that apply to the item at position i.
 func (e *engine) itemSchemas(c *conj, i int) []*schema.Schema {
 	var out []*schema.Schema
-	for _, n := range c.parts {
+	for _, n := range e.parts(c) {
 		switch {
 		case i < len(n.prefix):
 			out = append(out, n.prefix[i])
@@ -639,9 +653,9 @@ func (e *engine) itemSchemas(c *conj, i int) []*schema.Schema {
 }
 
 // prefixLen is the longest prefix of positions c treats individually.
-func prefixLen(c *conj) int {
+func (e *engine) prefixLen(c *conj) int {
 	p := 0
-	for _, n := range c.parts {
+	for _, n := range e.parts(c) {
 		p = max(p, len(n.prefix))
 	}
 	return p
@@ -650,7 +664,7 @@ func prefixLen(c *conj) int {
 // maxItemsOf is the largest length an array of c may have (-1: unbounded).
 func (e *engine) maxItemsOf(c *conj, m *merged) int {
 	best := m.maxItems
-	for _, n := range c.parts {
+	for _, n := range e.parts(c) {
 		if n.items == nil {
 			continue
 		}
@@ -661,7 +675,7 @@ func (e *engine) maxItemsOf(c *conj, m *merged) int {
 		}
 	}
 	// a position whose schema is false ends the array before it
-	limit := prefixLen(c)
+	limit := e.prefixLen(c)
 	for i := 0; i < limit && (best < 0 || i < best); i++ {
 		for _, s := range e.itemSchemas(c, i) {
 			if v, isBool := s.Bool(); isBool && !v {

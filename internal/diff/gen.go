@@ -458,7 +458,7 @@ func (g *gen) strings(alt *conj, m *merged, hints []*merged, wide bool) []source
 			}
 		}
 	}
-	for _, n := range alt.parts {
+	for _, n := range g.e.parts(alt) {
 		if v, ok := n.kw("format"); ok && v.Kind() == source.String {
 			out = append(out, formatSamples[v.Str()]...)
 		}
@@ -718,7 +718,7 @@ func (g *gen) optionalNames(alt *conj, m *merged) []string {
 			out = append(out, k)
 		}
 	}
-	for _, n := range alt.parts {
+	for _, n := range g.e.parts(alt) {
 		for _, p := range n.patterns {
 			if name, ok := g.nameFor(p.src, alt); ok {
 				out = append(out, name)
@@ -781,7 +781,7 @@ func (g *gen) freshNameN(a, b *conj, n int) string {
 			if c == nil {
 				continue
 			}
-			for _, n := range c.parts {
+			for _, n := range g.e.parts(c) {
 				if _, ok := n.props[k]; ok {
 					return true
 				}
@@ -869,7 +869,7 @@ func (g *gen) objects(alt *conj, m *merged, hint *conj, hints []*merged, depth i
 		if c == nil {
 			continue
 		}
-		for _, n := range c.parts {
+		for _, n := range g.e.parts(c) {
 			for _, p := range n.patterns {
 				if name, ok := g.nameFor(p.src, alt); ok {
 					addName(name)

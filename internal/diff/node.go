@@ -21,6 +21,7 @@ type node struct {
 	id    int
 	draft int
 	mark  uint32 // the engine's epoch when conjClose last saw this node
+	read  bool   // the keywords are read (facts and the raw pieces below)
 
 	isBool  bool
 	boolVal bool
@@ -177,11 +178,44 @@ func countOf(v source.Value) (int, bool) {
 	return int(n), true
 }
 
-// newNode reads a compiled schema.
-func (e *engine) newNode(s *schema.Schema) *node {
+// shell returns the node of s, made when first met (which fixes its id) with what a
+// conjunction's closure needs: whether it is a boolean schema, $ref, a static
+// $dynamicRef/$recursiveRef, allOf. Its keywords are read on first use (node, and the
+// parts of a conjunction): a proof that finds two conjunctions the same never needs them.
+func (e *engine) shell(s *schema.Schema) *node {
+	if n, ok := e.nodes[s]; ok {
+		return n
+	}
 	n := &node{s: s, id: len(e.nodes), draft: s.Draft.Version}
 	e.nodes[s] = n
 	n.v = s.Value()
+	if v, isBool := s.Bool(); isBool {
+		n.isBool, n.boolVal = true, v
+		return n
+	}
+	n.ref = s.Ref()
+	if t, dyn := s.DynamicRef(); t != nil {
+		if dyn {
+			n.dynamic = true
+		} else {
+			n.dynRefs = append(n.dynRefs, t)
+		}
+	}
+	if n.draft <= 7 && n.ref != nil {
+		return n // siblings of $ref are ignored in drafts 4 to 7
+	}
+	if _, ok := n.v.Get("allOf"); ok {
+		e.read(n) // allOf comes with the other subschemas
+	}
+	return n
+}
+
+// read reads the keywords of n once.
+func (e *engine) read(n *node) {
+	if n.read {
+		return
+	}
+	n.read = true
 	// the facts are gathered in a scratch slice and copied once, at their final size
 	n.facts = e.factBuf[:0]
 	e.readNode(n)
@@ -190,27 +224,19 @@ func (e *engine) newNode(s *schema.Schema) *node {
 	if len(n.facts) == 0 {
 		n.facts = nil
 	}
-	return n
 }
 
-// readNode reads the keywords of n.s into n.
+// readNode reads the keywords of n.s into n (the shell is made).
 func (e *engine) readNode(n *node) {
 	s := n.s
-	if v, isBool := s.Bool(); isBool {
-		n.isBool, n.boolVal = true, v
-		if !v {
+	if n.isBool {
+		if !n.boolVal {
 			n.facts = append(n.facts, fact{kind: fFalse, n: n})
 		}
 		return
 	}
-	n.ref = s.Ref()
-	if t, dyn := s.DynamicRef(); t != nil {
-		if dyn {
-			n.dynamic = true
-			n.facts = append(n.facts, fact{kind: fDynamic, n: n, kw: dynKw(s)})
-		} else {
-			n.dynRefs = append(n.dynRefs, t)
-		}
+	if n.dynamic {
+		n.facts = append(n.facts, fact{kind: fDynamic, n: n, kw: dynKw(s)})
 	}
 	if n.draft <= 7 && n.ref != nil {
 		return // siblings of $ref are ignored in drafts 4 to 7

@@ -51,7 +51,7 @@ func memoKey(a, b *conj, dom typeSet) proofKey {
 
 // sub reports a proof that every instance of a whose class is in dom is an instance of b.
 func (e *engine) sub(a, b *conj, dom typeSet, depth int) bool {
-	if a == b || len(b.parts) == 0 {
+	if a == b || len(b.shells) == 0 {
 		return true
 	}
 	key := memoKey(a, b, dom)
@@ -540,13 +540,13 @@ func (e *engine) defaultFills(f *fact) bool {
 }
 
 func (e *engine) isTrue(s *schema.Schema) bool {
-	return len(e.one(s).parts) == 0 || len(e.merged(e.one(s)).facts) == 0
+	return len(e.one(s).shells) == 0 || len(e.merged(e.one(s)).facts) == 0
 }
 
 // tailImplies proves that every item of a at positions from..∞ is valid under s.
 func (e *engine) tailImplies(a *conj, ma *merged, from int, s *schema.Schema, depth int) bool {
 	mx := e.maxItemsOf(a, ma)
-	p := prefixLen(a)
+	p := e.prefixLen(a)
 	target := e.one(s)
 	for i := from; i < p; i++ {
 		if mx >= 0 && i >= mx {
@@ -644,7 +644,7 @@ func (e *engine) otherNamesImply(a *conj, in string, excl []string, exclNames ma
 		}
 	}
 	// One part of a suffices: its value schemas over-approximate the conjunction.
-	for _, n := range a.parts {
+	for _, n := range e.parts(a) {
 		if n.isBool {
 			continue
 		}

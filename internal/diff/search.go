@@ -371,7 +371,7 @@ func (e *engine) fillDefaults(c *conj, x source.Value, depth int) source.Value {
 			if x.Has(k) {
 				continue
 			}
-			for _, n := range c.parts {
+			for _, n := range e.parts(c) {
 				if d, ok := e.defaultsOf(n)[k]; ok {
 					b.Set(k, d)
 					break

@@ -289,7 +289,7 @@ func (e *engine) compare(it *item) []*item {
 func (c *cmpCtx) annotations() {
 	get := func(cj *conj) map[string]annotation {
 		out := map[string]annotation{}
-		for _, n := range cj.parts {
+		for _, n := range c.e.parts(cj) {
 			for _, a := range n.ann {
 				if _, ok := out[a.kw]; !ok {
 					out[a.kw] = a
@@ -640,7 +640,7 @@ func orNone(xs []string) string {
 // annotations (which do not change what is valid).
 func (c *cmpCtx) formats() {
 	get := func(cj *conj) (string, *node) {
-		for _, n := range cj.parts {
+		for _, n := range c.e.parts(cj) {
 			if v, ok := n.kw("format"); ok && v.Kind() == source.String {
 				return v.Str(), n
 			}
@@ -721,7 +721,7 @@ func (c *cmpCtx) arrays() {
 			c.add("unique-items-removed", factsOf(c.mo, fUnique), nil, "items no longer need to be unique")
 		}
 	}
-	po, pn := prefixLen(c.lo), prefixLen(c.ln)
+	po, pn := e.prefixLen(c.lo), e.prefixLen(c.ln)
 	for i := 0; i < max(po, pn); i++ {
 		so, sn := e.itemSchemas(c.lo, i), e.itemSchemas(c.ln, i)
 		st := &step{kind: stItem, index: i}
@@ -732,12 +732,12 @@ func (c *cmpCtx) arrays() {
 		case i < pn:
 			ch := c.addSub("prefix-item-added", nil, factAt(c.mn, fItem, i), "", "", e.conjOf(so, nil), e.conjOf(sn, nil), false, false, tAll,
 				fmt.Sprintf("item %d now has a schema of its own", i))
-			ch.okw = itemsKwOf(c.lo)
+			ch.okw = e.itemsKwOf(c.lo)
 			c.childIfReal(so, sn, st, ip)
 		default:
 			ch := c.addSub("prefix-item-removed", factAt(c.mo, fItem, i), nil, "", "", e.conjOf(so, nil), e.conjOf(sn, nil), false, false, tAll,
 				fmt.Sprintf("item %d no longer has a schema of its own", i))
-			ch.nkw = itemsKwOf(c.ln)
+			ch.nkw = e.itemsKwOf(c.ln)
 			c.childIfReal(so, sn, st, ip)
 		}
 	}
@@ -798,8 +798,8 @@ func incDec(name string, o, n int) string {
 	return name + "-decreased"
 }
 
-func itemsKwOf(cj *conj) string {
-	for _, n := range cj.parts {
+func (e *engine) itemsKwOf(cj *conj) string {
+	for _, n := range e.parts(cj) {
 		if n.prefixKw != "" {
 			return n.prefixKw
 		}
@@ -898,7 +898,7 @@ func (c *cmpCtx) objects() {
 	}
 	// properties
 	explicit := func(cj *conj, k string) *fact {
-		for _, n := range cj.parts {
+		for _, n := range e.parts(cj) {
 			for i := range n.facts {
 				if f := &n.facts[i]; f.kind == fProp && f.str == k {
 					return f
@@ -910,7 +910,7 @@ func (c *cmpCtx) objects() {
 	var props []string
 	seen := map[string]bool{}
 	for _, cj := range []*conj{c.lo, c.ln} {
-		for _, n := range cj.parts {
+		for _, n := range e.parts(cj) {
 			for _, k := range n.propOrder {
 				if !seen[k] {
 					seen[k] = true
@@ -953,7 +953,7 @@ func (c *cmpCtx) objects() {
 	// patternProperties
 	pat := func(cj *conj) map[string][]*fact {
 		out := map[string][]*fact{}
-		for _, n := range cj.parts {
+		for _, n := range e.parts(cj) {
 			for i := range n.facts {
 				if f := &n.facts[i]; f.kind == fPatternProp {
 					out[f.str] = append(out[f.str], f)
@@ -1116,7 +1116,7 @@ func modelText(e *engine, cj *conj, k string, forbidden bool, subs []*schema.Sch
 	case len(subs) == 0:
 		return " (the other version allows it with any value: open content model)"
 	}
-	for _, n := range cj.parts {
+	for _, n := range e.parts(cj) {
 		for _, p := range n.patterns {
 			if e.patternMatches(p.src, k) {
 				return fmt.Sprintf(" (the other version covers it with patternProperties %q)", p.src)
@@ -1289,7 +1289,7 @@ func (e *engine) signature(s *schema.Schema) string {
 	}
 	sort.Strings(req)
 	sig := itoa(int(m.types)) + "|" + strings.Join(req, ",")
-	for _, n := range c.parts {
+	for _, n := range e.parts(c) {
 		for _, k := range n.propOrder {
 			if ps := n.props[k]; ps != nil {
 				if v, ok := e.node(ps).raw("const"); ok {
