@@ -28,17 +28,27 @@ type tracer struct {
 	onExpected []int
 	objects    []uint32 // per schema (sinfo.id): object evaluations seen
 
-	// effects are what the replayed evaluations of the current trace did, by recording
-	// (see replay); capture, while one is worked out, receives its hits.
-	effects []effect
-	capture *effect
+	// effects are what the replayed evaluations of the current trace did (see replay),
+	// found by recording id through effectOf; effectHits counts their hits. capture,
+	// while one is worked out, receives its hits.
+	effects    []effect
+	effectOf   map[int]int
+	effectHits int
+	maxEffects int // bound of effectHits (maxEffectHits; tests lower it)
+	capture    *effect
 }
+
+// maxEffectHits and maxEffectCount bound the effects kept (about 1 MB of hits): past
+// them, the effects found so far are forgotten.
+const (
+	maxEffectHits  = 1 << 18
+	maxEffectCount = 1 << 12
+)
 
 // effect is what a replayed evaluation's steps do to the tracer: the hits and object
 // evaluations they count, what they add to onValid and onExpected, and the run they leave
 // open.
 type effect struct {
-	done                bool
 	hits, objects       []int32
 	onValid, onExpected []int
 	run                 run
@@ -57,7 +67,8 @@ type run struct {
 }
 
 func newTracer(m *model) *tracer {
-	return &tracer{m: m, hits: make([]uint32, len(m.items)), objects: make([]uint32, len(m.infos))}
+	return &tracer{m: m, hits: make([]uint32, len(m.items)), objects: make([]uint32, len(m.infos)),
+		maxEffects: maxEffectHits}
 }
 
 func (t *tracer) hit(i int) {
@@ -71,8 +82,16 @@ func (t *tracer) hit(i int) {
 
 // trace evaluates v against s, counting its steps.
 func (t *tracer) trace(s *schema.Schema, v source.Value) ([]schema.Error, error) {
-	t.effects = t.effects[:0]
+	t.forgetEffects()
 	return s.TraceReplays(v, t.on, t.replay)
+}
+
+// forgetEffects drops the effects kept, as a new trace must: recording ids start again.
+func (t *tracer) forgetEffects() {
+	if len(t.effects) > 0 {
+		clear(t.effectOf)
+		t.effects, t.effectHits = t.effects[:0], 0
+	}
 }
 
 // replay receives the steps of an evaluation that the trace repeats (see
@@ -80,8 +99,8 @@ func (t *tracer) trace(s *schema.Schema, v source.Value) ([]schema.Error, error)
 // the same fresh run and do the same each time: the first time they are counted one by
 // one and what they did is kept, later times it is applied again at once.
 func (t *tracer) replay(id int, steps []schema.Event) {
-	if id < len(t.effects) && t.effects[id].done {
-		ef := &t.effects[id]
+	if i, ok := t.effectOf[id]; ok {
+		ef := &t.effects[i]
 		for _, i := range ef.hits {
 			t.hits[i]++
 		}
@@ -93,15 +112,17 @@ func (t *tracer) replay(id int, steps []schema.Event) {
 		t.run = ef.run
 		return
 	}
-	for len(t.effects) <= id {
-		if n := len(t.effects); n < cap(t.effects) {
-			t.effects = t.effects[:n+1]
-			t.effects[n].done = false
-		} else {
-			t.effects = append(t.effects, effect{})
-		}
+	if t.effectHits >= t.maxEffects || len(t.effects) >= maxEffectCount {
+		// memory stays bounded on a large document: start again (replays mostly serve
+		// the alternatives at one instance location, as in schema.evalReplayed)
+		t.forgetEffects()
 	}
-	ef := &t.effects[id]
+	if n := len(t.effects); n < cap(t.effects) {
+		t.effects = t.effects[:n+1] // reuse the slices of an earlier trace's effect
+	} else {
+		t.effects = append(t.effects, effect{})
+	}
+	ef := &t.effects[len(t.effects)-1]
 	ef.hits, ef.objects = ef.hits[:0], ef.objects[:0]
 	nValid, nExpected := len(t.onValid), len(t.onExpected)
 	t.capture = ef
@@ -112,7 +133,11 @@ func (t *tracer) replay(id int, steps []schema.Event) {
 	ef.onValid = append(ef.onValid[:0], t.onValid[nValid:]...)
 	ef.onExpected = append(ef.onExpected[:0], t.onExpected[nExpected:]...)
 	ef.run = t.run
-	ef.done = true
+	t.effectHits += len(ef.hits) + len(ef.objects)
+	if t.effectOf == nil {
+		t.effectOf = map[int]int{}
+	}
+	t.effectOf[id] = len(t.effects) - 1
 }
 
 // on receives one event.
