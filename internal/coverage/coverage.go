@@ -12,6 +12,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"path"
 	"runtime"
 	"strings"
@@ -368,28 +369,46 @@ func loadTests(m *model, doc *source.Document, base string, sto *schematest.Opti
 }
 
 // readInput reads an input file whole, as workspace.ReadFile does, into a buffer of the
-// size the file states: a large NDJSON file is read at once instead of through a buffer
-// grown (and copied) again and again, a cost that came before any evaluation could start.
-// When the file states no usable size, or turns out larger, workspace.ReadFile reads it.
+// size the open file states: a large NDJSON file is read at once instead of through a
+// buffer grown (and copied) again and again, a cost that came before any evaluation could
+// start. When the file states no usable size, or turns out larger, workspace.ReadFile
+// reads it again.
 func readInput(fsys workspace.FS, name string, limit int64) ([]byte, error) {
-	fi, err := fsys.Stat(name)
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() <= 0 || fi.Size() > limit {
-		return workspace.ReadFile(fsys, name, limit)
-	}
 	f, err := fsys.Open(name)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	data, ok, err := readSized(f, limit)
+	f.Close()
+	if err != nil {
+		return nil, &workspace.PathError{Path: name, Err: err}
+	}
+	if !ok {
+		return workspace.ReadFile(fsys, name, limit)
+	}
+	return data, nil
+}
+
+// readSized reads f whole when it states its size (as an *os.File does) within limit;
+// ok is false when it does not, or has more to read.
+func readSized(f io.Reader, limit int64) (data []byte, ok bool, err error) {
+	st, isStater := f.(interface{ Stat() (fs.FileInfo, error) })
+	if !isStater {
+		return nil, false, nil
+	}
+	fi, err := st.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() <= 0 || fi.Size() > limit {
+		return nil, false, nil
+	}
 	buf := make([]byte, fi.Size()+1) // one more byte tells a file that grew
 	n, err := io.ReadFull(f, buf)
 	switch err {
 	case io.ErrUnexpectedEOF, io.EOF:
-		return buf[:n], nil
+		return buf[:n], true, nil
 	case nil:
-		return workspace.ReadFile(fsys, name, limit)
+		return nil, false, nil
 	}
-	return nil, &workspace.PathError{Path: name, Err: err}
+	return nil, false, err
 }
 
 func maxSize(l *source.Limits) int64 {

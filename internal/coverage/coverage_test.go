@@ -541,7 +541,8 @@ func parseDoc(t *testing.T, doc string) source.Value {
 	return d.Root
 }
 
-// sizedFS states a size of its own for every file, and can fail reads.
+// sizedFS opens files that state a size of their own (none when size is negative), and
+// can fail reads.
 type sizedFS struct {
 	workspace.FS
 	size    int64
@@ -555,27 +556,38 @@ type sizedInfo struct {
 
 func (i sizedInfo) Size() int64 { return i.size }
 
-func (s sizedFS) Stat(name string) (fs.FileInfo, error) {
-	fi, err := s.FS.Stat(name)
-	if err != nil {
-		return nil, err
-	}
-	return sizedInfo{fi, s.size}, nil
-}
-
-type failingReader struct {
+// plainFile has no Stat method.
+type plainFile struct {
 	io.ReadCloser
 	err error
 }
 
-func (f failingReader) Read([]byte) (int, error) { return 0, f.err }
+func (f plainFile) Read(p []byte) (int, error) {
+	if f.err != nil {
+		return 0, f.err
+	}
+	return f.ReadCloser.Read(p)
+}
+
+type sizedFile struct {
+	plainFile
+	size int64
+}
+
+func (f sizedFile) Stat() (fs.FileInfo, error) {
+	fi, err := f.ReadCloser.(fs.File).Stat()
+	return sizedInfo{fi, f.size}, err
+}
 
 func (s sizedFS) Open(name string) (io.ReadCloser, error) {
 	f, err := s.FS.Open(name)
-	if err != nil || s.readErr == nil {
-		return f, err
+	if err != nil {
+		return nil, err
 	}
-	return failingReader{f, s.readErr}, nil
+	if s.size < 0 {
+		return plainFile{f, s.readErr}, nil
+	}
+	return sizedFile{plainFile{f, s.readErr}, s.size}, nil
 }
 
 func TestReadInput(t *testing.T) {
@@ -592,7 +604,8 @@ func TestReadInput(t *testing.T) {
 		{"stated size", mem, "a.ndjson", 100, text, ""},
 		{"the file grew", sizedFS{FS: mem, size: 4}, "a.ndjson", 100, text, ""},
 		{"the file shrank", sizedFS{FS: mem, size: 40}, "a.ndjson", 100, text, ""},
-		{"no size", sizedFS{FS: mem, size: 0}, "a.ndjson", 100, text, ""},
+		{"size 0", sizedFS{FS: mem, size: 0}, "a.ndjson", 100, text, ""},
+		{"no Stat", sizedFS{FS: mem, size: -1}, "a.ndjson", 100, text, ""},
 		{"over the limit", mem, "a.ndjson", 10, "", "larger than the limit"},
 		{"missing", mem, "b.ndjson", 100, "", "b.ndjson"},
 		{"read error", sizedFS{FS: mem, size: int64(len(text)), readErr: errors.New("disk on fire")}, "a.ndjson", 100, "", "a.ndjson: disk on fire"},
