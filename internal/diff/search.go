@@ -37,6 +37,10 @@ type searcher struct {
 	splits   map[string][]string // split instance locations, within one bestChange
 }
 
+// postFirstCandidates bounds the candidates a direction tries, once its verdict is settled
+// by a first example, to give the other changes examples of their own.
+const postFirstCandidates = 256
+
 func (s *searcher) stop() bool {
 	s.ticks++
 	if s.ticks%8 == 0 {
@@ -101,13 +105,12 @@ func (s *searcher) targeted(dir int) source.Value {
 				for _, x := range s.embed(g, it.path, dir, v) {
 					if ex, ok := s.check(x, dir, it); ok {
 						if !first.IsValid() {
-							// the verdict is settled: examples for the other changes get
-							// a tenth of what is left
+							// The verdict is settled: examples for the other changes get a
+							// tenth of the candidates left, at most postFirstCandidates. A
+							// count, not a share of the time left: the same schemas give the
+							// same examples however busy the machine is.
 							first = ex
-							s.limit = min(s.limit, s.count+(s.limit-s.count)/10)
-							if d := time.Now().Add(time.Until(s.deadline) / 10); d.Before(s.deadline) {
-								s.deadline = d
-							}
+							s.limit = min(s.limit, s.count+min((s.limit-s.count)/10, postFirstCandidates))
 						}
 						break
 					}
