@@ -235,6 +235,9 @@ func (e *evaluator) evalReplayed(s *Schema, v source.Value, k memoKey) bool {
 // maxRecordedSteps bounds the steps kept for replay (see evalReplayed): about 12 MB.
 const maxRecordedSteps = 1 << 18
 
+// maxKeptTraced bounds the recordings whose map a pooled evaluator keeps.
+const maxKeptTraced = 1 << 9
+
 var evalPool = sync.Pool{New: func() any { return &evaluator{} }}
 
 func getEvaluator(collect bool) *evaluator {
@@ -252,7 +255,12 @@ func putEvaluator(e *evaluator) {
 	e.quietDepth, e.memo = 0, nil
 	if e.traced != nil || len(e.steps) > 0 {
 		clear(e.steps)
-		e.traced, e.steps, e.recording = nil, e.steps[:0], 0
+		e.steps, e.recording = e.steps[:0], 0
+		if len(e.traced) > maxKeptTraced {
+			e.traced = nil
+		} else {
+			clear(e.traced) // kept for the next trace, which need not grow it again
+		}
 		if cap(e.steps) > 1<<12 {
 			e.steps = nil // a pooled evaluator does not keep a large document's steps
 		}

@@ -576,3 +576,38 @@ func TestMoreRunes(t *testing.T) {
 		}
 	}
 }
+
+// A trace that records many evaluations leaves no large map in the pooled evaluator, and
+// the recordings of one trace never serve another.
+func TestTraceRecordingsDoNotOutliveTheTrace(t *testing.T) {
+	s := mustCompile(t, `{
+  "$defs": {"item": {"type": "object", "properties": {"n": {"type": "integer"}}}},
+  "items": {"anyOf": [{"$ref": "#/$defs/item", "required": ["x"]}, {"$ref": "#/$defs/item"}]}
+}`)
+	trace := func(doc string) (steps, replays int) {
+		_, err := s.TraceReplays(parse(t, doc).Root, func(Event) { steps++ }, func(_ int, evs []Event) {
+			replays++
+			steps += len(evs)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return steps, replays
+	}
+	items := make([]string, maxKeptTraced+100)
+	for i := range items {
+		items[i] = fmt.Sprintf(`{"n": %d}`, i)
+	}
+	if _, replays := trace("[" + strings.Join(items, ",") + "]"); replays != len(items) {
+		t.Errorf("%d replays, want one per item (%d)", replays, len(items))
+	}
+	want := 0
+	if _, err := s.Trace(parse(t, `[{"n": 1}]`).Root, func(Event) { want++ }); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if steps, replays := trace(`[{"n": 1}]`); replays != 1 || steps != want {
+			t.Errorf("small document: %d steps, %d replays; want %d, 1", steps, replays, want)
+		}
+	}
+}
