@@ -740,6 +740,9 @@ func (e *evaluator) evalNumber(s *Schema, v source.Value) bool {
 			return true
 		}
 		valid = false
+		if !e.collect {
+			return false // before the message's text is built
+		}
 		return e.fail(s, kw, format, v.Str(), bound.String()) || e.collect
 	}
 	if s.minimum != nil && !check(n.Cmp(*s.minimum) >= 0, "minimum", "%s is less than the minimum %s", s.minimum) {
@@ -1061,10 +1064,10 @@ func (e *evaluator) evalObject(s *Schema, v source.Value, ann *annotations) bool
 	}
 	for _, r := range s.required {
 		if !v.Has(r) {
-			valid = e.fail(s, "required", "missing required property %q", r)
 			if !e.collect {
-				return false
+				return false // before the message's arguments are boxed: an allocation
 			}
+			valid = e.fail(s, "required", "missing required property %q", r)
 		}
 	}
 	for _, dr := range s.depRequired {
@@ -1133,7 +1136,7 @@ func (e *evaluator) evalObject(s *Schema, v source.Value, ann *annotations) bool
 				e.pushI(key)
 				var ok bool
 				if s.additionalProps.always == alwaysFalse {
-					ok = e.fail(s, "additionalProperties", "property %q is not allowed (additionalProperties is false)", key)
+					ok = e.collect && e.fail(s, "additionalProperties", "property %q is not allowed (additionalProperties is false)", key)
 				} else {
 					e.pushK("additionalProperties")
 					ok = e.child(s.additionalProps, val)
@@ -1382,7 +1385,7 @@ func (e *evaluator) evalUnevaluated(s *Schema, v source.Value, ann *annotations)
 			e.pushI(k.Str())
 			var ok bool
 			if s.unevalProps.always == alwaysFalse {
-				ok = e.fail(s, "unevaluatedProperties", "property %q is not allowed (unevaluatedProperties is false)", k.Str())
+				ok = e.collect && e.fail(s, "unevaluatedProperties", "property %q is not allowed (unevaluatedProperties is false)", k.Str())
 			} else {
 				e.pushK("unevaluatedProperties")
 				ok = e.child(s.unevalProps, val)
