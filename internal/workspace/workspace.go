@@ -46,8 +46,16 @@ func ReadFile(fsys FS, name string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	tooLarge := &PathError{Path: name,
+		Err: fmt.Errorf("file is larger than the limit of %d bytes (raise it with --max-size)", limit)}
 	var r io.Reader = f
 	if limit > 0 {
+		// A regular file that states a size over the limit is refused before a byte is read.
+		if st, ok := f.(interface{ Stat() (fs.FileInfo, error) }); ok {
+			if fi, err := st.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > limit {
+				return nil, tooLarge
+			}
+		}
 		r = io.LimitReader(f, limit+1)
 	}
 	data, err := io.ReadAll(r)
@@ -55,8 +63,7 @@ func ReadFile(fsys FS, name string, limit int64) ([]byte, error) {
 		return nil, &PathError{Path: name, Err: err}
 	}
 	if limit > 0 && int64(len(data)) > limit {
-		return nil, &PathError{Path: name,
-			Err: fmt.Errorf("file is larger than the limit of %d bytes (raise it with --max-size)", limit)}
+		return nil, tooLarge
 	}
 	return data, nil
 }

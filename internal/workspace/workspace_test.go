@@ -472,6 +472,31 @@ func TestReadFileLimit(t *testing.T) {
 			t.Errorf("limit %d: got %q, want %q", c.limit, got, c.want)
 		}
 	}
+	// On disk, a file that states a size over the limit is refused from its size.
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "ten.json"), []byte("0123456789"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root, err := Root(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, disk := range []FS{root, OS()} {
+		name := "ten.json"
+		if disk != root {
+			name = filepath.Join(dir, "ten.json")
+		}
+		if _, err := ReadFile(disk, name, 9); err == nil || !strings.Contains(err.Error(), "file is larger than the limit of 9 bytes") {
+			t.Errorf("on disk, limit 9: %v", err)
+		}
+		if got, err := ReadFile(disk, name, 10); err != nil || string(got) != "0123456789" {
+			t.Errorf("on disk, limit 10: %q, %v", got, err)
+		}
+	}
+	// A reader that states no size is cut at the limit.
+	if _, err := ReadFile(sizelessFS{fsys}, "ten.json", 9); errText(err, "") != "ten.json: file is larger than the limit of 9 bytes (raise it with --max-size)" {
+		t.Errorf("sizeless reader, limit 9: %v", err)
+	}
 	if _, err := ReadFile(fsys, "nope.json", 5); errText(err, "") != "nope.json: no such file or directory" {
 		t.Errorf("missing file: %v", err)
 	}
@@ -482,6 +507,17 @@ func TestReadFileLimit(t *testing.T) {
 			t.Errorf("read error, limit %d: got %q, want %q", limit, got, want)
 		}
 	}
+}
+
+// sizelessFS opens files as readers that do not state their size.
+type sizelessFS struct{ FS }
+
+func (s sizelessFS) Open(name string) (io.ReadCloser, error) {
+	f, err := s.FS.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	return struct{ io.ReadCloser }{f}, nil
 }
 
 // failingFS opens every name as a reader that fails.
