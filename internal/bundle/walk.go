@@ -57,53 +57,6 @@ type ref struct {
 	targetPtr string
 }
 
-// subschemaShape says how keyword kw holds subschemas in draft d (0: it holds none).
-func subschemaShape(d *schema.Draft, kw string) int {
-	const (
-		one, list, mapOf, oneOrList, deps = 1, 2, 3, 4, 5
-	)
-	switch kw {
-	case "properties", "patternProperties", "definitions", "$defs":
-		return mapOf
-	case "additionalProperties", "not":
-		return one
-	case "allOf", "anyOf", "oneOf":
-		return list
-	case "dependencies":
-		return deps
-	case "contains", "propertyNames":
-		if d.Version >= 6 {
-			return one
-		}
-	case "if", "then", "else":
-		if d.Version >= 7 {
-			return one
-		}
-	case "items":
-		if d.Version <= 2019 {
-			return oneOrList
-		}
-		return one
-	case "additionalItems":
-		if d.Version <= 2019 {
-			return one
-		}
-	case "prefixItems":
-		if d.Version >= 2020 {
-			return list
-		}
-	case "dependentSchemas":
-		if d.Version >= 2019 {
-			return mapOf
-		}
-	case "unevaluatedProperties", "unevaluatedItems", "contentSchema":
-		if d.Version >= 2019 {
-			return one
-		}
-	}
-	return 0
-}
-
 // refKeywords lists the reference keywords of a draft.
 func refKeywords(d *schema.Draft) []string {
 	switch {
@@ -190,14 +143,14 @@ func (d *doc) walk(v source.Value, ptr string, res *resource, isRoot bool) {
 	for i := 0; i < v.Len(); i++ {
 		k, val := v.Member(i)
 		base := ptr + "/" + source.EscapeToken(k.Str())
-		switch subschemaShape(dr, k.Str()) {
-		case 1:
+		switch dr.SubschemaShape(k.Str()) {
+		case schema.OneSchema:
 			d.walk(val, base, res, false)
-		case 2:
+		case schema.SchemaArray:
 			for j, it := range val.Items() {
 				d.walk(it, base+"/"+strconv.Itoa(j), res, false)
 			}
-		case 4:
+		case schema.SchemaOrArray:
 			if val.Kind() == source.Array {
 				for j, it := range val.Items() {
 					d.walk(it, base+"/"+strconv.Itoa(j), res, false)
@@ -205,7 +158,7 @@ func (d *doc) walk(v source.Value, ptr string, res *resource, isRoot bool) {
 			} else {
 				d.walk(val, base, res, false)
 			}
-		case 3, 5:
+		case schema.SchemaMap, schema.DepsMap:
 			if val.Kind() != source.Object {
 				continue
 			}

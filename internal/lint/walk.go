@@ -65,63 +65,6 @@ func (n *node) hasRefOld() bool {
 	return n.draft.Version <= 7 && n.isObject() && n.has("$ref")
 }
 
-// shape says how a keyword holds subschemas.
-type shape uint8
-
-const (
-	oneSchema     shape = iota + 1
-	schemaArray         // allOf: [S, ...]
-	schemaMap           // properties: {name: S}
-	schemaOrArray       // draft <= 2019-09 items: S or [S, ...]
-	depsMap             // dependencies: {name: S or [names]}
-)
-
-// subschemaShape returns how keyword kw holds subschemas in draft d, or 0 when it holds
-// none. Locations that only hold schemas by convention ($defs before 2019-09, definitions
-// after it) count too: references reach them by JSON Pointer.
-func subschemaShape(d *schema.Draft, kw string) shape {
-	switch kw {
-	case "properties", "patternProperties", "definitions", "$defs":
-		return schemaMap
-	case "additionalProperties", "not":
-		return oneSchema
-	case "allOf", "anyOf", "oneOf":
-		return schemaArray
-	case "dependencies":
-		return depsMap
-	case "contains", "propertyNames":
-		if d.Version >= 6 {
-			return oneSchema
-		}
-	case "if", "then", "else":
-		if d.Version >= 7 {
-			return oneSchema
-		}
-	case "items":
-		if d.Version <= 2019 {
-			return schemaOrArray
-		}
-		return oneSchema
-	case "additionalItems":
-		if d.Version <= 2019 {
-			return oneSchema
-		}
-	case "prefixItems":
-		if d.Version >= 2020 {
-			return schemaArray
-		}
-	case "dependentSchemas":
-		if d.Version >= 2019 {
-			return schemaMap
-		}
-	case "unevaluatedProperties", "unevaluatedItems", "contentSchema":
-		if d.Version >= 2019 {
-			return oneSchema
-		}
-	}
-	return 0
-}
-
 // resource is a schema resource of the document: the root, or a subschema with an $id.
 type resourceInfo struct {
 	ptr     string
@@ -222,7 +165,7 @@ func (w *walker) walk(v source.Value, ptr string, parent *node, kw, key string, 
 	for i := 0; i < v.Len(); i++ {
 		k, val := v.Member(i)
 		name := k.Str()
-		sh := subschemaShape(n.draft, name)
+		sh := n.draft.SubschemaShape(name)
 		if sh == 0 {
 			continue
 		}
@@ -233,13 +176,13 @@ func (w *walker) walk(v source.Value, ptr string, parent *node, kw, key string, 
 		}
 		base := ptr + "/" + source.EscapeToken(name)
 		switch sh {
-		case oneSchema:
+		case schema.OneSchema:
 			w.walk(val, base, n, name, "", childInert)
-		case schemaArray:
+		case schema.SchemaArray:
 			for j, item := range val.Items() {
 				w.walk(item, base+"/"+strconv.Itoa(j), n, name, strconv.Itoa(j), childInert)
 			}
-		case schemaOrArray:
+		case schema.SchemaOrArray:
 			if val.Kind() == source.Array {
 				for j, item := range val.Items() {
 					w.walk(item, base+"/"+strconv.Itoa(j), n, name, strconv.Itoa(j), childInert)
@@ -247,13 +190,13 @@ func (w *walker) walk(v source.Value, ptr string, parent *node, kw, key string, 
 			} else {
 				w.walk(val, base, n, name, "", childInert)
 			}
-		case schemaMap, depsMap:
+		case schema.SchemaMap, schema.DepsMap:
 			if val.Kind() != source.Object {
 				continue
 			}
 			for j := 0; j < val.Len(); j++ {
 				pk, pv := val.Member(j)
-				if sh == depsMap && pv.Kind() == source.Array {
+				if sh == schema.DepsMap && pv.Kind() == source.Array {
 					continue
 				}
 				w.walk(pv, base+"/"+source.EscapeToken(pk.Str()), n, name, pk.Str(), childInert)

@@ -119,3 +119,62 @@ func metaDocument(u string) (*source.Document, bool) {
 	d, _ := metaDocs.LoadOrStore(p, doc)
 	return d.(*source.Document), true
 }
+
+// Shape says how a keyword's value holds subschemas.
+type Shape uint8
+
+// The shapes of SubschemaShape.
+const (
+	NoSchema      Shape = iota // the keyword holds no subschema
+	OneSchema                  // not: S
+	SchemaArray                // allOf: [S, ...]
+	SchemaMap                  // properties: {name: S}
+	SchemaOrArray              // items in drafts 4 to 2019-09: S or [S, ...]
+	DepsMap                    // dependencies: {name: S or [names]}
+)
+
+// SubschemaShape returns how keyword kw holds subschemas in draft d, as written in a
+// schema document. Locations that hold schemas only by convention ($defs before 2019-09,
+// definitions after it) count too: references reach them by JSON Pointer.
+func (d *Draft) SubschemaShape(kw string) Shape {
+	switch kw {
+	case "properties", "patternProperties", "definitions", "$defs":
+		return SchemaMap
+	case "additionalProperties", "not":
+		return OneSchema
+	case "allOf", "anyOf", "oneOf":
+		return SchemaArray
+	case "dependencies":
+		return DepsMap
+	case "contains", "propertyNames":
+		if d.Version >= 6 {
+			return OneSchema
+		}
+	case "if", "then", "else":
+		if d.Version >= 7 {
+			return OneSchema
+		}
+	case "items":
+		if d.Version <= 2019 {
+			return SchemaOrArray
+		}
+		return OneSchema
+	case "additionalItems":
+		if d.Version <= 2019 {
+			return OneSchema
+		}
+	case "prefixItems":
+		if d.Version >= 2020 {
+			return SchemaArray
+		}
+	case "dependentSchemas":
+		if d.Version >= 2019 {
+			return SchemaMap
+		}
+	case "unevaluatedProperties", "unevaluatedItems", "contentSchema":
+		if d.Version >= 2019 {
+			return OneSchema
+		}
+	}
+	return NoSchema
+}

@@ -47,3 +47,33 @@ func TestRefLoop(t *testing.T) {
 		})
 	}
 }
+
+func TestSubschemaShape(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		kw   string
+		want [5]Shape // draft 4, 6, 7, 2019-09, 2020-12
+	}{
+		{"properties", [5]Shape{SchemaMap, SchemaMap, SchemaMap, SchemaMap, SchemaMap}},
+		{"$defs", [5]Shape{SchemaMap, SchemaMap, SchemaMap, SchemaMap, SchemaMap}},
+		{"not", [5]Shape{OneSchema, OneSchema, OneSchema, OneSchema, OneSchema}},
+		{"anyOf", [5]Shape{SchemaArray, SchemaArray, SchemaArray, SchemaArray, SchemaArray}},
+		{"dependencies", [5]Shape{DepsMap, DepsMap, DepsMap, DepsMap, DepsMap}},
+		{"contains", [5]Shape{NoSchema, OneSchema, OneSchema, OneSchema, OneSchema}},
+		{"if", [5]Shape{NoSchema, NoSchema, OneSchema, OneSchema, OneSchema}},
+		{"items", [5]Shape{SchemaOrArray, SchemaOrArray, SchemaOrArray, SchemaOrArray, OneSchema}},
+		{"additionalItems", [5]Shape{OneSchema, OneSchema, OneSchema, OneSchema, NoSchema}},
+		{"prefixItems", [5]Shape{NoSchema, NoSchema, NoSchema, NoSchema, SchemaArray}},
+		{"dependentSchemas", [5]Shape{NoSchema, NoSchema, NoSchema, SchemaMap, SchemaMap}},
+		{"unevaluatedItems", [5]Shape{NoSchema, NoSchema, NoSchema, OneSchema, OneSchema}},
+		{"type", [5]Shape{}},
+		{"$ref", [5]Shape{}},
+	}
+	for _, tt := range tests {
+		for i, d := range Drafts {
+			if got := d.SubschemaShape(tt.kw); got != tt.want[i] {
+				t.Errorf("%s.SubschemaShape(%q) = %d, want %d", d.Name, tt.kw, got, tt.want[i])
+			}
+		}
+	}
+}
