@@ -4,9 +4,14 @@
 package corpora
 
 import (
+	"encoding/json"
 	"os"
+	"path"
 	"path/filepath"
+	"sort"
 	"testing"
+
+	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
 // Dir returns the directory of the named corpus ("JSON-Schema-Test-Suite",
@@ -51,4 +56,75 @@ func find() (string, bool) {
 		}
 		dir = parent
 	}
+}
+
+// SchemaStoreResolve maps SchemaStore's URLs to its files in the schemastore-dev corpus,
+// so its schemas resolve offline.
+var SchemaStoreResolve = map[string]string{
+	"https://json.schemastore.org/": "src/schemas/json/",
+	"http://json.schemastore.org/":  "src/schemas/json/",
+	"https://www.schemastore.org/":  "src/schemas/json/",
+}
+
+// StoreSchema is one SchemaStore schema with its instance files, named relative to the
+// corpus directory.
+type StoreSchema struct {
+	Name     string   // the schema's name, e.g. "package"
+	Schema   string   // src/schemas/json/<name>.json
+	Positive []string // src/test/<name>/*: instances that must be valid
+	Negative []string // src/negative_test/<name>/*: instances that must be invalid
+}
+
+// SchemaStoreSchemas lists, sorted by name, the schemas of the schemastore-dev corpus at
+// dir (read through fsys, rooted there) that have test instances, leaving out those that
+// src/schema-validation.json's skiptest list names.
+func SchemaStoreSchemas(tb testing.TB, dir string, fsys workspace.FS) []StoreSchema {
+	tb.Helper()
+	cfg, err := os.ReadFile(filepath.Join(dir, "src", "schema-validation.json"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var sv struct {
+		Skiptest []string `json:"skiptest"`
+	}
+	if err := json.Unmarshal(cfg, &sv); err != nil {
+		tb.Fatal(err)
+	}
+	skip := map[string]bool{}
+	for _, s := range sv.Skiptest {
+		skip[s] = true
+	}
+	byName := map[string]*StoreSchema{}
+	for _, side := range []string{"src/test", "src/negative_test"} {
+		entries, err := os.ReadDir(filepath.Join(dir, side))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, e := range entries {
+			file := "src/schemas/json/" + e.Name() + ".json"
+			if !e.IsDir() || skip[e.Name()+".json"] {
+				continue
+			}
+			if _, err := fsys.Stat(file); err != nil {
+				continue
+			}
+			files, _ := workspace.Expand(fsys, []string{path.Join(side, e.Name())}, nil)
+			s := byName[e.Name()]
+			if s == nil {
+				s = &StoreSchema{Name: e.Name(), Schema: file}
+				byName[e.Name()] = s
+			}
+			if side == "src/test" {
+				s.Positive = files
+			} else {
+				s.Negative = files
+			}
+		}
+	}
+	out := make([]StoreSchema, 0, len(byName))
+	for _, s := range byName {
+		out = append(out, *s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
 }

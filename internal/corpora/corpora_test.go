@@ -4,6 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
 func TestFindFromEnvironment(t *testing.T) {
@@ -37,5 +41,50 @@ func TestFindWalksUpToTheModule(t *testing.T) {
 	// From internal/corpora the module root is two levels up; the corpora may be absent.
 	if ok && filepath.Base(root) != "corpora" {
 		t.Errorf("find = %q", root)
+	}
+}
+
+func TestSchemaStoreSchemas(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"src/schema-validation.json":        `{"skiptest": ["skipped.json"]}`,
+		"src/schemas/json/a.json":           `{}`,
+		"src/schemas/json/b.json":           `{}`,
+		"src/schemas/json/skipped.json":     `{}`,
+		"src/test/b/one.json":               `1`,
+		"src/test/a/one.json":               `1`,
+		"src/test/a/two.yaml":               `2`,
+		"src/negative_test/a/bad.json":      `"x"`,
+		"src/test/skipped/one.json":         `1`,
+		"src/test/no-schema/one.json":       `1`,
+		"src/negative_test/only-neg/x.json": `1`,
+		"src/schemas/json/only-neg.json":    `{}`,
+		"src/test/not-a-dir.json":           `1`,
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fsys, err := workspace.Root(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := SchemaStoreSchemas(t, dir, fsys)
+	want := []StoreSchema{
+		{Name: "a", Schema: "src/schemas/json/a.json", Positive: []string{"src/test/a/one.json", "src/test/a/two.yaml"},
+			Negative: []string{"src/negative_test/a/bad.json"}},
+		{Name: "b", Schema: "src/schemas/json/b.json", Positive: []string{"src/test/b/one.json"}},
+		{Name: "only-neg", Schema: "src/schemas/json/only-neg.json", Negative: []string{"src/negative_test/only-neg/x.json"}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("SchemaStoreSchemas (-want +got):\n%s", diff)
+	}
+	if SchemaStoreResolve["https://json.schemastore.org/"] != "src/schemas/json/" {
+		t.Errorf("resolve map: %v", SchemaStoreResolve)
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -23,11 +21,7 @@ import (
 // go to testdata/schemastore-stats.txt. Under the race detector every fourth schema is
 // measured (and checked the same way), and the stats file is not compared.
 
-var schemastoreResolve = map[string]string{
-	"https://json.schemastore.org/": "src/schemas/json/",
-	"http://json.schemastore.org/":  "src/schemas/json/",
-	"https://www.schemastore.org/":  "src/schemas/json/",
-}
+var schemastoreResolve = corpora.SchemaStoreResolve
 
 type storeSchema struct {
 	name               string
@@ -36,52 +30,10 @@ type storeSchema struct {
 }
 
 func schemastoreSchemas(t testing.TB, dir string, fsys workspace.FS) []storeSchema {
-	cfg, err := os.ReadFile(filepath.Join(dir, "src", "schema-validation.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sv struct {
-		Skiptest []string `json:"skiptest"`
-	}
-	if err := json.Unmarshal(cfg, &sv); err != nil {
-		t.Fatal(err)
-	}
-	skip := map[string]bool{}
-	for _, s := range sv.Skiptest {
-		skip[s] = true
-	}
-	byName := map[string]*storeSchema{}
-	for _, side := range []string{"src/test", "src/negative_test"} {
-		entries, err := os.ReadDir(filepath.Join(dir, side))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range entries {
-			file := "src/schemas/json/" + e.Name() + ".json"
-			if !e.IsDir() || skip[e.Name()+".json"] {
-				continue
-			}
-			if _, err := fsys.Stat(file); err != nil {
-				continue
-			}
-			files, _ := workspace.Expand(fsys, []string{path.Join(side, e.Name())}, nil)
-			s := byName[e.Name()]
-			if s == nil {
-				s = &storeSchema{name: e.Name(), schema: file}
-				byName[e.Name()] = s
-			}
-			if side == "src/test" {
-				s.positive = files
-			} else {
-				s.negative = files
-			}
-		}
-	}
 	var out []storeSchema
-	for _, s := range byName {
-		out = append(out, *s)
+	for _, s := range corpora.SchemaStoreSchemas(t, dir, fsys) {
+		out = append(out, storeSchema{name: s.Name, schema: s.Schema, positive: s.Positive, negative: s.Negative})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out
 }
 
