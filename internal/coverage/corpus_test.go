@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/jstk-dev/jstk/internal/corpora"
+	"github.com/jstk-dev/jstk/internal/golden"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
@@ -126,27 +126,8 @@ func TestSchemaStoreCoverage(t *testing.T) {
 	}
 	t.Log("\n" + sb.String())
 	if !raceEnabled {
-		checkStats(t, "testdata/schemastore-stats.txt", sb.String())
+		golden.Check(t, "testdata/schemastore-stats.txt", sb.String())
 	}
 }
 
 func mean(p [4]float64) float64 { return (p[0] + p[1] + p[2] + p[3]) / 4 }
-
-// checkStats compares a stats text with its committed file, or rewrites it with JSTK_UPDATE=1.
-func checkStats(t *testing.T, file, got string) {
-	t.Helper()
-	if os.Getenv("JSTK_UPDATE") != "" {
-		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Errorf("%s is missing; run with JSTK_UPDATE=1 to write it", file)
-		return
-	}
-	if string(want) != got {
-		t.Errorf("%s is out of date (run with JSTK_UPDATE=1):\nwant:\n%s\ngot:\n%s", file, want, got)
-	}
-}

@@ -1,7 +1,6 @@
 package diff
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/jstk-dev/jstk/internal/corpora"
+	"github.com/jstk-dev/jstk/internal/golden"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 )
@@ -194,7 +194,7 @@ func boolVerdict(b bool) Verdict {
 func TestCompatCorpus(t *testing.T) {
 	dir := corpora.Dir(t, "compat")
 	outcomes := runCompat(t, dir, []string{"confluent-cases.json", "sentry-cases.json", "oasdiff-cases.json"})
-	ledger := readLedger(t, "testdata/compat-ledger.txt")
+	ledger := golden.Ledger(t, "testdata/compat-ledger.txt")
 	type count struct{ pass, total, unknown, refuted int }
 	stats := map[string]*count{}
 	var sb strings.Builder
@@ -316,7 +316,7 @@ func TestCompatCorpus(t *testing.T) {
 		sb.WriteString(p + "\n")
 	}
 	t.Log("\n" + sb.String())
-	checkStats(t, "testdata/compat-stats.txt", sb.String())
+	golden.Check(t, "testdata/compat-stats.txt", sb.String())
 	for k, c := range stats {
 		if float64(c.pass) < 0.98*float64(c.total) {
 			t.Errorf("%s: %d / %d labels matched, under the 98%% bar", k, c.pass, c.total)
@@ -385,51 +385,6 @@ func verifyExamples(t testing.TB, id string, r *Result, old, new *schema.Schema)
 	}
 	if r.Forward == Incompatible && len(r.ForwardExample) == 0 {
 		t.Errorf("%s: forward incompatible without an example", id)
-	}
-}
-
-// readLedger reads known failures: "<id>\t<reason>" lines; # starts a comment.
-func readLedger(t *testing.T, path string) map[string]string {
-	m := map[string]string{}
-	f, err := os.Open(path)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return m
-		}
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		id, reason, ok := strings.Cut(line, "\t")
-		if !ok || strings.TrimSpace(reason) == "" {
-			t.Fatalf("%s: every known failure needs a reason after a tab: %q", path, line)
-		}
-		m[id] = reason
-	}
-	return m
-}
-
-// checkStats compares a stats text with its committed file, or rewrites it with JSTK_UPDATE=1.
-func checkStats(t *testing.T, path, got string) {
-	t.Helper()
-	if os.Getenv("JSTK_UPDATE") != "" {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Errorf("%s is missing; run with JSTK_UPDATE=1 to write it", path)
-		return
-	}
-	if string(want) != got {
-		t.Errorf("%s is out of date (run with JSTK_UPDATE=1):\nwant:\n%s\ngot:\n%s", path, want, got)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/jstk-dev/jstk/internal/corpora"
+	"github.com/jstk-dev/jstk/internal/golden"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
@@ -155,7 +156,7 @@ func TestSchemaPairs(t *testing.T) {
 	for _, l := range lines {
 		sb.WriteString(l + "\n")
 	}
-	checkStats(t, "testdata/schema-pairs-stats.txt", sb.String())
+	golden.Check(t, "testdata/schema-pairs-stats.txt", sb.String())
 }
 
 // runPair compares one pair and checks its examples and claims.

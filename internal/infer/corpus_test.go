@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/jstk-dev/jstk/internal/corpora"
+	"github.com/jstk-dev/jstk/internal/golden"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 )
@@ -167,29 +168,6 @@ func TestSchemaStoreSoundness(t *testing.T) {
 	}
 	t.Log("\n" + strings.SplitN(sb.String(), "# per schema", 2)[0])
 	if !raceEnabled {
-		checkStats(t, "testdata/schemastore-stats.txt", sb.String())
-	}
-}
-
-// checkStats compares a stats text with its committed file, or rewrites it with
-// JSTK_UPDATE=1.
-func checkStats(t *testing.T, path, got string) {
-	t.Helper()
-	if os.Getenv("JSTK_UPDATE") != "" {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Errorf("%s is missing; run with JSTK_UPDATE=1 to write it", path)
-		return
-	}
-	if string(want) != got {
-		t.Errorf("%s is out of date (run with JSTK_UPDATE=1):\nwant:\n%s\ngot:\n%s", path, want, got)
+		golden.Check(t, "testdata/schemastore-stats.txt", sb.String())
 	}
 }

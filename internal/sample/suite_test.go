@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/jstk-dev/jstk/internal/corpora"
+	"github.com/jstk-dev/jstk/internal/golden"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/workspace"
@@ -169,7 +170,7 @@ func TestJSONSchemaTestSuite(t *testing.T) {
 	if rate := float64(all.pass) / float64(all.total); rate < 0.98 {
 		t.Errorf("valid samples for %.2f%% of the suite's schemas, want at least 98%%", 100*rate)
 	}
-	checkStats(t, "testdata/suite-stats.txt", sb.String())
+	golden.Check(t, "testdata/suite-stats.txt", sb.String())
 }
 
 func TestJSONSchemaTestSuiteInvalid(t *testing.T) {
@@ -196,29 +197,6 @@ func TestJSONSchemaTestSuiteInvalid(t *testing.T) {
 		}
 	}
 	t.Logf("invalid instances made for %d of %d schemas", made, total)
-}
-
-// checkStats compares a stats text with its committed file, or rewrites it with
-// JSTK_UPDATE=1.
-func checkStats(t *testing.T, path, got string) {
-	t.Helper()
-	if os.Getenv("JSTK_UPDATE") != "" {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Errorf("%s is missing; run with JSTK_UPDATE=1 to write it", path)
-		return
-	}
-	if string(want) != got {
-		t.Errorf("%s is out of date (run with JSTK_UPDATE=1):\nwant:\n%s\ngot:\n%s", path, want, got)
-	}
 }
 
 var (
@@ -315,7 +293,7 @@ func TestSchemaStore(t *testing.T) {
 	if rate := float64(pass) / float64(total+len(bad)); rate < 0.97 {
 		t.Errorf("valid samples for %.2f%% of the schemas, want at least 97%%", 100*rate)
 	}
-	checkStats(t, "testdata/schemastore-stats.txt", sb.String())
+	golden.Check(t, "testdata/schemastore-stats.txt", sb.String())
 }
 
 func TestSchemaStoreInvalid(t *testing.T) {

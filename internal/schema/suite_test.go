@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/jstk-dev/jstk/internal/corpora"
+	"github.com/jstk-dev/jstk/internal/golden"
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
@@ -128,7 +128,7 @@ func compileInline(v source.Value, uri string, opts *Options) (*Schema, error) {
 func TestJSONSchemaTestSuite(t *testing.T) {
 	dir := corpora.Dir(t, "JSON-Schema-Test-Suite")
 	results := runSuite(t, dir)
-	ledger := readLedger(t, "testdata/suite-ledger.txt")
+	ledger := golden.Ledger(t, "testdata/suite-ledger.txt")
 	type count struct{ pass, total int }
 	stats := map[string]*count{}
 	var unexpected, stale []string
@@ -162,55 +162,11 @@ func TestJSONSchemaTestSuite(t *testing.T) {
 		}
 	}
 	t.Log("\n" + sb.String())
-	checkStats(t, "testdata/suite-stats.txt", sb.String())
+	golden.Check(t, "testdata/suite-stats.txt", sb.String())
 	for _, u := range unexpected {
 		t.Errorf("unexpected failure (fix it, or list it with its reason in testdata/suite-ledger.txt): %s", u)
 	}
 	for _, s := range stale {
 		t.Errorf("passes now, remove it from testdata/suite-ledger.txt: %s", s)
-	}
-}
-
-// readLedger reads known failures: "<id>\t<reason>" lines; # starts a comment.
-func readLedger(t *testing.T, path string) map[string]string {
-	m := map[string]string{}
-	f, err := os.Open(path)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return m
-		}
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		id, reason, ok := strings.Cut(line, "\t")
-		if !ok || strings.TrimSpace(reason) == "" {
-			t.Fatalf("%s: every known failure needs a reason after a tab: %q", path, line)
-		}
-		m[id] = reason
-	}
-	return m
-}
-
-// checkStats compares a stats text with its committed file, or rewrites it with JSTK_UPDATE=1.
-func checkStats(t *testing.T, path, got string) {
-	if os.Getenv("JSTK_UPDATE") != "" {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Errorf("%s is missing; run with JSTK_UPDATE=1 to write it", path)
-		return
-	}
-	if string(want) != got {
-		t.Errorf("%s is out of date (run with JSTK_UPDATE=1):\nwant:\n%s\ngot:\n%s", path, want, got)
 	}
 }

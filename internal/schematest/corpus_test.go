@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/jstk-dev/jstk/internal/corpora"
+	"github.com/jstk-dev/jstk/internal/golden"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/validate"
 	"github.com/jstk-dev/jstk/internal/workspace"
@@ -83,7 +84,7 @@ func TestJSONSchemaTestSuite(t *testing.T) {
 	got := "# JSON-Schema-Test-Suite run as `jstk test` (go test ./internal/schematest -run TestJSONSchemaTestSuite; JSTK_UPDATE=1 rewrites)\n" +
 		strings.Join(lines, "\n") + "\n"
 	t.Log("\n" + got)
-	checkStats(t, "testdata/suite-stats.txt", got)
+	golden.Check(t, "testdata/suite-stats.txt", got)
 
 	// The same counts as the schema package's suite run.
 	want, err := os.ReadFile("../schema/testdata/suite-stats.txt")
@@ -222,7 +223,7 @@ func TestSchemaStoreAgreesWithValidate(t *testing.T) {
 		"same verdict as validate:         %5d / %5d\n", len(schemas), posPass, pos, negPass, neg, notRun, agree, total)
 	t.Log("\n" + stats)
 	if !raceEnabled {
-		checkStats(t, "testdata/schemastore-stats.txt", stats)
+		golden.Check(t, "testdata/schemastore-stats.txt", stats)
 	}
 }
 
@@ -257,23 +258,4 @@ func validateVerdicts(t *testing.T, fsys workspace.FS, s storeSchema) map[string
 		}
 	}
 	return out
-}
-
-// checkStats compares a stats text with its committed file, or rewrites it with JSTK_UPDATE=1.
-func checkStats(t *testing.T, file, got string) {
-	t.Helper()
-	if os.Getenv("JSTK_UPDATE") != "" {
-		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Errorf("%s is missing; run with JSTK_UPDATE=1 to write it", file)
-		return
-	}
-	if string(want) != got {
-		t.Errorf("%s is out of date (run with JSTK_UPDATE=1):\nwant:\n%s\ngot:\n%s", file, want, got)
-	}
 }

@@ -1,16 +1,15 @@
 package validate
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"path"
 	"path/filepath"
 	"sort"
-	"strings"
 	"testing"
 
 	"github.com/jstk-dev/jstk/internal/corpora"
+	"github.com/jstk-dev/jstk/internal/golden"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/workspace"
@@ -131,7 +130,7 @@ func checkStoreInstance(fsys workspace.FS, s *schema.Schema, cerr error, file st
 func TestSchemaStore(t *testing.T) {
 	dir := corpora.Dir(t, "schemastore-dev")
 	cases := runSchemaStore(t, dir)
-	ledger := readLedger(t, "testdata/schemastore-ledger.txt")
+	ledger := golden.Ledger(t, "testdata/schemastore-ledger.txt")
 	var pos, posOK, neg, negOK int
 	var unexpected, stale []string
 	for _, c := range cases {
@@ -159,7 +158,7 @@ func TestSchemaStore(t *testing.T) {
 		"positive instances accepted: %4d / %4d  %6.2f%%\n"+
 		"negative instances rejected: %4d / %4d  %6.2f%%\n", posOK, pos, pct(posOK, pos), negOK, neg, pct(negOK, neg))
 	t.Log("\n" + stats)
-	checkStats(t, "testdata/schemastore-stats.txt", stats)
+	golden.Check(t, "testdata/schemastore-stats.txt", stats)
 	sort.Strings(unexpected)
 	for _, u := range unexpected {
 		t.Errorf("unexpected disagreement (fix it, or list it with its reason in testdata/schemastore-ledger.txt):\n%s", u)
@@ -174,47 +173,4 @@ func pct(a, b int) float64 {
 		return 100
 	}
 	return 100 * float64(a) / float64(b)
-}
-
-// readLedger reads known disagreements: "<id>\t<reason>" lines; # starts a comment.
-func readLedger(t *testing.T, file string) map[string]string {
-	m := map[string]string{}
-	f, err := os.Open(file)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return m
-		}
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		id, reason, ok := strings.Cut(line, "\t")
-		if !ok || strings.TrimSpace(reason) == "" {
-			t.Fatalf("%s: every entry needs a reason after a tab: %q", file, line)
-		}
-		m[id] = reason
-	}
-	return m
-}
-
-func checkStats(t *testing.T, file, got string) {
-	if os.Getenv("JSTK_UPDATE") != "" {
-		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Errorf("%s is missing; run with JSTK_UPDATE=1 to write it", file)
-		return
-	}
-	if string(want) != got {
-		t.Errorf("%s is out of date (run with JSTK_UPDATE=1):\nwant:\n%s\ngot:\n%s", file, want, got)
-	}
 }
