@@ -54,11 +54,18 @@ func (e *engine) sub(a, b *conj, dom typeSet, depth int) bool {
 	if a == b || len(b.shells) == 0 {
 		return true
 	}
-	key := memoKey(a, b, dom)
-	if r, ok := e.subMemo[key]; ok {
+	return e.prove(e.subMemo, e.subProg, memoKey(a, b, dom), depth, func() bool { return e.subCore(a, b, dom, depth) })
+}
+
+// prove answers a question of the prover (key) with core, memoised in memo. A question met
+// again while it is being answered (in prog) is assumed true when an instance level was
+// crossed since (a greatest fixpoint over recursive schemas), and an answer that rests on
+// an assumption still open is not memoised (see cacheable).
+func (e *engine) prove(memo map[proofKey]bool, prog map[proofKey]progress, key proofKey, depth int, core func() bool) bool {
+	if r, ok := memo[key]; ok {
 		return r
 	}
-	if p, ok := e.subProg[key]; ok {
+	if p, ok := prog[key]; ok {
 		if depth > p.depth {
 			e.minAssume = min(e.minAssume, p.idx)
 			return true
@@ -70,14 +77,14 @@ func (e *engine) sub(a, b *conj, dom typeSet, depth int) bool {
 	}
 	idx := e.stack
 	e.stack++
-	e.subProg[key] = progress{idx, depth}
+	prog[key] = progress{idx, depth}
 	saved := e.minAssume
 	e.minAssume = math.MaxInt
-	r := e.subCore(a, b, dom, depth)
-	delete(e.subProg, key)
+	r := core()
+	delete(prog, key)
 	e.stack--
 	if e.cacheable(r, idx) {
-		e.subMemo[key] = r
+		memo[key] = r
 	}
 	if e.minAssume < idx {
 		saved = min(saved, e.minAssume)
@@ -696,36 +703,7 @@ func (e *engine) partCovers(n *node, region, outside []*automaton, regionExact b
 
 // disjoint reports a proof that no instance with a class in dom is valid under both.
 func (e *engine) disjoint(a, b *conj, dom typeSet, depth int) bool {
-	key := memoKey(a, b, dom)
-	if r, ok := e.disMemo[key]; ok {
-		return r
-	}
-	if p, ok := e.disProg[key]; ok {
-		if depth > p.depth {
-			e.minAssume = min(e.minAssume, p.idx)
-			return true
-		}
-		return false
-	}
-	if !e.spend() {
-		return false
-	}
-	idx := e.stack
-	e.stack++
-	e.disProg[key] = progress{idx, depth}
-	saved := e.minAssume
-	e.minAssume = math.MaxInt
-	r := e.disjointCore(a, b, dom, depth)
-	delete(e.disProg, key)
-	e.stack--
-	if e.cacheable(r, idx) {
-		e.disMemo[key] = r
-	}
-	if e.minAssume < idx {
-		saved = min(saved, e.minAssume)
-	}
-	e.minAssume = saved
-	return r
+	return e.prove(e.disMemo, e.disProg, memoKey(a, b, dom), depth, func() bool { return e.disjointCore(a, b, dom, depth) })
 }
 
 func (e *engine) disjointCore(a, b *conj, dom typeSet, depth int) bool {
