@@ -34,6 +34,7 @@ func (r *recorder) Fatal(args ...any) {
 }
 
 func TestCheck(t *testing.T) {
+	t.Setenv("JSTK_UPDATE", "") // compare, even when the run rewrites golden files
 	dir := t.TempDir()
 	path := filepath.Join(dir, "stats.txt")
 	if err := os.WriteFile(path, []byte("a 1\n"), 0o644); err != nil {
