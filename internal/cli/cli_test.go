@@ -66,6 +66,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"mcp", "extra"}, `unexpected argument "extra"`},
 		{[]string{"mcp", "--page-size", "0"}, "--page-size 0: must be between 1 and 1000"},
 		{[]string{"validate", "--max-size", "lots", "--schema", "s", "i"}, `invalid size "lots"`},
+		{[]string{"validate", "--max-size", "0", "--schema", "s", "i"}, `invalid size "0"`},
+		{[]string{"validate", "--max-size", "99999999999GiB", "--schema", "s", "i"}, `invalid size "99999999999GiB"`},
 		{[]string{"validate", "--resolve", "nope", "--schema", "s", "i"}, "expected URI=PATH"},
 	} {
 		var out bytes.Buffer
@@ -77,5 +79,21 @@ func TestUsageErrors(t *testing.T) {
 	var out bytes.Buffer
 	if code := Main(context.Background(), []string{"--version"}, Streams{Stdout: &out}); code != ExitOK || !strings.HasPrefix(out.String(), "jstk ") {
 		t.Errorf("--version: %d %q", code, out.String())
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int64{
+		"1": 1, "512B": 512, "10K": 10 << 10, "10KiB": 10 << 10, "10kib": 10 << 10, "500KB": 500000,
+		"500 kb": 500000, "2M": 2 << 20, "2MiB": 2 << 20, "2MB": 2000000, "1G": 1 << 30, "1GiB": 1 << 30, "1GB": 1e9,
+	} {
+		if got, err := parseSize(in); err != nil || got != want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "-1", "0K", "K", "1.5M", "1TB", "lots"} {
+		if got, err := parseSize(in); err == nil {
+			t.Errorf("parseSize(%q) = %d, want an error", in, got)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -94,7 +95,7 @@ func (g *globals) register(fs *flag.FlagSet) {
 
 // registerLimits adds the flags about reading: limits and the resolve map.
 func (g *globals) registerLimits(fs *flag.FlagSet) {
-	fs.Func("max-size", "largest document (or NDJSON line) to read, in bytes; suffixes KiB, MiB, GiB (default 256MiB)", func(s string) error {
+	fs.Func("max-size", "largest document (or NDJSON line) to read, in bytes; suffixes K or KiB, M or MiB, G or GiB (1024-based), KB, MB, GB (1000-based) (default 256MiB)", func(s string) error {
 		n, err := parseSize(s)
 		g.maxSize = n
 		return err
@@ -110,17 +111,28 @@ func (g *globals) registerLimits(fs *flag.FlagSet) {
 	})
 }
 
+// sizeUnits are the suffixes --max-size accepts, any case: binary (K, KiB = 1024) and
+// decimal (KB = 1000) multiples, and B for bytes.
+var sizeUnits = []struct {
+	suffix string
+	mult   int64
+}{
+	{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30},
+	{"kb", 1e3}, {"mb", 1e6}, {"gb", 1e9},
+	{"k", 1 << 10}, {"m", 1 << 20}, {"g", 1 << 30}, {"b", 1},
+}
+
 func parseSize(s string) (int64, error) {
-	mult := int64(1)
-	for suffix, m := range map[string]int64{"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30} {
-		if strings.HasSuffix(s, suffix) {
-			s, mult = strings.TrimSuffix(s, suffix), m
+	num, mult := strings.ToLower(strings.TrimSpace(s)), int64(1)
+	for _, u := range sizeUnits {
+		if strings.HasSuffix(num, u.suffix) {
+			num, mult = strings.TrimSpace(strings.TrimSuffix(num, u.suffix)), u.mult
 			break
 		}
 	}
-	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("invalid size %q", s)
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n <= 0 || n > math.MaxInt64/mult {
+		return 0, fmt.Errorf("invalid size %q: a positive number of bytes, optionally with a suffix K, KiB, M, MiB, G, GiB (1024-based) or KB, MB, GB (1000-based)", s)
 	}
 	return n * mult, nil
 }
