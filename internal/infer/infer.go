@@ -12,7 +12,6 @@
 package infer
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -360,9 +359,12 @@ func (p *pipeline) produceOne(src Source) bool {
 		}
 		return p.send(&job{name: name, src: src})
 	case src.Reader != nil:
-		br := bufio.NewReaderSize(src.Reader, 1<<20)
-		head, _ := br.Peek(64 << 10)
-		if looksLikeNDJSON(head) {
+		br, nd, err := source.PeekNDJSON(src.Reader, p.maxSize())
+		if err != nil {
+			p.fail(p.seq+1, fmt.Errorf("%s: %v", name, err))
+			return false
+		}
+		if nd {
 			return p.produceNDJSON(name, br)
 		}
 		data, err := io.ReadAll(io.LimitReader(br, p.maxSize()+1))
@@ -497,18 +499,3 @@ func (p *pipeline) processLines(name string, data []byte, startLine int, seq uin
 	return n, nil
 }
 
-// looksLikeNDJSON: the first line is a complete JSON value and another line follows.
-func looksLikeNDJSON(head []byte) bool {
-	t := bytes.TrimLeft(head, " \t\r\n\uFEFF")
-	if len(t) == 0 || (t[0] != '{' && t[0] != '[') {
-		return false
-	}
-	i := bytes.IndexByte(t, '\n')
-	if i < 0 {
-		return false
-	}
-	if _, err := source.ParseJSON("", t[:i], nil); err != nil {
-		return false
-	}
-	return len(bytes.TrimSpace(t[i+1:])) > 0
-}

@@ -268,3 +268,53 @@ func parseNDJSON(name string, src []byte, lim *Limits) ([]*Document, error) {
 	}
 	return docs, errors.Join(errs...)
 }
+
+// PeekNDJSON tells whether the stream r holds NDJSON, for input whose name says nothing
+// (standard input): its first non-blank line is a whole JSON object or array and another
+// non-blank line follows. It reads the start of r, through the first line however long
+// (up to limit bytes; a longer line is not NDJSON's to read anyway) and the start of the
+// next non-blank one; the reader it returns gives all of r from the start.
+func PeekNDJSON(r io.Reader, limit int64) (io.Reader, bool, error) {
+	var head []byte
+	buf := make([]byte, ndjsonChunk)
+	start, end := -1, -1 // the first line's first non-blank byte, and its end (its LF)
+	scanned := 0         // head[:scanned] has been looked at
+	for {
+		n, err := r.Read(buf)
+		head = append(head, buf[:n]...)
+		for ; scanned < len(head); scanned++ {
+			c := head[scanned]
+			switch {
+			case start < 0:
+				if c == ' ' || c == '\t' || c == '\r' || c == '\n' || (c == 0xEF && scanned == 0) ||
+					(scanned > 0 && scanned < 3 && head[0] == 0xEF && (c == 0xBB || c == 0xBF)) {
+					continue // blanks, and a byte order mark at the very start
+				}
+				if c != '{' && c != '[' {
+					return io.MultiReader(bytes.NewReader(head), r), false, nil
+				}
+				start = scanned
+			case end < 0:
+				if c == '\n' {
+					end = scanned
+				}
+			default:
+				if c == ' ' || c == '\t' || c == '\r' || c == '\n' {
+					continue
+				}
+				// a second non-blank line: NDJSON if the first is a whole JSON value
+				_, perr := ParseJSON("", head[start:end], nil)
+				return io.MultiReader(bytes.NewReader(head), r), perr == nil, nil
+			}
+		}
+		if err == io.EOF {
+			return bytes.NewReader(head), false, nil
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		if int64(len(head)) > limit {
+			return io.MultiReader(bytes.NewReader(head), r), false, nil
+		}
+	}
+}

@@ -292,8 +292,11 @@ func (p *pipeline) produce(src Source) bool {
 		return p.send(&job{name: name, src: src})
 	case src.Reader != nil:
 		// Stdin: NDJSON when the first line is a whole JSON value and more follows.
-		br := newPeekReader(src.Reader)
-		if looksLikeNDJSON(br.peek()) {
+		br, nd, err := source.PeekNDJSON(src.Reader, p.maxSize())
+		if err != nil {
+			return p.send(&job{name: name, ready: problem(name, 0, fmt.Errorf("%s: %w", name, err))})
+		}
+		if nd {
 			return p.produceNDJSON(name, br)
 		}
 		data, err := readAll(br, p.maxSize())
@@ -517,51 +520,6 @@ func aboutName(e *schema.Error) bool {
 }
 
 // ---- stdin helpers ----
-
-type peekReader struct {
-	r    io.Reader
-	head []byte
-	err  error
-}
-
-func newPeekReader(r io.Reader) *peekReader {
-	buf := make([]byte, 64<<10)
-	n, err := io.ReadFull(r, buf)
-	if err == io.ErrUnexpectedEOF {
-		err = io.EOF
-	}
-	return &peekReader{r: r, head: buf[:n], err: err}
-}
-
-func (p *peekReader) peek() []byte { return p.head }
-
-func (p *peekReader) Read(b []byte) (int, error) {
-	if len(p.head) > 0 {
-		n := copy(b, p.head)
-		p.head = p.head[n:]
-		return n, nil
-	}
-	if p.err != nil {
-		return 0, p.err
-	}
-	return p.r.Read(b)
-}
-
-// looksLikeNDJSON: the first line is a complete JSON value and another line follows.
-func looksLikeNDJSON(head []byte) bool {
-	t := bytes.TrimLeft(head, " \t\r\n\uFEFF")
-	if len(t) == 0 || (t[0] != '{' && t[0] != '[') {
-		return false
-	}
-	i := bytes.IndexByte(t, '\n')
-	if i < 0 {
-		return false
-	}
-	if _, err := source.ParseJSON("", t[:i], nil); err != nil {
-		return false
-	}
-	return len(bytes.TrimSpace(t[i+1:])) > 0
-}
 
 func readAll(r io.Reader, limit int64) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(r, limit+1))
