@@ -498,4 +498,3 @@ func (p *pipeline) processLines(name string, data []byte, startLine int, seq uin
 	}
 	return n, nil
 }
-
