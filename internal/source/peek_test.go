@@ -55,3 +55,35 @@ func TestPeekNDJSON(t *testing.T) {
 		t.Errorf("a read error: %v", err)
 	}
 }
+
+// FuzzPeekNDJSON: any input, read in any chunking, is replayed byte for byte, and a stream
+// called NDJSON has a first non-blank line that is a JSON object or array.
+func FuzzPeekNDJSON(f *testing.F) {
+	for _, s := range []string{"{\"a\":1}\n{\"a\":2}\n", "{\n}\n", "[1]\n\n[2]", "\uFEFF{}\n{}", "1\n2", "", "{\"a\":1}\n  \n"} {
+		f.Add(s, int64(1<<20), false)
+	}
+	f.Fuzz(func(t *testing.T, in string, limit int64, oneByte bool) {
+		if limit <= 0 {
+			limit = 1
+		}
+		var r io.Reader = strings.NewReader(in)
+		if oneByte {
+			r = iotest.OneByteReader(r)
+		}
+		rd, nd, err := PeekNDJSON(r, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all, err := io.ReadAll(rd)
+		if err != nil || string(all) != in {
+			t.Fatalf("replayed %q (%v), want %q", all, err, in)
+		}
+		if nd {
+			first := strings.TrimLeft(strings.TrimPrefix(strings.TrimLeft(in, " \t\r\n"), "\uFEFF"), " \t\r\n")
+			line, _, _ := strings.Cut(first, "\n")
+			if _, err := ParseJSON("", []byte(line), nil); err != nil || (line[0] != '{' && line[0] != '[') {
+				t.Fatalf("called NDJSON, but the first line %q is not a JSON object or array (%v)", line, err)
+			}
+		}
+	})
+}
