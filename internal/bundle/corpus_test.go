@@ -169,7 +169,7 @@ func TestBundleSchemaStore(t *testing.T) {
 		}
 		name := strings.TrimSuffix(filepath.Base(rel), ".json")
 		for _, sub := range []string{"test", "negative_test"} {
-			for _, inst := range instancesIn(t, filepath.Join(dir, "src", sub, name)) {
+			for _, inst := range corpora.Instances(t, filepath.Join(dir, "src", sub, name)) {
 				va, ea := orig.Valid(inst)
 				vb, eb := bs.Valid(inst)
 				compared++
@@ -195,32 +195,6 @@ func TestBundleSchemaStore(t *testing.T) {
 	}
 	t.Log("\n" + sb.String())
 	checkGolden(t, "testdata/schemastore-stats.txt", sb.String())
-}
-
-// instancesIn reads the instance files of a directory.
-func instancesIn(t testing.TB, d string) []source.Value {
-	var out []source.Value
-	entries, err := os.ReadDir(d)
-	if err != nil {
-		return nil
-	}
-	for _, e := range entries {
-		if e.IsDir() {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(d, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		docs, err := source.ParseFile(e.Name(), data, nil)
-		if err != nil {
-			continue
-		}
-		for _, doc := range docs {
-			out = append(out, doc.Root)
-		}
-	}
-	return out
 }
 
 func TestBundleTestSuiteRemotes(t *testing.T) {

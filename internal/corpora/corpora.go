@@ -11,6 +11,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
@@ -126,5 +127,34 @@ func SchemaStoreSchemas(tb testing.TB, dir string, fsys workspace.FS) []StoreSch
 		out = append(out, *s)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Instances reads every document of the files directly in directory d (JSON, YAML,
+// TOML...; a YAML stream gives each of its documents), in name order. A missing directory
+// gives none; a file the parser refuses is left out, since it checks nothing.
+func Instances(tb testing.TB, d string) []source.Value {
+	tb.Helper()
+	entries, err := os.ReadDir(d)
+	if err != nil {
+		return nil
+	}
+	var out []source.Value
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(d, e.Name()))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		docs, err := source.ParseFile(e.Name(), data, nil)
+		if err != nil {
+			continue
+		}
+		for _, doc := range docs {
+			out = append(out, doc.Root)
+		}
+	}
 	return out
 }

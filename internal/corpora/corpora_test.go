@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
@@ -86,5 +87,27 @@ func TestSchemaStoreSchemas(t *testing.T) {
 	}
 	if SchemaStoreResolve["https://json.schemastore.org/"] != "src/schemas/json/" {
 		t.Errorf("resolve map: %v", SchemaStoreResolve)
+	}
+}
+
+func TestInstances(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{"a.json": `{"a": 1}`, "b.yaml": "x: 1\n---\nx: 2\n", "broken.json": `{"a": `} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, v := range Instances(t, dir) {
+		got = append(got, string(source.AppendJSON(nil, v)))
+	}
+	if diff := cmp.Diff([]string{`{"a":1}`, `{"x":1}`, `{"x":2}`}, got); diff != "" {
+		t.Errorf("Instances (-want +got):\n%s", diff)
+	}
+	if got := Instances(t, filepath.Join(dir, "none")); got != nil {
+		t.Errorf("a missing directory: %v", got)
 	}
 }

@@ -177,33 +177,7 @@ var storeResolve = map[string]string{
 func storeInstances(t testing.TB, dir, name string) []source.Value {
 	var out []source.Value
 	for _, sub := range []string{"test", "negative_test"} {
-		out = append(out, storeInstancesIn(t, filepath.Join(dir, "src", sub, name))...)
-	}
-	return out
-}
-
-// storeInstancesIn reads the instance files of one directory.
-func storeInstancesIn(t testing.TB, d string) []source.Value {
-	var out []source.Value
-	entries, err := os.ReadDir(d)
-	if err != nil {
-		return nil
-	}
-	for _, e := range entries {
-		if e.IsDir() {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(d, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		docs, err := source.ParseFile(e.Name(), data, nil)
-		if err != nil {
-			continue // an instance the parser refuses checks nothing here
-		}
-		for _, doc := range docs {
-			out = append(out, doc.Root)
-		}
+		out = append(out, corpora.Instances(t, filepath.Join(dir, "src", sub, name))...)
 	}
 	return out
 }
@@ -226,7 +200,7 @@ func TestFixProofSchemaStore(t *testing.T) {
 	for _, sub := range []string{"test", "negative_test"} {
 		dirs, _ := os.ReadDir(filepath.Join(dir, "src", sub))
 		for _, d := range dirs {
-			pool = append(pool, storeInstancesIn(t, filepath.Join(dir, "src", sub, d.Name()))...)
+			pool = append(pool, corpora.Instances(t, filepath.Join(dir, "src", sub, d.Name()))...)
 		}
 	}
 	var sample []source.Value
