@@ -213,29 +213,15 @@ func TestBundleTestSuiteRemotes(t *testing.T) {
 		draft *schema.Draft
 	}{{"draft4", schema.Draft4}, {"draft6", schema.Draft6}, {"draft7", schema.Draft7},
 		{"draft2019-09", schema.Draft2019}, {"draft2020-12", schema.Draft2020}} {
-		base := filepath.Join(dir, "tests", sd.dir)
-		var files []string
-		filepath.Walk(base, func(p string, fi os.FileInfo, err error) error {
-			if err == nil && !fi.IsDir() && strings.HasSuffix(p, ".json") {
-				files = append(files, p)
-			}
-			return nil
-		})
-		sort.Strings(files)
 		cases, withRemote, tests, agree, expected, refused := 0, 0, 0, 0, 0, 0
-		for _, f := range files {
-			data, _ := os.ReadFile(f)
-			doc, err := source.ParseJSON(f, data, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rel, _ := filepath.Rel(base, f)
-			for ci, tc := range doc.Root.Items() {
+		for _, sf := range corpora.SuiteFiles(t, dir, sd.dir) {
+			rel := sf.Rel
+			for ci, tc := range sf.Cases.Items() {
 				cases++
 				sch, _ := tc.Get("schema")
 				text := source.AppendJSONIndent(nil, sch, "", "  ")
-				uri := fmt.Sprintf("https://jstk.test/%s/%s/%d.json", sd.dir, strings.TrimSuffix(filepath.ToSlash(rel), ".json"), ci)
-				name := fmt.Sprintf("%s/%s#%d", sd.dir, filepath.ToSlash(rel), ci)
+				uri := fmt.Sprintf("https://jstk.test/%s/%s/%d.json", sd.dir, strings.TrimSuffix(rel, ".json"), ci)
+				name := fmt.Sprintf("%s/%s#%d", sd.dir, rel, ci)
 				sdoc, _ := source.ParseJSON(name, text, nil)
 				c := schema.NewCompiler(&schema.Options{Loader: loader, Draft: sd.draft})
 				if err := c.AddDocument(uri, sdoc); err != nil {

@@ -5,10 +5,12 @@ package corpora
 
 import (
 	"encoding/json"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/jstk-dev/jstk/internal/source"
@@ -155,6 +157,55 @@ func Instances(tb testing.TB, d string) []source.Value {
 		for _, doc := range docs {
 			out = append(out, doc.Root)
 		}
+	}
+	return out
+}
+
+// SuiteFile is one test file of the JSON-Schema-Test-Suite, parsed.
+type SuiteFile struct {
+	Path  string       // the file
+	Rel   string       // its slash-separated path under tests/<draft>/, e.g. "optional/format/date.json"
+	Group string       // "core", "optional", or "format" (optional/format/)
+	Cases source.Value // its array of {description, schema, tests}
+}
+
+// SuiteFiles reads the .json test files of one draft directory ("draft4", "draft6",
+// "draft7", "draft2019-09", "draft2020-12") of the JSON-Schema-Test-Suite at dir, in path
+// order.
+func SuiteFiles(tb testing.TB, dir, draft string) []SuiteFile {
+	tb.Helper()
+	base := filepath.Join(dir, "tests", draft)
+	var paths []string
+	err := filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".json") {
+			paths = append(paths, p)
+		}
+		return err
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sort.Strings(paths)
+	out := make([]SuiteFile, 0, len(paths))
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		doc, err := source.ParseJSON(p, data, nil)
+		if err != nil {
+			tb.Fatalf("%s: %v", p, err)
+		}
+		rel, _ := filepath.Rel(base, p)
+		rel = filepath.ToSlash(rel)
+		group := "core"
+		switch {
+		case strings.HasPrefix(rel, "optional/format/"):
+			group = "format"
+		case strings.HasPrefix(rel, "optional/"):
+			group = "optional"
+		}
+		out = append(out, SuiteFile{Path: p, Rel: rel, Group: group, Cases: doc.Root})
 	}
 	return out
 }

@@ -111,3 +111,29 @@ func TestInstances(t *testing.T) {
 		t.Errorf("a missing directory: %v", got)
 	}
 }
+
+func TestSuiteFiles(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"tests/draft7/type.json":                 `[{"description": "t", "schema": {}, "tests": []}]`,
+		"tests/draft7/optional/bignum.json":      `[]`,
+		"tests/draft7/optional/format/date.json": `[]`,
+		"tests/draft7/notes.txt":                 `not a test file`,
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	for _, f := range SuiteFiles(t, dir, "draft7") {
+		got = append(got, f.Rel+" "+f.Group+" "+string(source.AppendJSON(nil, f.Cases))[:2])
+	}
+	want := []string{"optional/bignum.json optional []", "optional/format/date.json format []", `type.json core [{`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("SuiteFiles (-want +got):\n%s", diff)
+	}
+}

@@ -81,35 +81,17 @@ func TestFixProofTestSuite(t *testing.T) {
 		draft *schema.Draft
 	}{{"draft4", schema.Draft4}, {"draft6", schema.Draft6}, {"draft7", schema.Draft7},
 		{"draft2019-09", schema.Draft2019}, {"draft2020-12", schema.Draft2020}} {
-		base := filepath.Join(dir, "tests", sd.dir)
-		var files []string
-		filepath.Walk(base, func(p string, fi os.FileInfo, err error) error {
-			if err == nil && !fi.IsDir() && strings.HasSuffix(p, ".json") {
-				files = append(files, p)
-			}
-			return nil
-		})
-		sort.Strings(files)
 		type tcase struct {
 			uri, name string
 			schema    source.Value
 		}
 		var cases []tcase
 		var pool []source.Value // every instance of the draft's corpus
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			doc, err := source.ParseJSON(f, data, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rel, _ := filepath.Rel(base, f)
-			for ci, tc := range doc.Root.Items() {
+		for _, sf := range corpora.SuiteFiles(t, dir, sd.dir) {
+			for ci, tc := range sf.Cases.Items() {
 				sch, _ := tc.Get("schema")
-				cases = append(cases, tcase{uri: fmt.Sprintf("https://jstk.test/%s/%s/%d.json", sd.dir, strings.TrimSuffix(filepath.ToSlash(rel), ".json"), ci),
-					name: fmt.Sprintf("%s/%s#%d", sd.dir, filepath.ToSlash(rel), ci), schema: sch})
+				cases = append(cases, tcase{uri: fmt.Sprintf("https://jstk.test/%s/%s/%d.json", sd.dir, strings.TrimSuffix(sf.Rel, ".json"), ci),
+					name: fmt.Sprintf("%s/%s#%d", sd.dir, sf.Rel, ci), schema: sch})
 				tests, _ := tc.Get("tests")
 				for _, test := range tests.Items() {
 					d, _ := test.Get("data")

@@ -39,16 +39,6 @@ type suiteCase struct {
 	schema *schema.Schema
 }
 
-func suiteGroup(rel string) string {
-	switch {
-	case strings.HasPrefix(rel, "optional/format/"):
-		return "format"
-	case strings.HasPrefix(rel, "optional/"):
-		return "optional"
-	}
-	return "core"
-}
-
 // suiteCases compiles every schema of the suite that has a valid test instance.
 func suiteCases(t testing.TB) []suiteCase {
 	dir := corpora.Dir(t, "JSON-Schema-Test-Suite")
@@ -58,27 +48,9 @@ func suiteCases(t testing.TB) []suiteCase {
 	}
 	var out []suiteCase
 	for _, sd := range suiteDrafts {
-		base := filepath.Join(dir, "tests", sd.dir)
-		var files []string
-		filepath.Walk(base, func(p string, fi os.FileInfo, err error) error {
-			if err == nil && !fi.IsDir() && strings.HasSuffix(p, ".json") {
-				files = append(files, p)
-			}
-			return nil
-		})
-		sort.Strings(files)
-		for _, f := range files {
-			rel, _ := filepath.Rel(base, f)
-			rel = filepath.ToSlash(rel)
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			doc, err := source.ParseJSON(f, data, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for ci, tc := range doc.Root.Items() {
+		for _, sf := range corpora.SuiteFiles(t, dir, sd.dir) {
+			rel := sf.Rel
+			for ci, tc := range sf.Cases.Items() {
 				tests, _ := tc.Get("tests")
 				hasValid := false
 				for _, test := range tests.Items() {
@@ -93,12 +65,12 @@ func suiteCases(t testing.TB) []suiteCase {
 				sch, _ := tc.Get("schema")
 				uri := fmt.Sprintf("https://jstk.test/%s/%s/%d.json", sd.dir, strings.TrimSuffix(rel, ".json"), ci)
 				loader := &schema.Loader{FS: fsys, Resolve: map[string]string{"http://localhost:1234/": "."}}
-				opts := &schema.Options{Draft: sd.draft, Loader: loader, AssertFormat: suiteGroup(rel) == "format"}
+				opts := &schema.Options{Draft: sd.draft, Loader: loader, AssertFormat: sf.Group == "format"}
 				s, err := compileValue(sch, uri, opts)
 				if err != nil {
 					continue // the validator's own suite reports schemas it cannot compile
 				}
-				out = append(out, suiteCase{id: fmt.Sprintf("%s/%s: %s", sd.dir, rel, desc.Str()), draft: sd.dir + " " + suiteGroup(rel), schema: s})
+				out = append(out, suiteCase{id: fmt.Sprintf("%s/%s: %s", sd.dir, rel, desc.Str()), draft: sd.dir + " " + sf.Group, schema: s})
 			}
 		}
 	}

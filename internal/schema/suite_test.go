@@ -2,9 +2,7 @@ package schema
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
@@ -51,33 +49,15 @@ func runSuite(t *testing.T, dir string) []suiteResult {
 	}
 	var results []suiteResult
 	for _, sd := range suiteDrafts {
-		base := filepath.Join(dir, "tests", sd.dir)
-		var files []string
-		filepath.Walk(base, func(p string, fi os.FileInfo, err error) error {
-			if err == nil && !fi.IsDir() && strings.HasSuffix(p, ".json") {
-				files = append(files, p)
-			}
-			return nil
-		})
-		sort.Strings(files)
-		for _, f := range files {
-			rel, _ := filepath.Rel(base, f)
-			rel = filepath.ToSlash(rel)
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			doc, err := source.ParseJSON(f, data, nil)
-			if err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
-			for ci, tc := range doc.Root.Items() {
+		for _, sf := range corpora.SuiteFiles(t, dir, sd.dir) {
+			rel := sf.Rel
+			for ci, tc := range sf.Cases.Items() {
 				desc, _ := tc.Get("description")
 				sch, _ := tc.Get("schema")
 				tests, _ := tc.Get("tests")
 				loader := &Loader{FS: fsys, Resolve: map[string]string{"http://localhost:1234/": "."}}
 				// Optional behaviour is switched on for the files that test it.
-				opts := &Options{Draft: sd.draft, Loader: loader, AssertFormat: suiteGroup(rel) == "format",
+				opts := &Options{Draft: sd.draft, Loader: loader, AssertFormat: sf.Group == "format",
 					AssertContent: rel == "optional/content.json"}
 				schema, cerr := compileInline(sch, fmt.Sprintf("https://jstk.test/%s/%s/%d.json", sd.dir, strings.TrimSuffix(rel, ".json"), ci), opts)
 				for _, test := range tests.Items() {
