@@ -681,21 +681,7 @@ func (g *gen) baseObject(alt *conj, m *merged, hint *conj, depth int, force stri
 		}
 	}
 	if m.minProps > len(b.keys) {
-		for _, k := range g.optionalNames(alt, m) {
-			if len(b.keys) >= m.minProps {
-				break
-			}
-			if _, ok := b.vals[k]; ok {
-				continue
-			}
-			vc, forbidden := g.e.valueConj(alt, k)
-			if forbidden {
-				continue
-			}
-			if v, ok := g.quiet(vc, nil, depth+1); ok {
-				b.set(k, v)
-			}
-		}
+		g.addOptional(b, alt, m, depth, m.minProps)
 	}
 	return b, true
 }
@@ -707,6 +693,26 @@ func sortedSet(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// addOptional adds to b members that alt allows but does not require, each with a value
+// that can be made, in optionalNames order, until b has n members or no name is left.
+func (g *gen) addOptional(b *objBuilder, alt *conj, m *merged, depth, n int) {
+	for _, k := range g.optionalNames(alt, m) {
+		if len(b.keys) >= n {
+			return
+		}
+		if _, ok := b.vals[k]; ok {
+			continue
+		}
+		vc, forbidden := g.e.valueConj(alt, k)
+		if forbidden {
+			continue
+		}
+		if v, ok := g.quiet(vc, nil, depth+1); ok {
+			b.set(k, v)
+		}
+	}
 }
 
 // optionalNames lists names an object of alt may carry: its properties, names for its
@@ -954,21 +960,7 @@ func (g *gen) objects(alt *conj, m *merged, hint *conj, hints []*merged, depth i
 			continue
 		}
 		b := base.clone()
-		for _, k := range g.optionalNames(alt, m) {
-			if len(b.keys) > h.maxProps {
-				break
-			}
-			if _, ok := b.vals[k]; ok {
-				continue
-			}
-			vc, forbidden := g.e.valueConj(alt, k)
-			if forbidden {
-				continue
-			}
-			if v, ok := g.quiet(vc, nil, depth+1); ok {
-				b.set(k, v)
-			}
-		}
+		g.addOptional(b, alt, m, depth, h.maxProps+1)
 		out = append(out, b.value())
 	}
 	// a trigger of the other side's dependentRequired without what it requires
