@@ -279,7 +279,7 @@ func (b *bundler) build() (*Result, error) {
 	rootEdits := newEdits()
 	rootEdits.refs = root.newRefs
 	if pl.rootID != "" {
-		rootEdits.front[""] = append(rootEdits.front[""], member{idKeyword(root.draft), source.StringValue(pl.rootID)})
+		rootEdits.front[""] = append(rootEdits.front[""], member{root.draft.IDKeyword(), source.StringValue(pl.rootID)})
 	}
 	var entries []member
 	for _, d := range emb {

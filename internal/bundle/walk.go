@@ -57,24 +57,6 @@ type ref struct {
 	targetPtr string
 }
 
-// refKeywords lists the reference keywords of a draft.
-func refKeywords(d *schema.Draft) []string {
-	switch {
-	case d.Version == 2019:
-		return []string{"$ref", "$recursiveRef"}
-	case d.Version >= 2020:
-		return []string{"$ref", "$dynamicRef"}
-	}
-	return []string{"$ref"}
-}
-
-func idKeyword(d *schema.Draft) string {
-	if d.Version == 4 {
-		return "id"
-	}
-	return "$id"
-}
-
 // index walks a document: its resources, anchors, references and identifiers.
 func (d *doc) index() {
 	d.resources = map[string]*resource{}
@@ -91,7 +73,7 @@ func (d *doc) walk(v source.Value, ptr string, res *resource, isRoot bool) {
 	d.objects = append(d.objects, ptr)
 	dr := res.draft
 	_, hasRef := v.Get("$ref")
-	idk := idKeyword(dr)
+	idk := dr.IDKeyword()
 	if idv, ok := v.Get(idk); ok && idv.Kind() == source.String && !(hasRef && dr.Version <= 7) {
 		id := idv.Str()
 		nd := dr
@@ -135,7 +117,7 @@ func (d *doc) walk(v source.Value, ptr string, res *resource, isRoot bool) {
 			}
 		}
 	}
-	for _, kw := range refKeywords(dr) {
+	for _, kw := range dr.RefKeywords() {
 		if rv, ok := v.Get(kw); ok && rv.Kind() == source.String {
 			d.refs = append(d.refs, &ref{doc: d, ptr: ptr + "/" + source.EscapeToken(kw), kw: kw, value: rv.Str(), res: res})
 		}

@@ -646,7 +646,7 @@ func (w *Workspace) detect() {
 func (w *Workspace) customDialect(f *fileInfo) bool {
 	// A relative $schema is resolved against the file, as when the schema is compiled from
 	// its path.
-	u, _, err := resolveRef(schema.FileURI(w.fsys.Abs(f.path)), f.dialect)
+	u, _, err := schema.ResolveURI(schema.FileURI(w.fsys.Abs(f.path)), f.dialect)
 	if err != nil {
 		return false
 	}

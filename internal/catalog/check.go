@@ -52,7 +52,7 @@ func (w *Workspace) checkOne(s *schemaDoc, loader *schema.Loader, metas *metaCac
 	fileURI := schema.FileURI(w.fsys.Abs(f.path))
 	metaURI := schema.Draft2020.URL
 	if f.hasMeta {
-		u, _, err := resolveRef(fileURI, f.dialect)
+		u, _, err := schema.ResolveURI(fileURI, f.dialect)
 		if err != nil {
 			s.metaProblem("/$schema", fmt.Sprintf("$schema %q is not a URI: %v", f.dialect, err))
 			return

@@ -110,39 +110,6 @@ func init() {
 	}
 }
 
-// refKeywords lists the reference keywords of a draft.
-func refKeywords(d *schema.Draft) []string {
-	switch {
-	case d.Version == 2019:
-		return []string{"$ref", "$recursiveRef"}
-	case d.Version >= 2020:
-		return []string{"$ref", "$dynamicRef"}
-	}
-	return []string{"$ref"}
-}
-
-// resolveRef resolves a reference against a base URI, returning the absolute URI without
-// fragment and the (unescaped) fragment, as the schema package does.
-func resolveRef(base, ref string) (string, string, error) {
-	r, err := url.Parse(ref)
-	if err != nil {
-		return "", "", fmt.Errorf("invalid URI reference %q: %v", ref, err)
-	}
-	b, err := url.Parse(base)
-	if err != nil {
-		return "", "", fmt.Errorf("invalid base URI %q: %v", base, err)
-	}
-	u := b.ResolveReference(r)
-	frag := u.Fragment
-	if u.RawFragment != "" {
-		if f, err := url.PathUnescape(u.RawFragment); err == nil {
-			frag = f
-		}
-	}
-	u.Fragment, u.RawFragment = "", ""
-	return u.String(), frag, nil
-}
-
 // draftOf returns the draft a file is read in (2020-12 without $schema; nil when $schema is
 // not understood), following a custom meta-schema of the workspace to its own $schema.
 func (w *Workspace) draftOf(f *fileInfo) *schema.Draft {
@@ -152,7 +119,7 @@ func (w *Workspace) draftOf(f *fileInfo) *schema.Draft {
 	if d, ok := schema.DraftByName(f.dialect); ok {
 		return d
 	}
-	u, _, err := resolveRef(schema.FileURI(w.fsys.Abs(f.path)), f.dialect)
+	u, _, err := schema.ResolveURI(schema.FileURI(w.fsys.Abs(f.path)), f.dialect)
 	if err != nil {
 		return nil
 	}
@@ -212,7 +179,7 @@ func (w *Workspace) analyze(s *schemaDoc) {
 	if id, ok := rootID(root, d); ok && strings.HasPrefix(id, "#") && d.Version <= 7 {
 		rootRes.anchor(id[1:], "")
 	} else if ok {
-		if u, frag, err := resolveRef(fileURI, id); err == nil {
+		if u, frag, err := schema.ResolveURI(fileURI, id); err == nil {
 			rootRes.uri = u
 			if frag != "" {
 				rootRes.anchor(frag, "")
@@ -229,11 +196,7 @@ func (w *Workspace) analyze(s *schemaDoc) {
 
 // rootID returns the $id (draft 4: id) of a schema object, when the dialect reads it.
 func rootID(v source.Value, d *schema.Draft) (string, bool) {
-	key := "$id"
-	if d.Version == 4 {
-		key = "id"
-	}
-	idv, ok := v.Get(key)
+	idv, ok := v.Get(d.IDKeyword())
 	if !ok || idv.Kind() != source.String {
 		return "", false
 	}
@@ -259,7 +222,7 @@ func (w *Workspace) walk(s *schemaDoc, v source.Value, ptr string, d *schema.Dra
 			}
 			if strings.HasPrefix(id, "#") && d.Version <= 7 {
 				res.anchor(id[1:], ptr)
-			} else if u, frag, err := resolveRef(res.uri, id); err == nil {
+			} else if u, frag, err := schema.ResolveURI(res.uri, id); err == nil {
 				nr := &resourceInfo{uri: u, ptr: ptr}
 				if _, dup := s.res[u]; !dup {
 					s.res[u] = nr
@@ -279,7 +242,7 @@ func (w *Workspace) walk(s *schemaDoc, v source.Value, ptr string, d *schema.Dra
 			res.anchor(a.Str(), ptr)
 		}
 	}
-	for _, kw := range refKeywords(d) {
+	for _, kw := range d.RefKeywords() {
 		if rv, ok := v.Get(kw); ok && rv.Kind() == source.String {
 			kp := ptr + "/" + kw
 			line, col := s.file.doc.LocateKey(kp)
@@ -405,7 +368,7 @@ func fileURIPath(uri string) (string, bool) {
 // resolve finds the document of a reference (its fragment is checked later, once every
 // schema is analyzed).
 func (w *Workspace) resolve(s *schemaDoc, r *Ref) {
-	u, frag, err := resolveRef(r.base, r.Ref)
+	u, frag, err := schema.ResolveURI(r.base, r.Ref)
 	if err != nil {
 		r.Unresolved = err.Error()
 		return

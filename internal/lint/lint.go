@@ -695,7 +695,7 @@ func (f *file) collectIDs(sev map[string]diag.Severity) {
 		if !isAbsoluteURI(idv.Str()) && n.parent == nil {
 			continue // a relative root $id depends on where the file is
 		}
-		u, _, err := resolveRef(n.base, "")
+		u, _, err := schema.ResolveURI(n.base, "")
 		if err != nil || strings.HasPrefix(u, "file:") {
 			continue
 		}

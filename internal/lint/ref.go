@@ -26,17 +26,6 @@ type ref struct {
 	extErr  error
 }
 
-// refKeywords lists the reference keywords of a draft.
-func refKeywords(d *schema.Draft) []string {
-	switch {
-	case d.Version == 2019:
-		return []string{"$ref", "$recursiveRef"}
-	case d.Version >= 2020:
-		return []string{"$ref", "$dynamicRef"}
-	}
-	return []string{"$ref"}
-}
-
 // resolveRefs finds every reference of the document and resolves the local ones.
 func (f *file) resolveRefs() {
 	if f.refsDone {
@@ -48,7 +37,7 @@ func (f *file) resolveRefs() {
 		if !n.isObject() || n.inert {
 			continue
 		}
-		for _, kw := range refKeywords(n.draft) {
+		for _, kw := range n.draft.RefKeywords() {
 			v, ok := n.get(kw)
 			if !ok || v.Kind() != source.String {
 				continue
@@ -56,8 +45,11 @@ func (f *file) resolveRefs() {
 			r := &ref{n: n, kw: kw, value: v.Str()}
 			f.refs = append(f.refs, r)
 			f.refsOf[n] = append(f.refsOf[n], r)
-			u, frag, err := resolveRef(n.base, v.Str())
+			u, frag, err := schema.ResolveURI(n.base, v.Str())
 			if err != nil {
+				if inner := errors.Unwrap(err); inner != nil {
+					err = inner // the parser's words: the finding already says what is invalid
+				}
 				r.bad = err.Error()
 				continue
 			}

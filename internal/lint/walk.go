@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -140,7 +139,7 @@ func (w *walker) walk(v source.Value, ptr string, parent *node, kw, key string, 
 		}
 		if strings.HasPrefix(id, "#") && n.draft.Version <= 7 {
 			w.f.addAnchor(n.resource, id[1:], ptr)
-		} else if u, frag, err := resolveRef(n.base, id); err == nil {
+		} else if u, frag, err := schema.ResolveURI(n.base, id); err == nil {
 			n.base = u
 			if parent != nil {
 				n.resource = ptr
@@ -203,23 +202,6 @@ func (w *walker) walk(v source.Value, ptr string, parent *node, kw, key string, 
 			}
 		}
 	}
-}
-
-// resolveRef resolves a reference against a base URI: the absolute URI without fragment,
-// and the fragment (percent-decoded).
-func resolveRef(base, ref string) (string, string, error) {
-	r, err := url.Parse(ref)
-	if err != nil {
-		return "", "", err
-	}
-	b, err := url.Parse(base)
-	if err != nil {
-		return "", "", err
-	}
-	u := b.ResolveReference(r)
-	frag := u.Fragment
-	u.Fragment, u.RawFragment = "", ""
-	return u.String(), frag, nil
 }
 
 // isDefinitionsKeyword reports keywords that hold reusable definitions.

@@ -107,7 +107,7 @@ func (c *Compiler) AddDocument(uri string, doc *source.Document) error {
 
 // Compile compiles the schema at uri (an absolute URI, optionally with a fragment).
 func (c *Compiler) Compile(uri string) (*Schema, error) {
-	u, frag, err := resolveURI(uri, "")
+	u, frag, err := ResolveURI(uri, "")
 	if err != nil {
 		return nil, err
 	}
@@ -232,7 +232,7 @@ func (c *Compiler) addDocument(uri string, src *source.Document, name string, bu
 
 // dialectOf determines the draft and vocabularies a $schema URI stands for.
 func (c *Compiler) dialectOf(metaURI, base string) (*Draft, map[string]bool, error) {
-	u, _, err := resolveURI(base, metaURI)
+	u, _, err := ResolveURI(base, metaURI)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -485,7 +485,7 @@ func (c *Compiler) metaValidate(doc *document) error {
 func (c *Compiler) checkAgainstMeta(doc *document, v source.Value, base string, draft *Draft) (string, []Error, error) {
 	metaURI := draft.URL
 	if sv, ok := v.Get("$schema"); ok && sv.Kind() == source.String && !c.opts.ForceDraft {
-		if u, _, err := resolveURI(base, sv.Str()); err == nil {
+		if u, _, err := ResolveURI(base, sv.Str()); err == nil {
 			metaURI = u
 		}
 	}

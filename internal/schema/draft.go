@@ -178,3 +178,18 @@ func (d *Draft) SubschemaShape(kw string) Shape {
 	}
 	return NoSchema
 }
+
+// IDKeyword is the keyword that gives a schema its URI: "id" in draft 4, "$id" after.
+func (d *Draft) IDKeyword() string { return d.idKey }
+
+// RefKeywords lists the draft's reference keywords: $ref, with $recursiveRef in 2019-09
+// and $dynamicRef in 2020-12.
+func (d *Draft) RefKeywords() []string {
+	switch {
+	case d.Version == 2019:
+		return []string{"$ref", "$recursiveRef"}
+	case d.Version >= 2020:
+		return []string{"$ref", "$dynamicRef"}
+	}
+	return []string{"$ref"}
+}

@@ -306,7 +306,7 @@ func (r *kwReader) ref(kw string) *Schema {
 		r.fail(kw, "%s must be a string", kw)
 		return nil
 	}
-	u, frag, err := resolveURI(r.s.res.uri, v.Str())
+	u, frag, err := ResolveURI(r.s.res.uri, v.Str())
 	if err != nil {
 		r.fail(kw, "%v", err)
 		return nil
@@ -344,7 +344,7 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 		} else if dv, ok := v.Get("$dynamicRef"); ok && dv.Kind() == source.String {
 			s.dynRef = r.ref("$dynamicRef")
 			if s.dynRef != nil {
-				_, frag, _ := resolveURI(s.res.uri, dv.Str())
+				_, frag, _ := ResolveURI(s.res.uri, dv.Str())
 				// Dynamic only when the static target declares a $dynamicAnchor of that name.
 				if frag != "" && s.dynRef.res.dynamic[frag] {
 					if av, ok := s.dynRef.Value().Get("$dynamicAnchor"); ok && av.Str() == frag {

@@ -57,16 +57,16 @@ func (d *document) resourceAt(ptr string) *resource {
 	return best
 }
 
-// resolveURI resolves ref against base and returns the absolute URI without fragment and
-// the fragment.
-func resolveURI(base, ref string) (string, string, error) {
+// ResolveURI resolves the URI reference ref against base, as $ref is resolved: it returns
+// the absolute URI without its fragment, and the fragment, percent-decoded.
+func ResolveURI(base, ref string) (string, string, error) {
 	r, err := url.Parse(ref)
 	if err != nil {
-		return "", "", fmt.Errorf("invalid URI reference %q: %v", ref, err)
+		return "", "", fmt.Errorf("invalid URI reference %q: %w", ref, err)
 	}
 	b, err := url.Parse(base)
 	if err != nil {
-		return "", "", fmt.Errorf("invalid base URI %q: %v", base, err)
+		return "", "", fmt.Errorf("invalid base URI %q: %w", base, err)
 	}
 	u := b.ResolveReference(r)
 	frag := u.Fragment
@@ -79,69 +79,24 @@ func resolveURI(base, ref string) (string, string, error) {
 	return u.String(), frag, nil
 }
 
-// schemaKeywords lists, per draft, the keywords whose value is a schema, an array of
-// schemas, or an object of schemas.
-type kwShape uint8
-
-const (
-	oneSchema kwShape = iota
-	schemaArray
-	schemaMap
-	schemaOrArray // draft <= 2019 "items"
-	dependencies  // draft <= 7: schema or string array per property
-)
-
-func subschemaKeywords(d *Draft) map[string]kwShape {
-	m := map[string]kwShape{
-		"properties": schemaMap, "patternProperties": schemaMap, "additionalProperties": oneSchema,
-		"allOf": schemaArray, "anyOf": schemaArray, "oneOf": schemaArray, "not": oneSchema,
-		"definitions": schemaMap,
-	}
-	if d.Version >= 6 {
-		m["contains"], m["propertyNames"] = oneSchema, oneSchema
-	}
-	if d.Version >= 7 {
-		m["if"], m["then"], m["else"] = oneSchema, oneSchema, oneSchema
-	}
-	m["dependencies"] = dependencies
-	if d.Version <= 2019 {
-		m["items"], m["additionalItems"] = schemaOrArray, oneSchema
-	} else {
-		m["items"], m["prefixItems"] = oneSchema, schemaArray
-	}
-	if d.Version >= 2019 {
-		m["$defs"], m["dependentSchemas"] = schemaMap, schemaMap
-		m["unevaluatedProperties"], m["unevaluatedItems"], m["contentSchema"] = oneSchema, oneSchema, oneSchema
-	}
-	return m
-}
-
-var subschemaKw = map[*Draft]map[string]kwShape{}
-
-func init() {
-	for _, d := range Drafts {
-		subschemaKw[d] = subschemaKeywords(d)
-	}
-}
-
 // eachSubschema calls fn for every subschema directly under the schema object v.
+// $defs holds schemas only from 2019-09 on: in older drafts an $id under it is not indexed.
 func eachSubschema(d *Draft, v source.Value, fn func(ptrSuffix string, child source.Value)) {
-	kws := subschemaKw[d]
 	for i := 0; i < v.Len(); i++ {
 		k, val := v.Member(i)
-		shape, ok := kws[k.Str()]
-		if !ok {
+		shape := d.SubschemaShape(k.Str())
+		if shape == NoSchema || (d.Version < 2019 && k.Str() == "$defs") {
 			continue
 		}
 		key := "/" + source.EscapeToken(k.Str())
 		switch shape {
-		case oneSchema:
+		case OneSchema:
 			fn(key, val)
-		case schemaArray:
+		case SchemaArray:
 			for j, item := range val.Items() {
 				fn(key+"/"+strconv.Itoa(j), item)
 			}
-		case schemaOrArray:
+		case SchemaOrArray:
 			if val.Kind() == source.Array {
 				for j, item := range val.Items() {
 					fn(key+"/"+strconv.Itoa(j), item)
@@ -149,13 +104,13 @@ func eachSubschema(d *Draft, v source.Value, fn func(ptrSuffix string, child sou
 			} else {
 				fn(key, val)
 			}
-		case schemaMap, dependencies:
+		case SchemaMap, DepsMap:
 			if val.Kind() != source.Object {
 				continue
 			}
 			for j := 0; j < val.Len(); j++ {
 				pk, pv := val.Member(j)
-				if shape == dependencies && pv.Kind() == source.Array {
+				if shape == DepsMap && pv.Kind() == source.Array {
 					continue
 				}
 				fn(key+"/"+source.EscapeToken(pk.Str()), pv)
@@ -230,7 +185,7 @@ func (c *Compiler) indexValue(doc *document, v source.Value, ptr string, res *re
 		if strings.HasPrefix(id, "#") && d.Version <= 7 {
 			res.addAnchor(id[1:], ptr)
 		} else {
-			u, frag, err := resolveURI(res.uri, id)
+			u, frag, err := ResolveURI(res.uri, id)
 			if err != nil {
 				return c.schemaErr(doc, ptr+"/"+d.idKey, "%v", err)
 			}
