@@ -279,43 +279,58 @@ func Compare(ctx context.Context, old, new *schema.Schema, opts *Options) (*Resu
 	if err != nil {
 		return nil, err
 	}
+	beside := coreFree()
+	if beside {
+		defer release()
+	}
+	return compare(ctx, old, new, o, beside)
+}
+
+// compare is Compare with normalized options; beside runs the whole-schema proofs on a
+// goroutine of their own (see startProofs).
+func compare(ctx context.Context, old, new *schema.Schema, o Options, beside bool) (*Result, error) {
 	e := newEngine(ctx, o)
+	proofs := startProofs(ctx, e, old, new, beside)
+	defer proofs.stop()
 	items := e.walk(old, new)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	rootO, rootN := e.one(old), e.one(new)
 	incomplete := e.walkTruncated || e.steps > e.stepBudget
 	var changes []*change
 	for _, it := range items {
 		changes = append(changes, it.changes...)
 	}
-	s := &searcher{e: e, old: old, new: new, items: items, changes: changes}
+	s := &searcher{e: e, old: old, new: new, items: items, changes: changes, settled: proofs.skip}
+	if o.SearchBudget <= 0 || !s.needsAny(dirForward) {
+		proofs.ask() // the forward proof will be needed
+	}
 	// For each direction: the search at the changed locations first; when it finds no
-	// example, the rule engine on the whole schemas; then the search on the whole schemas
-	// (a backstop when proved, the only hope when not).
-	decide := func(dir int, a, b *conj) (bool, source.Value) {
+	// example, the rule engine's proof on the whole schemas (run beside the walk, see
+	// startProofs); then the search on the whole schemas (a backstop when proved, the only
+	// hope when not).
+	decide := func(dir int) (bool, source.Value) {
 		var ex source.Value
 		if o.SearchBudget > 0 {
 			s.start(dir)
 			ex = s.targeted(dir)
 		}
 		if ex.IsValid() {
-			return false, ex
+			return false, ex // proofs.skip(dir) was called at the example
 		}
-		e.steps = 0
-		proved := e.sub(a, b, tAll, 0)
+		r := proofs.result(dir)
+		e.steps = r.steps // the search after it spends from what the proof left
 		if e.steps > e.stepBudget {
 			incomplete = true
 		}
 		if o.SearchBudget > 0 {
-			ex = s.generic(dir, proved)
+			ex = s.generic(dir, r.proved)
 			s.finish()
 		}
-		return proved, ex
+		return r.proved, ex
 	}
-	bwProved, bwEx := decide(dirBackward, rootO, rootN)
-	fwProved, fwEx := decide(dirForward, rootN, rootO)
+	bwProved, bwEx := decide(dirBackward)
+	fwProved, fwEx := decide(dirForward)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

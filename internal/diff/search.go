@@ -35,6 +35,7 @@ type searcher struct {
 	gen      *gen
 	found    bool                // an example was found in this direction
 	splits   map[string][]string // split instance locations, within one bestChange
+	settled  func(dir int)       // called when a direction's first example is found
 }
 
 // postFirstCandidates bounds the candidates a direction tries, once its verdict is settled
@@ -110,6 +111,9 @@ func (s *searcher) targeted(dir int) source.Value {
 							// count, not a share of the time left: the same schemas give the
 							// same examples however busy the machine is.
 							first = ex
+							if s.settled != nil {
+								s.settled(dir)
+							}
 							s.limit = min(s.limit, s.count+min((s.limit-s.count)/10, postFirstCandidates))
 						}
 						break
@@ -148,6 +152,16 @@ func (s *searcher) generic(dir int, proved bool) source.Value {
 		}
 	}
 	return source.Value{}
+}
+
+// needsAny reports whether some item needs the search in a direction.
+func (s *searcher) needsAny(dir int) bool {
+	for _, it := range s.items {
+		if s.needs(it, dir) {
+			return true
+		}
+	}
+	return false
 }
 
 // needs reports whether an item has a change whose direction is neither proved nor shown.

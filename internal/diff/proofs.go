@@ -1,0 +1,132 @@
+package diff
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/jstk-dev/jstk/internal/schema"
+)
+
+// The proof that every instance of OLD is an instance of NEW (backward) over the whole
+// schemas needs neither the walk nor the search, so it runs on an engine of its own while
+// the walk runs on the comparison's: on two cores the two overlap instead of following
+// each other. The forward proof joins it there when the walk shows it will be needed
+// (no change is left for the forward search to try); otherwise it runs after the forward
+// search, on the comparison's engine, and only when the search found no example. A
+// direction that the search settles with an example needs no proof, and its proof is
+// cancelled. The two engines share nothing but the compiled schemas, which are only read.
+//
+// The goroutine costs work (the second engine reads the schemas again, and a proof the
+// search makes unnecessary is wasted), so it is started only while fewer comparisons run
+// in the process than it has cores: one diff on a laptop gets both, while comparisons
+// run side by side (a batch, a busy MCP server) keep to one core each.
+
+// comparing counts the comparisons running in the process.
+var comparing atomic.Int32
+
+// proofOutcome is the answer of one whole-schema proof.
+type proofOutcome struct {
+	proved bool
+	steps  int // the steps it took (over the budget: not complete)
+}
+
+// prover runs whole-schema proofs on a goroutine of its own.
+type prover struct {
+	e      *engine // the comparison's engine, for a proof not asked of the goroutine
+	old    *schema.Schema
+	new    *schema.Schema
+	ctx    [2]context.Context
+	cancel [2]context.CancelFunc
+	out    [2]chan proofOutcome
+	asked  [2]bool
+	more   chan int // the forward direction, when it is asked after the start
+	wg     sync.WaitGroup
+}
+
+// coreFree reports whether a core is free for a comparison's second goroutine; when it
+// says yes, the caller calls release after the comparison.
+func coreFree() bool {
+	if int(comparing.Add(1)) < runtime.GOMAXPROCS(0) {
+		return true
+	}
+	comparing.Add(-1)
+	return false
+}
+
+func release() { comparing.Add(-1) }
+
+// startProofs starts proving the backward direction on a goroutine when beside is set
+// (otherwise each proof is made on e when asked for); the caller calls stop when done.
+func startProofs(ctx context.Context, e *engine, old, new *schema.Schema, beside bool) *prover {
+	p := &prover{e: e, old: old, new: new}
+	if !beside {
+		return p
+	}
+	p.more = make(chan int, 1)
+	for i := range p.ctx {
+		p.ctx[i], p.cancel[i] = context.WithCancel(ctx)
+		p.out[i] = make(chan proofOutcome, 1)
+	}
+	p.asked[0] = true
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		pe := newEngine(p.ctx[0], e.opts)
+		p.out[0] <- pe.wholeSub(p.ctx[0], old, new)
+		for range p.more {
+			p.out[1] <- pe.wholeSub(p.ctx[1], new, old)
+		}
+	}()
+	return p
+}
+
+// wholeSub proves that every instance of a is an instance of b.
+func (e *engine) wholeSub(ctx context.Context, a, b *schema.Schema) proofOutcome {
+	if ctx.Err() != nil {
+		return proofOutcome{}
+	}
+	e.ctx, e.steps = ctx, 0
+	r := e.sub(e.one(a), e.one(b), tAll, 0)
+	return proofOutcome{proved: r, steps: e.steps}
+}
+
+// ask has the goroutine prove the forward direction too.
+func (p *prover) ask() {
+	if p.more != nil && !p.asked[1] {
+		p.asked[1] = true
+		p.more <- dirForward
+	}
+}
+
+// result returns the proof of a direction: the goroutine's, or one made now on the
+// comparison's engine.
+func (p *prover) result(dir int) proofOutcome {
+	if p.asked[dir-1] {
+		return <-p.out[dir-1]
+	}
+	if dir == dirBackward {
+		return p.e.wholeSub(p.e.ctx, p.old, p.new)
+	}
+	return p.e.wholeSub(p.e.ctx, p.new, p.old)
+}
+
+// skip cancels the proof of a direction whose answer is not needed.
+func (p *prover) skip(dir int) {
+	if c := p.cancel[dir-1]; c != nil {
+		c()
+	}
+}
+
+// stop cancels what is left and waits for the goroutine to end.
+func (p *prover) stop() {
+	if p.more == nil {
+		return
+	}
+	for _, c := range p.cancel {
+		c()
+	}
+	close(p.more)
+	p.wg.Wait()
+}

@@ -1,0 +1,81 @@
+package diff
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The whole-schema proofs give the same results on a goroutine of their own as on the
+// comparison's engine, whichever direction the search settles first.
+func TestProofsBeside(t *testing.T) {
+	t.Parallel()
+	pairs := []struct{ name, old, new string }{
+		{"backward breaks", `{"type":"object","properties":{"a":{"type":"string"}}}`,
+			`{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}`},
+		{"forward breaks", `{"type":"object","required":["a"]}`, `{"type":"object"}`},
+		{"equivalent spellings", `{"type":"integer","exclusiveMinimum":4}`, `{"type":"integer","minimum":5}`},
+		{"recursive and compatible", `{"$defs":{"t":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/t"}}}}},"$ref":"#/$defs/t"}`,
+			`{"$defs":{"t":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/t"}}}}},"$ref":"#/$defs/t"}`},
+		{"both break", `{"enum":["a","b"]}`, `{"enum":["b","c"]}`},
+	}
+	options := map[string]Options{
+		"search":    {SearchBudget: time.Minute, SearchCandidates: 3000},
+		"no search": {SearchBudget: -1},
+	}
+	for _, p := range pairs {
+		old, new := compileText(t, "old.json", p.old), compileText(t, "new.json", p.new)
+		for oname, opts := range options {
+			o, err := opts.normalize()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got [2][]byte
+			for i, beside := range []bool{false, true} {
+				res, err := compare(context.Background(), old, new, o, beside)
+				if err != nil {
+					t.Fatalf("%s, %s: %v", p.name, oname, err)
+				}
+				got[i], _ = json.Marshal(res)
+			}
+			if d := cmp.Diff(string(got[0]), string(got[1])); d != "" {
+				t.Errorf("%s, %s: on one engine and beside differ (-one +beside):\n%s", p.name, oname, d)
+			}
+		}
+	}
+}
+
+// A cancelled comparison stops its proof goroutine and says so.
+func TestProofsBesideCancelled(t *testing.T) {
+	t.Parallel()
+	old := compileText(t, "old.json", `{"type":"object","properties":{"a":{"type":"string"}}}`)
+	new := compileText(t, "new.json", `{"type":"object","properties":{"a":{"type":"number"}}}`)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	o, _ := (&Options{}).normalize()
+	if _, err := compare(ctx, old, new, o, true); err == nil {
+		t.Fatal("a cancelled comparison gave a result")
+	}
+}
+
+// coreFree hands out the cores but one to comparisons, and takes them back.
+func TestCoreFree(t *testing.T) {
+	// not parallel: it reads the count of running comparisons
+	before := comparing.Load()
+	n := 0
+	for coreFree() {
+		n++
+		if n > 1024 {
+			t.Fatal("coreFree never says no")
+		}
+	}
+	for ; n > 0; n-- {
+		release()
+	}
+	if got := comparing.Load(); got != before {
+		t.Errorf("comparing = %d after release, want %d", got, before)
+	}
+}
