@@ -14,13 +14,14 @@ import (
 // render turns the internal changes into the result's list, breaking ones first.
 func (e *engine) render(changes []*change, dir string) []Change {
 	out := make([]Change, 0, len(changes))
+	loc := locators{}
 	for _, ch := range changes {
 		c := Change{Kind: ch.kind, Message: ch.msg, Level: ch.level, Effect: effectOf(ch.bw, ch.fw)}
 		if ch.it != nil {
 			c.Path = ch.it.ipath
 		}
-		c.OldPointer, c.Old = placeOf(ch.of, ch.on, ch.okw)
-		c.NewPointer, c.New = placeOf(ch.nf, ch.nn, ch.nkw)
+		c.OldPointer, c.Old = loc.placeOf(ch.of, ch.on, ch.okw)
+		c.NewPointer, c.New = loc.placeOf(ch.nf, ch.nn, ch.nkw)
 		if ch.kind == "semantic-difference" && ch.failLoc != "" {
 			ptr := ch.failLoc
 			if i := strings.IndexByte(ptr, '#'); i >= 0 {
@@ -69,8 +70,11 @@ func (e *engine) render(changes []*change, dir string) []Change {
 	return out
 }
 
+// locators locate the keywords of one report, a Locator per document.
+type locators map[*source.Document]*source.Locator
+
 // placeOf locates a keyword: the fact's own, or where an absent keyword would be.
-func placeOf(f *fact, n *node, kw string) (string, Location) {
+func (ls locators) placeOf(f *fact, n *node, kw string) (string, Location) {
 	if f == nil && n == nil {
 		return "", Location{}
 	}
@@ -88,7 +92,13 @@ func placeOf(f *fact, n *node, kw string) (string, Location) {
 		}
 	}
 	file, _ := s.Pointer()
-	line, col := s.Document().LocateKey(ptr)
+	d := s.Document()
+	l := ls[d]
+	if l == nil {
+		l = d.Locator()
+		ls[d] = l
+	}
+	line, col := l.LocateKey(ptr)
 	return ptr, Location{File: file, Line: line, Column: col}
 }
 

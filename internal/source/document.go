@@ -200,6 +200,90 @@ func (d *Document) LocateKey(ptr string) (line, col int) {
 	return d.Locate(ptr)
 }
 
+// A Locator locates many JSON Pointers in one document, as LocateKey does, faster when
+// they go through large objects: the members of each object of more than a few members
+// that it goes through are indexed once. A Locator is not safe for concurrent use.
+type Locator struct {
+	d     *Document
+	index map[*Value]map[string][2]int // by an object's first element: first and last index of each name
+}
+
+// indexFrom is the size from which a Locator indexes an object's members.
+const indexFrom = 16
+
+// Locator returns a new Locator of d.
+func (d *Document) Locator() *Locator { return &Locator{d: d} }
+
+// LocateKey returns what d.LocateKey(ptr) returns.
+func (l *Locator) LocateKey(ptr string) (line, col int) {
+	toks, _ := SplitPointer(ptr)
+	if len(toks) == 0 {
+		return l.d.Locate(ptr)
+	}
+	v, rest := l.d.Root, toks[:len(toks)-1]
+	for len(rest) > 0 {
+		c, ok := l.at(v, rest[0], false)
+		if !ok {
+			break
+		}
+		v, rest = c, rest[1:]
+	}
+	if v.Kind() == Object {
+		if k, ok := l.at(v, toks[len(toks)-1], true); ok {
+			return l.d.Position(k.Offset())
+		}
+	}
+	if len(rest) == 0 {
+		// the pointer's parent exists: the nearest existing value is it or its member
+		if c, ok := l.at(v, toks[len(toks)-1], false); ok {
+			v = c
+		}
+	}
+	return l.d.Position(v.Offset())
+}
+
+// at returns v's member or item named tok: for an object, the value of the first member
+// of that name (as Get), or the key of the last one when key is set.
+func (l *Locator) at(v Value, tok string, key bool) (Value, bool) {
+	if v.Kind() != Object || v.n < 2*indexFrom {
+		if v.Kind() == Object && key {
+			kids := v.elems()
+			for i := len(kids) - 2; i >= 0; i -= 2 {
+				if kids[i].text() == tok {
+					return kids[i], true
+				}
+			}
+			return Value{}, false
+		}
+		return v.At(tok)
+	}
+	kids := v.elems()
+	idx := l.index[&kids[0]]
+	if idx == nil {
+		idx = make(map[string][2]int, len(kids)/2)
+		for i := 0; i < len(kids); i += 2 {
+			name := kids[i].text()
+			if fl, ok := idx[name]; ok {
+				idx[name] = [2]int{fl[0], i}
+			} else {
+				idx[name] = [2]int{i, i}
+			}
+		}
+		if l.index == nil {
+			l.index = map[*Value]map[string][2]int{}
+		}
+		l.index[&kids[0]] = idx
+	}
+	fl, ok := idx[tok]
+	if !ok {
+		return Value{}, false
+	}
+	if key {
+		return kids[fl[1]], true
+	}
+	return kids[fl[0]+1], true
+}
+
 func (v Value) nearest(toks []string) Value {
 	for i := range toks {
 		c, ok := v.At(toks[i])

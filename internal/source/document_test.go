@@ -1,6 +1,7 @@
 package source
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -294,6 +295,62 @@ func TestPositionOnALongLine(t *testing.T) {
 		want := utf8.RuneCountInString(src[:v.Offset()]) + 1
 		if line != 1 || col != want {
 			t.Errorf("item %d at %d:%d, want 1:%d", i, line, col, want)
+		}
+	}
+}
+
+// A Locator answers as LocateKey does, for every pointer of a document with large
+// objects (indexed), small ones, duplicate names, arrays and escaped names, and for
+// pointers that go nowhere.
+func TestLocatorAgreesWithLocateKey(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("{\n \"defs\": {\n")
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&b, "  \"d%d\": {\"type\": \"string\", \"enum\": [%d, {\"x\": %d}]},\n", i, i, i)
+	}
+	b.WriteString("  \"d7\": {\"dup\": true},\n  \"a/b~c\": [1, 2, {\"deep\": {}}]\n },\n")
+	b.WriteString(" \"small\": {\"p\": 1, \"p\": 2, \"q\": [true]},\n \"list\": [{\"k\": 1}]\n}\n")
+	yamlSrc := "defs:\n"
+	for i := 0; i < 20; i++ {
+		yamlSrc += fmt.Sprintf("  n%d:\n    type: string\n    items: [%d]\n", i, i)
+	}
+	jd, err := ParseJSON("big.json", []byte(b.String()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	yd, err := ParseYAML("big.yaml", []byte(yamlSrc), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []*Document{jd, yd[0]} {
+		var ptrs []string
+		var walk func(v Value, ptr string)
+		walk = func(v Value, ptr string) {
+			ptrs = append(ptrs, ptr, ptr+"/missing", ptr+"/missing/deeper", ptr+"/0", ptr+"/7")
+			switch v.Kind() {
+			case Object:
+				for i := 0; i < v.Len(); i++ {
+					k, c := v.Member(i)
+					walk(c, ptr+"/"+EscapeToken(k.Str()))
+				}
+			case Array:
+				for i, c := range v.Items() {
+					walk(c, ptr+"/"+strconv.Itoa(i))
+				}
+			}
+		}
+		walk(d.Root, "")
+		ptrs = append(ptrs, "/defs/d3/enum/1/x/nothing", "/defs/nothing/type", "/small/p", "#/defs/d1", "not a pointer")
+		l := d.Locator()
+		for _, p := range ptrs {
+			wl, wc := d.LocateKey(p)
+			gl, gc := l.LocateKey(p)
+			if wl != gl || wc != gc {
+				t.Errorf("%s %q: Locator %d:%d, LocateKey %d:%d", d.Name, p, gl, gc, wl, wc)
+			}
+		}
+		if len(ptrs) < 100 {
+			t.Fatalf("%s: only %d pointers", d.Name, len(ptrs))
 		}
 	}
 }
