@@ -292,11 +292,19 @@ func (e *engine) merged(c *conj) *merged {
 		return c.m
 	}
 	m := &merged{types: tAll, maxLen: -1, maxItems: -1, maxProps: -1}
-	total := 0
+	total, groups := 0, 0
 	for _, n := range e.parts(c) {
 		total += len(n.facts)
+		for i := range n.facts {
+			if k := n.facts[i].kind; k == fAnyOf || k == fOneOf || k == fCond {
+				groups++
+			}
+		}
 	}
 	m.facts = make([]*fact, 0, total)
+	if groups > 0 {
+		m.groups = make([]*fact, 0, groups)
+	}
 	for _, n := range e.parts(c) {
 		for i := range n.facts {
 			f := &n.facts[i]
