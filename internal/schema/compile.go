@@ -119,6 +119,11 @@ func (c *Compiler) Compile(uri string) (*Schema, error) {
 	if err == nil {
 		err = c.finish()
 	}
+	if err == nil {
+		for _, k := range c.added[mark:] {
+			c.schemas[k].cond = condTestOf(c.schemas[k])
+		}
+	}
 	if err != nil {
 		// Forget the schemas this attempt began, so a later Compile cannot meet one of
 		// them half built.

@@ -1193,6 +1193,9 @@ func (e *evaluator) evalInPlace(s *Schema, v source.Value, ann *annotations) boo
 func (e *evaluator) evalApplicators(s *Schema, v source.Value, ann *annotations) bool {
 	valid := true
 	for i, sub := range s.allOf {
+		if sub.cond != nil && e.trace == nil && sub.cond.fails(v) {
+			continue // see condTest
+		}
 		e.pushK("allOf")
 		e.pushKi(i)
 		ok := e.evalInPlace(sub, v, ann)

@@ -68,6 +68,7 @@ type Schema struct {
 	allOf, anyOf, oneOf []*Schema
 	not                 *Schema
 	ifS, thenS, elseS   *Schema
+	cond                *condTest // set when the schema is only an if/then on one property's constant
 
 	ref          *Schema
 	dynRef       *Schema // 2020-12 $dynamicRef: the statically resolved target
