@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jstk-dev/jstk/internal/diff"
+	"github.com/jstk-dev/jstk/internal/schema"
 )
 
 // DiffInput are the arguments of diff. Over MCP the two schemas are old and new; on the
@@ -67,12 +68,7 @@ func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diff.Result, error)
 	if in.Offset < 0 || in.Limit < 0 || in.SearchBudget < 0 || in.Seed < 0 {
 		return nil, fmt.Errorf("arguments offset, limit, searchBudget and seed must not be negative")
 	}
-	so := SchemaOptions{AssertFormat: in.AssertFormat}
-	old, err := LoadSchema(env, in.Old, "old", so)
-	if err != nil {
-		return nil, err
-	}
-	new, err := LoadSchema(env, in.New, "new", so)
+	old, new, err := loadPair(env, in.Old, in.New, SchemaOptions{AssertFormat: in.AssertFormat})
 	if err != nil {
 		return nil, err
 	}
@@ -92,4 +88,33 @@ func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diff.Result, error)
 		res.Cut(in.Offset, in.Limit)
 	}
 	return res, nil
+}
+
+// loadPair compiles OLD and NEW, side by side unless one is read from standard input;
+// an error of OLD is reported before one of NEW, as if they were compiled in turn.
+func loadPair(env *Env, o, n Doc, so SchemaOptions) (old, new *schema.Schema, err error) {
+	if o.Path == "-" || n.Path == "-" {
+		if old, err = LoadSchema(env, o, "old", so); err != nil {
+			return nil, nil, err
+		}
+		if new, err = LoadSchema(env, n, "new", so); err != nil {
+			return nil, nil, err
+		}
+		return old, new, nil
+	}
+	var nerr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		new, nerr = LoadSchema(env, n, "new", so)
+	}()
+	old, err = LoadSchema(env, o, "old", so)
+	<-done
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case nerr != nil:
+		return nil, nil, nerr
+	}
+	return old, new, nil
 }
