@@ -332,11 +332,8 @@ func (e *engine) readNode(n *node) {
 	for _, c := range s.Children() {
 		switch c.Keyword {
 		case "properties":
-			if n.props == nil {
-				n.props = map[string]*schema.Schema{}
-			}
-			n.props[c.Key] = c.Schema
-			n.propOrder = append(n.propOrder, c.Key)
+			// the compiled schema's own map and sorted names, shared and only read
+			n.props, n.propOrder = s.Properties(), s.PropertyNames()
 		case "patternProperties":
 			n.patterns = append(n.patterns, patProp{c.Key, c.Schema})
 		case "additionalProperties":
@@ -434,7 +431,6 @@ func (e *engine) readNode(n *node) {
 			}
 		}
 	}
-	sort.Strings(n.propOrder)
 	for _, k := range n.propOrder {
 		add(fact{kind: fProp, kw: "properties/" + source.EscapeToken(k), str: k, s: n.props[k]})
 	}

@@ -61,6 +61,7 @@ type Schema struct {
 	depRequired        []depRequired
 	depSchemas         []depSchema
 	properties         map[string]*Schema
+	propKeys           []string // the names of properties, sorted
 	patternProps       []patternProp
 	additionalProps    *Schema
 	propertyNames      *Schema
@@ -498,6 +499,7 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 				k, sv := pv.Member(i)
 				s.properties[k.Str()] = r.sub("/properties/"+source.EscapeToken(k.Str()), sv)
 			}
+			s.propKeys = sortedKeys(s.properties)
 		}
 	}
 	if pv, ok := r.get("patternProperties"); ok {

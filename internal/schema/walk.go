@@ -104,7 +104,21 @@ func (c Child) Path() string {
 // Children lists the direct subschemas the dialect applies, in a fixed keyword order.
 // References are not children: follow Ref and DynamicRef.
 func (s *Schema) Children() []Child {
-	var out []Child
+	if s.always != alwaysNone || s.hasRef {
+		return nil
+	}
+	n := len(s.propKeys) + len(s.patternProps) + len(s.depSchemas) + len(s.prefixItems) +
+		len(s.allOf) + len(s.anyOf) + len(s.oneOf)
+	for _, c := range [...]*Schema{s.additionalProps, s.propertyNames, s.items, s.contains, s.not,
+		s.ifS, s.thenS, s.elseS, s.unevalProps, s.unevalItems, s.contentSchema} {
+		if c != nil {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]Child, 0, n)
 	one := func(kw string, c *Schema) {
 		if c != nil {
 			out = append(out, Child{Keyword: kw, Index: -1, Schema: c})
@@ -117,10 +131,7 @@ func (s *Schema) Children() []Child {
 			}
 		}
 	}
-	if s.always != alwaysNone || s.hasRef {
-		return nil
-	}
-	for _, k := range sortedKeys(s.properties) {
+	for _, k := range s.propKeys {
 		out = append(out, Child{Keyword: "properties", Key: k, Index: -1, Schema: s.properties[k]})
 	}
 	for _, pp := range s.patternProps {
@@ -146,6 +157,14 @@ func (s *Schema) Children() []Child {
 	one("contentSchema", s.contentSchema)
 	return out
 }
+
+// Properties returns the schemas of the properties keyword by name (nil when absent).
+// The map is the compiled schema's own: callers must not modify it.
+func (s *Schema) Properties() map[string]*Schema { return s.properties }
+
+// PropertyNames returns the names of the properties keyword, sorted. The slice is the
+// compiled schema's own: callers must not modify it.
+func (s *Schema) PropertyNames() []string { return s.propKeys }
 
 // Walk visits s and every schema reachable from it through children and references,
 // each once, depth first. fn returns false to stop descending below a schema.
