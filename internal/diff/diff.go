@@ -306,28 +306,35 @@ func compare(ctx context.Context, old, new *schema.Schema, o Options, beside boo
 		proofs.ask() // the forward proof will be needed
 	}
 	// For each direction: the search at the changed locations first; when it finds no
-	// example, the rule engine's proof on the whole schemas (run beside the walk, see
+	// example, the rule engine's proof on the whole schemas (begun beside the walk, see
 	// startProofs); then the search on the whole schemas (a backstop when proved, the only
-	// hope when not).
-	decide := func(dir int) (bool, source.Value) {
-		var ex source.Value
+	// hope when not). Both targeted searches run before the first proof is awaited, so
+	// that the forward one overlaps the backward proof.
+	var ex [3]source.Value
+	var paused [3]searchState
+	for _, dir := range []int{dirBackward, dirForward} {
 		if o.SearchBudget > 0 {
 			s.start(dir)
-			ex = s.targeted(dir)
+			ex[dir] = s.targeted(dir) // on an example, proofs.skip(dir) was called
+			paused[dir] = s.pause()
 		}
-		if ex.IsValid() {
-			return false, ex // proofs.skip(dir) was called at the example
+	}
+	decide := func(dir int) (bool, source.Value) {
+		if ex[dir].IsValid() {
+			return false, ex[dir]
 		}
 		r := proofs.result(dir)
 		e.steps = r.steps // the search after it spends from what the proof left
 		if e.steps > e.stepBudget {
 			incomplete = true
 		}
+		var found source.Value
 		if o.SearchBudget > 0 {
-			ex = s.generic(dir, r.proved)
+			s.resume(paused[dir])
+			found = s.generic(dir, r.proved)
 			s.finish()
 		}
-		return r.proved, ex
+		return r.proved, found
 	}
 	bwProved, bwEx := decide(dirBackward)
 	fwProved, fwEx := decide(dirForward)

@@ -63,6 +63,28 @@ func (s *searcher) start(dir int) {
 	s.gen = e.newGen(e.opts.Seed+uint64(dir), s.stop)
 }
 
+// searchState is the state of one direction's search, set aside while the other
+// direction searches.
+type searchState struct {
+	tried             map[string]bool
+	left              time.Duration // of the time budget
+	count, limit, tks int
+	gen               *gen
+	found             bool
+}
+
+// pause sets the current direction's search aside; the time until resume does not count
+// against its budget.
+func (s *searcher) pause() searchState {
+	return searchState{s.tried, time.Until(s.deadline), s.count, s.limit, s.ticks, s.gen, s.found}
+}
+
+// resume takes up a direction's search where pause left it.
+func (s *searcher) resume(st searchState) {
+	s.tried, s.deadline = st.tried, time.Now().Add(st.left)
+	s.count, s.limit, s.ticks, s.gen, s.found = st.count, st.limit, st.tks, st.gen, st.found
+}
+
 // finish ends the search of one direction.
 func (s *searcher) finish() {
 	s.e.searchCandidates += s.count
