@@ -279,7 +279,7 @@ func Compare(ctx context.Context, old, new *schema.Schema, opts *Options) (*Resu
 	if err != nil {
 		return nil, err
 	}
-	beside := coreFree()
+	beside := large(old, new) && coreFree()
 	if beside {
 		defer release()
 	}
@@ -323,6 +323,9 @@ func compare(ctx context.Context, old, new *schema.Schema, o Options, beside boo
 		if ex[dir].IsValid() {
 			return false, ex[dir]
 		}
+		if o.SearchBudget > 0 {
+			s.resume(paused[dir]) // the proof counts against the direction's time, as before
+		}
 		r := proofs.result(dir)
 		e.steps = r.steps // the search after it spends from what the proof left
 		if e.steps > e.stepBudget {
@@ -330,7 +333,6 @@ func compare(ctx context.Context, old, new *schema.Schema, o Options, beside boo
 		}
 		var found source.Value
 		if o.SearchBudget > 0 {
-			s.resume(paused[dir])
 			found = s.generic(dir, r.proved)
 			s.finish()
 		}

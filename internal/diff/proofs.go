@@ -19,9 +19,20 @@ import (
 // cancelled. The two engines share nothing but the compiled schemas, which are only read.
 //
 // The goroutine costs work (the second engine reads the schemas again, and a proof the
-// search makes unnecessary is wasted), so it is started only while fewer comparisons run
-// in the process than it has cores: one diff on a laptop gets both, while comparisons
-// run side by side (a batch, a busy MCP server) keep to one core each.
+// search makes unnecessary is wasted), so it is started only for large schemas, and only
+// while fewer comparisons run in the process than it has cores: one large diff on a
+// laptop gets both, while comparisons run side by side (a batch, a busy MCP server) keep
+// to one core each.
+
+// besideFrom is the size of the two schema documents together from which the proof gets
+// a goroutine of its own: below it a comparison takes a few milliseconds, and the second
+// engine would cost more than it saves.
+const besideFrom = 256 << 10
+
+// large reports whether two schemas are large enough for a goroutine of their own.
+func large(old, new *schema.Schema) bool {
+	return len(old.Document().Source())+len(new.Document().Source()) >= besideFrom
+}
 
 // comparing counts the comparisons running in the process.
 var comparing atomic.Int32
