@@ -1,9 +1,10 @@
 package diff
 
 import (
+	"cmp"
 	"fmt"
 	"io"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/jstk-dev/jstk/internal/diag"
@@ -51,22 +52,33 @@ func (e *engine) render(changes []*change, dir string) []Change {
 		}
 		out = append(out, c)
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		ri, rj := rank(&out[i], dir), rank(&out[j], dir)
-		if ri != rj {
-			return ri < rj
+	// Sorted through an index: a Change is large, and moving them costs more than comparing.
+	ranks := make([]int, len(out))
+	order := make([]int, len(out))
+	for i := range out {
+		ranks[i], order[i] = rank(&out[i], dir), i
+	}
+	slices.SortStableFunc(order, func(i, j int) int {
+		a, b := &out[i], &out[j]
+		if c := cmp.Compare(ranks[i], ranks[j]); c != 0 {
+			return c
 		}
-		if out[i].New.File != out[j].New.File {
-			return out[i].New.File < out[j].New.File
+		if c := strings.Compare(a.New.File, b.New.File); c != 0 {
+			return c
 		}
-		if out[i].New.Line != out[j].New.Line {
-			return out[i].New.Line < out[j].New.Line
+		if c := cmp.Compare(a.New.Line, b.New.Line); c != 0 {
+			return c
 		}
-		if out[i].New.Column != out[j].New.Column {
-			return out[i].New.Column < out[j].New.Column
+		if c := cmp.Compare(a.New.Column, b.New.Column); c != 0 {
+			return c
 		}
-		return out[i].Kind < out[j].Kind
+		return strings.Compare(a.Kind, b.Kind)
 	})
+	sorted := make([]Change, len(out))
+	for k, i := range order {
+		sorted[k] = out[i]
+	}
+	out = sorted
 	return out
 }
 

@@ -305,13 +305,13 @@ func TestPositionOnALongLine(t *testing.T) {
 func TestLocatorAgreesWithLocateKey(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("{\n \"defs\": {\n")
-	for i := 0; i < 40; i++ {
+	for i := 0; i < 80; i++ {
 		fmt.Fprintf(&b, "  \"d%d\": {\"type\": \"string\", \"enum\": [%d, {\"x\": %d}]},\n", i, i, i)
 	}
 	b.WriteString("  \"d7\": {\"dup\": true},\n  \"a/b~c\": [1, 2, {\"deep\": {}}]\n },\n")
 	b.WriteString(" \"small\": {\"p\": 1, \"p\": 2, \"q\": [true]},\n \"list\": [{\"k\": 1}]\n}\n")
 	yamlSrc := "defs:\n"
-	for i := 0; i < 20; i++ {
+	for i := 0; i < 70; i++ {
 		yamlSrc += fmt.Sprintf("  n%d:\n    type: string\n    items: [%d]\n", i, i)
 	}
 	jd, err := ParseJSON("big.json", []byte(b.String()), nil)
