@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/jstk-dev/jstk/internal/panics"
 	"github.com/jstk-dev/jstk/internal/schema"
 )
 
@@ -54,7 +55,12 @@ type prover struct {
 	asked  [2]bool
 	more   chan int // the forward direction, when it is asked after the start
 	wg     sync.WaitGroup
+	done   chan struct{} // closed when the goroutine ends
+	catch  panics.Catcher
 }
+
+// proofStarts, when set (by tests), is called on the proof goroutine before it proves.
+var proofStarts func()
 
 // coreFree reports whether a core is free for a comparison's second goroutine; when it
 // says yes, the caller calls release after the comparison.
@@ -81,14 +87,23 @@ func startProofs(ctx context.Context, e *engine, old, new *schema.Schema, beside
 		p.out[i] = make(chan proofOutcome, 1)
 	}
 	p.asked[0] = true
+	p.done = make(chan struct{})
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
-		pe := newEngine(p.ctx[0], e.opts)
-		p.out[0] <- pe.wholeSub(p.ctx[0], old, new)
-		for range p.more {
-			p.out[1] <- pe.wholeSub(p.ctx[1], new, old)
-		}
+		defer close(p.done)
+		// a panic here would end the process: it is raised again on the comparison's
+		// goroutine (by result or stop), where the caller can recover it
+		p.catch.Do(func() {
+			if proofStarts != nil {
+				proofStarts()
+			}
+			pe := newEngine(p.ctx[0], e.opts)
+			p.out[0] <- pe.wholeSub(p.ctx[0], old, new)
+			for range p.more {
+				p.out[1] <- pe.wholeSub(p.ctx[1], new, old)
+			}
+		})
 	}()
 	return p
 }
@@ -115,7 +130,18 @@ func (p *prover) ask() {
 // comparison's engine.
 func (p *prover) result(dir int) proofOutcome {
 	if p.asked[dir-1] {
-		return <-p.out[dir-1]
+		select {
+		case r := <-p.out[dir-1]:
+			return r
+		case <-p.done:
+			select {
+			case r := <-p.out[dir-1]:
+				return r
+			default:
+			}
+			p.catch.Repanic()
+			panic("diff: the proof goroutine ended without an answer")
+		}
 	}
 	if dir == dirBackward {
 		return p.e.wholeSub(p.e.ctx, p.old, p.new)
@@ -130,7 +156,8 @@ func (p *prover) skip(dir int) {
 	}
 }
 
-// stop cancels what is left and waits for the goroutine to end.
+// stop cancels what is left, waits for the goroutine to end and raises its panic, if it
+// had one that result did not raise.
 func (p *prover) stop() {
 	if p.more == nil {
 		return
@@ -140,4 +167,5 @@ func (p *prover) stop() {
 	}
 	close(p.more)
 	p.wg.Wait()
+	p.catch.Repanic()
 }

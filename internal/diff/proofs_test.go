@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/jstk-dev/jstk/internal/panics"
 )
 
 // The whole-schema proofs give the same results on a goroutine of their own as on the
@@ -77,5 +78,28 @@ func TestCoreFree(t *testing.T) {
 	}
 	if got := comparing.Load(); got != before {
 		t.Errorf("comparing = %d after release, want %d", got, before)
+	}
+}
+
+// A panic on the proof goroutine reaches the comparison's goroutine, where a caller (the
+// MCP server) can recover it, whether or not its answer was still needed.
+func TestProofPanicReachesCaller(t *testing.T) {
+	// not parallel: it sets proofStarts
+	proofStarts = func() { panic("boom") }
+	defer func() { proofStarts = nil }()
+	o, _ := (&Options{SearchBudget: time.Minute, SearchCandidates: 100}).normalize()
+	for _, p := range []struct{ name, old, new string }{
+		{"answer needed", `{"type":"integer"}`, `{"type":"number"}`},
+		{"answer not needed", `{"type":"object"}`, `{"type":"object","required":["a"]}`},
+	} {
+		old, new := compileText(t, "old.json", p.old), compileText(t, "new.json", p.new)
+		got := func() (r any) {
+			defer func() { r = recover() }()
+			compare(context.Background(), old, new, o, true)
+			return nil
+		}()
+		if e, ok := got.(*panics.Error); !ok || e.Value != "boom" {
+			t.Errorf("%s: recovered %#v, want the proof goroutine's panic", p.name, got)
+		}
 	}
 }

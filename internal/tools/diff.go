@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jstk-dev/jstk/internal/diff"
+	"github.com/jstk-dev/jstk/internal/panics"
 	"github.com/jstk-dev/jstk/internal/schema"
 )
 
@@ -90,26 +91,31 @@ func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diff.Result, error)
 	return res, nil
 }
 
+// loadSchema is LoadSchema, replaced by tests.
+var loadSchema = LoadSchema
+
 // loadPair compiles OLD and NEW, side by side unless one is read from standard input;
 // an error of OLD is reported before one of NEW, as if they were compiled in turn.
 func loadPair(env *Env, o, n Doc, so SchemaOptions) (old, new *schema.Schema, err error) {
 	if o.Path == "-" || n.Path == "-" {
-		if old, err = LoadSchema(env, o, "old", so); err != nil {
+		if old, err = loadSchema(env, o, "old", so); err != nil {
 			return nil, nil, err
 		}
-		if new, err = LoadSchema(env, n, "new", so); err != nil {
+		if new, err = loadSchema(env, n, "new", so); err != nil {
 			return nil, nil, err
 		}
 		return old, new, nil
 	}
 	var nerr error
+	var catch panics.Catcher // a panic of the goroutine is raised again here, where the caller recovers
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		new, nerr = LoadSchema(env, n, "new", so)
+		catch.Do(func() { new, nerr = loadSchema(env, n, "new", so) })
 	}()
-	old, err = LoadSchema(env, o, "old", so)
+	old, err = loadSchema(env, o, "old", so)
 	<-done
+	catch.Repanic()
 	switch {
 	case err != nil:
 		return nil, nil, err

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
@@ -41,5 +42,27 @@ func TestDiffLoadsBothSides(t *testing.T) {
 				t.Fatalf("error %v, want one naming %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// A panic while compiling NEW, on its own goroutine, reaches the tool's goroutine: over MCP
+// it is an error result and the server keeps serving.
+func TestDiffLoadPanicReachesCaller(t *testing.T) {
+	// not parallel: it replaces loadSchema
+	loadSchema = func(env *Env, d Doc, arg string, o SchemaOptions) (*schema.Schema, error) {
+		if arg == "new" {
+			panic("boom")
+		}
+		return LoadSchema(env, d, arg, o)
+	}
+	defer func() { loadSchema = LoadSchema }()
+	p := NewProvider(&Env{FS: workspace.Memory(map[string]string{"a.json": `{}`})}, All())
+	res := call(t, p, "diff", `{"old": {"path": "a.json"}, "new": {"path": "a.json"}}`)
+	if !res.IsError || len(res.Content) == 0 || !strings.Contains(res.Content[0].Text, "boom") {
+		t.Fatalf("got %+v, want an error result naming the panic", res)
+	}
+	loadSchema = LoadSchema
+	if res := call(t, p, "diff", `{"old": {"path": "a.json"}, "new": {"path": "a.json"}}`); res.IsError {
+		t.Fatalf("the next call failed: %+v", res.Content)
 	}
 }
