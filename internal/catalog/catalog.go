@@ -52,6 +52,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/jstk-dev/jstk/internal/panics"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/workspace"
@@ -666,20 +667,23 @@ func (w *Workspace) check(ctx context.Context) error {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	done := 0
+	var catch panics.Catcher // a worker's panic is raised again after wg.Wait
 	for range max(1, runtime.GOMAXPROCS(0)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for s := range jobs {
-				w.checkOne(s, loader, metas)
-				if w.opts.Progress != nil {
-					mu.Lock()
-					done++
-					if done%100 == 0 || done == len(w.schemas) {
-						w.opts.Progress(done, len(w.schemas), "schemas checked")
+				catch.Do(func() {
+					w.checkOne(s, loader, metas)
+					if w.opts.Progress != nil {
+						mu.Lock()
+						defer mu.Unlock()
+						done++
+						if done%100 == 0 || done == len(w.schemas) {
+							w.opts.Progress(done, len(w.schemas), "schemas checked")
+						}
 					}
-					mu.Unlock()
-				}
+				})
 			}
 		}()
 	}
@@ -692,6 +696,7 @@ func (w *Workspace) check(ctx context.Context) error {
 	}
 	close(jobs)
 	wg.Wait()
+	catch.Repanic()
 	return err
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/jstk-dev/jstk/internal/diag"
+	"github.com/jstk-dev/jstk/internal/panics"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/workspace"
@@ -724,5 +725,23 @@ func TestJSONShape(t *testing.T) {
 		if e.References == nil {
 			t.Errorf("%s: references is null", e.Path)
 		}
+	}
+}
+
+// A panic on a checking goroutine reaches Scan's caller instead of ending the process.
+func TestWorkerPanicReachesCaller(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{"a.json": `{"type": "object"}`}
+	got := func() (r any) {
+		defer func() { r = recover() }()
+		Scan(context.Background(), workspace.Memory(files), &Options{Progress: func(done, total int, what string) {
+			if what == "schemas checked" {
+				panic("boom")
+			}
+		}})
+		return nil
+	}()
+	if e, ok := got.(*panics.Error); !ok || e.Value != "boom" {
+		t.Fatalf("recovered %#v, want the worker's panic", got)
 	}
 }

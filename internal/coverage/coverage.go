@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/jstk-dev/jstk/internal/panics"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/schematest"
 	"github.com/jstk-dev/jstk/internal/source"
@@ -126,13 +127,14 @@ func Measure(ctx context.Context, s *schema.Schema, srcs []Source, opts *Options
 	tracers := make([]*tracer, workers)
 	var wg sync.WaitGroup
 	next := make(chan int)
+	var catch panics.Catcher // a worker's panic is raised again after wg.Wait
 	for w := range workers {
 		tracers[w] = newTracer(m)
 		wg.Add(1)
 		go func(tr *tracer) {
 			defer wg.Done()
 			for i := range next {
-				outcomes[i] = evaluate(tr, &units[i], sto)
+				catch.Do(func() { outcomes[i] = evaluate(tr, &units[i], sto) })
 			}
 		}(tracers[w])
 	}
@@ -141,6 +143,7 @@ func Measure(ctx context.Context, s *schema.Schema, srcs []Source, opts *Options
 	}
 	close(next)
 	wg.Wait()
+	catch.Repanic()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

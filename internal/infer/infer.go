@@ -22,6 +22,7 @@ import (
 	"sync"
 
 	"github.com/jstk-dev/jstk/internal/diag"
+	"github.com/jstk-dev/jstk/internal/panics"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/workspace"
@@ -237,6 +238,7 @@ func Run(ctx context.Context, srcs []Source, fsys workspace.FS, opts *Options) (
 		workers[i] = w
 	}
 	var wg sync.WaitGroup
+	var catch panics.Catcher // a worker's panic stops the run and is raised again after wg.Wait
 	for _, w := range workers {
 		wg.Add(1)
 		go func() {
@@ -245,13 +247,17 @@ func Run(ctx context.Context, srcs []Source, fsys workspace.FS, opts *Options) (
 				if ctx.Err() != nil {
 					continue
 				}
-				n, err := p.process(j, func(seq uint64, v source.Value) {
-					w.obs.seq, w.obs.idx = seq, 0
-					w.obs.observe(w.root, v)
-				})
-				w.count += n
-				if err != nil {
-					p.fail(j.seq, err)
+				if !catch.Do(func() {
+					n, err := p.process(j, func(seq uint64, v source.Value) {
+						w.obs.seq, w.obs.idx = seq, 0
+						w.obs.observe(w.root, v)
+					})
+					w.count += n
+					if err != nil {
+						p.fail(j.seq, err)
+					}
+				}) {
+					cancel()
 				}
 			}
 		}()
@@ -259,6 +265,7 @@ func Run(ctx context.Context, srcs []Source, fsys workspace.FS, opts *Options) (
 	p.produce(srcs)
 	close(p.work)
 	wg.Wait()
+	catch.Repanic()
 	if p.err != nil {
 		return nil, p.err
 	}

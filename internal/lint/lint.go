@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/jstk-dev/jstk/internal/diag"
+	"github.com/jstk-dev/jstk/internal/panics"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/workspace"
@@ -187,18 +188,21 @@ func Run(ctx context.Context, srcs []Source, fsys workspace.FS, opts *Options) (
 	var progressMu sync.Mutex
 	done := 0
 	next := make(chan int)
+	var catch panics.Catcher // a worker's panic is raised again after wg.Wait
 	for range min(workers, max(len(srcs), 1)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = r.lintSource(ctx, srcs[i], i)
-				if opts.Progress != nil {
-					progressMu.Lock()
-					done++
-					opts.Progress(done, len(srcs))
-					progressMu.Unlock()
-				}
+				catch.Do(func() {
+					results[i] = r.lintSource(ctx, srcs[i], i)
+					if opts.Progress != nil {
+						progressMu.Lock()
+						defer progressMu.Unlock()
+						done++
+						opts.Progress(done, len(srcs))
+					}
+				})
 			}
 		}()
 	}
@@ -212,6 +216,7 @@ feed:
 	}
 	close(next)
 	wg.Wait()
+	catch.Repanic()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

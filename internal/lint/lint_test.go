@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/jstk-dev/jstk/internal/diag"
+	"github.com/jstk-dev/jstk/internal/panics"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/workspace"
@@ -429,5 +430,21 @@ func TestHostileNumbers(t *testing.T) {
 	}
 	if r, ok := rat(source.NumberValue("2.5e2")); !ok || r.RatString() != "250" {
 		t.Error("rat(2.5e2)")
+	}
+}
+
+// A panic on a worker goroutine reaches Run's caller (where the MCP server recovers it)
+// instead of ending the process.
+func TestWorkerPanicReachesCaller(t *testing.T) {
+	t.Parallel()
+	srcs := []Source{{Name: "<a>", Text: []byte(`{"type": "string"}`)}, {Name: "<b>", Text: []byte(`{}`)}}
+	got := func() (r any) {
+		defer func() { r = recover() }()
+		Run(context.Background(), srcs, workspace.Memory(nil), &Options{Workers: 2,
+			Progress: func(done, total int) { panic("boom") }})
+		return nil
+	}()
+	if e, ok := got.(*panics.Error); !ok || e.Value != "boom" {
+		t.Fatalf("recovered %#v, want the worker's panic", got)
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jstk-dev/jstk/internal/panics"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/workspace"
@@ -320,12 +321,13 @@ func Run(ctx context.Context, srcs []Source, opts *Options) (*Result, error) {
 func parallel(ctx context.Context, n, workers int, fn func(int)) {
 	next := make(chan int)
 	var wg sync.WaitGroup
+	var catch panics.Catcher // a worker's panic is raised again after wg.Wait
 	for range min(workers, n) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				fn(i)
+				catch.Do(func() { fn(i) })
 			}
 		}()
 	}
@@ -334,6 +336,7 @@ func parallel(ctx context.Context, n, workers int, fn func(int)) {
 	}
 	close(next)
 	wg.Wait()
+	catch.Repanic()
 }
 
 func describe(err error) string {

@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/jstk-dev/jstk/internal/diag"
+	"github.com/jstk-dev/jstk/internal/panics"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/workspace"
@@ -517,5 +519,28 @@ func TestSuiteLayout(t *testing.T) {
 		if name != tc.draft || f != tc.format || c != tc.content {
 			t.Errorf("suiteLayout(%s) = %s %v %v, want %s %v %v", tc.name, name, f, c, tc.draft, tc.format, tc.content)
 		}
+	}
+}
+
+// A panic of one test on a worker goroutine reaches the caller of parallel (where the MCP
+// server recovers it), and the pool drains instead of hanging.
+func TestParallelRaisesWorkerPanic(t *testing.T) {
+	t.Parallel()
+	var ran atomic.Int32
+	got := func() (r any) {
+		defer func() { r = recover() }()
+		parallel(context.Background(), 50, 4, func(i int) {
+			ran.Add(1)
+			if i == 7 {
+				panic("boom")
+			}
+		})
+		return nil
+	}()
+	if e, ok := got.(*panics.Error); !ok || e.Value != "boom" {
+		t.Fatalf("recovered %#v, want the worker's panic", got)
+	}
+	if ran.Load() != 50 {
+		t.Errorf("%d of 50 ran", ran.Load())
 	}
 }

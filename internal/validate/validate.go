@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/jstk-dev/jstk/internal/panics"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/workspace"
@@ -157,6 +158,9 @@ func Run(ctx context.Context, s *schema.Schema, srcs []Source, fsys workspace.FS
 	p := &pipeline{ctx: ctx, schema: s, fsys: fsys, lim: opts.Limits, maxErrors: maxErrors(opts),
 		work: make(chan *job, 4*workers), order: make(chan *job, 8*workers)}
 	var wg sync.WaitGroup
+	// A panic of a worker or of the producer stops the pipeline and is raised again here
+	// once the workers are done.
+	var catch panics.Catcher
 	for range workers {
 		wg.Add(1)
 		go func() {
@@ -167,7 +171,11 @@ func Run(ctx context.Context, s *schema.Schema, srcs []Source, fsys workspace.FS
 					if !ok {
 						return
 					}
-					j.out <- p.process(j)
+					var out []Instance
+					if !catch.Do(func() { out = p.process(j) }) {
+						cancel()
+					}
+					j.out <- out
 				case <-ctx.Done():
 					return
 				}
@@ -177,10 +185,14 @@ func Run(ctx context.Context, s *schema.Schema, srcs []Source, fsys workspace.FS
 	go func() {
 		defer close(p.order)
 		defer close(p.work)
-		for _, src := range srcs {
-			if !p.produce(src) {
-				return
+		if !catch.Do(func() {
+			for _, src := range srcs {
+				if !p.produce(src) {
+					return
+				}
 			}
+		}) {
+			cancel()
 		}
 	}()
 	// The producer may be blocked reading its input, which cannot be interrupted: on
@@ -212,9 +224,11 @@ emitLoop:
 	if err := ctx.Err(); err != nil {
 		cancel()
 		wg.Wait()
+		catch.Repanic()
 		return nil, err
 	}
 	wg.Wait()
+	catch.Repanic()
 	res.Valid = res.Summary.Total > 0 && res.Summary.Valid == res.Summary.Total
 	return res, nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/jstk-dev/jstk/internal/panics"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/workspace"
@@ -607,5 +608,26 @@ func TestMaxErrors(t *testing.T) {
 	}
 	if !strings.Contains(buf.String(), "a.json: more errors not reported: the limit is 2 per instance") {
 		t.Errorf("text:\n%s", buf.String())
+	}
+}
+
+// panicReader panics when read, as a broken input would in a bug of ours.
+type panicReader struct{}
+
+func (panicReader) Read([]byte) (int, error) { panic("boom") }
+
+// A panic on the pipeline's producer goroutine stops the run and reaches Run's caller
+// (where the MCP server recovers it) instead of ending the process.
+func TestProducerPanicReachesCaller(t *testing.T) {
+	t.Parallel()
+	s := compileSchema(t, `{"type": "object"}`)
+	srcs := []Source{{Name: "-", Reader: panicReader{}}, {Name: "inline", Text: []byte(`{}`)}}
+	got := func() (r any) {
+		defer func() { r = recover() }()
+		Run(context.Background(), s, srcs, workspace.Memory(nil), &Options{Workers: 2})
+		return nil
+	}()
+	if e, ok := got.(*panics.Error); !ok || e.Value != "boom" {
+		t.Fatalf("recovered %#v, want the producer's panic", got)
 	}
 }
