@@ -279,11 +279,9 @@ func Compare(ctx context.Context, old, new *schema.Schema, opts *Options) (*Resu
 	if err != nil {
 		return nil, err
 	}
-	beside := large(old, new) && coreFree()
-	if beside {
-		defer release()
-	}
-	return compare(ctx, old, new, o, beside)
+	free := enter()
+	defer leave()
+	return compare(ctx, old, new, o, free && large(old, new))
 }
 
 // compare is Compare with normalized options; beside runs the whole-schema proofs on a

@@ -35,7 +35,7 @@ func large(old, new *schema.Schema) bool {
 	return len(old.Document().Source())+len(new.Document().Source()) >= besideFrom
 }
 
-// comparing counts the comparisons running in the process.
+// comparing counts the comparisons running in the process (Compare calls).
 var comparing atomic.Int32
 
 // proofOutcome is the answer of one whole-schema proof.
@@ -62,17 +62,13 @@ type prover struct {
 // proofStarts, when set (by tests), is called on the proof goroutine before it proves.
 var proofStarts func()
 
-// coreFree reports whether a core is free for a comparison's second goroutine; when it
-// says yes, the caller calls release after the comparison.
-func coreFree() bool {
-	if int(comparing.Add(1)) < runtime.GOMAXPROCS(0) {
-		return true
-	}
-	comparing.Add(-1)
-	return false
-}
+// enter counts a comparison in and reports whether a core is free for a second
+// goroutine: fewer comparisons run, this one included, than there are cores. The caller
+// calls leave when the comparison ends.
+func enter() bool { return int(comparing.Add(1)) < runtime.GOMAXPROCS(0) }
 
-func release() { comparing.Add(-1) }
+// leave counts a comparison out.
+func leave() { comparing.Add(-1) }
 
 // startProofs starts proving the backward direction on a goroutine when beside is set
 // (otherwise each proof is made on e when asked for); the caller calls stop when done.

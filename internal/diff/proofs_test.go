@@ -3,6 +3,7 @@ package diff
 import (
 	"context"
 	"encoding/json"
+	"runtime"
 	"testing"
 	"time"
 
@@ -62,22 +63,26 @@ func TestProofsBesideCancelled(t *testing.T) {
 	}
 }
 
-// coreFree hands out the cores but one to comparisons, and takes them back.
-func TestCoreFree(t *testing.T) {
+// enter says a core is free while fewer comparisons run than there are cores, and leave
+// gives it back.
+func TestEnterLeave(t *testing.T) {
 	// not parallel: it reads the count of running comparisons
 	before := comparing.Load()
 	n := 0
-	for coreFree() {
+	for enter() {
 		n++
 		if n > 1024 {
-			t.Fatal("coreFree never says no")
+			t.Fatal("enter never says no")
 		}
 	}
-	for ; n > 0; n-- {
-		release()
+	if want := runtime.GOMAXPROCS(0) - 1 - int(before); n != max(want, 0) {
+		t.Errorf("%d comparisons got a free core with %d running, want %d", n, before, max(want, 0))
+	}
+	for ; n >= 0; n-- { // the n that got a core, and the one that did not
+		leave()
 	}
 	if got := comparing.Load(); got != before {
-		t.Errorf("comparing = %d after release, want %d", got, before)
+		t.Errorf("comparing = %d after leave, want %d", got, before)
 	}
 }
 
