@@ -122,8 +122,19 @@ func runCommand(ctx context.Context, args []string, st Streams) int {
 		fmt.Fprintf(st.Stderr, "jstk %s: %v\n", d.Name, err)
 		return ExitError
 	}
+	if collectLate[d.Name] && os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(-1)
+	}
 	return output(ctx, d, env, in, g, st)
 }
+
+// collectLate lists the commands whose memory is bounded by the schemas they read, not by
+// a stream of input: they run with the periodic collector off, and only the memory limit
+// set by tuneGC collects. A diff's heap is mostly its two compiled schemas, which every
+// collection scans again: jstk diff on the largest schema pair (2 x 2.5 MB) takes 331 ->
+// 271 ms (median of 25), peak RSS 135 -> 171 MB. Validation streams its input and keeps the
+// collector.
+var collectLate = map[string]bool{"diff": true}
 
 // message prints an error for the user on stderr.
 func message(st Streams, cmd string, err error) {
