@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/jstk-dev/jstk/internal/corpora"
+	"github.com/jstk-dev/jstk/internal/golden"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/workspace"
@@ -194,7 +195,7 @@ func TestBundleSchemaStore(t *testing.T) {
 		sb.WriteString("  " + f + "\n")
 	}
 	t.Log("\n" + sb.String())
-	checkGolden(t, "testdata/schemastore-stats.txt", sb.String())
+	golden.Check(t, "testdata/schemastore-stats.txt", sb.String())
 }
 
 func TestBundleTestSuiteRemotes(t *testing.T) {
@@ -273,23 +274,5 @@ func TestBundleTestSuiteRemotes(t *testing.T) {
 			sd.dir, cases, withRemote, refused, tests, agree, expected)
 	}
 	t.Log("\n" + sb.String())
-	checkGolden(t, "testdata/suite-remotes-stats.txt", sb.String())
-}
-
-// checkGolden compares text with a committed file, or rewrites it with JSTK_UPDATE=1.
-func checkGolden(t *testing.T, path, got string) {
-	t.Helper()
-	if os.Getenv("JSTK_UPDATE") != "" {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%s is missing; run with JSTK_UPDATE=1 to write it", path)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s is out of date (JSTK_UPDATE=1 rewrites it); -want +got:\n%s", path, diff)
-	}
+	golden.Check(t, "testdata/suite-remotes-stats.txt", sb.String())
 }

@@ -5,12 +5,14 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/jstk-dev/jstk/internal/golden"
 )
 
 // TestRuleDocs keeps docs/lint-rules.md equal to what the rule table generates
 // (JSTK_UPDATE=1 or go generate ./internal/lint rewrites it).
 func TestRuleDocs(t *testing.T) {
-	checkGolden(t, "../../docs/lint-rules.md", string(Markdown()))
+	golden.Check(t, "../../docs/lint-rules.md", string(Markdown()))
 }
 
 // TestPeerChecklist checks that every rule of the peer has a jstk rule covering it.

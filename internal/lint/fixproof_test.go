@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/jstk-dev/jstk/internal/corpora"
+	"github.com/jstk-dev/jstk/internal/golden"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/workspace"
@@ -251,5 +252,5 @@ func TestFixProofSchemaStore(t *testing.T) {
 // JSTK_UPDATE=1.
 func checkStatsFile(t *testing.T, path, got string) {
 	t.Helper()
-	checkGolden(t, path, got)
+	golden.Check(t, path, got)
 }

@@ -3,12 +3,10 @@ package lint
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
+	"github.com/jstk-dev/jstk/internal/golden"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
@@ -37,7 +35,7 @@ func ruleIDs(res *Result) map[string]int {
 // TestRuleExamples checks every rule on its own examples: the bad one is reported, the good
 // one is not. The findings on the bad examples are kept in testdata/rules.golden.
 func TestRuleExamples(t *testing.T) {
-	var golden strings.Builder
+	var report strings.Builder
 	for _, r := range Rules() {
 		if r.Bad == "" || r.Good == "" {
 			t.Errorf("rule %s: needs a bad and a good example", r.ID)
@@ -61,7 +59,7 @@ func TestRuleExamples(t *testing.T) {
 				}
 			}
 		}
-		fmt.Fprintf(&golden, "== %s\n", r.ID)
+		fmt.Fprintf(&report, "== %s\n", r.ID)
 		for _, f := range bad.Findings {
 			if f.Rule != r.ID {
 				continue
@@ -70,26 +68,8 @@ func TestRuleExamples(t *testing.T) {
 			if f.Fix != nil {
 				fx = " [fix: " + f.Fix.Description + "]"
 			}
-			fmt.Fprintf(&golden, "%d:%d %s: %s%s\n", f.Line, f.Column, f.Pointer, f.Message, fx)
+			fmt.Fprintf(&report, "%d:%d %s: %s%s\n", f.Line, f.Column, f.Pointer, f.Message, fx)
 		}
 	}
-	checkGolden(t, "testdata/rules.golden", golden.String())
-}
-
-// checkGolden compares text with a committed file, or rewrites it with JSTK_UPDATE=1.
-func checkGolden(t *testing.T, path, got string) {
-	t.Helper()
-	if os.Getenv("JSTK_UPDATE") != "" {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%s is missing; run with JSTK_UPDATE=1 to write it", path)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s is out of date (JSTK_UPDATE=1 rewrites it); -want +got:\n%s", path, diff)
-	}
+	golden.Check(t, "testdata/rules.golden", report.String())
 }
