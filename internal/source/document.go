@@ -181,23 +181,9 @@ func (d *Document) Locate(ptr string) (line, col int) {
 }
 
 // LocateKey is like Locate, but for an object member it returns the position of the
-// member's key rather than its value.
+// member's key rather than its value. To locate many pointers, use a Locator.
 func (d *Document) LocateKey(ptr string) (line, col int) {
-	toks, _ := SplitPointer(ptr)
-	if len(toks) == 0 {
-		return d.Locate(ptr)
-	}
-	parent := d.Root.nearest(toks[:len(toks)-1])
-	if parent.Kind() == Object {
-		last := toks[len(toks)-1]
-		kids := parent.elems()
-		for i := len(kids) - 2; i >= 0; i -= 2 {
-			if kids[i].text() == last {
-				return d.Position(kids[i].Offset())
-			}
-		}
-	}
-	return d.Locate(ptr)
+	return (&Locator{d: d, scan: true}).LocateKey(ptr)
 }
 
 // A Locator locates many JSON Pointers in one document, as LocateKey does, faster when
@@ -205,6 +191,7 @@ func (d *Document) LocateKey(ptr string) (line, col int) {
 // that it goes through are indexed once. A Locator is not safe for concurrent use.
 type Locator struct {
 	d     *Document
+	scan  bool                         // never index (one pointer: the index would not pay)
 	index map[*Value]map[string][2]int // by an object's first element: first and last index of each name
 }
 
@@ -214,7 +201,8 @@ const indexFrom = 16
 // Locator returns a new Locator of d.
 func (d *Document) Locator() *Locator { return &Locator{d: d} }
 
-// LocateKey returns what d.LocateKey(ptr) returns.
+// LocateKey returns the position of the key of the member at ptr, or where Locate puts
+// ptr when that is not an object member.
 func (l *Locator) LocateKey(ptr string) (line, col int) {
 	toks, _ := SplitPointer(ptr)
 	if len(toks) == 0 {
@@ -245,7 +233,7 @@ func (l *Locator) LocateKey(ptr string) (line, col int) {
 // at returns v's member or item named tok: for an object, the value of the first member
 // of that name (as Get), or the key of the last one when key is set.
 func (l *Locator) at(v Value, tok string, key bool) (Value, bool) {
-	if v.Kind() != Object || v.n < 2*indexFrom {
+	if v.Kind() != Object || l.scan || v.n < 2*indexFrom {
 		if v.Kind() == Object && key {
 			kids := v.elems()
 			for i := len(kids) - 2; i >= 0; i -= 2 {
