@@ -26,8 +26,9 @@ import (
 // to one core each.
 
 // besideFrom is the size of the two schema documents together from which the proof gets
-// a goroutine of its own: below it a comparison takes a few milliseconds, and the second
-// engine would cost more than it saves.
+// a goroutine of its own. Below it the second engine costs more than it saves: with a
+// goroutine for every comparison, the 460 small compat cases took 10% longer (measured
+// against the previous commit); 256 KiB itself was chosen, not measured.
 const besideFrom = 256 << 10
 
 // large reports whether two schemas are large enough for a goroutine of their own.

@@ -32,11 +32,11 @@ func (t *condTest) fails(v source.Value) bool {
 
 // condTestOf returns the test of s when s is a conditional of the shape above, else nil.
 func condTestOf(s *Schema) *condTest {
-	if !plain(s, "if", "then") || s.ifS == nil || s.thenS == nil || s.elseS != nil {
+	if !plain(s, "if", "then") || s.ifS == nil || s.thenS == nil { // plain: no else
 		return nil
 	}
 	is := s.ifS
-	if !plain(is, "properties", "required") || len(is.properties) != 1 || is.hasKw("additionalProperties") {
+	if !plain(is, "properties", "required") || len(is.properties) != 1 {
 		return nil
 	}
 	t := &condTest{}
@@ -47,8 +47,12 @@ func condTestOf(s *Schema) *condTest {
 	switch {
 	case len(is.required) == 1 && is.required[0] == t.prop:
 		t.required = true
-	case len(is.required) != 0 || is.hasKw("required"):
+	case len(is.required) != 0:
 		return nil
+	default:
+		if _, ok := is.Keyword("required"); ok {
+			return nil // an empty required: left to the evaluation as written
+		}
 	}
 	if is.Ignored("properties") || is.Ignored("required") || ps.Ignored("const") {
 		return nil // a vocabulary the meta-schema leaves out
@@ -80,13 +84,4 @@ next:
 		return false
 	}
 	return true
-}
-
-func (s *Schema) hasKw(kw string) bool {
-	for _, k := range s.keywords {
-		if k == kw {
-			return true
-		}
-	}
-	return false
 }

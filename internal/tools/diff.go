@@ -94,27 +94,26 @@ func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diff.Result, error)
 // loadSchema is LoadSchema, replaced by tests.
 var loadSchema = LoadSchema
 
-// loadPair compiles OLD and NEW, side by side unless one is read from standard input;
-// an error of OLD is reported before one of NEW, as if they were compiled in turn.
+// loadPair compiles OLD and NEW, side by side unless one is read from standard input
+// (then in turn, NEW only once OLD compiled); an error of OLD is reported before one of
+// NEW either way.
 func loadPair(env *Env, o, n Doc, so SchemaOptions) (old, new *schema.Schema, err error) {
-	if o.Path == "-" || n.Path == "-" {
-		if old, err = loadSchema(env, o, "old", so); err != nil {
-			return nil, nil, err
-		}
-		if new, err = loadSchema(env, n, "new", so); err != nil {
-			return nil, nil, err
-		}
-		return old, new, nil
-	}
 	var nerr error
 	var catch panics.Catcher // a panic of the goroutine is raised again here, where the caller recovers
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		catch.Do(func() { new, nerr = loadSchema(env, n, "new", so) })
-	}()
-	old, err = loadSchema(env, o, "old", so)
-	<-done
+	loadNew := func() { catch.Do(func() { new, nerr = loadSchema(env, n, "new", so) }) }
+	if o.Path == "-" || n.Path == "-" {
+		if old, err = loadSchema(env, o, "old", so); err == nil {
+			loadNew()
+		}
+	} else {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			loadNew()
+		}()
+		old, err = loadSchema(env, o, "old", so)
+		<-done
+	}
 	catch.Repanic()
 	switch {
 	case err != nil:
