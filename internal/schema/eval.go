@@ -202,19 +202,16 @@ func (e *evaluator) evalReplayed(s *Schema, v source.Value, k memoKey) bool {
 		clear(e.traced)
 	}
 	if t, ok := e.traced[k]; ok {
-		if e.replay != nil {
-			steps := e.steps[t.start:t.end]
-			if e.recording > 0 {
-				e.steps = append(e.steps, steps...)
-			}
-			e.replay(int(t.id), steps)
-			return t.ok
+		steps := e.steps[t.start:t.end]
+		if e.recording > 0 {
+			e.steps = append(e.steps, steps...) // steps keeps the old array if this grows it
 		}
-		for _, ev := range e.steps[t.start:t.end] {
-			if e.recording > 0 {
-				e.steps = append(e.steps, ev)
+		if e.replay != nil {
+			e.replay(int(t.id), steps)
+		} else {
+			for _, ev := range steps {
+				e.trace(ev)
 			}
-			e.trace(ev)
 		}
 		return t.ok
 	}
