@@ -804,18 +804,7 @@ func (e *engine) sameRoots(a, b []*schema.Schema) bool {
 
 // sameConj reports whether two conjunctions are made of the same schemas.
 func (e *engine) sameConj(a, b *conj) bool {
-	if a == b {
-		return true
-	}
-	if len(a.roots) != len(b.roots) || len(a.roots) == 0 || len(a.chosen) != len(b.chosen) {
-		return false
-	}
-	for i := range a.roots {
-		if !e.same(a.roots[i], b.roots[i]) {
-			return false
-		}
-	}
-	return len(a.chosen) == 0
+	return a == b || (len(a.chosen) == 0 && len(b.chosen) == 0 && e.sameRoots(a.roots, b.roots))
 }
 
 // ---- structural hashes ----
