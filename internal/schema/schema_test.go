@@ -353,6 +353,15 @@ func TestWalkAndTrace(t *testing.T) {
 	if s.Children()[0].Path() != "/properties/m" {
 		t.Errorf("first child %s", s.Children()[0].Path())
 	}
+	// AppendChildren appends the same list after what the buffer holds, and nothing for
+	// a schema without subschemas
+	buf := s.AppendChildren([]Child{{Keyword: "kept"}})
+	if diff := cmp.Diff(append([]Child{{Keyword: "kept"}}, s.Children()...), buf, cmp.Comparer(func(a, b *Schema) bool { return a == b })); diff != "" {
+		t.Errorf("AppendChildren (-want +got):\n%s", diff)
+	}
+	if leaf := s.Children()[0].Schema; len(leaf.AppendChildren(buf[:1])) != 1 || leaf.Children() != nil {
+		t.Errorf("a schema without subschemas has children %v", leaf.Children())
+	}
 	n := s.Children()[1].Schema
 	if n.Ref() == nil || n.Ref().Location != s.BaseURI()+"#/$defs/pos" {
 		t.Errorf("ref of /properties/n: %v", n.Ref())

@@ -104,21 +104,18 @@ func (c Child) Path() string {
 // Children lists the direct subschemas the dialect applies, in a fixed keyword order.
 // References are not children: follow Ref and DynamicRef.
 func (s *Schema) Children() []Child {
+	if n := s.childCount(); n > 0 {
+		return s.AppendChildren(make([]Child, 0, n))
+	}
+	return nil
+}
+
+// AppendChildren appends the children of s (see Children) to out and returns the
+// extended slice: a caller that reads the children of many schemas reuses one buffer.
+func (s *Schema) AppendChildren(out []Child) []Child {
 	if s.always != alwaysNone || s.hasRef {
-		return nil
+		return out
 	}
-	n := len(s.propKeys) + len(s.patternProps) + len(s.depSchemas) + len(s.prefixItems) +
-		len(s.allOf) + len(s.anyOf) + len(s.oneOf)
-	for _, c := range [...]*Schema{s.additionalProps, s.propertyNames, s.items, s.contains, s.not,
-		s.ifS, s.thenS, s.elseS, s.unevalProps, s.unevalItems, s.contentSchema} {
-		if c != nil {
-			n++
-		}
-	}
-	if n == 0 {
-		return nil
-	}
-	out := make([]Child, 0, n)
 	one := func(kw string, c *Schema) {
 		if c != nil {
 			out = append(out, Child{Keyword: kw, Index: -1, Schema: c})
@@ -156,6 +153,22 @@ func (s *Schema) Children() []Child {
 	one("unevaluatedItems", s.unevalItems)
 	one("contentSchema", s.contentSchema)
 	return out
+}
+
+// childCount is the number of children of s.
+func (s *Schema) childCount() int {
+	if s.always != alwaysNone || s.hasRef {
+		return 0
+	}
+	n := len(s.propKeys) + len(s.patternProps) + len(s.depSchemas) + len(s.prefixItems) +
+		len(s.allOf) + len(s.anyOf) + len(s.oneOf)
+	for _, c := range [...]*Schema{s.additionalProps, s.propertyNames, s.items, s.contains, s.not,
+		s.ifS, s.thenS, s.elseS, s.unevalProps, s.unevalItems, s.contentSchema} {
+		if c != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // Properties returns the schemas of the properties keyword by name (nil when absent).
