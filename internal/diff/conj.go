@@ -18,7 +18,9 @@ import (
 type engine struct {
 	ctx           context.Context
 	opts          Options
+	bodies        *bodies // shared with the comparison's other engine
 	nodes         map[*schema.Schema]*node
+	defaults      map[*body]map[string]source.Value
 	regexps       map[string]schema.Regexp
 	regexTimeout  time.Duration
 	pats          patterns
@@ -40,6 +42,7 @@ type engine struct {
 	keyBuf   []byte
 	partsBuf []*node
 	factBuf  []fact
+	childBuf []schema.Child
 
 	// proofs
 	subMemo, disMemo  map[proofKey]bool
@@ -58,11 +61,17 @@ type progress struct {
 	idx, depth int
 }
 
-func newEngine(ctx context.Context, opts Options) *engine {
+// newEngine returns an engine reading schemas into bs (nil: bodies of its own).
+func newEngine(ctx context.Context, opts Options, bs *bodies) *engine {
+	if bs == nil {
+		bs = newBodies()
+	}
 	e := &engine{
 		ctx:          ctx,
 		opts:         opts,
+		bodies:       bs,
 		nodes:        map[*schema.Schema]*node{},
+		defaults:     map[*body]map[string]source.Value{},
 		regexps:      map[string]schema.Regexp{},
 		regexTimeout: 2 * time.Second,
 		known:        map[string]bool{},
@@ -93,9 +102,7 @@ func (e *engine) knownFormat(f string) bool { return e.known[f] }
 // node returns the node of s, its keywords read.
 func (e *engine) node(s *schema.Schema) *node {
 	n := e.shell(s)
-	if !n.read {
-		e.read(n)
-	}
+	e.read(n.body)
 	return n
 }
 
@@ -115,6 +122,9 @@ type conj struct {
 
 // groupID identifies one anyOf, oneOf or if group of a node.
 func groupID(n *node, k factKind) int { return n.id*8 + int(k-fAnyOf) }
+
+// groupOf identifies the group of an anyOf, oneOf or if fact in e.
+func (e *engine) groupOf(f *fact, k factKind) int { return groupID(e.shell(f.n.s), k) }
 
 // conjOf returns the conjunction of roots, with groups already chosen.
 func (e *engine) conjOf(roots []*schema.Schema, chosen []int) *conj {
@@ -202,8 +212,10 @@ func (e *engine) closeOver(parts []*node, s *schema.Schema, epoch uint32) []*nod
 	for _, t := range n.dynRefs {
 		parts = e.closeOver(parts, t, epoch)
 	}
-	for _, a := range n.allOf {
-		parts = e.closeOver(parts, a, epoch)
+	if n.hasAll { // read with the shell; the pieces of another may be being read
+		for _, a := range n.allOf {
+			parts = e.closeOver(parts, a, epoch)
+		}
 	}
 	return parts
 }
@@ -228,7 +240,7 @@ func (e *engine) parts(c *conj) []*node {
 	if !c.read {
 		c.read = true
 		for _, n := range c.shells {
-			e.read(n)
+			e.read(n.body)
 		}
 	}
 	return c.shells
@@ -291,6 +303,24 @@ func (e *engine) merged(c *conj) *merged {
 	if c.m != nil {
 		return c.m
 	}
+	if len(c.shells) == 1 && len(c.chosen) == 0 {
+		// One schema object and no group chosen: the view depends on the body alone, and
+		// the comparison's engines share it (two that make it at once make the same).
+		b := c.shells[0].body
+		if m := b.merged.Load(); m != nil {
+			c.m = m
+			return m
+		}
+		b.merged.CompareAndSwap(nil, e.merge(c))
+		c.m = b.merged.Load()
+		return c.m
+	}
+	c.m = e.merge(c)
+	return c.m
+}
+
+// merge makes the merged view of c.
+func (e *engine) merge(c *conj) *merged {
 	m := &merged{types: tAll, maxLen: -1, maxItems: -1, maxProps: -1}
 	total, groups := 0, 0
 	for _, n := range e.parts(c) {
@@ -406,7 +436,6 @@ func (e *engine) merged(c *conj) *merged {
 	if m.empty {
 		m.types = 0
 	}
-	c.m = m
 	return m
 }
 
@@ -470,7 +499,7 @@ func (e *engine) finiteValues(c *conj, m *merged, d typeSet) ([]source.Value, bo
 // evaluatesInPlace reports whether the in-place applicators of s (through $ref, allOf,
 // anyOf, oneOf, if/then/else, dependentSchemas) contain keywords that evaluate properties
 // or items, which makes unevaluatedProperties/Items of s depend on annotations.
-func (e *engine) evaluatesInPlace(n *node) bool {
+func (e *engine) evaluatesInPlace(n *body) bool {
 	var subs []*schema.Schema
 	subs = append(subs, n.ref)
 	subs = append(subs, n.dynRefs...)
@@ -499,7 +528,7 @@ func (e *engine) evaluates(s *schema.Schema) bool {
 	e.evalMemo[s] = 1
 	n := e.node(s)
 	r := len(n.props) > 0 || len(n.patterns) > 0 || n.additional != nil || n.unevalP != nil ||
-		len(n.prefix) > 0 || n.items != nil || n.contains != nil || n.unevalI != nil || e.evaluatesInPlace(n)
+		len(n.prefix) > 0 || n.items != nil || n.contains != nil || n.unevalI != nil || e.evaluatesInPlace(n.body)
 	if r {
 		e.evalMemo[s] = 3
 	} else {
@@ -510,7 +539,7 @@ func (e *engine) evaluates(s *schema.Schema) bool {
 
 // unevalAsAdditional reports whether unevaluatedProperties/Items of n acts like
 // additionalProperties/items: nothing in place evaluates anything.
-func (e *engine) unevalAsAdditional(n *node) bool { return !e.evaluatesInPlace(n) }
+func (e *engine) unevalAsAdditional(n *body) bool { return !e.evaluatesInPlace(n) }
 
 // valueSchemas returns the schemas that apply to the value of property name in c, and
 // whether the property is forbidden outright.
@@ -536,7 +565,7 @@ func (e *engine) valueSchemas(c *conj, name string) (subs []*schema.Schema, forb
 		if !matched {
 			if n.additional != nil {
 				here = append(here, n.additional)
-			} else if n.unevalP != nil && e.unevalAsAdditional(n) {
+			} else if n.unevalP != nil && e.unevalAsAdditional(n.body) {
 				here = append(here, n.unevalP)
 			}
 		}
@@ -653,7 +682,7 @@ func (e *engine) itemSchemas(c *conj, i int) []*schema.Schema {
 			out = append(out, n.prefix[i])
 		case n.items != nil:
 			out = append(out, n.items)
-		case n.unevalI != nil && e.unevalAsAdditional(n):
+		case n.unevalI != nil && e.unevalAsAdditional(n.body):
 			out = append(out, n.unevalI)
 		}
 	}
@@ -773,7 +802,14 @@ func (e *engine) sameShape(a, b *schema.Schema, checkText bool) bool {
 	if da != db || (ta == nil) != (tb == nil) || (ta != nil && !e.same(ta, tb)) {
 		return false
 	}
-	ca, cb := a.Children(), b.Children()
+	// the children of both sides go on the engine's scratch stack (the checks below
+	// push above them and pop back)
+	base := len(e.childBuf)
+	e.childBuf = a.AppendChildren(e.childBuf)
+	mid := len(e.childBuf)
+	e.childBuf = b.AppendChildren(e.childBuf)
+	ca, cb := e.childBuf[base:mid], e.childBuf[mid:]
+	defer func() { e.childBuf = e.childBuf[:base] }()
 	if len(ca) != len(cb) {
 		return false
 	}

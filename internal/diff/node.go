@@ -5,26 +5,34 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"unsafe"
 
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 )
 
-// node is one schema object read in its own dialect: draft-04 boolean exclusive bounds
+// body is one schema object read in its own dialect: draft-04 boolean exclusive bounds
 // become exclusive bounds, a draft-07 items array becomes prefix items with additionalItems
 // as the tail, dependencies split into dependentRequired and dependentSchemas, $ref
 // siblings are dropped where the draft ignores them. Everything the engine knows about a
 // schema object comes from here, so each side is read in its own dialect.
-type node struct {
+//
+// What a body says depends only on the schema and the comparison's options, so the
+// engines of one comparison share it (see bodies): its shell is made under the table's
+// lock, its keywords are read once under its own, and it is only read after that.
+type body struct {
 	s     *schema.Schema
 	v     source.Value // the schema's JSON value
-	id    int
 	draft int
-	mark  uint32 // the engine's epoch when conjClose last saw this node
-	read  bool   // the keywords are read (facts and the raw pieces below)
+
+	mu   sync.Mutex  // held while the keywords are read
+	done atomic.Bool // the keywords are read (facts and the raw pieces below)
 
 	isBool  bool
 	boolVal bool
+	hasAll  bool // an applied allOf: its keywords are read with the shell
 
 	ref     *schema.Schema // $ref target (in place)
 	dynRefs []*schema.Schema
@@ -32,7 +40,17 @@ type node struct {
 
 	facts []fact // the assertions and applicators of this object, in a fixed order
 
-	// Raw pieces used by the generator and the walk.
+	*pieces // the subschemas; noPieces for a schema without any
+
+	ann []annotation // at --level docs
+
+	merged atomic.Pointer[merged] // the merged view of the body alone, once made
+}
+
+// pieces are the subschemas of a body as the compiler applies them, the raw material of
+// the generator and the walk. A schema with no subschema (about half of them, the leaves)
+// shares noPieces, which is never written.
+type pieces struct {
 	props      map[string]*schema.Schema
 	propOrder  []string
 	patterns   []patProp
@@ -54,10 +72,67 @@ type node struct {
 	depKw      map[string]string
 	propNames  *schema.Schema
 	contains   *schema.Schema
+}
 
-	defaults     map[string]source.Value // property name -> default, from properties/*/default
-	haveDefaults bool                    // defaults is computed (on first use: only the reader-defaults policy needs it)
-	ann          []annotation
+var noPieces pieces
+
+// node is one engine's view of a body: the number the engine gave it when first met
+// (which orders conjunctions, so it is the engine's own) and the engine's marks.
+type node struct {
+	*body
+	id   int
+	mark uint32 // the engine's epoch when conjClose last saw this node
+}
+
+// bodies holds the bodies of one comparison, shared by its engines. The table is cut
+// in shards, each with its own lock, so that two engines making shells at the same time
+// seldom wait for each other.
+type bodies struct {
+	shards [bodyShards]bodyShard
+}
+
+const bodyShards = 64
+
+type bodyShard struct {
+	mu sync.Mutex
+	m  map[*schema.Schema]*body
+	_  [48]byte // a shard to a cache line
+}
+
+func newBodies() *bodies { return &bodies{} }
+
+// shell returns the body of s, made when first asked for with what a conjunction's
+// closure needs: whether it is a boolean schema, $ref, a static $dynamicRef/$recursiveRef,
+// allOf.
+func (t *bodies) shell(s *schema.Schema) *body {
+	sh := &t.shards[uintptr(unsafe.Pointer(s))>>7%bodyShards]
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if b, ok := sh.m[s]; ok {
+		return b
+	}
+	if sh.m == nil {
+		sh.m = map[*schema.Schema]*body{}
+	}
+	b := &body{s: s, draft: s.Draft.Version, v: s.Value(), pieces: &noPieces}
+	sh.m[s] = b
+	if v, isBool := s.Bool(); isBool {
+		b.isBool, b.boolVal = true, v
+		return b
+	}
+	b.ref = s.Ref()
+	if t, dyn := s.DynamicRef(); t != nil {
+		if dyn {
+			b.dynamic = true
+		} else {
+			b.dynRefs = append(b.dynRefs, t)
+		}
+	}
+	if b.draft <= 7 && b.ref != nil {
+		return b // siblings of $ref are ignored in drafts 4 to 7
+	}
+	_, b.hasAll = b.v.Get("allOf")
+	return b
 }
 
 type patProp struct {
@@ -112,7 +187,7 @@ const (
 // fact is one constraint of one schema object.
 type fact struct {
 	kind   factKind
-	n      *node
+	n      *body
 	kw     string // the keyword's pointer relative to the schema, escaped ("maxLength", "properties/a")
 	types  typeSet
 	vals   []source.Value
@@ -144,7 +219,7 @@ func (f *fact) kindOf() typeSet {
 }
 
 // kw returns a keyword's value when the dialect applies it, from the node's cached value.
-func (n *node) kw(kw string) (source.Value, bool) {
+func (n *body) kw(kw string) (source.Value, bool) {
 	if n.isBool {
 		return source.Value{}, false
 	}
@@ -156,7 +231,7 @@ func (n *node) kw(kw string) (source.Value, bool) {
 }
 
 // raw returns a keyword's value whether or not the dialect applies it.
-func (n *node) raw(kw string) (source.Value, bool) {
+func (n *body) raw(kw string) (source.Value, bool) {
 	if n.isBool {
 		return source.Value{}, false
 	}
@@ -178,56 +253,45 @@ func countOf(v source.Value) (int, bool) {
 	return int(n), true
 }
 
-// shell returns the node of s, made when first met (which fixes its id) with what a
-// conjunction's closure needs: whether it is a boolean schema, $ref, a static
-// $dynamicRef/$recursiveRef, allOf. Its keywords are read on first use (node, and the
-// parts of a conjunction): a proof that finds two conjunctions the same never needs them.
+// shell returns the node of s, made when first met (which fixes its id) on the body
+// the comparison's engines share. A body with allOf has its keywords read at once (allOf
+// comes with the other subschemas); the others are read on first use (node, and the parts
+// of a conjunction): a proof that finds two conjunctions the same never needs them.
 func (e *engine) shell(s *schema.Schema) *node {
 	if n, ok := e.nodes[s]; ok {
 		return n
 	}
-	n := &node{s: s, id: len(e.nodes), draft: s.Draft.Version}
+	n := &node{body: e.bodies.shell(s), id: len(e.nodes)}
 	e.nodes[s] = n
-	n.v = s.Value()
-	if v, isBool := s.Bool(); isBool {
-		n.isBool, n.boolVal = true, v
-		return n
-	}
-	n.ref = s.Ref()
-	if t, dyn := s.DynamicRef(); t != nil {
-		if dyn {
-			n.dynamic = true
-		} else {
-			n.dynRefs = append(n.dynRefs, t)
-		}
-	}
-	if n.draft <= 7 && n.ref != nil {
-		return n // siblings of $ref are ignored in drafts 4 to 7
-	}
-	if _, ok := n.v.Get("allOf"); ok {
-		e.read(n) // allOf comes with the other subschemas
+	if n.hasAll {
+		e.read(n.body)
 	}
 	return n
 }
 
-// read reads the keywords of n once.
-func (e *engine) read(n *node) {
-	if n.read {
+// read reads the keywords of b once, whichever engine asks first.
+func (e *engine) read(b *body) {
+	if b.done.Load() {
 		return
 	}
-	n.read = true
-	// the facts are gathered in a scratch slice and copied once, at their final size
-	n.facts = e.factBuf[:0]
-	e.readNode(n)
-	e.factBuf = n.facts[:0]
-	n.facts = slices.Clone(n.facts)
-	if len(n.facts) == 0 {
-		n.facts = nil
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.done.Load() {
+		return
 	}
+	// the facts are gathered in a scratch slice and copied once, at their final size
+	b.facts = e.factBuf[:0]
+	e.readNode(b)
+	e.factBuf = b.facts[:0]
+	b.facts = slices.Clone(b.facts)
+	if len(b.facts) == 0 {
+		b.facts = nil
+	}
+	b.done.Store(true)
 }
 
 // readNode reads the keywords of n.s into n (the shell is made).
-func (e *engine) readNode(n *node) {
+func (e *engine) readNode(n *body) {
 	s := n.s
 	if n.isBool {
 		if !n.boolVal {
@@ -329,7 +393,13 @@ func (e *engine) readNode(n *node) {
 	}
 
 	// the subschemas, as the compiler applies them
-	for _, c := range s.Children() {
+	base := len(e.childBuf)
+	e.childBuf = s.AppendChildren(e.childBuf)
+	defer func() { e.childBuf = e.childBuf[:base] }()
+	if len(e.childBuf) > base {
+		n.pieces = &pieces{}
+	}
+	for _, c := range e.childBuf[base:] {
 		switch c.Keyword {
 		case "properties":
 			// the compiled schema's own map and sorted names, shared and only read
@@ -491,29 +561,34 @@ func (e *engine) readNode(n *node) {
 		add(fact{kind: fCond, kw: "if", subs: []*schema.Schema{n.ifS, n.thenS, n.elseS}})
 	}
 
-	for _, kw := range annotationKeywords {
-		if v, ok := n.raw(kw); ok {
-			n.ann = append(n.ann, annotation{kw, v})
+	if e.opts.docs() { // only the docs level compares annotations
+		for _, kw := range annotationKeywords {
+			if v, ok := n.raw(kw); ok {
+				n.ann = append(n.ann, annotation{kw, v})
+			}
 		}
 	}
 }
 
 // defaultsOf returns the defaults of n's properties (property name -> default), for the
-// reader-defaults policy. They are read on first use: building the nodes of every property
-// subtree up front would cost the walk as much as the comparison itself.
-func (e *engine) defaultsOf(n *node) map[string]source.Value {
-	if !n.haveDefaults {
-		n.haveDefaults = true
-		for _, k := range n.propOrder {
-			if v, ok := e.node(n.props[k]).kw("default"); ok {
-				if n.defaults == nil {
-					n.defaults = map[string]source.Value{}
-				}
-				n.defaults[k] = v
+// reader-defaults policy. They are read on first use, by each engine for itself: building
+// the nodes of every property subtree up front would cost the walk as much as the
+// comparison itself.
+func (e *engine) defaultsOf(n *body) map[string]source.Value {
+	if d, ok := e.defaults[n]; ok {
+		return d
+	}
+	var d map[string]source.Value
+	for _, k := range n.propOrder {
+		if v, ok := e.node(n.props[k]).kw("default"); ok {
+			if d == nil {
+				d = map[string]source.Value{}
 			}
+			d[k] = v
 		}
 	}
-	return n.defaults
+	e.defaults[n] = d
+	return d
 }
 
 // annotationKeywords are reported at --level docs.

@@ -17,13 +17,15 @@ import (
 // (no change is left for the forward search to try); otherwise it runs after the forward
 // search, on the comparison's engine, and only when the search found no example. A
 // direction that the search settles with an example needs no proof, and its proof is
-// cancelled. The two engines share nothing but the compiled schemas, which are only read.
+// cancelled. The two engines share the compiled schemas, which are only read, and the
+// bodies of the comparison (what each schema object says, read once by whichever engine
+// asks first, with the merged view of each alone); everything else is each engine's own.
 //
-// The goroutine costs work (the second engine reads the schemas again, and a proof the
-// search makes unnecessary is wasted), so it is started only for large schemas, and only
-// while fewer comparisons run in the process than it has cores: one large diff on a
-// laptop gets both, while comparisons run side by side (a batch, a busy MCP server) keep
-// to one core each.
+// The goroutine costs work (the second engine interns its own conjunctions and proves
+// again what the walk's engine may know, and a proof the search makes unnecessary is
+// wasted), so it is started only for large schemas, and only while fewer comparisons run
+// in the process than it has cores: one large diff on a laptop gets both, while
+// comparisons run side by side (a batch, a busy MCP server) keep to one core each.
 
 // besideFrom is the size of the two schema documents together from which the proof gets
 // a goroutine of its own. Below it the second engine costs more than it saves: with a
@@ -95,7 +97,7 @@ func startProofs(ctx context.Context, e *engine, old, new *schema.Schema, beside
 			if proofStarts != nil {
 				proofStarts()
 			}
-			pe := newEngine(p.ctx[0], e.opts)
+			pe := newEngine(p.ctx[0], e.opts, e.bodies)
 			p.out[0] <- pe.wholeSub(p.ctx[0], old, new)
 			for range p.more {
 				p.out[1] <- pe.wholeSub(p.ctx[1], new, old)

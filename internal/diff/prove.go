@@ -179,7 +179,7 @@ func (e *engine) split(a *conj, ma *merged) []*conj {
 		}
 	}
 	for _, g := range groups {
-		id := groupID(g.n, g.kind)
+		id := e.groupOf(g, g.kind)
 		switch g.kind {
 		case fAnyOf, fOneOf:
 			if len(g.subs) > 24 {
@@ -516,7 +516,7 @@ func (e *engine) implies(a *conj, ma *merged, f *fact, d typeSet, depth int) boo
 			if !e.same(gi, i) && !(e.sub(e.one(gi), ci, tAll, depth) && e.sub(ci, e.one(gi), tAll, depth)) {
 				continue
 			}
-			id := groupID(g.n, fCond)
+			id := e.groupOf(g, fCond)
 			thenOK := t == nil || e.sub(e.with(a, nonNil(gi, g.subs[1]), id), e.one(t), d, depth)
 			elseOK := el == nil || e.sub(a, e.one(el), d, depth) ||
 				(g.subs[2] != nil && e.sub(e.with(a, []*schema.Schema{g.subs[2]}, id), e.one(el), d, depth))
@@ -600,7 +600,7 @@ func (e *engine) containsImplies(a *conj, ma *merged, f *fact, depth int) bool {
 
 // additionalImplies proves that every property of a that owner's properties and
 // patternProperties do not cover has a value valid under s.
-func (e *engine) additionalImplies(a *conj, owner *node, s *schema.Schema, depth int) bool {
+func (e *engine) additionalImplies(a *conj, owner *body, s *schema.Schema, depth int) bool {
 	target := e.one(s)
 	var excl []string
 	for _, p := range owner.patterns {
@@ -684,7 +684,7 @@ func (e *engine) partCovers(n *node, region, outside []*automaton, regionExact b
 	}
 	// names of the region that match none of n's patterns get n's additional schema
 	rest := n.additional
-	if rest == nil && n.unevalP != nil && e.unevalAsAdditional(n) {
+	if rest == nil && n.unevalP != nil && e.unevalAsAdditional(n.body) {
 		rest = n.unevalP
 	}
 	if regionExact {
@@ -815,7 +815,7 @@ func (e *engine) disjointKind(a *conj, ma *merged, b *conj, mb *merged, d typeSe
 			}
 			all := true
 			for _, br := range g.subs {
-				if !e.disjoint(e.with(pair[0], []*schema.Schema{br}, groupID(g.n, g.kind)), pair[1], d, depth) {
+				if !e.disjoint(e.with(pair[0], []*schema.Schema{br}, e.groupOf(g, g.kind)), pair[1], d, depth) {
 					all = false
 					break
 				}

@@ -411,7 +411,7 @@ func (e *engine) fillDefaults(c *conj, x source.Value, depth int) source.Value {
 				continue
 			}
 			for _, n := range e.parts(c) {
-				if d, ok := e.defaultsOf(n)[k]; ok {
+				if d, ok := e.defaultsOf(n.body)[k]; ok {
 					b.Set(k, d)
 					break
 				}

@@ -1309,7 +1309,7 @@ func (e *engine) branchesDisjoint(ctx *conj, g *fact) bool {
 	}
 	for i := range g.subs {
 		for j := i + 1; j < len(g.subs); j++ {
-			if !e.disjoint(e.with(ctx, []*schema.Schema{g.subs[i]}, groupID(g.n, g.kind)), e.one(g.subs[j]), tAll, 0) {
+			if !e.disjoint(e.with(ctx, []*schema.Schema{g.subs[i]}, e.groupOf(g, g.kind)), e.one(g.subs[j]), tAll, 0) {
 				return false
 			}
 		}
