@@ -299,6 +299,8 @@ func compare(ctx context.Context, old, new *schema.Schema, o Options, beside boo
 	for _, it := range items {
 		changes = append(changes, it.changes...)
 	}
+	placing := placeAhead(changes, beside)
+	defer placing()
 	s := &searcher{e: e, old: old, new: new, items: items, changes: changes, settled: proofs.skip}
 	if o.SearchBudget <= 0 || !s.needsAny(dirForward) {
 		proofs.ask() // the forward proof will be needed
@@ -372,6 +374,7 @@ func compare(ctx context.Context, old, new *schema.Schema, o Options, beside boo
 			ch.bw, ch.fw = wholeProof(res.Backward), wholeProof(res.Forward)
 		}
 	}
+	placing()
 	res.Changes = e.render(changes, o.Direction)
 	res.Summary = summarize(res.Changes, o.Direction)
 	res.Old = side(old)

@@ -108,3 +108,17 @@ func TestProofPanicReachesCaller(t *testing.T) {
 		}
 	}
 }
+
+// TestPlaceAheadRaisesPanic checks that a panic while locating changes ahead of the report
+// reaches the goroutine that waits, as a *panics.Error, instead of ending the process.
+func TestPlaceAheadRaisesPanic(t *testing.T) {
+	wait := placeAhead([]*change{{on: &node{}}}, true) // a node without a body cannot be located
+	defer func() {
+		r := recover()
+		if _, ok := r.(*panics.Error); !ok {
+			t.Fatalf("recovered %v, want a *panics.Error", r)
+		}
+		wait() // a second wait neither blocks nor raises again
+	}()
+	wait()
+}

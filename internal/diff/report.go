@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/jstk-dev/jstk/internal/diag"
+	"github.com/jstk-dev/jstk/internal/panics"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 )
@@ -21,8 +22,12 @@ func (e *engine) render(changes []*change, dir string) []Change {
 		if ch.it != nil {
 			c.Path = ch.it.ipath
 		}
-		c.OldPointer, c.Old = loc.placeOf(ch.of, ch.on, ch.okw)
-		c.NewPointer, c.New = loc.placeOf(ch.nf, ch.nn, ch.nkw)
+		if p := ch.placed; p != nil {
+			c.OldPointer, c.Old, c.NewPointer, c.New = p.oldPtr, p.old, p.newPtr, p.new
+		} else {
+			c.OldPointer, c.Old = loc.placeOf(ch.of, ch.on, ch.okw)
+			c.NewPointer, c.New = loc.placeOf(ch.nf, ch.nn, ch.nkw)
+		}
 		if ch.kind == "semantic-difference" && ch.failLoc != "" {
 			ptr := ch.failLoc
 			if i := strings.IndexByte(ptr, '#'); i >= 0 {
@@ -80,6 +85,42 @@ func (e *engine) render(changes []*change, dir string) []Change {
 	}
 	out = sorted
 	return out
+}
+
+// placed is where the keywords of a change are, found ahead of the report (placeAhead).
+type placed struct {
+	oldPtr, newPtr string
+	old, new       Location
+}
+
+// placeAhead locates the keywords of the walk's changes on a goroutine of its own when
+// ahead is set, and returns the function that waits for it (the report calls it, and so
+// does the comparison before it returns). Where a keyword is does not depend on the
+// search, which runs meanwhile: with two cores the report no longer waits for it. The
+// goroutine writes only the changes' placed field, which nothing else touches until the
+// wait.
+func placeAhead(changes []*change, ahead bool) (wait func()) {
+	if !ahead || len(changes) == 0 {
+		return func() {}
+	}
+	done := make(chan struct{})
+	var catch panics.Catcher
+	go func() {
+		defer close(done)
+		catch.Do(func() {
+			loc := locators{}
+			for _, ch := range changes {
+				p := &placed{}
+				p.oldPtr, p.old = loc.placeOf(ch.of, ch.on, ch.okw)
+				p.newPtr, p.new = loc.placeOf(ch.nf, ch.nn, ch.nkw)
+				ch.placed = p
+			}
+		})
+	}()
+	return func() {
+		<-done
+		catch.Repanic()
+	}
 }
 
 // locators locate the keywords of one report, a Locator per document.

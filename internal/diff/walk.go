@@ -90,6 +90,7 @@ type change struct {
 	failLoc    string        // for a semantic difference: the keyword that failed
 	failPos    Location      // and where it is
 	members    [2]memberToks // the search's split memberPattern, by direction
+	placed     *placed       // where its keywords are, when located ahead of the report
 }
 
 // memberToks caches a change's member pattern in one direction: its tokens and its
