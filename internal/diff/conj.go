@@ -128,6 +128,14 @@ func (e *engine) groupOf(f *fact, k factKind) int { return groupID(e.shell(f.n.s
 
 // conjOf returns the conjunction of roots, with groups already chosen.
 func (e *engine) conjOf(roots []*schema.Schema, chosen []int) *conj {
+	if len(roots) == 1 && roots[0] != nil && len(chosen) == 0 {
+		// the most common: one schema, kept on its node instead of under a key
+		n := e.shell(roots[0])
+		if n.one == nil {
+			n.one = e.conjClose(roots, nil)
+		}
+		return n.one
+	}
 	rk := e.keyBuf[:0]
 	for _, r := range roots {
 		if r != nil {

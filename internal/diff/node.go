@@ -82,6 +82,7 @@ type node struct {
 	*body
 	id   int
 	mark uint32 // the engine's epoch when conjClose last saw this node
+	one  *conj  // the conjunction of this schema alone (conjOf), once made
 }
 
 // bodies holds the bodies of one comparison, shared by its engines. The table is cut
