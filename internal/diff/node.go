@@ -187,19 +187,24 @@ const (
 
 // fact is one constraint of one schema object.
 type fact struct {
-	kind   factKind
-	n      *body
-	kw     string // the keyword's pointer relative to the schema, escaped ("maxLength", "properties/a")
-	types  typeSet
-	vals   []source.Value
-	b      *bound
-	r      *big.Rat
-	i, j   int
-	str    string
-	list   []string
-	s      *schema.Schema
-	subs   []*schema.Schema
-	loc    string // cached location()
+	kind  factKind
+	types typeSet
+	n     *body
+	kw    string // the keyword's pointer relative to the schema, escaped ("maxLength", "properties/a")
+	vals  []source.Value
+	b     *bound
+	r     *big.Rat
+	i, j  int
+	str   string
+	list  []string
+	s     *schema.Schema
+	subs  []*schema.Schema
+	match *factMatch // what the search matches errors against, made on first use
+}
+
+// factMatch is what matchScore compares validation errors with.
+type factMatch struct {
+	loc    string // the fact's location()
 	ploc   string // for required: the location of the keyword itself
 	quoted string // for required: the quoted name
 }

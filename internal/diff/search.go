@@ -502,14 +502,15 @@ func (s *searcher) assign(ch *change, x source.Value, dir int) {
 // fact's keyword is strong and scores by the keyword's length; an error at an applicator
 // that contains the fact is weak. inst is the instance location of the best error.
 func matchScore(f *fact, errs []schema.Error) (score int, strong bool, inst string) {
-	if f.loc == "" {
-		f.loc = f.location()
+	if f.match == nil {
+		m := &factMatch{loc: f.location()}
 		if f.kind == fRequired {
-			f.ploc = strings.TrimSuffix(f.loc, "/"+lastToken(f.loc))
-			f.quoted = strconv.Quote(f.str)
+			m.ploc = strings.TrimSuffix(m.loc, "/"+lastToken(m.loc))
+			m.quoted = strconv.Quote(f.str)
 		}
+		f.match = m
 	}
-	return matchErrors(f, f.loc, errs, 0, false, "")
+	return matchErrors(f, f.match.loc, errs, 0, false, "")
 }
 
 // matchErrors is matchScore over errs and their causes, from the best match so far.
@@ -520,7 +521,7 @@ func matchErrors(f *fact, loc string, errs []schema.Error, score int, strong boo
 		sc, st := 0, false
 		switch {
 		case f.kind == fRequired:
-			if el == f.ploc && strings.Contains(er.Message, f.quoted) {
+			if el == f.match.ploc && strings.Contains(er.Message, f.match.quoted) {
 				sc, st = len(loc), true
 			}
 		case el == loc || underPointer(el, loc):
