@@ -2,11 +2,11 @@ package diff
 
 import (
 	"context"
+	"encoding/binary"
 	"hash/maphash"
 	"math/big"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -136,18 +136,16 @@ func (e *engine) conjOf(roots []*schema.Schema, chosen []int) *conj {
 		}
 		return n.one
 	}
-	rk := e.keyBuf[:0]
+	// The keys are binary and self-delimiting: counts and ids as uvarints.
+	rk := binary.AppendUvarint(e.keyBuf[:0], uint64(len(roots)))
 	for _, r := range roots {
+		id := uint64(0) // nil
 		if r != nil {
-			rk = strconv.AppendInt(rk, int64(e.shell(r).id), 10)
+			id = uint64(e.shell(r).id) + 1
 		}
-		rk = append(rk, ',')
+		rk = binary.AppendUvarint(rk, id)
 	}
-	rk = append(rk, '|')
-	for _, c := range chosen {
-		rk = strconv.AppendInt(rk, int64(c), 10)
-		rk = append(rk, ',')
-	}
+	rk = appendInts(rk, chosen)
 	e.keyBuf = rk
 	if c, ok := e.byRoots[string(rk)]; ok {
 		return c
@@ -158,26 +156,43 @@ func (e *engine) conjOf(roots []*schema.Schema, chosen []int) *conj {
 	return c
 }
 
-func (e *engine) conjClose(roots []*schema.Schema, chosen []int) *conj {
-	e.epoch++ // a node is seen in this closure when its mark is the epoch
-	parts := e.partsBuf[:0]
-	for _, r := range roots {
-		parts = e.closeOver(parts, r, e.epoch)
+// appendInts appends the count of xs and xs, as uvarints (xs are not negative).
+func appendInts(b []byte, xs []int) []byte {
+	b = binary.AppendUvarint(b, uint64(len(xs)))
+	for _, x := range xs {
+		b = binary.AppendUvarint(b, uint64(x))
 	}
-	slices.SortFunc(parts, func(a, b *node) int { return a.id - b.id })
-	e.partsBuf = parts
+	return b
+}
+
+func (e *engine) conjClose(roots []*schema.Schema, chosen []int) *conj {
+	var parts []*node
+	if len(roots) == 1 {
+		parts = e.closed(roots[0]) // sorted already, and the node's own: not to be changed
+	} else {
+		for _, r := range roots {
+			e.closed(r) // each closure first: closed uses epochs of its own
+		}
+		e.epoch++ // a node is in the union when its mark is the epoch
+		parts = e.partsBuf[:0]
+		for _, r := range roots {
+			for _, p := range e.closed(r) {
+				if p.mark != e.epoch {
+					p.mark = e.epoch
+					parts = append(parts, p)
+				}
+			}
+		}
+		slices.SortFunc(parts, func(a, b *node) int { return a.id - b.id })
+		e.partsBuf = parts
+	}
 	ch := append([]int(nil), chosen...)
 	sort.Ints(ch)
-	sb := e.keyBuf[:0]
+	sb := binary.AppendUvarint(e.keyBuf[:0], uint64(len(parts)))
 	for _, p := range parts {
-		sb = strconv.AppendInt(sb, int64(p.id), 10)
-		sb = append(sb, ',')
+		sb = binary.AppendUvarint(sb, uint64(p.id))
 	}
-	sb = append(sb, '|')
-	for _, c := range ch {
-		sb = strconv.AppendInt(sb, int64(c), 10)
-		sb = append(sb, ',')
-	}
+	sb = appendInts(sb, ch)
 	e.keyBuf = sb
 	c, ok := e.conjs[string(sb)]
 	if ok && rootsEqual(c.roots, roots) {
@@ -195,10 +210,30 @@ func (e *engine) conjClose(roots []*schema.Schema, chosen []int) *conj {
 		// with what); the merged view is shared.
 		return &conj{key: c.key, kid: c.kid, roots: rs, shells: c.shells, chosen: c.chosen, shared: c}
 	}
+	if len(roots) != 1 {
+		parts = slices.Clone(parts)
+	}
 	key := string(sb)
-	c = &conj{key: key, kid: len(e.conjs), roots: rs, shells: slices.Clone(parts), chosen: ch}
+	c = &conj{key: key, kid: len(e.conjs), roots: rs, shells: parts, chosen: ch}
 	e.conjs[key] = c
 	return c
+}
+
+// closed returns s and the schemas it implies in place (through $ref and allOf), sorted
+// by id: the parts of the conjunction of s alone, made once and kept on its node. The
+// closure of nil is empty.
+func (e *engine) closed(s *schema.Schema) []*node {
+	if s == nil {
+		return nil
+	}
+	n := e.shell(s)
+	if !n.isClosed {
+		e.epoch++
+		parts := e.closeOver(nil, s, e.epoch)
+		slices.SortFunc(parts, func(a, b *node) int { return a.id - b.id })
+		n.closure, n.isClosed = parts, true
+	}
+	return n.closure
 }
 
 // closeOver appends s and the schemas it implies in place (through $ref and allOf) to

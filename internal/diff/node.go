@@ -83,6 +83,9 @@ type node struct {
 	id   int
 	mark uint32 // the engine's epoch when conjClose last saw this node
 	one  *conj  // the conjunction of this schema alone (conjOf), once made
+
+	closure  []*node // this node and those it implies in place, by id (closed)
+	isClosed bool
 }
 
 // bodies holds the bodies of one comparison, shared by its engines. The table is cut
