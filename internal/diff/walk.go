@@ -703,11 +703,34 @@ func pick(fs []*fact, strs []string) []*fact {
 }
 
 func quoteList(xs []string) string {
-	var q []string
-	for _, x := range xs {
-		q = append(q, strconv.Quote(x))
+	var b []byte
+	for i, x := range xs {
+		if i > 0 {
+			b = append(b, " and "...)
+		}
+		b = appendQuote(b, x)
 	}
-	return strings.Join(q, " and ")
+	return string(b)
+}
+
+// appendQuote appends strconv.Quote(s) to b, without its rune-by-rune work when s is
+// printable ASCII (patterns, most often), where only the quote and the backslash are
+// escaped.
+func appendQuote(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e {
+			return strconv.AppendQuote(b, s)
+		}
+	}
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '"' || c == '\\' {
+			b = append(b, '\\', c)
+		} else {
+			b = append(b, c)
+		}
+	}
+	return append(b, '"')
 }
 
 // ---- arrays ----
