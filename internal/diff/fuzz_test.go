@@ -2,6 +2,7 @@ package diff
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 	"time"
 )
@@ -9,7 +10,8 @@ import (
 // FuzzCompare checks the properties of Compare on arbitrary pairs of schemas: a schema
 // compared with itself is compatible both ways without validation changes; every example
 // separates the two schemas; no example refutes a claim of the rule engine; the swapped
-// comparison never contradicts the direct one (compatible against incompatible).
+// comparison never contradicts the direct one (compatible against incompatible); the
+// comparison with its work on goroutines of their own gives the same report.
 func FuzzCompare(f *testing.F) {
 	seeds := [][2]string{
 		{`{"type":"string"}`, `{"type":["string","number"]}`},
@@ -43,6 +45,19 @@ func FuzzCompare(f *testing.F) {
 			t.Fatalf("Compare: %v", err)
 		}
 		verifyExamples(t, "fuzz", res, old, new)
+		// the proofs and the report's locations on goroutines of their own (as for large
+		// schemas) give the same report, byte for byte
+		o, err := opts.normalize()
+		if err != nil {
+			t.Fatal(err)
+		}
+		beside, err := compare(ctx, old, new, o, true)
+		if err != nil {
+			t.Fatalf("compare beside: %v", err)
+		}
+		if x, y := jsonOf(t, res), jsonOf(t, beside); x != y {
+			t.Errorf("on one goroutine and beside differ:\n%s\n%s", x, y)
+		}
 		if res.Search.Contradictions > 0 {
 			t.Errorf("%d claims refuted by examples:\n%s", res.Search.Contradictions, textOf(res))
 		}
@@ -73,4 +88,13 @@ func FuzzCompare(f *testing.F) {
 			}
 		}
 	})
+}
+
+func jsonOf(t *testing.T, r *Result) string {
+	t.Helper()
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -202,10 +202,9 @@ type fact struct {
 	list  []string
 	s     *schema.Schema
 	subs  []*schema.Schema
-	match *factMatch // what the search matches errors against, made on first use
 }
 
-// factMatch is what matchScore compares validation errors with.
+// factMatch is what matchScore compares validation errors with, for one fact.
 type factMatch struct {
 	loc    string // the fact's location()
 	ploc   string // for required: the location of the keyword itself

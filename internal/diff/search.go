@@ -450,7 +450,7 @@ func (s *searcher) bestChange(dir int, errs []schema.Error, at *item) *change {
 		if f == nil {
 			continue
 		}
-		score, strong, inst := matchScore(f, errs)
+		score, strong, inst := matchScore(f, &ch.match[dir], errs)
 		// whether the error is on the change's instance path matters only for a match
 		pathOK := score != 0 && ch.it != nil && s.pathMatches(ch.it.ipath, inst)
 		switch {
@@ -500,28 +500,31 @@ func (s *searcher) assign(ch *change, x source.Value, dir int) {
 
 // matchScore rates how well a fact explains validation errors: an error at or inside the
 // fact's keyword is strong and scores by the keyword's length; an error at an applicator
-// that contains the fact is weak. inst is the instance location of the best error.
-func matchScore(f *fact, errs []schema.Error) (score int, strong bool, inst string) {
-	if f.match == nil {
-		m := &factMatch{loc: f.location()}
+// that contains the fact is weak. inst is the instance location of the best error. *m
+// keeps what the errors are compared with, made on first use: it is the change's, not the
+// fact's, since facts are shared with the proof's goroutine.
+func matchScore(f *fact, m **factMatch, errs []schema.Error) (score int, strong bool, inst string) {
+	if *m == nil {
+		fm := &factMatch{loc: f.location()}
 		if f.kind == fRequired {
-			m.ploc = strings.TrimSuffix(m.loc, "/"+lastToken(m.loc))
-			m.quoted = strconv.Quote(f.str)
+			fm.ploc = strings.TrimSuffix(fm.loc, "/"+lastToken(fm.loc))
+			fm.quoted = strconv.Quote(f.str)
 		}
-		f.match = m
+		*m = fm
 	}
-	return matchErrors(f, f.match.loc, errs, 0, false, "")
+	return matchErrors(f, *m, errs, 0, false, "")
 }
 
 // matchErrors is matchScore over errs and their causes, from the best match so far.
-func matchErrors(f *fact, loc string, errs []schema.Error, score int, strong bool, inst string) (int, bool, string) {
+func matchErrors(f *fact, m *factMatch, errs []schema.Error, score int, strong bool, inst string) (int, bool, string) {
+	loc := m.loc
 	for i := range errs {
 		er := &errs[i]
 		el := er.AbsoluteKeywordLocation
 		sc, st := 0, false
 		switch {
 		case f.kind == fRequired:
-			if el == f.match.ploc && strings.Contains(er.Message, f.match.quoted) {
+			if el == m.ploc && strings.Contains(er.Message, m.quoted) {
 				sc, st = len(loc), true
 			}
 		case el == loc || underPointer(el, loc):
@@ -533,7 +536,7 @@ func matchErrors(f *fact, loc string, errs []schema.Error, score int, strong boo
 			score, strong, inst = sc, st, er.InstanceLocation
 		}
 		if len(er.Causes) > 0 {
-			score, strong, inst = matchErrors(f, loc, er.Causes, score, strong, inst)
+			score, strong, inst = matchErrors(f, m, er.Causes, score, strong, inst)
 		}
 	}
 	return score, strong, inst

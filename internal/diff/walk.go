@@ -91,6 +91,7 @@ type change struct {
 	failPos    Location      // and where it is
 	members    [2]memberToks // the search's split memberPattern, by direction
 	placed     *placed       // where its keywords are, when located ahead of the report
+	match      [3]*factMatch // matchScore's view of nf (backward) and of (forward), by direction
 }
 
 // memberToks caches a change's member pattern in one direction: its tokens and its
