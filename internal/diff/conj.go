@@ -231,7 +231,7 @@ func (e *engine) closed(s *schema.Schema) []*node {
 		e.epoch++
 		parts := e.closeOver(nil, s, e.epoch)
 		slices.SortFunc(parts, func(a, b *node) int { return a.id - b.id })
-		n.closure, n.isClosed = parts, true
+		n.closure, n.isClosed = slices.Clip(parts), true
 	}
 	return n.closure
 }

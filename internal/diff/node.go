@@ -20,8 +20,10 @@ import (
 // schema object comes from here, so each side is read in its own dialect.
 //
 // What a body says depends only on the schema and the comparison's options, so the
-// engines of one comparison share it (see bodies): its shell is made under the table's
-// lock, its keywords are read once under its own, and it is only read after that.
+// engines of one comparison share it (see bodies): its shell is made under a shard's lock,
+// its keywords are read once under its own, and after that nothing writes to it or to its
+// facts (the proof's goroutine copies facts while the search runs); what an engine learns
+// about a body on its own goes on its node or in its own tables.
 type body struct {
 	s     *schema.Schema
 	v     source.Value // the schema's JSON value
