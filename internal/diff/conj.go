@@ -124,7 +124,7 @@ type conj struct {
 func groupID(n *node, k factKind) int { return n.id*8 + int(k-fAnyOf) }
 
 // groupOf identifies the group of an anyOf, oneOf or if fact in e.
-func (e *engine) groupOf(f *fact, k factKind) int { return groupID(e.shell(f.n.s), k) }
+func (e *engine) groupOf(f *fact) int { return groupID(e.shell(f.n.s), f.kind) }
 
 // conjOf returns the conjunction of roots, with groups already chosen.
 func (e *engine) conjOf(roots []*schema.Schema, chosen []int) *conj {

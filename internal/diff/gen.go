@@ -186,7 +186,7 @@ func (g *gen) expand(src *conj) []*conj {
 				continue
 			}
 			changed = true
-			id := g.e.groupOf(grp, grp.kind)
+			id := g.e.groupOf(grp)
 			switch grp.kind {
 			case fCond:
 				yes := []*schema.Schema{grp.subs[0]}

@@ -2,7 +2,6 @@ package diff
 
 import (
 	"context"
-	"encoding/json"
 	"runtime"
 	"testing"
 	"time"
@@ -35,15 +34,15 @@ func TestProofsBeside(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got [2][]byte
+			var got [2]string
 			for i, beside := range []bool{false, true} {
 				res, err := compare(context.Background(), old, new, o, beside)
 				if err != nil {
 					t.Fatalf("%s, %s: %v", p.name, oname, err)
 				}
-				got[i], _ = json.Marshal(res)
+				got[i] = jsonOf(t, res)
 			}
-			if d := cmp.Diff(string(got[0]), string(got[1])); d != "" {
+			if d := cmp.Diff(got[0], got[1]); d != "" {
 				t.Errorf("%s, %s: on one engine and beside differ (-one +beside):\n%s", p.name, oname, d)
 			}
 		}

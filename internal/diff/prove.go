@@ -179,7 +179,7 @@ func (e *engine) split(a *conj, ma *merged) []*conj {
 		}
 	}
 	for _, g := range groups {
-		id := e.groupOf(g, g.kind)
+		id := e.groupOf(g)
 		switch g.kind {
 		case fAnyOf, fOneOf:
 			if len(g.subs) > 24 {
@@ -516,7 +516,7 @@ func (e *engine) implies(a *conj, ma *merged, f *fact, d typeSet, depth int) boo
 			if !e.same(gi, i) && !(e.sub(e.one(gi), ci, tAll, depth) && e.sub(ci, e.one(gi), tAll, depth)) {
 				continue
 			}
-			id := e.groupOf(g, fCond)
+			id := e.groupOf(g)
 			thenOK := t == nil || e.sub(e.with(a, nonNil(gi, g.subs[1]), id), e.one(t), d, depth)
 			elseOK := el == nil || e.sub(a, e.one(el), d, depth) ||
 				(g.subs[2] != nil && e.sub(e.with(a, []*schema.Schema{g.subs[2]}, id), e.one(el), d, depth))
@@ -815,7 +815,7 @@ func (e *engine) disjointKind(a *conj, ma *merged, b *conj, mb *merged, d typeSe
 			}
 			all := true
 			for _, br := range g.subs {
-				if !e.disjoint(e.with(pair[0], []*schema.Schema{br}, e.groupOf(g, g.kind)), pair[1], d, depth) {
+				if !e.disjoint(e.with(pair[0], []*schema.Schema{br}, e.groupOf(g)), pair[1], d, depth) {
 					all = false
 					break
 				}

@@ -22,12 +22,11 @@ func (e *engine) render(changes []*change, dir string) []Change {
 		if ch.it != nil {
 			c.Path = ch.it.ipath
 		}
-		if p := ch.placed; p != nil {
-			c.OldPointer, c.Old, c.NewPointer, c.New = p.oldPtr, p.old, p.newPtr, p.new
-		} else {
-			c.OldPointer, c.Old = loc.placeOf(ch.of, ch.on, ch.okw)
-			c.NewPointer, c.New = loc.placeOf(ch.nf, ch.nn, ch.nkw)
+		p := ch.placed
+		if p == nil {
+			p = loc.place(ch)
 		}
+		c.OldPointer, c.Old, c.NewPointer, c.New = p.oldPtr, p.old, p.newPtr, p.new
 		if ch.kind == "semantic-difference" && ch.failLoc != "" {
 			ptr := ch.failLoc
 			if i := strings.IndexByte(ptr, '#'); i >= 0 {
@@ -110,10 +109,7 @@ func placeAhead(changes []*change, ahead bool) (wait func()) {
 		catch.Do(func() {
 			loc := locators{}
 			for _, ch := range changes {
-				p := &placed{}
-				p.oldPtr, p.old = loc.placeOf(ch.of, ch.on, ch.okw)
-				p.newPtr, p.new = loc.placeOf(ch.nf, ch.nn, ch.nkw)
-				ch.placed = p
+				ch.placed = loc.place(ch)
 			}
 		})
 	}()
@@ -125,6 +121,14 @@ func placeAhead(changes []*change, ahead bool) (wait func()) {
 
 // locators locate the keywords of one report, a Locator per document.
 type locators map[*source.Document]*source.Locator
+
+// place locates the keywords of a change on both sides.
+func (ls locators) place(ch *change) *placed {
+	p := &placed{}
+	p.oldPtr, p.old = ls.placeOf(ch.of, ch.on, ch.okw)
+	p.newPtr, p.new = ls.placeOf(ch.nf, ch.nn, ch.nkw)
+	return p
+}
 
 // placeOf locates a keyword: the fact's own, or where an absent keyword would be.
 func (ls locators) placeOf(f *fact, n *node, kw string) (string, Location) {

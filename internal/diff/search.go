@@ -450,7 +450,7 @@ func (s *searcher) bestChange(dir int, errs []schema.Error, at *item) *change {
 		if f == nil {
 			continue
 		}
-		score, strong, inst := matchScore(f, &ch.match[dir], errs)
+		score, strong, inst := matchScore(f, &ch.match[dir-1], errs)
 		// whether the error is on the change's instance path matters only for a match
 		pathOK := score != 0 && ch.it != nil && s.pathMatches(ch.it.ipath, inst)
 		switch {

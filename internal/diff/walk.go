@@ -91,7 +91,7 @@ type change struct {
 	failPos    Location      // and where it is
 	members    [2]memberToks // the search's split memberPattern, by direction
 	placed     *placed       // where its keywords are, when located ahead of the report
-	match      [3]*factMatch // matchScore's view of nf (backward) and of (forward), by direction
+	match      [2]*factMatch // matchScore's view of nf (backward) and of (forward), by direction
 }
 
 // memberToks caches a change's member pattern in one direction: its tokens and its
@@ -1334,7 +1334,7 @@ func (e *engine) branchesDisjoint(ctx *conj, g *fact) bool {
 	}
 	for i := range g.subs {
 		for j := i + 1; j < len(g.subs); j++ {
-			if !e.disjoint(e.with(ctx, []*schema.Schema{g.subs[i]}, e.groupOf(g, g.kind)), e.one(g.subs[j]), tAll, 0) {
+			if !e.disjoint(e.with(ctx, []*schema.Schema{g.subs[i]}, e.groupOf(g)), e.one(g.subs[j]), tAll, 0) {
 				return false
 			}
 		}

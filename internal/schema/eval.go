@@ -740,7 +740,8 @@ func (e *evaluator) evalNumber(s *Schema, v source.Value) bool {
 		if !e.collect {
 			return false // before the message's text is built
 		}
-		return e.fail(s, kw, format, v.Str(), bound.String()) || e.collect
+		e.fail(s, kw, format, v.Str(), bound.String())
+		return true // collecting: the other bounds are checked too
 	}
 	if s.minimum != nil && !check(n.Cmp(*s.minimum) >= 0, "minimum", "%s is less than the minimum %s", s.minimum) {
 		return false
