@@ -322,16 +322,65 @@ type merged struct {
 	maxProps int // -1: none
 	required map[string]bool
 	depReq   map[string]map[string]bool
-	groups   []*fact // anyOf, oneOf and if groups not chosen
 	nots     []*schema.Schema
 	contains []*fact
 	depSch   []*fact
 	pnames   []*schema.Schema
-	facts    []*fact // every fact, for proving the conjunction
+
+	// The facts of the view are those of the conjunction's parts, in order, but the groups
+	// already chosen (facts and groups go through them): a view does not copy them, since
+	// the conjunctions of a location under a large context (the branches of an allOf of
+	// 270 conditions) would each copy the context's.
+	parts   []*node
+	chosen  []int
+	nFacts  int // the facts of the view
+	nGroups int // the anyOf, oneOf and if groups among them
 }
 
-func (c *conj) chosenHas(id int) bool {
-	for _, x := range c.chosen {
+// isGroup reports whether facts of kind k are groups (anyOf, oneOf, if).
+func isGroup(k factKind) bool { return k == fAnyOf || k == fOneOf || k == fCond }
+
+// facts yields every fact of the view, for proving the conjunction.
+func (m *merged) facts(yield func(*fact) bool) {
+	for _, n := range m.parts {
+		for i := range n.facts {
+			f := &n.facts[i]
+			if len(m.chosen) > 0 && isGroup(f.kind) && chosen(m.chosen, groupID(n, f.kind)) {
+				continue
+			}
+			if !yield(f) {
+				return
+			}
+		}
+	}
+}
+
+// groups yields the anyOf, oneOf and if groups of the view that are not chosen.
+func (m *merged) groups(yield func(*fact) bool) {
+	if m.nGroups == 0 {
+		return
+	}
+	for _, n := range m.parts {
+		if n.nGroups == 0 {
+			continue
+		}
+		for i := range n.facts {
+			f := &n.facts[i]
+			if !isGroup(f.kind) || (len(m.chosen) > 0 && chosen(m.chosen, groupID(n, f.kind))) {
+				continue
+			}
+			if !yield(f) {
+				return
+			}
+		}
+	}
+}
+
+func (c *conj) chosenHas(id int) bool { return chosen(c.chosen, id) }
+
+// chosen reports whether the group id is among the chosen groups ids.
+func chosen(ids []int, id int) bool {
+	for _, x := range ids {
 		if x == id {
 			return true
 		}
@@ -364,27 +413,17 @@ func (e *engine) merged(c *conj) *merged {
 
 // merge makes the merged view of c.
 func (e *engine) merge(c *conj) *merged {
-	m := &merged{types: tAll, maxLen: -1, maxItems: -1, maxProps: -1}
-	total, groups := 0, 0
-	for _, n := range e.parts(c) {
-		total += len(n.facts)
-		for i := range n.facts {
-			if k := n.facts[i].kind; k == fAnyOf || k == fOneOf || k == fCond {
-				groups++
-			}
-		}
-	}
-	m.facts = make([]*fact, 0, total)
-	if groups > 0 {
-		m.groups = make([]*fact, 0, groups)
-	}
-	for _, n := range e.parts(c) {
+	m := &merged{types: tAll, maxLen: -1, maxItems: -1, maxProps: -1, parts: e.parts(c), chosen: c.chosen}
+	for _, n := range m.parts {
 		for i := range n.facts {
 			f := &n.facts[i]
-			if (f.kind == fAnyOf || f.kind == fOneOf || f.kind == fCond) && c.chosenHas(groupID(n, f.kind)) {
-				continue
+			if isGroup(f.kind) {
+				if c.chosenHas(groupID(n, f.kind)) {
+					continue
+				}
+				m.nGroups++
 			}
-			m.facts = append(m.facts, f)
+			m.nFacts++
 			switch f.kind {
 			case fFalse:
 				m.empty = true
@@ -454,8 +493,6 @@ func (e *engine) merge(c *conj) *merged {
 				m.pnames = append(m.pnames, f.s)
 			case fContains:
 				m.contains = append(m.contains, f)
-			case fAnyOf, fOneOf, fCond:
-				m.groups = append(m.groups, f)
 			case fNot:
 				m.nots = append(m.nots, f.s)
 			}

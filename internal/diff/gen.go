@@ -177,7 +177,7 @@ func (g *gen) expand(src *conj) []*conj {
 		for _, a := range alts {
 			m := g.e.merged(a)
 			var grp *fact
-			for _, f := range m.groups {
+			for f := range m.groups {
 				grp = f
 				break
 			}
@@ -224,7 +224,7 @@ func (g *gen) hintViews(h *conj) []*merged {
 		return nil
 	}
 	out := []*merged{g.e.merged(h)}
-	for _, f := range g.e.merged(h).groups {
+	for f := range g.e.merged(h).groups {
 		for i, br := range f.subs {
 			if br == nil || i > 8 {
 				continue
@@ -746,7 +746,7 @@ func (g *gen) hintNames(hint *conj) []string {
 	out := slices.Clone(g.e.explicitNames(hint))
 	m := g.e.merged(hint)
 	var subs []*schema.Schema
-	for _, f := range m.groups {
+	for f := range m.groups {
 		subs = append(subs, f.subs...)
 	}
 	subs = append(subs, m.nots...)
@@ -814,7 +814,7 @@ func (g *gen) freshNameN(a, b *conj, n int) string {
 // hintFor narrows a hint with anyOf/oneOf/if groups to the branch that admits a kind, so
 // that the members and items of that branch guide the values.
 func (g *gen) hintFor(hint *conj, k typeSet) *conj {
-	if hint == nil || len(g.e.merged(hint).groups) == 0 {
+	if hint == nil || g.e.merged(hint).nGroups == 0 {
 		return hint
 	}
 	for _, alt := range g.expand(hint) {

@@ -34,7 +34,8 @@ type body struct {
 
 	isBool  bool
 	boolVal bool
-	hasAll  bool // an applied allOf: its keywords are read with the shell
+	hasAll  bool  // an applied allOf: its keywords are read with the shell
+	nGroups int32 // the anyOf, oneOf and if facts among facts
 
 	ref     *schema.Schema // $ref target (in place)
 	dynRefs []*schema.Schema
@@ -296,6 +297,11 @@ func (e *engine) read(b *body) {
 	b.facts = slices.Clone(b.facts)
 	if len(b.facts) == 0 {
 		b.facts = nil
+	}
+	for i := range b.facts {
+		if isGroup(b.facts[i].kind) {
+			b.nGroups++
+		}
 	}
 	b.done.Store(true)
 }

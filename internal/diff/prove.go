@@ -115,9 +115,9 @@ func (e *engine) subCore(a, b *conj, dom typeSet, depth int) bool {
 		return true
 	}
 	// Groups of b that a repeats are satisfied as a whole.
-	var facts []*fact
-	for _, f := range mb.facts {
-		if (f.kind == fAnyOf || f.kind == fOneOf || f.kind == fCond) && e.groupRepeated(a, ma, f, d, depth) {
+	facts := make([]*fact, 0, mb.nFacts)
+	for f := range mb.facts {
+		if isGroup(f.kind) && e.groupRepeated(a, ma, f, d, depth) {
 			continue
 		}
 		facts = append(facts, f)
@@ -167,13 +167,13 @@ func nonNil(ss ...*schema.Schema) []*schema.Schema {
 // split returns conjunctions whose union covers a, from one of its unchosen groups: an
 // anyOf or oneOf first, an if/then/else otherwise.
 func (e *engine) split(a *conj, ma *merged) []*conj {
-	groups := make([]*fact, 0, len(ma.groups))
-	for _, g := range ma.groups {
+	groups := make([]*fact, 0, ma.nGroups)
+	for g := range ma.groups {
 		if g.kind != fCond {
 			groups = append(groups, g)
 		}
 	}
-	for _, g := range ma.groups {
+	for g := range ma.groups {
 		if g.kind == fCond {
 			groups = append(groups, g)
 		}
@@ -208,7 +208,7 @@ func (e *engine) split(a *conj, ma *merged) []*conj {
 
 // groupRepeated reports whether a has a group equivalent to f (branch by branch).
 func (e *engine) groupRepeated(a *conj, ma *merged, f *fact, d typeSet, depth int) bool {
-	for _, g := range ma.groups {
+	for g := range ma.groups {
 		if g.kind != f.kind || len(g.subs) != len(f.subs) {
 			continue
 		}
@@ -505,12 +505,12 @@ func (e *engine) implies(a *conj, ma *merged, f *fact, d typeSet, depth int) boo
 		ci := e.one(i)
 		// a has a condition with the same if: compare the branches under it
 		hi := e.hashOf(i)
-		for _, g := range ma.groups {
+		for g := range ma.groups {
 			if g.kind != fCond {
 				continue
 			}
 			gi := g.subs[0]
-			if e.hashOf(gi) != hi && len(ma.groups) > 8 {
+			if e.hashOf(gi) != hi && ma.nGroups > 8 {
 				continue // many conditions: only those with the same if are compared
 			}
 			if !e.same(gi, i) && !(e.sub(e.one(gi), ci, tAll, depth) && e.sub(ci, e.one(gi), tAll, depth)) {
@@ -547,7 +547,7 @@ func (e *engine) defaultFills(f *fact) bool {
 }
 
 func (e *engine) isTrue(s *schema.Schema) bool {
-	return len(e.one(s).shells) == 0 || len(e.merged(e.one(s)).facts) == 0
+	return len(e.one(s).shells) == 0 || e.merged(e.one(s)).nFacts == 0
 }
 
 // tailImplies proves that every item of a at positions from..∞ is valid under s.
@@ -809,7 +809,7 @@ func (e *engine) disjointKind(a *conj, ma *merged, b *conj, mb *merged, d typeSe
 	}
 	// every branch of a group is disjoint from the other side
 	for _, pair := range [][2]*conj{{a, b}, {b, a}} {
-		for _, g := range e.merged(pair[0]).groups {
+		for g := range e.merged(pair[0]).groups {
 			if g.kind == fCond || len(g.subs) > 16 {
 				continue
 			}

@@ -233,7 +233,7 @@ func (c *cmpCtx) inPlace() ([]*schema.Schema, []*schema.Schema) {
 
 func factsOf(m *merged, k factKind) []*fact {
 	var out []*fact
-	for _, f := range m.facts {
+	for f := range m.facts {
 		if f.kind == k {
 			out = append(out, f)
 		}
@@ -465,7 +465,7 @@ func valueList(vs []source.Value) string {
 
 func boundFacts(m *merged, k factKind, b *bound) []*fact {
 	var out []*fact
-	for _, f := range m.facts {
+	for f := range m.facts {
 		if f.kind == k && f.b.v.Cmp(b.v) == 0 && f.b.excl == b.excl {
 			out = append(out, f)
 		}
@@ -833,7 +833,7 @@ func (e *engine) itemsKwOf(cj *conj) string {
 }
 
 func factAt(m *merged, k factKind, i int) *fact {
-	for _, f := range m.facts {
+	for f := range m.facts {
 		if f.kind == k && f.i == i {
 			return f
 		}
@@ -1081,7 +1081,7 @@ func (c *cmpCtx) objects() {
 }
 
 func reqFacts(m *merged, k string) []*fact {
-	for _, f := range m.facts {
+	for f := range m.facts {
 		if f.kind == fRequired && f.str == k {
 			return []*fact{f}
 		}
@@ -1099,7 +1099,7 @@ func schemasOf(fs []*fact) []*schema.Schema {
 
 func byTrigger(m *merged, k factKind) map[string][]*fact {
 	out := map[string][]*fact{}
-	for _, f := range m.facts {
+	for f := range m.facts {
 		if f.kind == k {
 			out[f.str] = append(out[f.str], f)
 		}
@@ -1231,7 +1231,7 @@ func withS(ctx []*schema.Schema, s *schema.Schema, add bool) []*schema.Schema {
 
 func groupsOf(m *merged, k factKind) []*fact {
 	var out []*fact
-	for _, g := range m.groups {
+	for g := range m.groups {
 		if g.kind == k {
 			out = append(out, g)
 		}
