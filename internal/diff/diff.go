@@ -301,7 +301,9 @@ func compare(ctx context.Context, old, new *schema.Schema, o Options, beside boo
 	}
 	placing := placeAhead(changes, beside)
 	defer placing()
-	s := &searcher{e: e, old: old, new: new, items: items, changes: changes, settled: proofs.skip}
+	s := &searcher{e: e, old: old, new: new, items: items, changes: changes, settled: proofs.skip, beside: beside}
+	s.attr.changes = changes
+	defer s.stopShrinks()
 	if o.SearchBudget <= 0 || !s.needsAny(dirForward) {
 		proofs.ask() // the forward proof will be needed
 	}

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"github.com/jstk-dev/jstk/internal/panics"
 	"sort"
 	"strconv"
 	"strings"
@@ -33,9 +34,11 @@ type searcher struct {
 	limit    int
 	ticks    int
 	gen      *gen
-	found    bool                // an example was found in this direction
-	splits   map[string][]string // split instance locations, within one bestChange
-	settled  func(dir int)       // called when a direction's first example is found
+	found    bool          // an example was found in this direction
+	attr     attributor    // attributes the examples the search finds
+	settled  func(dir int) // called when a direction's first example is found
+	beside   bool          // examples are made smaller on a goroutine of their own
+	shrinks  *shrinker     // the examples being made smaller, until drained
 }
 
 // postFirstCandidates bounds the candidates a direction tries, once its verdict is settled
@@ -96,6 +99,7 @@ func (s *searcher) finish() {
 func (s *searcher) targeted(dir int) source.Value {
 	e, g := s.e, s.gen
 	var first source.Value
+	var firstJob *shrinkJob // first, made smaller beside the search
 	var todo []*item
 	for _, it := range s.items {
 		if s.needs(it, dir) {
@@ -126,8 +130,9 @@ func (s *searcher) targeted(dir int) source.Value {
 					break
 				}
 				for _, x := range s.embed(g, it.path, dir, v) {
-					if ex, ok := s.check(x, dir, it); ok {
+					if ex, job, ok := s.check(x, dir, it); ok {
 						if !first.IsValid() {
+							firstJob = job
 							// The verdict is settled: examples for the other changes get a
 							// tenth of the candidates left, at most postFirstCandidates. A
 							// count, not a share of the time left: the same schemas give the
@@ -143,6 +148,10 @@ func (s *searcher) targeted(dir int) source.Value {
 				}
 			}
 		}
+	}
+	s.drain()
+	if firstJob != nil {
+		first = firstJob.out
 	}
 	if first.IsValid() {
 		s.finish()
@@ -169,7 +178,11 @@ func (s *searcher) generic(dir int, proved bool) source.Value {
 		if s.stop() {
 			break
 		}
-		if ex, ok := s.check(x, dir, root); ok {
+		if ex, job, ok := s.check(x, dir, root); ok {
+			s.drain()
+			if job != nil {
+				ex = job.out
+			}
 			return ex
 		}
 	}
@@ -227,11 +240,15 @@ func (s *searcher) embed(g *gen, path []step, dir int, v source.Value) []source.
 	return cur
 }
 
-// check judges one candidate; on success it attributes the example and returns it.
-func (s *searcher) check(x source.Value, dir int, at *item) (source.Value, bool) {
+// check judges one candidate; on success it attributes the example and returns it. An
+// example explained by a change is made smaller by the returned job, beside the search
+// when it may be (the search goes on as it would after the shrink: which change the
+// example is attributed to is known, and so is what the search does next); the job's
+// result is the example once the search drains its shrinks.
+func (s *searcher) check(x source.Value, dir int, at *item) (source.Value, *shrinkJob, bool) {
 	k := string(source.AppendJSON(nil, x))
 	if s.tried[k] {
-		return source.Value{}, false
+		return source.Value{}, nil, false
 	}
 	s.tried[k] = true
 	s.count++
@@ -241,7 +258,7 @@ func (s *searcher) check(x source.Value, dir int, at *item) (source.Value, bool)
 	}
 	ok, err := src.Valid(x)
 	if err != nil || !ok {
-		return source.Value{}, false
+		return source.Value{}, nil, false
 	}
 	read := x
 	if s.e.opts.RequiredWithDefault {
@@ -249,16 +266,42 @@ func (s *searcher) check(x source.Value, dir int, at *item) (source.Value, bool)
 	}
 	ok, err = other.Valid(read)
 	if err != nil || ok {
-		return source.Value{}, false
+		return source.Value{}, nil, false
 	}
 	errs, _ := other.Validate(read)
-	ch := s.bestChange(dir, errs, at)
+	s.prepare(dir)
+	ch := s.attr.best(dir, errs, at)
 	if ch != nil && ch.example.IsValid() && s.found {
 		s.assign(ch, x, dir) // only the first example of a change is shown: no need to shrink
-		return x, true
+		return x, nil, true
 	}
 	s.found = true
-	x = s.shrink(x, func(y source.Value) bool {
+	if ch != nil {
+		job := &shrinkJob{s: s, x: x, ch: ch, dir: dir, at: at, shows: !ch.example.IsValid(),
+			attr: attributor{changes: s.attr.changes[:len(s.attr.changes):len(s.attr.changes)]}}
+		s.assign(ch, x, dir)
+		s.shrinkBeside(job)
+		return x, job, true
+	}
+	x = s.shrink(x, s.separates(dir, nil, nil, at))
+	read = x
+	if s.e.opts.RequiredWithDefault {
+		read = s.e.fillDefaults(s.e.one(other), x, 0)
+	}
+	errs, _ = other.Validate(read)
+	s.assign(s.orphan(dir, errs, at), x, dir)
+	return x, nil, true
+}
+
+// separates returns the test an example keeps passing while it is made smaller: valid on
+// the source side of dir, invalid on the other and, when ch is set, failing where ch is
+// (attributed by a).
+func (s *searcher) separates(dir int, ch *change, a *attributor, at *item) func(source.Value) bool {
+	src, other := s.old, s.new
+	if dir == dirForward {
+		src, other = s.new, s.old
+	}
+	return func(y source.Value) bool {
 		if ok, err := src.Valid(y); err != nil || !ok {
 			return false
 		}
@@ -277,18 +320,95 @@ func (s *searcher) check(x source.Value, dir int, at *item) (source.Value, bool)
 			return false
 		}
 		// the smaller example must still fail where the chosen change is
-		return ch == nil || s.bestChange(dir, errs, at) == ch
-	})
-	if ch == nil {
-		read = x
-		if s.e.opts.RequiredWithDefault {
-			read = s.e.fillDefaults(s.e.one(other), x, 0)
-		}
-		errs, _ = other.Validate(read)
-		ch = s.orphan(dir, errs, at)
+		return a.best(dir, errs, at) == ch
 	}
-	s.assign(ch, x, dir)
-	return x, true
+}
+
+// A shrinkJob makes one example smaller. What it needs is fixed when it is made (the
+// example, its change, the changes then known and the rule engine's proofs, which the
+// search does not change), so it gives the same example on whichever goroutine it runs
+// and whenever.
+type shrinkJob struct {
+	s     *searcher
+	x     source.Value // the example
+	out   source.Value // the smaller example, once run
+	ch    *change
+	dir   int
+	at    *item
+	shows bool // the example is the one ch shows
+	attr  attributor
+}
+
+func (j *shrinkJob) run() {
+	j.out = j.s.shrink(j.x, j.s.separates(j.dir, j.ch, &j.attr, j.at))
+}
+
+// shrinker makes examples smaller on a goroutine of its own, in the order they come.
+type shrinker struct {
+	jobs  chan *shrinkJob
+	done  []*shrinkJob // in the order they came
+	end   chan struct{}
+	catch panics.Catcher
+}
+
+// shrinkBeside makes the example of job smaller: on the shrinker's goroutine when the
+// search has a core beside it (and the reader-defaults policy, which reads with the
+// comparison's engine, is off), at once otherwise.
+func (s *searcher) shrinkBeside(job *shrinkJob) {
+	if !s.beside || s.e.opts.RequiredWithDefault {
+		job.run()
+		s.settle(job)
+		return
+	}
+	if s.shrinks == nil {
+		sh := &shrinker{jobs: make(chan *shrinkJob, 64), end: make(chan struct{})}
+		s.shrinks = sh
+		go func() {
+			defer close(sh.end)
+			sh.catch.Do(func() {
+				for j := range sh.jobs {
+					if s.e.ctx.Err() == nil {
+						j.run()
+					} else {
+						j.out = j.x
+					}
+				}
+			})
+		}()
+	}
+	s.shrinks.done = append(s.shrinks.done, job)
+	s.shrinks.jobs <- job
+}
+
+// drain waits for the examples being made smaller and shows them.
+func (s *searcher) drain() {
+	if sh := s.stopShrinks(); sh != nil {
+		sh.catch.Repanic()
+		for _, j := range sh.done {
+			s.settle(j)
+		}
+	}
+}
+
+// stopShrinks ends the shrinker's goroutine, if one runs, once its jobs are done, and
+// returns the shrinker (the comparison calls it on its way out, so that a panic of the
+// search leaves no goroutine behind).
+func (s *searcher) stopShrinks() *shrinker {
+	sh := s.shrinks
+	if sh == nil {
+		return nil
+	}
+	s.shrinks = nil
+	close(sh.jobs)
+	<-sh.end
+	return sh
+}
+
+// settle shows the smaller example of a done job on its change.
+func (s *searcher) settle(j *shrinkJob) {
+	if j.shows {
+		j.ch.example = j.out
+	}
 }
 
 // shrinkBudget bounds the validations spent making one example smaller.
@@ -429,33 +549,66 @@ func (e *engine) fillDefaults(c *conj, x source.Value, depth int) source.Value {
 	return x
 }
 
-// bestChange returns the change whose keyword the failing side reports, or nil. A change
-// whose direction is proved only qualifies when the failure is at its own keyword on a
-// matching instance path: that is a refuted claim (a bug, counted and shown).
-func (s *searcher) bestChange(dir int, errs []schema.Error, at *item) *change {
-	var best *change
-	bestScore := 0
-	if s.splits == nil {
-		s.splits = map[string][]string{}
+// prepare makes, before the first attribution in a direction, what the attributions
+// read of each change: what its fact is compared with and whether the rule engine proved
+// the direction. Nothing writes to them after, so examples can be attributed on two
+// goroutines at once; the changes the search adds (orphans) have no fact to match.
+func (s *searcher) prepare(dir int) {
+	if s.attr.prepared[dir-1] {
+		return
 	}
-	clear(s.splits)
+	s.attr.prepared[dir-1] = true
 	for _, ch := range s.changes {
-		if ch.level != "validation" {
-			continue
-		}
 		f, p := ch.nf, ch.bw
 		if dir == dirForward {
 			f, p = ch.of, ch.fw
+		}
+		ch.ruled[dir-1] = p == pProved
+		if ch.level != "validation" || f == nil {
+			continue
+		}
+		matchScore(f, &ch.match[dir-1], nil)
+		if ch.it != nil {
+			ch.memberTokens(dir, f)
+		}
+	}
+}
+
+// attributor attributes examples to changes. The search's own sees the changes as they
+// grow; a shrinkJob has one that sees those known when it was made.
+type attributor struct {
+	changes  []*change
+	splits   map[string][]string // split instance locations, within one best
+	prepared [2]bool             // by direction (the search's own)
+}
+
+// best returns the change whose keyword the failing side reports, or nil. A change whose
+// direction the rule engine proved only qualifies when the failure is at its own keyword
+// on a matching instance path: that is a refuted claim (a bug, counted and shown).
+func (a *attributor) best(dir int, errs []schema.Error, at *item) *change {
+	var best *change
+	bestScore := 0
+	if a.splits == nil {
+		a.splits = map[string][]string{}
+	}
+	clear(a.splits)
+	for _, ch := range a.changes {
+		if ch.level != "validation" {
+			continue
+		}
+		f, proved := ch.nf, ch.ruled[dir-1]
+		if dir == dirForward {
+			f = ch.of
 		}
 		if f == nil {
 			continue
 		}
 		score, strong, inst := matchScore(f, &ch.match[dir-1], errs)
 		// whether the error is on the change's instance path matters only for a match
-		pathOK := score != 0 && ch.it != nil && s.pathMatches(ch.it.ipath, inst)
+		pathOK := score != 0 && ch.it != nil && a.pathMatches(ch.it.ipath, inst)
 		switch {
 		case score == 0:
-		case p == pProved && (!(strong && pathOK) || regionDependent(f.kind)):
+		case proved && (!(strong && pathOK) || regionDependent(f.kind)):
 			score = 0
 		case strong && pathOK:
 			score *= 4
@@ -464,8 +617,8 @@ func (s *searcher) bestChange(dir int, errs []schema.Error, at *item) *change {
 		}
 		// a member's schema (reached through $ref, the validator reports the target's
 		// location): an error at or below that member of the instance
-		if score == 0 && p != pProved && ch.it != nil {
-			if m := ch.memberTokens(dir, f); m.ok && s.errorBelow(m.toks, errs) {
+		if score == 0 && !proved && ch.it != nil {
+			if m := ch.memberTokens(dir, f); m.ok && a.errorBelow(m.toks, errs) {
 				score = 2 * m.n
 			}
 		}
@@ -550,8 +703,8 @@ func underPointer(p, q string) bool {
 // pathMatches tells whether an instance location is one the pattern of a change's
 // location describes ("*" and "<...>" stand for any token). Errors at a member of the
 // location (a missing or extra property) also match.
-func (s *searcher) pathMatches(pattern, inst string) bool {
-	p, q := s.split(pattern), s.split(inst)
+func (a *attributor) pathMatches(pattern, inst string) bool {
+	p, q := a.split(pattern), a.split(inst)
 	if len(q) < len(p) || len(q) > len(p)+1 {
 		return false
 	}
@@ -598,6 +751,7 @@ func (s *searcher) orphan(dir int, errs []schema.Error, at *item) *change {
 		ch.failPos = Location{File: file, Line: line, Column: col}
 	}
 	s.changes = append(s.changes, ch)
+	s.attr.changes = s.changes
 	if at != nil {
 		at.changes = append(at.changes, ch)
 	}
@@ -652,22 +806,22 @@ func memberPattern(ipath string, f *fact) (string, bool) {
 }
 
 // split returns the tokens of a pointer (nil when it is not one), splitting each
-// distinct pointer once per bestChange.
-func (s *searcher) split(ptr string) []string {
-	if toks, ok := s.splits[ptr]; ok {
+// distinct pointer once per best.
+func (a *attributor) split(ptr string) []string {
+	if toks, ok := a.splits[ptr]; ok {
 		return toks
 	}
 	toks, _ := source.SplitPointer(ptr)
-	s.splits[ptr] = toks
+	a.splits[ptr] = toks
 	return toks
 }
 
 // errorBelow tells whether an error (or a cause) is at or below an instance location
 // pattern (its tokens p).
-func (s *searcher) errorBelow(p []string, errs []schema.Error) bool {
+func (a *attributor) errorBelow(p []string, errs []schema.Error) bool {
 	for i := range errs {
 		er := &errs[i]
-		q := s.split(er.InstanceLocation)
+		q := a.split(er.InstanceLocation)
 		if len(q) >= len(p) {
 			ok := true
 			for j, tok := range p {
@@ -680,7 +834,7 @@ func (s *searcher) errorBelow(p []string, errs []schema.Error) bool {
 				return true
 			}
 		}
-		if s.errorBelow(p, er.Causes) {
+		if a.errorBelow(p, er.Causes) {
 			return true
 		}
 	}

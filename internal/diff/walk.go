@@ -92,6 +92,7 @@ type change struct {
 	members    [2]memberToks // the search's split memberPattern, by direction
 	placed     *placed       // where its keywords are, when located ahead of the report
 	match      [2]*factMatch // matchScore's view of nf (backward) and of (forward), by direction
+	ruled      [2]bool       // the rule engine proved the direction (the search's attributions read this)
 }
 
 // memberToks caches a change's member pattern in one direction: its tokens and its
