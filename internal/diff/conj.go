@@ -41,6 +41,7 @@ type engine struct {
 	// scratch buffers, reused so that looking up what exists already allocates nothing
 	keyBuf   []byte
 	partsBuf []*node
+	rootsBuf []*schema.Schema
 	factBuf  []fact
 	childBuf []schema.Child
 

@@ -51,18 +51,26 @@ type item struct {
 	dom        typeSet
 	root       bool
 	changes    []*change
+	fo, fn     *conj // o and n with their context, once made (full)
 }
 
-// full returns the conjunctions with their context.
+// full returns the conjunctions of an item with their context.
 func (e *engine) full(it *item) (*conj, *conj) {
-	o, n := it.o, it.n
-	if len(it.ctxO) > 0 {
-		o = e.conjOf(append(append([]*schema.Schema(nil), it.ctxO...), it.o.roots...), it.o.chosen)
+	if it.fo == nil {
+		it.fo, it.fn = e.withContext(it.o, it.ctxO), e.withContext(it.n, it.ctxN)
 	}
-	if len(it.ctxN) > 0 {
-		n = e.conjOf(append(append([]*schema.Schema(nil), it.ctxN...), it.n.roots...), it.n.chosen)
+	return it.fo, it.fn
+}
+
+// withContext returns c with the schemas ctx first among its roots.
+func (e *engine) withContext(c *conj, ctx []*schema.Schema) *conj {
+	if len(ctx) == 0 {
+		return c
 	}
-	return o, n
+	// conjOf keeps no reference to the roots it is given: they go in a scratch slice
+	roots := append(append(e.rootsBuf[:0], ctx...), c.roots...)
+	e.rootsBuf = roots
+	return e.conjOf(roots, c.chosen)
 }
 
 // proof is what is known about one direction of one change.
