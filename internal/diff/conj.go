@@ -37,6 +37,7 @@ type engine struct {
 	sameTentative [][2]*schema.Schema
 	evalMemo      map[*schema.Schema]int8 // does the in-place closure evaluate properties/items
 	epoch         uint32                  // marks the nodes seen by one conjClose
+	size          int                     // the schemas of the compilers compared (newEngine)
 
 	// scratch buffers, reused so that looking up what exists already allocates nothing
 	keyBuf   []byte
@@ -62,34 +63,38 @@ type progress struct {
 	idx, depth int
 }
 
-// newEngine returns an engine reading schemas into bs (nil: bodies of its own).
-func newEngine(ctx context.Context, opts Options, bs *bodies) *engine {
+// newEngine returns an engine reading schemas into bs (nil: bodies of its own) for a
+// comparison of schemas from compilers that made size schemas: the tables that grow with
+// the schemas the engine meets start at a share of it (measured on the largest pair, whose
+// walk meets about a third of them), so that they seldom grow again.
+func newEngine(ctx context.Context, opts Options, bs *bodies, size int) *engine {
 	if bs == nil {
-		bs = newBodies()
+		bs = newBodies(size)
 	}
 	e := &engine{
 		ctx:          ctx,
 		opts:         opts,
 		bodies:       bs,
-		nodes:        map[*schema.Schema]*node{},
+		nodes:        make(map[*schema.Schema]*node, size/4),
 		defaults:     map[*body]map[string]source.Value{},
 		regexps:      map[string]schema.Regexp{},
 		regexTimeout: 2 * time.Second,
 		known:        map[string]bool{},
-		conjs:        map[string]*conj{},
+		conjs:        make(map[string]*conj, size/4),
 		byRoots:      map[string]*conj{},
 		matchMemo:    map[[2]string]bool{},
 		valueMemo:    map[valueKey]valueEntry{},
 		namesMemo:    map[*conj][]string{},
 		hashMemo:     map[*source.Document]map[int]uint64{},
 		seed:         maphash.MakeSeed(),
-		sameMemo:     map[[2]*schema.Schema]int8{},
+		sameMemo:     make(map[[2]*schema.Schema]int8, size/4),
 		evalMemo:     map[*schema.Schema]int8{},
 		subMemo:      map[proofKey]bool{},
 		disMemo:      map[proofKey]bool{},
 		subProg:      map[proofKey]progress{},
 		disProg:      map[proofKey]progress{},
 		stepBudget:   opts.ProofSteps,
+		size:         size,
 	}
 	for _, f := range schema.KnownFormats() {
 		e.known[f] = true
@@ -938,7 +943,9 @@ func (e *engine) hashOf(s *schema.Schema) uint64 {
 	doc := s.Document()
 	memo := e.hashMemo[doc]
 	if memo == nil {
-		memo = map[int]uint64{}
+		// on the largest pair, each engine hashed as many values as the documents have
+		// schemas: most of both
+		memo = make(map[int]uint64, e.size/2)
 		e.hashMemo[doc] = memo
 	}
 	return e.hashValue(memo, s.Value())

@@ -19,7 +19,7 @@ func TestConjKeepsItsRoots(t *testing.T) {
 		t.Fatal("no $ref target")
 	}
 	o, _ := (&Options{}).normalize()
-	e := newEngine(context.Background(), o, nil)
+	e := newEngine(context.Background(), o, nil, 0)
 	both := e.conjOf([]*schema.Schema{a, tgt}, nil)
 	one := e.conjOf([]*schema.Schema{a}, nil)
 	if both.key != one.key {

@@ -97,7 +97,7 @@ func startProofs(ctx context.Context, e *engine, old, new *schema.Schema, beside
 			if proofStarts != nil {
 				proofStarts()
 			}
-			pe := newEngine(p.ctx[0], e.opts, e.bodies)
+			pe := newEngine(p.ctx[0], e.opts, e.bodies, e.size)
 			p.out[0] <- pe.wholeSub(p.ctx[0], old, new)
 			for range p.more {
 				p.out[1] <- pe.wholeSub(p.ctx[1], new, old)

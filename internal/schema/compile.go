@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jstk-dev/jstk/internal/source"
@@ -64,6 +65,8 @@ type compileInfo struct {
 	// $dynamicAnchor, $recursiveRef to a $recursiveAnchor): verdicts may then depend on the
 	// path that led to a schema.
 	dynamic bool
+	// schemas counts the schemas the compiler has made (CompiledCount).
+	schemas atomic.Int64
 }
 
 type schemaKey struct {
@@ -346,6 +349,7 @@ func (c *Compiler) compileValue(doc *document, ptr string, v source.Value) (*Sch
 	}
 	c.schemas[key] = s
 	c.added = append(c.added, key)
+	c.info.schemas.Add(1)
 	switch v.Kind() {
 	case source.Bool:
 		if v.Bool() {

@@ -620,3 +620,12 @@ func TestTraceRecordingsDoNotOutliveTheTrace(t *testing.T) {
 		}
 	}
 }
+
+func TestCompiledCount(t *testing.T) {
+	a := mustCompile(t, `{"properties": {"a": {}, "b": {"items": true}}}`) // 4 schemas
+	b := mustCompile(t, `{"type": "string"}`)
+	got := []int{CompiledCount(a), CompiledCount(b), CompiledCount(a, b), CompiledCount(a, a.Children()[0].Schema, nil), CompiledCount()}
+	if diff := cmp.Diff([]int{4, 1, 5, 4, 0}, got); diff != "" {
+		t.Errorf("counts (-want +got):\n%s", diff)
+	}
+}

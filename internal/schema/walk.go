@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/jstk-dev/jstk/internal/source"
@@ -68,6 +69,19 @@ func (s *Schema) DynamicRef() (target *Schema, dynamic bool) {
 		return s.recursiveRef, s.recursiveRef.res.recursive
 	}
 	return nil, false
+}
+
+// CompiledCount reports how many schemas the compilers of ss have compiled so far, each
+// compiler counted once (nil entries are skipped): a size hint for tables kept per schema.
+func CompiledCount(ss ...*Schema) int {
+	n := 0
+	for i, s := range ss {
+		if s == nil || slices.ContainsFunc(ss[:i], func(t *Schema) bool { return t != nil && t.info == s.info }) {
+			continue
+		}
+		n += int(s.info.schemas.Load())
+	}
+	return n
 }
 
 // BaseURI is the base URI of the schema's resource.
