@@ -833,6 +833,12 @@ func (e *engine) samePair(a, b *schema.Schema, checkText bool) bool {
 	if a == nil || b == nil {
 		return false
 	}
+	if checkText && e.hashOf(a) != e.hashOf(b) {
+		// Different text, known without a memo: every pair this check examines has the
+		// same text (children of the same text, targets that are checked in turn), so
+		// no pair under examination is of different text.
+		return false
+	}
 	k := [2]*schema.Schema{a, b}
 	switch e.sameMemo[k] {
 	case 1, 2:
@@ -872,7 +878,7 @@ func (e *engine) sameShape(a, b *schema.Schema, checkText bool) bool {
 	if a.Draft != b.Draft || a.FormatAsserted() != b.FormatAsserted() {
 		return false
 	}
-	if checkText && (e.hashOf(a) != e.hashOf(b) || !source.Equal(a.Value(), b.Value())) {
+	if checkText && !source.Equal(a.Value(), b.Value()) { // the hashes are alike (samePair)
 		return false
 	}
 	for _, kw := range a.Keywords() {
