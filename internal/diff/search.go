@@ -1,12 +1,12 @@
 package diff
 
 import (
-	"github.com/jstk-dev/jstk/internal/panics"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/jstk-dev/jstk/internal/panics"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 )
