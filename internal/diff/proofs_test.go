@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/jstk-dev/jstk/internal/panics"
+	"github.com/jstk-dev/jstk/internal/source"
 )
 
 // The whole-schema proofs give the same results on a goroutine of their own as on the
@@ -120,4 +121,40 @@ func TestPlaceAheadRaisesPanic(t *testing.T) {
 		wait() // a second wait neither blocks nor raises again
 	}()
 	wait()
+}
+
+// A panic while an example is made smaller beside the search reaches the goroutine that
+// drains the shrinks, as a *panics.Error, and leaves no goroutine behind.
+func TestShrinkPanicReachesCaller(t *testing.T) {
+	o, _ := (&Options{}).normalize()
+	s := &searcher{e: newEngine(context.Background(), o, nil, 0), beside: true} // no schemas: the shrink panics
+	job := &shrinkJob{s: s, x: source.IntValue(1), ch: &change{}, dir: dirBackward, shows: true}
+	s.shrinkBeside(job)
+	got := func() (r any) {
+		defer func() { r = recover() }()
+		s.drain()
+		return nil
+	}()
+	if _, ok := got.(*panics.Error); !ok {
+		t.Fatalf("recovered %#v, want the shrink's panic", got)
+	}
+	if s.shrinks != nil || s.stopShrinks() != nil {
+		t.Error("the shrinker is still there after drain")
+	}
+}
+
+// Once the comparison is cancelled, the shrinker skips its jobs: the examples waiting to be
+// made smaller are shown as they were found.
+func TestShrinkAfterCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	o, _ := (&Options{}).normalize()
+	s := &searcher{e: newEngine(ctx, o, nil, 0), beside: true}
+	ch := &change{}
+	job := &shrinkJob{s: s, x: source.IntValue(7), ch: ch, dir: dirBackward, shows: true}
+	s.shrinkBeside(job)
+	s.drain()
+	if !source.Equal(job.out, source.IntValue(7)) || !source.Equal(ch.example, source.IntValue(7)) {
+		t.Errorf("out %v, example %v: want the example as found", job.out, ch.example)
+	}
 }
