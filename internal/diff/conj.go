@@ -18,8 +18,9 @@ import (
 type engine struct {
 	ctx           context.Context
 	opts          Options
-	bodies        *bodies // shared with the comparison's other engine
-	nodes         map[*schema.Schema]*node
+	bodies        *bodies   // shared with the comparison's other engine
+	nodeTabs      []nodeTab // the nodes of each compiler's schemas, by schema number
+	nNodes        int
 	defaults      map[*body]map[string]source.Value
 	regexps       map[string]schema.Regexp
 	regexTimeout  time.Duration
@@ -63,20 +64,37 @@ type progress struct {
 	idx, depth int
 }
 
+// nodeTab holds an engine's nodes of one compiler's schemas, by schema number.
+type nodeTab struct {
+	id    schema.CompilerID
+	nodes []*node
+}
+
+// nodeTab returns the nodes of the compiler of s (made at its number of schemas when
+// first asked for).
+func (e *engine) nodeTab(id schema.CompilerID, s *schema.Schema) *[]*node {
+	for k := range e.nodeTabs {
+		if e.nodeTabs[k].id == id {
+			return &e.nodeTabs[k].nodes
+		}
+	}
+	e.nodeTabs = append(e.nodeTabs, nodeTab{id: id, nodes: make([]*node, schema.CompiledCount(s))})
+	return &e.nodeTabs[len(e.nodeTabs)-1].nodes
+}
+
 // newEngine returns an engine reading schemas into bs (nil: bodies of its own) for a
-// comparison of schemas from compilers that made size schemas: the tables that grow with
+// comparison of schemas from compilers that made size schemas: the maps that grow with
 // the schemas the engine meets start at a quarter of it, so that they seldom grow again
-// (on the largest pair, of 18,092 schemas, the walk met 6,402, made 5,865 conjunctions and
-// compared 8,775 pairs for sameness).
+// (on the largest pair, of 18,092 schemas, the walk made 5,865 conjunctions and compared
+// 8,775 pairs for sameness); its nodes are slices by schema number (nodeTab).
 func newEngine(ctx context.Context, opts Options, bs *bodies, size int) *engine {
 	if bs == nil {
-		bs = newBodies(size)
+		bs = newBodies()
 	}
 	e := &engine{
 		ctx:          ctx,
 		opts:         opts,
 		bodies:       bs,
-		nodes:        make(map[*schema.Schema]*node, size/4),
 		defaults:     map[*body]map[string]source.Value{},
 		regexps:      map[string]schema.Regexp{},
 		regexTimeout: 2 * time.Second,

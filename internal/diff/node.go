@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
@@ -91,41 +90,69 @@ type node struct {
 	isClosed bool
 }
 
-// bodies holds the bodies of one comparison, shared by its engines. The table is cut
-// in shards, each with its own lock, so that two engines making shells at the same time
-// seldom wait for each other.
+// bodies holds the bodies of one comparison, shared by its engines. The bodies of the
+// schemas of the compilers compared sit in slices by schema number (schema.Index), made at
+// their full size when the comparison starts and read without a lock: a body is installed
+// with a compare-and-swap, and the engine that loses the race takes the winner's. Schemas
+// of other compilers (none in a comparison jstk makes) go in a map under a lock.
 type bodies struct {
-	shards   [bodyShards]bodyShard
-	perShard int // the size a shard's table starts at
+	tabs  []bodyTab
+	mu    sync.Mutex
+	other map[*schema.Schema]*body
 }
 
-const bodyShards = 64
-
-type bodyShard struct {
-	mu sync.Mutex
-	m  map[*schema.Schema]*body
-	_  [48]byte // a shard to a cache line
+type bodyTab struct {
+	id     schema.CompilerID
+	bodies []atomic.Pointer[body]
 }
 
-// newBodies returns the table for a comparison of schemas from compilers that made size
-// schemas (see newEngine); its engines meet about two fifths of them between them.
-func newBodies(size int) *bodies { return &bodies{perShard: size * 2 / 5 / bodyShards} }
+// newBodies returns the table for a comparison of schemas made by the compilers of ss.
+func newBodies(ss ...*schema.Schema) *bodies {
+	t := &bodies{}
+	for _, s := range ss {
+		if s == nil {
+			continue
+		}
+		if id, _ := s.Index(); !slices.ContainsFunc(t.tabs, func(b bodyTab) bool { return b.id == id }) {
+			t.tabs = append(t.tabs, bodyTab{id: id, bodies: make([]atomic.Pointer[body], schema.CompiledCount(s))})
+		}
+	}
+	return t
+}
 
 // shell returns the body of s, made when first asked for with what a conjunction's
 // closure needs: whether it is a boolean schema, $ref, a static $dynamicRef/$recursiveRef,
 // allOf.
 func (t *bodies) shell(s *schema.Schema) *body {
-	sh := &t.shards[uintptr(unsafe.Pointer(s))>>7%bodyShards]
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	if b, ok := sh.m[s]; ok {
+	id, i := s.Index()
+	for k := range t.tabs {
+		if tab := &t.tabs[k]; tab.id == id && i < len(tab.bodies) {
+			if b := tab.bodies[i].Load(); b != nil {
+				return b
+			}
+			b := newBody(s)
+			if tab.bodies[i].CompareAndSwap(nil, b) {
+				return b
+			}
+			return tab.bodies[i].Load()
+		}
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if b, ok := t.other[s]; ok {
 		return b
 	}
-	if sh.m == nil {
-		sh.m = make(map[*schema.Schema]*body, t.perShard)
+	if t.other == nil {
+		t.other = map[*schema.Schema]*body{}
 	}
+	b := newBody(s)
+	t.other[s] = b
+	return b
+}
+
+// newBody makes the body of s with what its shell needs (bodies.shell).
+func newBody(s *schema.Schema) *body {
 	b := &body{s: s, draft: s.Draft.Version, v: s.Value(), pieces: &noPieces}
-	sh.m[s] = b
 	if v, isBool := s.Bool(); isBool {
 		b.isBool, b.boolVal = true, v
 		return b
@@ -272,11 +299,18 @@ func countOf(v source.Value) (int, bool) {
 // comes with the other subschemas); the others are read on first use (node, and the parts
 // of a conjunction): a proof that finds two conjunctions the same never needs them.
 func (e *engine) shell(s *schema.Schema) *node {
-	if n, ok := e.nodes[s]; ok {
-		return n
+	id, i := s.Index()
+	t := e.nodeTab(id, s)
+	if i < len(*t) {
+		if n := (*t)[i]; n != nil {
+			return n
+		}
+	} else {
+		*t = slices.Grow(*t, i+1-len(*t))[:i+1]
 	}
-	n := &node{body: e.bodies.shell(s), id: len(e.nodes)}
-	e.nodes[s] = n
+	n := &node{body: e.bodies.shell(s), id: e.nNodes}
+	e.nNodes++
+	(*t)[i] = n
 	if n.hasAll {
 		e.read(n.body)
 	}

@@ -344,6 +344,7 @@ func (c *Compiler) compileValue(doc *document, ptr string, v source.Value) (*Sch
 		val:       v,
 		res:       res,
 		info:      c.info,
+		index:     len(c.added),
 		minLength: -1, maxLength: -1, minItems: -1, maxItems: -1,
 		minProps: -1, maxProps: -1, minContains: -1, maxContains: -1,
 	}

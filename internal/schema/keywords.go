@@ -18,11 +18,12 @@ type Schema struct {
 	// Draft is the dialect the schema is read in.
 	Draft *Draft
 
-	doc  *document
-	ptr  string
-	val  source.Value
-	res  *resource
-	info *compileInfo // shared by the schemas of one compiler
+	doc   *document
+	ptr   string
+	val   source.Value
+	res   *resource
+	info  *compileInfo // shared by the schemas of one compiler
+	index int          // its place among the schemas of its compiler (Index)
 
 	always   uint8 // alwaysTrue / alwaysFalse for boolean schemas
 	hasRef   bool  // draft <= 7: $ref present, siblings ignored

@@ -628,4 +628,18 @@ func TestCompiledCount(t *testing.T) {
 	if diff := cmp.Diff([]int{4, 1, 5, 4, 0}, got); diff != "" {
 		t.Errorf("counts (-want +got):\n%s", diff)
 	}
+	// Index numbers the schemas of a compiler from 0 without gaps
+	ida, _ := a.Index()
+	seen := map[int]bool{}
+	Walk(a, func(s *Schema) bool {
+		id, i := s.Index()
+		if id != ida || i < 0 || i >= CompiledCount(a) || seen[i] {
+			t.Errorf("%s: index %d (compiler %v, want %v)", s.Location, i, id == ida, true)
+		}
+		seen[i] = true
+		return true
+	})
+	if idb, i := b.Index(); idb == ida || i != 0 || len(seen) != 4 {
+		t.Errorf("b: same compiler %v, index %d; a's schemas numbered %d", idb == ida, i, len(seen))
+	}
 }

@@ -84,6 +84,15 @@ func CompiledCount(ss ...*Schema) int {
 	return n
 }
 
+// A CompilerID identifies the compiler that made a schema (Index).
+type CompilerID struct{ info *compileInfo }
+
+// Index numbers the schemas of one compiler from 0 without gaps, in the order the compiler
+// began them, so that tables kept per schema (by the engines that compare schemas) can be
+// slices, one per compiler, instead of maps. The numbers of a compiler's schemas stay below
+// CompiledCount of any of them.
+func (s *Schema) Index() (CompilerID, int) { return CompilerID{s.info}, s.index }
+
 // BaseURI is the base URI of the schema's resource.
 func (s *Schema) BaseURI() string { return s.res.uri }
 
