@@ -64,22 +64,23 @@ type progress struct {
 	idx, depth int
 }
 
-// nodeTab holds an engine's nodes of one compiler's schemas, by schema number.
+// nodeTab holds what an engine keeps of one compiler's schemas, by schema number.
 type nodeTab struct {
-	id    schema.CompilerID
-	nodes []*node
+	id     schema.CompilerID
+	nodes  []*node
+	hashes []uint64 // hashOf, once asked for (0: not yet)
 }
 
-// nodeTab returns the nodes of the compiler of s (made at its number of schemas when
-// first asked for).
-func (e *engine) nodeTab(id schema.CompilerID, s *schema.Schema) *[]*node {
+// nodeTab returns the table of the compiler of s (its nodes made at its number of schemas
+// when first asked for).
+func (e *engine) nodeTab(id schema.CompilerID, s *schema.Schema) *nodeTab {
 	for k := range e.nodeTabs {
 		if e.nodeTabs[k].id == id {
-			return &e.nodeTabs[k].nodes
+			return &e.nodeTabs[k]
 		}
 	}
 	e.nodeTabs = append(e.nodeTabs, nodeTab{id: id, nodes: make([]*node, schema.CompiledCount(s))})
-	return &e.nodeTabs[len(e.nodeTabs)-1].nodes
+	return &e.nodeTabs[len(e.nodeTabs)-1]
 }
 
 // newEngine returns an engine reading schemas into bs (nil: bodies of its own) for a
@@ -965,6 +966,16 @@ func (e *engine) hashOf(s *schema.Schema) uint64 {
 		}
 		return 0x7f4a7c159e3779b9
 	}
+	// a schema's hash is kept by its number; 0 stands for none (a hash of 0 is made again)
+	id, i := s.Index()
+	t := e.nodeTab(id, s)
+	if i < len(t.hashes) {
+		if h := t.hashes[i]; h != 0 {
+			return h
+		}
+	} else {
+		t.hashes = slices.Grow(t.hashes, max(i+1, len(t.nodes))-len(t.hashes))[:max(i+1, len(t.nodes))]
+	}
 	doc := s.Document()
 	memo := e.hashMemo[doc]
 	if memo == nil {
@@ -973,7 +984,9 @@ func (e *engine) hashOf(s *schema.Schema) uint64 {
 		memo = make(map[int]uint64, e.size/2)
 		e.hashMemo[doc] = memo
 	}
-	return e.hashValue(memo, s.Value())
+	h := e.hashValue(memo, s.Value())
+	t.hashes[i] = h
+	return h
 }
 
 // hashValue hashes v, a value of the document whose hashes memo holds (by offset and

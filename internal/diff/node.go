@@ -301,16 +301,16 @@ func countOf(v source.Value) (int, bool) {
 func (e *engine) shell(s *schema.Schema) *node {
 	id, i := s.Index()
 	t := e.nodeTab(id, s)
-	if i < len(*t) {
-		if n := (*t)[i]; n != nil {
+	if i < len(t.nodes) {
+		if n := t.nodes[i]; n != nil {
 			return n
 		}
 	} else {
-		*t = slices.Grow(*t, i+1-len(*t))[:i+1]
+		t.nodes = slices.Grow(t.nodes, i+1-len(t.nodes))[:i+1]
 	}
 	n := &node{body: e.bodies.shell(s), id: e.nNodes}
 	e.nNodes++
-	(*t)[i] = n
+	t.nodes[i] = n
 	if n.hasAll {
 		e.read(n.body)
 	}
