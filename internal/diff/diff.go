@@ -301,8 +301,7 @@ func compare(ctx context.Context, old, new *schema.Schema, o Options, beside boo
 	}
 	placing := placeAhead(changes, beside)
 	defer placing()
-	s := &searcher{e: e, old: old, new: new, items: items, changes: changes, settled: proofs.skip, beside: beside}
-	s.attr.changes = changes
+	s := &searcher{e: e, old: old, new: new, items: items, attr: attributor{changes: changes}, settled: proofs.skip, beside: beside}
 	defer s.stopShrinks()
 	if o.SearchBudget <= 0 || !s.needsAny(dirForward) {
 		proofs.ask() // the forward proof will be needed
@@ -312,21 +311,21 @@ func compare(ctx context.Context, old, new *schema.Schema, o Options, beside boo
 	// startProofs); then the search on the whole schemas (a backstop when proved, the only
 	// hope when not). Both targeted searches run before the first proof is awaited, so
 	// that the forward one overlaps the backward proof.
-	var ex [3]source.Value
-	var paused [3]searchState
+	var ex [2]source.Value // by direction - 1
+	var paused [2]pausedSearch
 	for _, dir := range []int{dirBackward, dirForward} {
 		if o.SearchBudget > 0 {
 			s.start(dir)
-			ex[dir] = s.targeted(dir) // on an example, proofs.skip(dir) was called
-			paused[dir] = s.pause()
+			ex[dir-1] = s.targeted(dir) // on an example, proofs.skip(dir) was called
+			paused[dir-1] = s.pause()
 		}
 	}
 	decide := func(dir int) (bool, source.Value) {
-		if ex[dir].IsValid() {
-			return false, ex[dir]
+		if ex[dir-1].IsValid() {
+			return false, ex[dir-1]
 		}
 		if o.SearchBudget > 0 {
-			s.resume(paused[dir]) // the proof counts against the direction's time, as before
+			s.resume(paused[dir-1]) // the proof counts against the direction's time, as before
 		}
 		r := proofs.result(dir)
 		e.steps = r.steps // the search after it spends from what the proof left
@@ -345,7 +344,7 @@ func compare(ctx context.Context, old, new *schema.Schema, o Options, beside boo
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	changes = s.changes
+	changes = s.attr.changes // with those the search added
 	res := &Result{Direction: o.Direction}
 	res.Backward = verdict(bwProved, bwEx)
 	res.Forward = verdict(fwProved, fwEx)

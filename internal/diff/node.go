@@ -19,8 +19,8 @@ import (
 // schema object comes from here, so each side is read in its own dialect.
 //
 // What a body says depends only on the schema and the comparison's options, so the
-// engines of one comparison share it (see bodies): its shell is made under a shard's lock,
-// its keywords are read once under its own, and after that nothing writes to it or to its
+// engines of one comparison share it (see bodies): its shell is installed once, its
+// keywords are read once under its own lock, and after that nothing writes to it or to its
 // facts (the proof's goroutine copies facts while the search runs); what an engine learns
 // about a body on its own goes on its node or in its own tables.
 type body struct {
@@ -301,12 +301,9 @@ func countOf(v source.Value) (int, bool) {
 func (e *engine) shell(s *schema.Schema) *node {
 	id, i := s.Index()
 	t := e.nodeTab(id, s)
-	if i < len(t.nodes) {
-		if n := t.nodes[i]; n != nil {
-			return n
-		}
-	} else {
-		t.nodes = slices.Grow(t.nodes, i+1-len(t.nodes))[:i+1]
+	t.nodes = reach(t.nodes, i)
+	if n := t.nodes[i]; n != nil {
+		return n
 	}
 	n := &node{body: e.bodies.shell(s), id: e.nNodes}
 	e.nNodes++

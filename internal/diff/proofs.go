@@ -3,7 +3,6 @@ package diff
 import (
 	"context"
 	"runtime"
-	"sync"
 	"sync/atomic"
 
 	"github.com/jstk-dev/jstk/internal/panics"
@@ -56,8 +55,7 @@ type prover struct {
 	cancel [2]context.CancelFunc
 	out    [2]chan proofOutcome
 	asked  [2]bool
-	more   chan int // the forward direction, when it is asked after the start
-	wg     sync.WaitGroup
+	more   chan int      // the forward direction, when it is asked after the start
 	done   chan struct{} // closed when the goroutine ends
 	catch  panics.Catcher
 }
@@ -87,9 +85,7 @@ func startProofs(ctx context.Context, e *engine, old, new *schema.Schema, beside
 	}
 	p.asked[0] = true
 	p.done = make(chan struct{})
-	p.wg.Add(1)
 	go func() {
-		defer p.wg.Done()
 		defer close(p.done)
 		// a panic here would end the process: it is raised again on the comparison's
 		// goroutine (by result or stop), where the caller can recover it
@@ -165,6 +161,6 @@ func (p *prover) stop() {
 		c()
 	}
 	close(p.more)
-	p.wg.Wait()
+	<-p.done
 	p.catch.Repanic()
 }

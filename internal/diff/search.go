@@ -27,18 +27,23 @@ type searcher struct {
 	e        *engine
 	old, new *schema.Schema
 	items    []*item
-	changes  []*change
+	dirState               // of the direction being searched
+	attr     attributor    // attributes the examples the search finds; it has the changes
+	settled  func(dir int) // called when a direction's first example is found
+	beside   bool          // examples are made smaller on a goroutine of their own
+	shrinks  *shrinker     // the examples being made smaller, until drained
+}
+
+// dirState is the state of one direction's search (start), set aside while the other
+// direction searches (pause, resume).
+type dirState struct {
 	tried    map[string]bool
 	deadline time.Time
 	count    int
 	limit    int
 	ticks    int
 	gen      *gen
-	found    bool          // an example was found in this direction
-	attr     attributor    // attributes the examples the search finds
-	settled  func(dir int) // called when a direction's first example is found
-	beside   bool          // examples are made smaller on a goroutine of their own
-	shrinks  *shrinker     // the examples being made smaller, until drained
+	found    bool // an example was found in this direction
 }
 
 // postFirstCandidates bounds the candidates a direction tries, once its verdict is settled
@@ -66,26 +71,21 @@ func (s *searcher) start(dir int) {
 	s.gen = e.newGen(e.opts.Seed+uint64(dir), s.stop)
 }
 
-// searchState is the state of one direction's search, set aside while the other
-// direction searches.
-type searchState struct {
-	tried             map[string]bool
-	left              time.Duration // of the time budget
-	count, limit, tks int
-	gen               *gen
-	found             bool
+// pausedSearch is a direction's search set aside: its state, and the time left of its
+// budget.
+type pausedSearch struct {
+	dirState
+	left time.Duration
 }
 
 // pause sets the current direction's search aside; the time until resume does not count
 // against its budget.
-func (s *searcher) pause() searchState {
-	return searchState{s.tried, time.Until(s.deadline), s.count, s.limit, s.ticks, s.gen, s.found}
-}
+func (s *searcher) pause() pausedSearch { return pausedSearch{s.dirState, time.Until(s.deadline)} }
 
 // resume takes up a direction's search where pause left it.
-func (s *searcher) resume(st searchState) {
-	s.tried, s.deadline = st.tried, time.Now().Add(st.left)
-	s.count, s.limit, s.ticks, s.gen, s.found = st.count, st.limit, st.tks, st.gen, st.found
+func (s *searcher) resume(p pausedSearch) {
+	s.dirState = p.dirState
+	s.deadline = time.Now().Add(p.left)
 }
 
 // finish ends the search of one direction.
@@ -558,7 +558,7 @@ func (s *searcher) prepare(dir int) {
 		return
 	}
 	s.attr.prepared[dir-1] = true
-	for _, ch := range s.changes {
+	for _, ch := range s.attr.changes {
 		f, p := ch.nf, ch.bw
 		if dir == dirForward {
 			f, p = ch.of, ch.fw
@@ -750,8 +750,7 @@ func (s *searcher) orphan(dir int, errs []schema.Error, at *item) *change {
 		file, line, col := leaf.SchemaPosition()
 		ch.failPos = Location{File: file, Line: line, Column: col}
 	}
-	s.changes = append(s.changes, ch)
-	s.attr.changes = s.changes
+	s.attr.changes = append(s.attr.changes, ch)
 	if at != nil {
 		at.changes = append(at.changes, ch)
 	}

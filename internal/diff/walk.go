@@ -67,10 +67,7 @@ func (e *engine) withContext(c *conj, ctx []*schema.Schema) *conj {
 	if len(ctx) == 0 {
 		return c
 	}
-	// conjOf keeps no reference to the roots it is given: they go in a scratch slice
-	roots := append(append(e.rootsBuf[:0], ctx...), c.roots...)
-	e.rootsBuf = roots
-	return e.conjOf(roots, c.chosen)
+	return e.conjOf(e.joinRoots(ctx, c.roots), c.chosen)
 }
 
 // proof is what is known about one direction of one change.

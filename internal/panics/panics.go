@@ -47,13 +47,6 @@ func (c *Catcher) Do(fn func()) (ok bool) {
 	return true
 }
 
-// Caught reports whether a panic was caught.
-func (c *Catcher) Caught() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.caught != nil
-}
-
 // Repanic panics with the first caught panic, as an *Error, the first time it is called
 // after one was caught; otherwise it does nothing.
 func (c *Catcher) Repanic() {

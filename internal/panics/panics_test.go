@@ -8,7 +8,7 @@ import (
 
 func TestCatcher(t *testing.T) {
 	var c Catcher
-	if !c.Do(func() {}) || c.Caught() {
+	if !c.Do(func() {}) {
 		t.Fatal("work that does not panic is reported as panicked")
 	}
 	c.Repanic() // nothing caught: nothing raised
@@ -28,9 +28,6 @@ func TestCatcher(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if !c.Caught() {
-		t.Fatal("no panic caught")
-	}
 	got := func() (r any) {
 		defer func() { r = recover() }()
 		c.Repanic()
