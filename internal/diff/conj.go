@@ -26,7 +26,9 @@ type engine struct {
 	regexTimeout  time.Duration
 	pats          patterns
 	known         map[string]bool
-	conjs         map[string]*conj
+	conjs         map[uint64]*conj // by partsHash, a list through next
+	nConjs        int
+	hashMask      uint64 // all ones; tests clear it to make every partsHash collide
 	byRoots       map[string]*conj
 	matchMemo     map[[2]string]bool
 	valueMemo     map[valueKey]valueEntry
@@ -110,7 +112,7 @@ func newEngine(ctx context.Context, opts Options, bs *bodies, size int) *engine 
 		regexps:      map[string]schema.Regexp{},
 		regexTimeout: 2 * time.Second,
 		known:        map[string]bool{},
-		conjs:        make(map[string]*conj, size/4),
+		conjs:        make(map[uint64]*conj, size/4),
 		byRoots:      map[string]*conj{},
 		matchMemo:    map[[2]string]bool{},
 		valueMemo:    map[valueKey]valueEntry{},
@@ -125,6 +127,7 @@ func newEngine(ctx context.Context, opts Options, bs *bodies, size int) *engine 
 		disProg:      map[proofKey]progress{},
 		stepBudget:   opts.ProofSteps,
 		size:         size,
+		hashMask:     ^uint64(0),
 	}
 	for _, f := range schema.KnownFormats() {
 		e.known[f] = true
@@ -146,8 +149,8 @@ func (e *engine) node(s *schema.Schema) *node {
 // closed over in-place references and allOf, every part they imply. chosen lists the
 // anyOf/oneOf/if groups already split on (so they are not split again).
 type conj struct {
-	key    string
-	kid    int // numbers the distinct keys: conjunctions with the same key have the same kid
+	kid    int   // numbers the distinct sets of parts and chosen groups: the same set, the same kid
+	next   *conj // the next conjunction of other parts whose parts hash the same (engine.conjs)
 	roots  []*schema.Schema
 	shells []*node // the parts, perhaps not read yet: parts returns them read
 	read   bool    // the parts are read
@@ -222,16 +225,19 @@ func (e *engine) conjClose(roots []*schema.Schema, chosen []int) *conj {
 		slices.SortFunc(parts, func(a, b *node) int { return a.id - b.id })
 		e.partsBuf = parts
 	}
-	ch := append([]int(nil), chosen...)
-	sort.Ints(ch)
-	sb := binary.AppendUvarint(e.keyBuf[:0], uint64(len(parts)))
-	for _, p := range parts {
-		sb = binary.AppendUvarint(sb, uint64(p.id))
+	var ch []int
+	if len(chosen) > 0 {
+		ch = append(ch, chosen...)
+		sort.Ints(ch)
 	}
-	sb = appendInts(sb, ch)
-	e.keyBuf = sb
-	c, ok := e.conjs[string(sb)]
-	if ok && rootsEqual(c.roots, roots) {
+	h := e.partsHash(parts, ch)
+	var c *conj
+	for c = e.conjs[h]; c != nil; c = c.next {
+		if slices.Equal(c.shells, parts) && slices.Equal(c.chosen, ch) {
+			break
+		}
+	}
+	if c != nil && rootsEqual(c.roots, roots) {
 		return c
 	}
 	var rs []*schema.Schema
@@ -240,19 +246,31 @@ func (e *engine) conjClose(roots []*schema.Schema, chosen []int) *conj {
 			rs = append(rs, r)
 		}
 	}
-	if ok {
+	if c != nil {
 		// The same parts reached from other roots: the same constraints, but the roots
 		// are this conjunction's own (they say where its keywords are and what is compared
 		// with what); the merged view is shared.
-		return &conj{key: c.key, kid: c.kid, roots: rs, shells: c.shells, chosen: c.chosen, shared: c}
+		return &conj{kid: c.kid, roots: rs, shells: c.shells, chosen: c.chosen, shared: c}
 	}
 	if len(roots) != 1 {
 		parts = slices.Clone(parts)
 	}
-	key := string(sb)
-	c = &conj{key: key, kid: len(e.conjs), roots: rs, shells: parts, chosen: ch}
-	e.conjs[key] = c
+	c = &conj{kid: e.nConjs, roots: rs, shells: parts, chosen: ch, next: e.conjs[h]}
+	e.nConjs++
+	e.conjs[h] = c
 	return c
+}
+
+// partsHash hashes the ids of parts and the chosen groups ch, the identity of a
+// conjunction's constraints.
+func (e *engine) partsHash(parts []*node, ch []int) uint64 {
+	b := binary.AppendUvarint(e.keyBuf[:0], uint64(len(parts)))
+	for _, p := range parts {
+		b = binary.AppendUvarint(b, uint64(p.id))
+	}
+	b = appendInts(b, ch)
+	e.keyBuf = b
+	return maphash.Bytes(e.seed, b) & e.hashMask
 }
 
 // closed returns s and the schemas it implies in place (through $ref and allOf), sorted

@@ -22,8 +22,8 @@ func TestConjKeepsItsRoots(t *testing.T) {
 	e := newEngine(context.Background(), o, nil, 0)
 	both := e.conjOf([]*schema.Schema{a, tgt}, nil)
 	one := e.conjOf([]*schema.Schema{a}, nil)
-	if both.key != one.key {
-		t.Fatalf("keys differ: %q, %q", both.key, one.key)
+	if both.kid != one.kid {
+		t.Fatalf("kids differ: %d, %d", both.kid, one.kid)
 	}
 	if !slices.Equal(one.roots, []*schema.Schema{a}) {
 		t.Errorf("roots of [A] = %d schemas, want A alone", len(one.roots))
@@ -36,5 +36,41 @@ func TestConjKeepsItsRoots(t *testing.T) {
 	}
 	if e.sameConj(one, both) {
 		t.Error("sameConj([A], [A, T]) = true: the locations are made of different schemas")
+	}
+}
+
+// Conjunctions whose parts hash the same are told apart by their parts: with every hash
+// made equal, distinct sets still get distinct kids and the same set its first kid.
+func TestConjHashCollisions(t *testing.T) {
+	subs := []*schema.Schema{
+		compileText(t, "a.json", `{"type": "string"}`),
+		compileText(t, "b.json", `{"minLength": 1}`),
+		compileText(t, "c.json", `{"maxLength": 3}`),
+	}
+	o, _ := (&Options{}).normalize()
+	e := newEngine(context.Background(), o, nil, 0)
+	e.hashMask = 0
+	lists := [][]*schema.Schema{{subs[0], subs[1]}, {subs[1], subs[2]}, {subs[0], subs[2]}, {subs[0], subs[1], subs[2]}}
+	kids := map[int]bool{}
+	for _, l := range lists {
+		c := e.conjOf(l, nil)
+		if kids[c.kid] {
+			t.Errorf("two sets of parts share kid %d", c.kid)
+		}
+		kids[c.kid] = true
+	}
+	for _, l := range lists {
+		first := e.conjOf(l, nil)
+		again := e.conjClose(l, nil)
+		if again.kid != first.kid {
+			t.Errorf("the same parts: kid %d, then %d", first.kid, again.kid)
+		}
+	}
+	n := 0
+	for c := e.conjs[0]; c != nil; c = c.next {
+		n++
+	}
+	if n < len(lists) {
+		t.Errorf("%d conjunctions under the masked hash, want at least %d", n, len(lists))
 	}
 }

@@ -21,8 +21,14 @@ import (
 type gen struct {
 	e     *engine
 	rng   *rand.Rand
-	cache map[string][]source.Value
+	cache map[genKey][]source.Value
 	stop  func() bool
+}
+
+// genKey identifies a request to values: the conjunctions by kid (hint -1 for none).
+type genKey struct {
+	src, hint  int
+	wide, deep bool
 }
 
 const (
@@ -33,7 +39,7 @@ const (
 )
 
 func (e *engine) newGen(seed uint64, stop func() bool) *gen {
-	return &gen{e: e, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), cache: map[string][]source.Value{}, stop: stop}
+	return &gen{e: e, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), cache: map[genKey][]source.Value{}, stop: stop}
 }
 
 // values returns values valid under src (checked), those that fail hint first. wide asks
@@ -42,7 +48,10 @@ func (g *gen) values(src, hint *conj, depth int, wide bool) []source.Value {
 	if depth > 2*maxDepth || g.stop() {
 		return nil
 	}
-	key := src.key + "~" + hintKey(hint) + "~" + strconv.FormatBool(wide) + "~" + strconv.FormatBool(depth > maxDepth)
+	key := genKey{src: src.kid, hint: -1, wide: wide, deep: depth > maxDepth}
+	if hint != nil {
+		key.hint = hint.kid
+	}
 	if v, ok := g.cache[key]; ok {
 		return v
 	}
@@ -131,13 +140,6 @@ func (g *gen) values(src, hint *conj, depth int, wide bool) []source.Value {
 	}
 	g.cache[key] = out
 	return out
-}
-
-func hintKey(h *conj) string {
-	if h == nil {
-		return "-"
-	}
-	return h.key
 }
 
 // quiet returns a value of src, preferring one valid under the hint (a quiet base).
