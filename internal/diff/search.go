@@ -217,17 +217,17 @@ func (s *searcher) needs(it *item, dir int) bool {
 }
 
 // embed wraps a value into whole instances along a path of steps.
-func (s *searcher) embed(g *gen, path []step, dir int, v source.Value) []source.Value {
+func (s *searcher) embed(g *gen, path *pathStep, dir int, v source.Value) []source.Value {
 	cur := []source.Value{v}
-	for i := len(path) - 1; i >= 0; i-- {
-		st := path[i]
+	for p := path; p != nil; p = p.up {
+		st, i := &p.step, p.depth
 		src, hint := st.o, st.n
 		if dir == dirForward {
 			src, hint = st.n, st.o
 		}
 		var next []source.Value
 		for _, c := range cur {
-			next = append(next, g.around(src, hint, st, c, i)...)
+			next = append(next, g.around(src, hint, *st, c, i)...)
 			if len(next) >= 2 {
 				break
 			}

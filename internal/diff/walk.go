@@ -39,13 +39,21 @@ type step struct {
 	o, n  *conj // the containers, with their in-place context
 }
 
+// pathStep is one step of the path from the root to a location; the paths of a location's
+// children share it.
+type pathStep struct {
+	step
+	up    *pathStep // the step before, nil for the first
+	depth int       // the steps before this one
+}
+
 // item is one aligned location: the conjunctions o and n apply there, with ctxO/ctxN the
 // schemas that apply to the same instance from enclosing in-place applicators.
 type item struct {
 	o, n       *conj
 	so, sn     *schema.Schema // the schemas aligned here (for pointers)
 	ctxO, ctxN []*schema.Schema
-	path       []step
+	path       *pathStep // the last step from the root; nil at the root
 	ipath      string
 	pol        int8 // +1, -1 under not, 0 where the effect on the whole cannot be told
 	dom        typeSet
@@ -225,9 +233,10 @@ func (c *cmpCtx) child(o, n []*schema.Schema, ctxO, ctxN []*schema.Schema, st *s
 	if st != nil {
 		s := *st
 		s.o, s.n = c.fo, c.fn
-		it.path = append(append([]step(nil), c.it.path...), s)
-	} else {
-		it.path = c.it.path
+		it.path = &pathStep{step: s, up: c.it.path}
+		if c.it.path != nil {
+			it.path.depth = c.it.path.depth + 1
+		}
 	}
 	c.children = append(c.children, it)
 }
