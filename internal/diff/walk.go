@@ -358,6 +358,9 @@ func kebab(s string) string {
 // short renders a value for a message.
 func short(v source.Value) string {
 	b := string(source.AppendJSON(nil, v))
+	if len(b) <= 60 { // no more runes than bytes
+		return b
+	}
 	if r := []rune(b); len(r) > 60 {
 		return string(r[:57]) + "..."
 	}
@@ -719,7 +722,11 @@ func pick(fs []*fact, strs []string) []*fact {
 }
 
 func quoteList(xs []string) string {
-	var b []byte
+	n := 0
+	for _, x := range xs {
+		n += len(x) + len(" and ") + 2
+	}
+	b := make([]byte, 0, n)
 	for i, x := range xs {
 		if i > 0 {
 			b = append(b, " and "...)
@@ -739,13 +746,16 @@ func appendQuote(b []byte, s string) []byte {
 		}
 	}
 	b = append(b, '"')
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c == '"' || c == '\\' {
-			b = append(b, '\\', c)
-		} else {
-			b = append(b, c)
+	for {
+		i := strings.IndexAny(s, `"\`)
+		if i < 0 {
+			break
 		}
+		b = append(b, s[:i]...)
+		b = append(b, '\\', s[i])
+		s = s[i+1:]
 	}
+	b = append(b, s...)
 	return append(b, '"')
 }
 
@@ -964,6 +974,9 @@ func (c *cmpCtx) objects() {
 		xo, xn := explicit(c.lo, k), explicit(c.ln, k)
 		so, forbidO := e.valueSchemas(c.lo, k)
 		sn, forbidN := e.valueSchemas(c.ln, k)
+		if xo != nil && xn != nil && !forbidO && !forbidN && e.sameRoots(so, sn) {
+			continue // unchanged (child would skip it): no step or path made for it
+		}
 		st := &step{kind: stProp, key: k}
 		ip := c.it.ipath + "/" + source.EscapeToken(k)
 		switch {
@@ -1112,7 +1125,12 @@ func schemasOf(fs []*fact) []*schema.Schema {
 	return out
 }
 
+// byTrigger groups the facts of kind k (fDepRequired or fDepSchema) by their property;
+// nil when the view has none, as most have.
 func byTrigger(m *merged, k factKind) map[string][]*fact {
+	if k == fDepRequired && len(m.depReq) == 0 || k == fDepSchema && len(m.depSch) == 0 {
+		return nil
+	}
 	out := map[string][]*fact{}
 	for f := range m.facts {
 		if f.kind == k {
