@@ -949,6 +949,9 @@ func (c *cmpCtx) objects() {
 	// properties
 	explicit := func(cj *conj, k string) *fact {
 		for _, n := range e.parts(cj) {
+			if _, ok := n.props[k]; !ok {
+				continue // its properties facts are those of its props (readNode)
+			}
 			for i := range n.facts {
 				if f := &n.facts[i]; f.kind == fProp && f.str == k {
 					return f
