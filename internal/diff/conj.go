@@ -116,7 +116,7 @@ func newEngine(ctx context.Context, opts Options, bs *bodies, size int) *engine 
 		matchMemo:    map[[2]string]bool{},
 		namesMemo:    map[*conj][]string{},
 		hashMemo:     map[*source.Document]map[int]uint64{},
-		seed:         maphash.MakeSeed(),
+		seed:         bs.seed,
 		sameMemo:     make(map[[2]*schema.Schema]int8, size/4),
 		evalMemo:     map[*schema.Schema]int8{},
 		subMemo:      map[proofKey]bool{},
@@ -992,26 +992,54 @@ func (e *engine) hashOf(s *schema.Schema) uint64 {
 	if h := t.hashes[i]; h != 0 {
 		return h
 	}
-	doc := s.Document()
-	memo := e.hashMemo[doc]
-	if memo == nil {
-		// on the largest pair each engine hashed 24,464 values of the two documents, which
-		// have 18,092 schemas: the memo starts at half the schemas of both
-		memo = make(map[int]uint64, e.size/2)
-		e.hashMemo[doc] = memo
-	}
-	h := e.hashValue(memo, s.Value())
+	h := e.hashValue(e.valueHashesOf(s.Document()), s.Value())
 	t.hashes[i] = h
 	return h
 }
 
-// hashValue hashes v, a value of the document whose hashes memo holds (by offset and
-// kind).
-func (e *engine) hashValue(memo map[int]uint64, v source.Value) uint64 {
+// valueHashes memoises the hashes of one document's arrays and objects, by offset and
+// kind: in the comparison's table shared by its engines (the documents compared), or in
+// the engine's own map (other documents).
+type valueHashes struct {
+	shared *hashTable
+	local  map[int]uint64
+}
+
+func (m valueHashes) get(mk int) (uint64, bool) {
+	if m.shared != nil {
+		return m.shared.get(uint64(mk))
+	}
+	h, ok := m.local[mk]
+	return h, ok
+}
+
+func (m valueHashes) put(mk int, h uint64) {
+	if m.shared != nil {
+		m.shared.put(uint64(mk), h)
+	} else {
+		m.local[mk] = h
+	}
+}
+
+func (e *engine) valueHashesOf(doc *source.Document) valueHashes {
+	if t := e.bodies.hashes[doc]; t != nil {
+		return valueHashes{shared: t}
+	}
+	memo := e.hashMemo[doc]
+	if memo == nil {
+		memo = map[int]uint64{}
+		e.hashMemo[doc] = memo
+	}
+	return valueHashes{local: memo}
+}
+
+// hashValue hashes v, a value of the document whose hashes memo holds. The hash of an
+// array or object is never 0 (the tables' mark of none).
+func (e *engine) hashValue(memo valueHashes, v source.Value) uint64 {
 	k := v.Kind()
 	mk := v.Offset()<<4 | int(k)
 	if k == source.Object || k == source.Array {
-		if h, ok := memo[mk]; ok {
+		if h, ok := memo.get(mk); ok {
 			return h
 		}
 	}
@@ -1044,7 +1072,8 @@ func (e *engine) hashValue(memo map[int]uint64, v source.Value) uint64 {
 		mix(sum)
 	}
 	if k == source.Object || k == source.Array {
-		memo[mk] = h
+		h |= 1
+		memo.put(mk, h)
 	}
 	return h
 }

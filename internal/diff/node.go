@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"hash/maphash"
 	"math/big"
 	"slices"
 	"sort"
@@ -95,10 +96,15 @@ type node struct {
 // their full size when the comparison starts and read without a lock: a body is installed
 // with a compare-and-swap, and the engine that loses the race takes the winner's. Schemas
 // of other compilers (none in a comparison jstk makes) go in a map under a lock.
+//
+// The engines also share the hashes of the compared documents' values (hashTable, by
+// document; read-only map), made with one seed.
 type bodies struct {
-	tabs  []bodyTab
-	mu    sync.Mutex
-	other map[*schema.Schema]*body
+	tabs   []bodyTab
+	mu     sync.Mutex
+	other  map[*schema.Schema]*body
+	seed   maphash.Seed
+	hashes map[*source.Document]*hashTable
 }
 
 type bodyTab struct {
@@ -108,7 +114,7 @@ type bodyTab struct {
 
 // newBodies returns the table for a comparison of schemas made by the compilers of ss.
 func newBodies(ss ...*schema.Schema) *bodies {
-	t := &bodies{}
+	t := &bodies{seed: maphash.MakeSeed(), hashes: map[*source.Document]*hashTable{}}
 	for _, s := range ss {
 		if s == nil {
 			continue
@@ -116,8 +122,75 @@ func newBodies(ss ...*schema.Schema) *bodies {
 		if id, _ := s.Index(); !slices.ContainsFunc(t.tabs, func(b bodyTab) bool { return b.id == id }) {
 			t.tabs = append(t.tabs, bodyTab{id: id, bodies: make([]atomic.Pointer[body], schema.CompiledCount(s))})
 		}
+		if doc := s.Document(); t.hashes[doc] == nil {
+			// the arrays and objects hashed are about two thirds of the schemas (12k per
+			// document of the largest pair, which has 9k schemas on each side)
+			t.hashes[doc] = newHashTable(2 * schema.CompiledCount(s))
+		}
 	}
 	return t
+}
+
+// hashTable is a fixed-size table of value hashes by key (a value's offset and kind, not
+// 0), read and written by several goroutines without a lock: a slot's key is claimed by
+// compare-and-swap, then its hash is stored. A reader that finds the key before its hash
+// computes the hash itself, and the same one, since the engines share the seed. A full
+// table stores nothing more; its keys are then computed each time.
+type hashTable struct {
+	slots []hashSlot
+	mask  uint64
+}
+
+type hashSlot struct {
+	key, hash atomic.Uint64
+}
+
+// maxProbes bounds a lookup in a hashTable.
+const maxProbes = 32
+
+func newHashTable(n int) *hashTable {
+	size := 1024
+	for size < n {
+		size *= 2
+	}
+	return &hashTable{slots: make([]hashSlot, size), mask: uint64(size - 1)}
+}
+
+func (t *hashTable) start(key uint64) uint64 { return (key * 0x9e3779b97f4a7c15 >> 17) & t.mask }
+
+// get returns the hash stored for key, if it is.
+func (t *hashTable) get(key uint64) (uint64, bool) {
+	i := t.start(key)
+	for range maxProbes {
+		switch t.slots[i].key.Load() {
+		case key:
+			h := t.slots[i].hash.Load()
+			return h, h != 0
+		case 0:
+			return 0, false
+		}
+		i = (i + 1) & t.mask
+	}
+	return 0, false
+}
+
+// put stores h (not 0) for key.
+func (t *hashTable) put(key, h uint64) {
+	i := t.start(key)
+	for range maxProbes {
+		sl := &t.slots[i]
+		k := sl.key.Load()
+		if k == 0 && sl.key.CompareAndSwap(0, key) {
+			k = key
+		} else if k == 0 {
+			k = sl.key.Load() // another goroutine claimed it first
+		}
+		if k == key {
+			sl.hash.Store(h)
+			return
+		}
+		i = (i + 1) & t.mask
+	}
 }
 
 // shell returns the body of s, made when first asked for with what a conjunction's
