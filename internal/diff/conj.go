@@ -32,6 +32,7 @@ type engine struct {
 	byRoots       map[string]*conj
 	matchMemo     map[[2]string]bool
 	namesMemo     map[*conj][]string
+	objParts      map[int][]*node // objectParts of the larger conjunctions, by kid
 	hashMemo      map[*source.Document]map[int]uint64
 	seed          maphash.Seed
 	sameMemo      map[[2]*schema.Schema]int8
@@ -115,6 +116,7 @@ func newEngine(ctx context.Context, opts Options, bs *bodies, size int) *engine 
 		byRoots:      map[string]*conj{},
 		matchMemo:    map[[2]string]bool{},
 		namesMemo:    map[*conj][]string{},
+		objParts:     map[int][]*node{},
 		hashMemo:     map[*source.Document]map[int]uint64{},
 		seed:         bs.seed,
 		sameMemo:     make(map[[2]*schema.Schema]int8, size/4),
@@ -679,10 +681,33 @@ func (e *engine) evaluates(s *schema.Schema) bool {
 // additionalProperties/items: nothing in place evaluates anything.
 func (e *engine) unevalAsAdditional(n *body) bool { return !e.evaluatesInPlace(n) }
 
+// objectParts returns the parts of c that say something about its properties (the false
+// schema too), in order. A large conjunction keeps them, by kid: under the 270 conditions
+// of an allOf, a property's schemas were looked for in 271 parts, of which one or two
+// have properties.
+func (e *engine) objectParts(c *conj) []*node {
+	parts := e.parts(c)
+	if len(parts) <= 8 {
+		return parts
+	}
+	if out, ok := e.objParts[c.kid]; ok {
+		return out
+	}
+	out := []*node{} // not nil: none is known
+	for _, n := range parts {
+		if n.isBool && !n.boolVal || len(n.props) > 0 || len(n.patterns) > 0 || n.additional != nil ||
+			n.unevalP != nil || n.propNames != nil {
+			out = append(out, n)
+		}
+	}
+	e.objParts[c.kid] = out
+	return out
+}
+
 // valueSchemas returns the schemas that apply to the value of property name in c, and
 // whether the property is forbidden outright.
 func (e *engine) valueSchemas(c *conj, name string) (subs []*schema.Schema, forbidden bool) {
-	for _, n := range e.parts(c) {
+	for _, n := range e.objectParts(c) {
 		if n.isBool {
 			if !n.boolVal {
 				return nil, true
