@@ -287,7 +287,11 @@ func Compare(ctx context.Context, old, new *schema.Schema, opts *Options) (*Resu
 // compare is Compare with normalized options; beside runs the whole-schema proofs on a
 // goroutine of their own (see startProofs).
 func compare(ctx context.Context, old, new *schema.Schema, o Options, beside bool) (*Result, error) {
-	e := newEngine(ctx, o, newBodies(old, new), schema.CompiledCount(old, new))
+	bs := newBodies(old, new)
+	if beside {
+		bs.shareHashes(old, new)
+	}
+	e := newEngine(ctx, o, bs, schema.CompiledCount(old, new))
 	proofs := startProofs(ctx, e, old, new, beside)
 	defer proofs.stop()
 	items := e.walk(old, new)

@@ -8,7 +8,7 @@ import (
 // A hashTable returns what was stored for a key or nothing, never another key's hash;
 // once full it stores nothing more.
 func TestHashTable(t *testing.T) {
-	tab := newHashTable(1) // 1024 slots
+	tab := newHashTable(1000) // 1024 slots
 	hashOf := func(k uint64) uint64 { return k*7919 | 1 }
 	const n = 5000 // more keys than slots
 	stored := 0

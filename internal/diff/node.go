@@ -122,13 +122,20 @@ func newBodies(ss ...*schema.Schema) *bodies {
 		if id, _ := s.Index(); !slices.ContainsFunc(t.tabs, func(b bodyTab) bool { return b.id == id }) {
 			t.tabs = append(t.tabs, bodyTab{id: id, bodies: make([]atomic.Pointer[body], schema.CompiledCount(s))})
 		}
+	}
+	return t
+}
+
+// shareHashes makes the tables in which the engines of a comparison share the hashes of
+// the values of the documents of ss (a comparison with one engine keeps them in its own
+// maps). The arrays and objects hashed are about two thirds of the schemas: 12k in each
+// document of the largest pair, which has 9k schemas on each side.
+func (t *bodies) shareHashes(ss ...*schema.Schema) {
+	for _, s := range ss {
 		if doc := s.Document(); t.hashes[doc] == nil {
-			// the arrays and objects hashed are about two thirds of the schemas (12k per
-			// document of the largest pair, which has 9k schemas on each side)
 			t.hashes[doc] = newHashTable(2 * schema.CompiledCount(s))
 		}
 	}
-	return t
 }
 
 // hashTable is a fixed-size table of value hashes by key (a value's offset and kind, not
@@ -149,7 +156,7 @@ type hashSlot struct {
 const maxProbes = 32
 
 func newHashTable(n int) *hashTable {
-	size := 1024
+	size := 64
 	for size < n {
 		size *= 2
 	}
