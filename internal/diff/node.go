@@ -306,7 +306,7 @@ type fact struct {
 	kind  factKind
 	types typeSet
 	n     *body
-	kw    string // the keyword's pointer relative to the schema, escaped ("maxLength", "properties/a")
+	kw    string // the keyword's pointer relative to the schema, escaped ("maxLength"); see keyword
 	vals  []source.Value
 	b     *bound
 	r     *big.Rat
@@ -632,7 +632,7 @@ func (e *engine) readNode(n *body) {
 		}
 	}
 	for _, k := range n.propOrder {
-		add(fact{kind: fProp, kw: "properties/" + source.EscapeToken(k), str: k, s: n.props[k]})
+		add(fact{kind: fProp, str: k, s: n.props[k]}) // kw: see keyword
 	}
 	for _, p := range n.patterns {
 		add(fact{kind: fPatternProp, kw: "patternProperties/" + source.EscapeToken(p.src), str: p.src, s: p.s})
@@ -782,25 +782,37 @@ func (e *engine) patternMatch(src, name string) bool {
 	return err == nil && m
 }
 
+// keyword is the path of a fact's keyword relative to its schema ("" for the schema
+// itself). A property's is made when asked: most are never shown.
+func (f *fact) keyword() string {
+	if f.kind == fProp {
+		return "properties/" + source.EscapeToken(f.str)
+	}
+	return f.kw
+}
+
 // pointerOf is the JSON Pointer of a fact's keyword in its document.
 func (f *fact) pointer() string {
 	_, p := f.n.s.Pointer()
-	if f.kw == "" {
-		return p
+	if kw := f.keyword(); kw != "" {
+		return p + "/" + kw
 	}
-	return p + "/" + f.kw
+	return p
 }
 
 // location is the fact's absolute keyword location, as the validator reports it.
 func (f *fact) location() string {
-	if f.kw == "" {
-		return f.n.s.Location
+	if kw := f.keyword(); kw != "" {
+		return f.n.s.Location + "/" + kw
 	}
-	return f.n.s.Location + "/" + f.kw
+	return f.n.s.Location
 }
 
 // kwName is the keyword of a fact (the first token of its path).
 func (f *fact) kwName() string {
+	if f.kind == fProp {
+		return "properties"
+	}
 	k, _, _ := strings.Cut(f.kw, "/")
 	return k
 }

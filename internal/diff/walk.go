@@ -800,11 +800,11 @@ func (c *cmpCtx) arrays() {
 	case len(to) > 0 && len(tn) > 0:
 		c.childOrChange("items", to[0], tn[0], so, sn, st, ip)
 	case len(tn) > 0:
-		ch := c.addSub("items-added", nil, tn[0], "", "", e.conjOf(so, nil), e.conjOf(sn, nil), false, false, tAll, "items now have a schema ("+tn[0].kw+")")
+		ch := c.addSub("items-added", nil, tn[0], "", "", e.conjOf(so, nil), e.conjOf(sn, nil), false, false, tAll, "items now have a schema ("+tn[0].keyword()+")")
 		ch.okw = "items"
 		c.childIfReal(so, sn, st, ip)
 	case len(to) > 0:
-		ch := c.addSub("items-removed", to[0], nil, "", "", e.conjOf(so, nil), e.conjOf(sn, nil), false, false, tAll, "items no longer have a schema ("+to[0].kw+")")
+		ch := c.addSub("items-removed", to[0], nil, "", "", e.conjOf(so, nil), e.conjOf(sn, nil), false, false, tAll, "items no longer have a schema ("+to[0].keyword()+")")
 		ch.nkw = "items"
 		c.childIfReal(so, sn, st, ip)
 	}
@@ -890,7 +890,7 @@ func (c *cmpCtx) childOrChange(name string, of, nf *fact, so, sn []*schema.Schem
 	_, bn := nf.s.Bool()
 	if bo || bn {
 		c.addSub(name+"-changed", of, nf, "", "", c.e.conjOf(so, nil), c.e.conjOf(sn, nil), false, false, tAll,
-			fmt.Sprintf("%s changed from %s to %s", of.kw, short(of.s.Value()), short(nf.s.Value())))
+			fmt.Sprintf("%s changed from %s to %s", of.keyword(), short(of.s.Value()), short(nf.s.Value())))
 		return
 	}
 	c.child(so, sn, nil, nil, st, ip, c.it.pol, tAll)
@@ -907,14 +907,14 @@ func (c *cmpCtx) pairKeyword(name string, fo, fn []*fact, ctx []*schema.Schema, 
 		_, bo := fo[0].s.Bool()
 		_, bn := fn[0].s.Bool()
 		if bo || bn || st == nil {
-			c.add(name+"-changed", fo, fn, fmt.Sprintf("%s changed from %s to %s", fo[0].kw, short(fo[0].s.Value()), short(fn[0].s.Value())))
+			c.add(name+"-changed", fo, fn, fmt.Sprintf("%s changed from %s to %s", fo[0].keyword(), short(fo[0].s.Value()), short(fn[0].s.Value())))
 			return
 		}
 		c.child([]*schema.Schema{fo[0].s}, []*schema.Schema{fn[0].s}, nil, nil, st, ip, c.it.pol, tAll)
 	case len(fn) > 0:
-		c.add(name+"-added", nil, fn, fmt.Sprintf("%s added: %s", fn[0].kw, short(fn[0].s.Value())))
+		c.add(name+"-added", nil, fn, fmt.Sprintf("%s added: %s", fn[0].keyword(), short(fn[0].s.Value())))
 	case len(fo) > 0:
-		c.add(name+"-removed", fo, nil, fmt.Sprintf("%s removed (was %s)", fo[0].kw, short(fo[0].s.Value())))
+		c.add(name+"-removed", fo, nil, fmt.Sprintf("%s removed (was %s)", fo[0].keyword(), short(fo[0].s.Value())))
 	}
 }
 
@@ -1200,9 +1200,9 @@ func (c *cmpCtx) applicators() {
 			case i < len(go_) && i < len(gn):
 				c.alignBranches(name, go_[i], gn[i], ctxO, ctxN)
 			case i < len(gn):
-				c.add(name+"-added", nil, []*fact{gn[i]}, fmt.Sprintf("%s with %d branches added", gn[i].kw, len(gn[i].subs)))
+				c.add(name+"-added", nil, []*fact{gn[i]}, fmt.Sprintf("%s with %d branches added", gn[i].keyword(), len(gn[i].subs)))
 			default:
-				c.add(name+"-removed", []*fact{go_[i]}, nil, fmt.Sprintf("%s with %d branches removed", go_[i].kw, len(go_[i].subs)))
+				c.add(name+"-removed", []*fact{go_[i]}, nil, fmt.Sprintf("%s with %d branches removed", go_[i].keyword(), len(go_[i].subs)))
 			}
 		}
 	}
@@ -1321,14 +1321,14 @@ func (c *cmpCtx) alignBranches(name string, gO, gN *fact, ctxO, ctxN []*schema.S
 	}
 	for j, i := range pairN {
 		if i < 0 {
-			ch := c.add(name+"-branch-added", []*fact{gO}, []*fact{gN}, fmt.Sprintf("%s gained branch %d: %s", gN.kw, j, short(gN.subs[j].Value())))
-			ch.nkw = gN.kw + "/" + strconv.Itoa(j)
+			ch := c.add(name+"-branch-added", []*fact{gO}, []*fact{gN}, fmt.Sprintf("%s gained branch %d: %s", gN.keyword(), j, short(gN.subs[j].Value())))
+			ch.nkw = gN.keyword() + "/" + strconv.Itoa(j)
 		}
 	}
 	for i, j := range pairO {
 		if j < 0 {
-			ch := c.add(name+"-branch-removed", []*fact{gO}, []*fact{gN}, fmt.Sprintf("%s lost branch %d: %s", gO.kw, i, short(gO.subs[i].Value())))
-			ch.okw = gO.kw + "/" + strconv.Itoa(i)
+			ch := c.add(name+"-branch-removed", []*fact{gO}, []*fact{gN}, fmt.Sprintf("%s lost branch %d: %s", gO.keyword(), i, short(gO.subs[i].Value())))
+			ch.okw = gO.keyword() + "/" + strconv.Itoa(i)
 		}
 	}
 }
