@@ -97,8 +97,8 @@ type node struct {
 // with a compare-and-swap, and the engine that loses the race takes the winner's. Schemas
 // of other compilers (none in a comparison jstk makes) go in a map under a lock.
 //
-// The engines also share the hashes of the compared documents' values (hashTable, by
-// document; read-only map), made with one seed.
+// When two engines run, they also share the hashes of the compared documents' values
+// (shareHashes: a hashTable by document, the map read-only once made), made with one seed.
 type bodies struct {
 	tabs   []bodyTab
 	mu     sync.Mutex
@@ -138,11 +138,11 @@ func (t *bodies) shareHashes(ss ...*schema.Schema) {
 	}
 }
 
-// hashTable is a fixed-size table of value hashes by key (a value's offset and kind, not
-// 0), read and written by several goroutines without a lock: a slot's key is claimed by
-// compare-and-swap, then its hash is stored. A reader that finds the key before its hash
-// computes the hash itself, and the same one, since the engines share the seed. A full
-// table stores nothing more; its keys are then computed each time.
+// hashTable is a fixed-size table of value hashes (not 0) by key (a value's offset and
+// kind, not 0), read and written by several goroutines without a lock: a slot's key is
+// claimed by compare-and-swap, then its hash is stored. A reader that finds the key before
+// its hash computes the hash itself, and the same one, since the engines share the seed.
+// A full table stores nothing more; its keys are then computed each time.
 type hashTable struct {
 	slots []hashSlot
 	mask  uint64
@@ -791,7 +791,7 @@ func (f *fact) keyword() string {
 	return f.kw
 }
 
-// pointerOf is the JSON Pointer of a fact's keyword in its document.
+// pointer is the JSON Pointer of a fact's keyword in its document.
 func (f *fact) pointer() string {
 	_, p := f.n.s.Pointer()
 	if kw := f.keyword(); kw != "" {
