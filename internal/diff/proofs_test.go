@@ -158,3 +158,42 @@ func TestShrinkAfterCancel(t *testing.T) {
 		t.Errorf("out %v, example %v: want the example as found", job.out, ch.example)
 	}
 }
+
+// drain runs the jobs still queued itself: with no shrinker goroutine to take them, each is
+// done by the caller, and a panic among them reaches the caller as the shrinker's would.
+func TestDrainRunsQueuedJobs(t *testing.T) {
+	queue := func(s *searcher, xs ...int64) []*shrinkJob {
+		sh := &shrinker{jobs: make(chan *shrinkJob, len(xs)), end: make(chan struct{})}
+		close(sh.end) // no goroutine: stopShrinks returns at once
+		s.shrinks = sh
+		var jobs []*shrinkJob
+		for _, x := range xs {
+			j := &shrinkJob{s: s, x: source.IntValue(x), ch: &change{}, dir: dirBackward, shows: true}
+			jobs = append(jobs, j)
+			sh.done = append(sh.done, j)
+			sh.jobs <- j
+		}
+		return jobs
+	}
+	o, _ := (&Options{}).normalize()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // a cancelled comparison's jobs keep their examples: no schemas needed
+	s := &searcher{e: newEngine(ctx, o, nil, 0), beside: true}
+	jobs := queue(s, 3, 4, 5)
+	s.drain()
+	for i, j := range jobs {
+		if want := source.IntValue(int64(3 + i)); !source.Equal(j.ch.example, want) {
+			t.Errorf("job %d: example %v, want %v", i, j.ch.example, want)
+		}
+	}
+	s = &searcher{e: newEngine(context.Background(), o, nil, 0), beside: true} // no schemas: the shrink panics
+	queue(s, 1)
+	got := func() (r any) {
+		defer func() { r = recover() }()
+		s.drain()
+		return nil
+	}()
+	if _, ok := got.(*panics.Error); !ok {
+		t.Fatalf("recovered %#v, want the job's panic", got)
+	}
+}

@@ -343,6 +343,16 @@ func (j *shrinkJob) run() {
 	j.out = j.s.shrink(j.x, j.s.separates(j.dir, j.ch, &j.attr, j.at))
 }
 
+// runUnlessCancelled runs the job, or, once the comparison is cancelled, keeps the example
+// as found.
+func (j *shrinkJob) runUnlessCancelled() {
+	if j.s.e.ctx.Err() == nil {
+		j.run()
+	} else {
+		j.out = j.x
+	}
+}
+
 // shrinker makes examples smaller on a goroutine of its own, in the order they come.
 type shrinker struct {
 	jobs  chan *shrinkJob
@@ -367,11 +377,7 @@ func (s *searcher) shrinkBeside(job *shrinkJob) {
 			defer close(sh.end)
 			sh.catch.Do(func() {
 				for j := range sh.jobs {
-					if s.e.ctx.Err() == nil {
-						j.run()
-					} else {
-						j.out = j.x
-					}
+					j.runUnlessCancelled()
 				}
 			})
 		}()
@@ -380,12 +386,32 @@ func (s *searcher) shrinkBeside(job *shrinkJob) {
 	s.shrinks.jobs <- job
 }
 
-// drain waits for the examples being made smaller and shows them.
+// drain waits for the examples being made smaller and shows them. Meanwhile it runs the
+// jobs still queued itself (a job gives the same example on either goroutine): the search
+// waited for the shrinker about 3 ms per comparison of the largest pair.
 func (s *searcher) drain() {
+	if sh := s.shrinks; sh != nil {
+		sh.help()
+	}
 	if sh := s.stopShrinks(); sh != nil {
 		sh.catch.Repanic()
 		for _, j := range sh.done {
 			s.settle(j)
+		}
+	}
+}
+
+// help runs the queued jobs on the calling goroutine until none is left or one panics
+// (the panic is kept for Repanic, as the shrinker's own).
+func (sh *shrinker) help() {
+	for {
+		select {
+		case j := <-sh.jobs:
+			if !sh.catch.Do(j.runUnlessCancelled) {
+				return
+			}
+		default:
+			return
 		}
 	}
 }
