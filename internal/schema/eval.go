@@ -608,12 +608,35 @@ func enumContains(s *Schema, v source.Value) bool {
 	if s.enumStr != nil {
 		return v.Kind() == source.String && s.enumStr[v.Str()]
 	}
+	if s.enumHash != nil {
+		for _, i := range s.enumHash[enumHashOf(v)] {
+			if source.Equal(v, s.enum[i]) {
+				return true
+			}
+		}
+		return false
+	}
 	for _, e := range s.enum {
 		if source.Equal(v, e) {
 			return true
 		}
 	}
 	return false
+}
+
+// enumScanMax is the longest enum of values other than strings that is scanned: a longer
+// one is looked up by hash (a diff checks each value of one long enum against another,
+// which scanning made quadratic: 20k integers took minutes).
+const enumScanMax = 16
+
+// enumSeed seeds the hashes of enum values.
+var enumSeed = maphash.MakeSeed()
+
+func enumHashOf(v source.Value) uint64 {
+	var h maphash.Hash
+	h.SetSeed(enumSeed)
+	source.WriteHash(&h, v)
+	return h.Sum64()
 }
 
 func enumList(vals []source.Value) string {
@@ -996,7 +1019,7 @@ func duplicateItems(items []source.Value) (int, int, bool) {
 	for j, it := range items {
 		var h maphash.Hash
 		h.SetSeed(seed)
-		hashValue(&h, it)
+		source.WriteHash(&h, it)
 		k := h.Sum64()
 		for _, i := range seen[k] {
 			if source.Equal(items[i], it) {
@@ -1006,40 +1029,6 @@ func duplicateItems(items []source.Value) (int, int, bool) {
 		seen[k] = append(seen[k], j)
 	}
 	return 0, 0, false
-}
-
-// hashValue hashes v so that Equal values hash alike (object member order ignored).
-func hashValue(h *maphash.Hash, v source.Value) {
-	h.WriteByte(byte(v.Kind()))
-	switch v.Kind() {
-	case source.Bool:
-		if v.Bool() {
-			h.WriteByte(1)
-		}
-	case source.String:
-		h.WriteString(v.Str())
-	case source.Number:
-		h.WriteString(v.Num().String())
-	case source.Array:
-		for _, it := range v.Items() {
-			hashValue(h, it)
-		}
-	case source.Object:
-		var sum uint64
-		for i := 0; i < v.Len(); i++ {
-			k, val := v.Member(i)
-			var mh maphash.Hash
-			mh.SetSeed(h.Seed())
-			mh.WriteString(k.Str())
-			hashValue(&mh, val)
-			sum += mh.Sum64()
-		}
-		var b [8]byte
-		for i := range b {
-			b[i] = byte(sum >> (8 * i))
-		}
-		h.Write(b[:])
-	}
 }
 
 func (e *evaluator) evalObject(s *Schema, v source.Value, ann *annotations) bool {

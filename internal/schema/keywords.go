@@ -33,7 +33,8 @@ type Schema struct {
 	types      typeSet
 	typeList   []string // as written, for messages
 	enum       []source.Value
-	enumStr    map[string]bool // when every enum value is a string
+	enumStr    map[string]bool    // when every enum value is a string
+	enumHash   map[uint64][]int32 // a long enum of other values, by source.WriteHash (enumSeed)
 	constV     *source.Value
 	multipleOf *source.Decimal
 	minimum    *source.Decimal
@@ -393,6 +394,12 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 				s.enumStr = map[string]bool{}
 				for _, e := range s.enum {
 					s.enumStr[e.Str()] = true
+				}
+			} else if len(s.enum) > enumScanMax {
+				s.enumHash = make(map[uint64][]int32, len(s.enum))
+				for i, e := range s.enum {
+					h := enumHashOf(e)
+					s.enumHash[h] = append(s.enumHash[h], int32(i))
 				}
 			}
 		}

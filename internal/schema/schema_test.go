@@ -643,3 +643,26 @@ func TestCompiledCount(t *testing.T) {
 		t.Errorf("b: same compiler %v, index %d; a's schemas numbered %d", idb == ida, i, len(seen))
 	}
 }
+
+// A long enum of values other than strings is looked up by hash, with the enum's equality:
+// numbers by value, objects in any member order.
+func TestLongEnum(t *testing.T) {
+	var vals []string
+	for i := range 40 {
+		vals = append(vals, fmt.Sprint(i))
+	}
+	vals = append(vals, `{"a": 1, "b": [2]}`, `"s"`, `null`, `[1, 2]`)
+	s := mustCompile(t, `{"enum": [`+strings.Join(vals, ", ")+`]}`)
+	if s.enumHash == nil {
+		t.Fatal("a 44-value enum is scanned")
+	}
+	for text, want := range map[string]bool{
+		`7`: true, `7.0`: true, `0.7e1`: true, `39`: true, `40`: false, `-1`: false, `"7"`: false,
+		`{"b": [2.0], "a": 1}`: true, `{"a": 1}`: false, `"s"`: true, `"t"`: false, `null`: true,
+		`[1, 2]`: true, `[2, 1]`: false, `true`: false,
+	} {
+		if got, err := s.Valid(parse(t, text).Root); err != nil || got != want {
+			t.Errorf("Valid(%s) = %v, %v; want %v", text, got, err, want)
+		}
+	}
+}

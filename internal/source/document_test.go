@@ -2,6 +2,7 @@ package source
 
 import (
 	"fmt"
+	"hash/maphash"
 	"strconv"
 	"strings"
 	"sync"
@@ -243,10 +244,29 @@ func TestConstructorsAndEqual(t *testing.T) {
 		{`null`, `null`, true},
 		{`true`, `false`, false},
 		{`"é"`, `"\u00e9"`, true},
+		{`-0`, `0`, true},
+		{`0`, `-0.0`, true},
+		{`12`, `-12`, false},
+		{`120`, `12`, false},
+		{`12`, `1.2e1`, true},
+		{`[[1],[2]]`, `[[1,2]]`, false},
+		{`{"a":{"b":1e2}}`, `{"a":{"b":100}}`, true},
+	}
+	seed := maphash.MakeSeed()
+	hash := func(v Value) uint64 {
+		var h maphash.Hash
+		h.SetSeed(seed)
+		WriteHash(&h, v)
+		return h.Sum64()
 	}
 	for _, tt := range tests {
-		if got := Equal(mustJSON(t, tt.a), mustJSON(t, tt.b)); got != tt.want {
+		a, b := mustJSON(t, tt.a), mustJSON(t, tt.b)
+		if got := Equal(a, b); got != tt.want {
 			t.Errorf("Equal(%s, %s) = %v", tt.a, tt.b, got)
+		}
+		// Equal values hash alike; these unequal ones happen to hash apart
+		if (hash(a) == hash(b)) != tt.want {
+			t.Errorf("WriteHash: %s and %s hash alike = %v", tt.a, tt.b, !tt.want)
 		}
 	}
 	if !Equal(Value{}, Value{}) || Equal(Value{}, NullValue()) {

@@ -1,6 +1,7 @@
 package source
 
 import (
+	"hash/maphash"
 	"slices"
 	"strconv"
 	"strings"
@@ -245,6 +246,56 @@ func (v Value) WithOffset(off int) Value {
 	return v
 }
 
+// plainInt reports whether s is an integer written -?(0|[1-9][0-9]*), the one way to
+// write its value but for the sign of 0.
+func plainInt(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	if s == "" || len(s) > 1 && s[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// WriteHash writes v to h so that Equal values hash alike: numbers by their exact value
+// (1, 1.0 and 1e0 alike), objects whatever the order of their members.
+func WriteHash(h *maphash.Hash, v Value) {
+	h.WriteByte(byte(v.Kind()))
+	switch v.Kind() {
+	case Bool:
+		if v.Bool() {
+			h.WriteByte(1)
+		}
+	case String:
+		h.WriteString(v.Str())
+	case Number:
+		h.WriteString(v.Num().String())
+	case Array:
+		for _, it := range v.Items() {
+			WriteHash(h, it)
+		}
+	case Object:
+		var sum uint64
+		for i := 0; i < v.Len(); i++ {
+			k, val := v.Member(i)
+			var mh maphash.Hash
+			mh.SetSeed(h.Seed())
+			mh.WriteString(k.Str())
+			WriteHash(&mh, val)
+			sum += mh.Sum64()
+		}
+		var b [8]byte
+		for i := range b {
+			b[i] = byte(sum >> (8 * i))
+		}
+		h.Write(b[:])
+	}
+}
+
 // Equal reports whether a and b are the same JSON value: numbers compare by mathematical
 // value (1 equals 1.0), object members regardless of order.
 func Equal(a, b Value) bool {
@@ -259,8 +310,14 @@ func Equal(a, b Value) bool {
 	case String:
 		return a.text() == b.text()
 	case Number:
-		if a.text() == b.text() {
+		at, bt := a.text(), b.text()
+		if at == bt {
 			return true
+		}
+		if plainInt(at) && plainInt(bt) {
+			// two integers written without leading zeros are equal only as the same text,
+			// or as 0 and -0
+			return strings.TrimPrefix(at, "-") == "0" && strings.TrimPrefix(bt, "-") == "0"
 		}
 		return a.Num().Cmp(b.Num()) == 0
 	case Array:
