@@ -1023,8 +1023,10 @@ func (e *engine) hashOf(s *schema.Schema) uint64 {
 }
 
 // valueHashes memoises the hashes of one document's arrays and objects, by offset and
-// kind: in the comparison's table shared by its engines (the documents compared), or in
-// the engine's own map (other documents).
+// kind: in the comparison's table shared by its engines (the documents compared), and in
+// the engine's own map (other documents, and what a full table cannot hold: a document
+// with far more arrays and objects than schemas would otherwise be hashed again for each
+// schema above them).
 type valueHashes struct {
 	shared *hashTable
 	local  map[int]uint64
@@ -1032,30 +1034,27 @@ type valueHashes struct {
 
 func (m valueHashes) get(mk int) (uint64, bool) {
 	if m.shared != nil {
-		return m.shared.get(uint64(mk))
+		if h, ok := m.shared.get(uint64(mk)); ok {
+			return h, true
+		}
 	}
 	h, ok := m.local[mk]
 	return h, ok
 }
 
 func (m valueHashes) put(mk int, h uint64) {
-	if m.shared != nil {
-		m.shared.put(uint64(mk), h)
-	} else {
+	if m.shared == nil || !m.shared.put(uint64(mk), h) {
 		m.local[mk] = h
 	}
 }
 
 func (e *engine) valueHashesOf(doc *source.Document) valueHashes {
-	if t := e.bodies.hashes[doc]; t != nil {
-		return valueHashes{shared: t}
-	}
 	memo := e.hashMemo[doc]
 	if memo == nil {
 		memo = map[int]uint64{}
 		e.hashMemo[doc] = memo
 	}
-	return valueHashes{local: memo}
+	return valueHashes{shared: e.bodies.hashes[doc], local: memo}
 }
 
 // hashValue hashes v, a value of the document whose hashes memo holds. The hash of an

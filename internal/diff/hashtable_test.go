@@ -12,11 +12,15 @@ func TestHashTable(t *testing.T) {
 	hashOf := func(k uint64) uint64 { return k*7919 | 1 }
 	const n = 5000 // more keys than slots
 	stored := 0
+	put := map[uint64]bool{}
 	for k := uint64(1); k <= n; k++ {
-		tab.put(k, hashOf(k))
+		put[k] = tab.put(k, hashOf(k))
 	}
 	for k := uint64(1); k <= n; k++ {
 		h, ok := tab.get(k)
+		if ok != put[k] {
+			t.Fatalf("get(%d) found %v, but put said %v", k, ok, put[k])
+		}
 		if ok {
 			stored++
 			if h != hashOf(k) {
@@ -61,6 +65,24 @@ func TestHashTableShared(t *testing.T) {
 	for k := uint64(1); k <= 3000; k++ {
 		if h, ok := tab.get(k); !ok || h != k<<8|1 {
 			t.Fatalf("get(%d) = %d, %v after both filled the table", k, h, ok)
+		}
+	}
+}
+
+// What a full shared table cannot hold goes to the engine's own map, so that every hash is
+// still made once (a document with far more arrays and objects than schemas fills the
+// table, and its values would otherwise be hashed again under each enclosing schema).
+func TestValueHashesOverflow(t *testing.T) {
+	m := valueHashes{shared: newHashTable(1), local: map[int]uint64{}} // 64 slots
+	for k := 1; k <= 1000; k++ {
+		m.put(k, uint64(k)<<8|1)
+	}
+	if len(m.local) == 0 || len(m.local) >= 1000 {
+		t.Fatalf("%d of 1000 hashes in the map beside a 64-slot table", len(m.local))
+	}
+	for k := 1; k <= 1000; k++ {
+		if h, ok := m.get(k); !ok || h != uint64(k)<<8|1 {
+			t.Fatalf("get(%d) = %d, %v", k, h, ok)
 		}
 	}
 }

@@ -142,10 +142,11 @@ func (t *bodies) shareHashes(ss ...*schema.Schema) {
 // kind, not 0), read and written by several goroutines without a lock: a slot's key is
 // claimed by compare-and-swap, then its hash is stored. A reader that finds the key before
 // its hash computes the hash itself, and the same one, since the engines share the seed.
-// A full table stores nothing more; its keys are then computed each time.
+// A full table stores nothing more (put says so; the engines keep those in maps).
 type hashTable struct {
 	slots []hashSlot
 	mask  uint64
+	full  atomic.Bool // a put found no slot: the next ones do not look
 }
 
 type hashSlot struct {
@@ -181,8 +182,12 @@ func (t *hashTable) get(key uint64) (uint64, bool) {
 	return 0, false
 }
 
-// put stores h (not 0) for key.
-func (t *hashTable) put(key, h uint64) {
+// put stores h (not 0) for key, and reports whether it could (not when the slots it may
+// take are full).
+func (t *hashTable) put(key, h uint64) bool {
+	if t.full.Load() {
+		return false
+	}
 	i := t.start(key)
 	for range maxProbes {
 		sl := &t.slots[i]
@@ -194,10 +199,12 @@ func (t *hashTable) put(key, h uint64) {
 		}
 		if k == key {
 			sl.hash.Store(h)
-			return
+			return true
 		}
 		i = (i + 1) & t.mask
 	}
+	t.full.Store(true)
+	return false
 }
 
 // shell returns the body of s, made when first asked for with what a conjunction's

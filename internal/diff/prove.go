@@ -296,12 +296,7 @@ func (e *engine) implies(a *conj, ma *merged, f *fact, d typeSet, depth int) boo
 		if !ok {
 			return false
 		}
-		for _, v := range vals {
-			if !slices.ContainsFunc(f.vals, func(w source.Value) bool { return source.Equal(v, w) }) {
-				return false
-			}
-		}
-		return true
+		return len(missing(vals, f.vals)) == 0
 	case fLower:
 		return lowerImplies(ma.lo, f.b, ma.intOnly() || d&tNumber&^(tInt|tDotted) == 0)
 	case fUpper:

@@ -397,20 +397,24 @@ func valueSet(m *merged) ([]source.Value, bool) {
 	if len(m.enums) == 0 {
 		return nil, false
 	}
-	var out []source.Value
+	others := make([]*valueIndex, len(m.enums)-1)
+	for i, other := range m.enums[1:] {
+		others[i] = newValueIndex(other)
+	}
+	out := &valueIndex{}
 	for _, v := range m.enums[0] {
 		in := true
-		for _, other := range m.enums[1:] {
-			if !slices.ContainsFunc(other, func(w source.Value) bool { return source.Equal(v, w) }) {
+		for _, other := range others {
+			if !other.has(v) {
 				in = false
 				break
 			}
 		}
-		if in && !slices.ContainsFunc(out, func(w source.Value) bool { return source.Equal(v, w) }) {
-			out = append(out, v)
+		if in && !out.has(v) {
+			out.add(v)
 		}
 	}
-	return out, true
+	return out.vs, true
 }
 
 func (c *cmpCtx) enums() {
@@ -434,7 +438,7 @@ func (c *cmpCtx) enums() {
 		c.add(word(fo)+"-removed", fo, nil, fmt.Sprintf("values are no longer limited to %s", valueList(vo)))
 		return
 	}
-	added, removed := setDiff(vn, vo), setDiff(vo, vn)
+	added, removed := missing(vn, vo), missing(vo, vn)
 	if len(added) == 0 && len(removed) == 0 {
 		return
 	}
@@ -452,16 +456,6 @@ func (c *cmpCtx) enums() {
 		kind, msg = kw+"-changed", fmt.Sprintf("values removed: %s; values added: %s", valueList(removed), valueList(added))
 	}
 	c.add(kind, fo, fn, msg)
-}
-
-func setDiff(a, b []source.Value) []source.Value {
-	var out []source.Value
-	for _, v := range a {
-		if !slices.ContainsFunc(b, func(w source.Value) bool { return source.Equal(v, w) }) {
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 func valueList(vs []source.Value) string {
