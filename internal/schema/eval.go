@@ -1031,6 +1031,34 @@ func duplicateItems(items []source.Value) (int, int, bool) {
 	return 0, 0, false
 }
 
+// memberNames tells whether an object has a member of a given name: by scanning it, or,
+// once indexed, by a set of its names. required and dependentRequired look up names one
+// by one, which on an object of thousands of members against thousands of names was
+// quadratic (a diff's examples of such schemas took minutes to validate).
+type memberNames struct {
+	v   source.Value
+	set map[string]struct{}
+}
+
+// memberScanMax is the largest object whose names are scanned for required and
+// dependentRequired however many they are, and the most names looked up by scanning.
+const memberScanMax = 32
+
+func (m *memberNames) index(n int) {
+	m.set = make(map[string]struct{}, n)
+	for i := 0; i < n; i++ {
+		m.set[m.v.Key(i)] = struct{}{}
+	}
+}
+
+func (m *memberNames) has(name string) bool {
+	if m.set != nil {
+		_, ok := m.set[name]
+		return ok
+	}
+	return m.v.Has(name)
+}
+
 func (e *evaluator) evalObject(s *Schema, v source.Value, ann *annotations) bool {
 	n := v.Len()
 	valid := true
@@ -1049,8 +1077,12 @@ func (e *evaluator) evalObject(s *Schema, v source.Value, ann *annotations) bool
 			return false
 		}
 	}
+	names := memberNames{v: v}
+	if n > memberScanMax && (len(s.required) > memberScanMax || len(s.depRequired) > 0) {
+		names.index(n)
+	}
 	for _, r := range s.required {
-		if !v.Has(r) {
+		if !names.has(r) {
 			if !e.collect {
 				return false // before the message's arguments are boxed: an allocation
 			}
@@ -1058,12 +1090,12 @@ func (e *evaluator) evalObject(s *Schema, v source.Value, ann *annotations) bool
 		}
 	}
 	for _, dr := range s.depRequired {
-		if !v.Has(dr.prop) {
+		if !names.has(dr.prop) {
 			continue
 		}
 		kw := dr.kw
 		for _, r := range dr.required {
-			if !v.Has(r) {
+			if !names.has(r) {
 				if !e.collect {
 					return false
 				}

@@ -666,3 +666,28 @@ func TestLongEnum(t *testing.T) {
 		}
 	}
 }
+
+// required and dependentRequired on objects larger than memberScanMax look names up in a
+// set of the object's names, with the same answers as a scan.
+func TestLargeObjectRequired(t *testing.T) {
+	var req, members []string
+	for i := range 100 {
+		req = append(req, fmt.Sprintf(`"p%d"`, i))
+		members = append(members, fmt.Sprintf(`"p%d": %d`, i, i))
+	}
+	s := mustCompile(t, `{"required": [`+strings.Join(req, ",")+`],
+		"dependentRequired": {"p5": ["p6", "p7"], "x": ["p1"], "p8": ["q"]}}`)
+	full := `{` + strings.Join(members, ",") + `}`
+	if ok, _ := s.Valid(parse(t, full).Root); ok {
+		t.Error(`valid without "q", which p8 requires`)
+	}
+	withQ := `{` + strings.Join(append(members, `"q": 0`), ",") + `}`
+	if ok, _ := s.Valid(parse(t, withQ).Root); !ok {
+		t.Error("invalid with every required property")
+	}
+	missing := `{` + strings.Join(append(members[:40:40], members[41:]...), ",") + `, "q": 0}`
+	errs, err := s.Validate(parse(t, missing).Root)
+	if err != nil || len(errs) != 1 || !strings.Contains(errs[0].Message, `"p40"`) {
+		t.Errorf("without p40: %v, %v", errs, err)
+	}
+}
