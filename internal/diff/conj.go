@@ -32,7 +32,8 @@ type engine struct {
 	byRoots       map[string]*conj
 	matchMemo     map[[2]string]bool
 	namesMemo     map[*conj][]string
-	objParts      map[int][]*node // objectParts of the larger conjunctions, by kid
+	objParts      map[int]objParts               // objectParts of the larger conjunctions, by kid
+	condIdx       map[*merged]map[uint64][]*fact // condRepeated's index of a view's if groups
 	hashMemo      map[*source.Document]map[int]uint64
 	seed          maphash.Seed
 	sameMemo      map[[2]*schema.Schema]int8
@@ -60,6 +61,7 @@ type engine struct {
 	searchCandidates  int
 	searchTimedOut    bool
 	walkTruncated     bool
+	partsCopied       int // the parts of the conjunctions of several roots made (overParts)
 }
 
 type progress struct {
@@ -116,7 +118,8 @@ func newEngine(ctx context.Context, opts Options, bs *bodies, size int) *engine 
 		byRoots:      map[string]*conj{},
 		matchMemo:    map[[2]string]bool{},
 		namesMemo:    map[*conj][]string{},
-		objParts:     map[int][]*node{},
+		objParts:     map[int]objParts{},
+		condIdx:      map[*merged]map[uint64][]*fact{},
 		hashMemo:     map[*source.Document]map[int]uint64{},
 		seed:         bs.seed,
 		sameMemo:     make(map[[2]*schema.Schema]int8, size/4),
@@ -254,12 +257,23 @@ func (e *engine) conjClose(roots []*schema.Schema, chosen []int) *conj {
 	}
 	if len(roots) != 1 {
 		parts = slices.Clone(parts)
+		e.partsCopied += len(parts)
 	}
 	c = &conj{kid: e.nConjs, roots: rs, shells: parts, chosen: ch, next: e.conjs[h]}
 	e.nConjs++
 	e.conjs[h] = c
 	return c
 }
+
+// maxPartsCopied bounds the parts an engine copies into conjunctions of several roots
+// (8 bytes each): a location under a context of n parts copies them all, so n locations
+// under an allOf of n conditions copy n^2 (10,000 conditions took 3 GB). The largest
+// schema-pair copies 140k per engine.
+const maxPartsCopied = 16 << 20
+
+// overParts reports whether the engine has copied more parts than maxPartsCopied: the
+// walk, the proofs and the search then stop, and the verdict says what is unknown.
+func (e *engine) overParts() bool { return e.partsCopied > maxPartsCopied }
 
 // partsHash hashes the ids of parts and the chosen groups ch, the identity of a
 // conjunction's constraints.
@@ -682,65 +696,131 @@ func (e *engine) evaluates(s *schema.Schema) bool {
 func (e *engine) unevalAsAdditional(n *body) bool { return !e.evaluatesInPlace(n) }
 
 // objectParts returns the parts of c that say something about its properties (the false
-// schema too), in order. A large conjunction keeps them, by kid: under the 270 conditions
-// of an allOf, a property's schemas were looked for in 271 parts, of which one or two
-// have properties.
-func (e *engine) objectParts(c *conj) []*node {
+// schema too), in order, and, for a larger conjunction, an index of them by property name.
+// A large conjunction keeps them, by kid: under the 270 conditions of an allOf, a
+// property's schemas were looked for in 271 parts, of which one or two have properties;
+// under an allOf of n parts that each declare a property, every name was looked for in
+// every part (10,000 parts: 10^8 lookups).
+func (e *engine) objectParts(c *conj) ([]*node, *nameIndex) {
 	parts := e.parts(c)
 	if len(parts) <= 8 {
-		return parts
+		return parts, nil
 	}
-	if out, ok := e.objParts[c.kid]; ok {
-		return out
+	if x, ok := e.objParts[c.kid]; ok {
+		return x.parts, x.names
 	}
-	out := []*node{} // not nil: none is known
+	var x objParts
+	x.parts = []*node{} // not nil: none is known
 	for _, n := range parts {
 		if n.isBool && !n.boolVal || len(n.props) > 0 || len(n.patterns) > 0 || n.additional != nil ||
 			n.unevalP != nil || n.propNames != nil {
-			out = append(out, n)
+			x.parts = append(x.parts, n)
 		}
 	}
-	e.objParts[c.kid] = out
-	return out
+	if len(x.parts) > 8 {
+		x.names = &nameIndex{byName: map[string][]int{}}
+		for i, n := range x.parts {
+			if n.isBool || len(n.patterns) > 0 || n.additional != nil || n.unevalP != nil || n.propNames != nil {
+				x.names.every = append(x.names.every, i)
+			}
+			for k := range n.props {
+				x.names.byName[k] = append(x.names.byName[k], i)
+			}
+		}
+	}
+	e.objParts[c.kid] = x
+	return x.parts, x.names
+}
+
+// objParts is what objectParts keeps for a large conjunction.
+type objParts struct {
+	parts []*node
+	names *nameIndex // nil when the parts are few
+}
+
+// nameIndex says which of a conjunction's object parts may have something to say about a
+// property name: those that declare it, and those that speak of every name (false,
+// patternProperties, additionalProperties, unevaluatedProperties, propertyNames); the
+// others are skipped, since they add nothing for it (valueSchemas).
+type nameIndex struct {
+	byName map[string][]int // the parts declaring the name, by place
+	every  []int
+}
+
+// parts calls visit with the places of the parts that may speak of name, in order, until
+// it returns false.
+func (x *nameIndex) parts(name string, visit func(i int) bool) {
+	a, b := x.byName[name], x.every
+	for len(a) > 0 || len(b) > 0 {
+		var i int
+		switch {
+		case len(b) == 0 || len(a) > 0 && a[0] < b[0]:
+			i, a = a[0], a[1:]
+		case len(a) > 0 && a[0] == b[0]:
+			i, a, b = a[0], a[1:], b[1:]
+		default:
+			i, b = b[0], b[1:]
+		}
+		if !visit(i) {
+			return
+		}
+	}
 }
 
 // valueSchemas returns the schemas that apply to the value of property name in c, and
 // whether the property is forbidden outright.
 func (e *engine) valueSchemas(c *conj, name string) (subs []*schema.Schema, forbidden bool) {
-	for _, n := range e.objectParts(c) {
-		if n.isBool {
-			if !n.boolVal {
-				return nil, true
-			}
-			continue
-		}
-		start := len(subs) // the schemas of this part go on subs directly
-		if s, ok := n.props[name]; ok {
-			subs = append(subs, s)
-		}
-		matched := len(subs) > start
-		for _, p := range n.patterns {
-			if e.patternMatches(p.src, name) {
-				subs = append(subs, p.s)
-				matched = true
-			}
-		}
-		if !matched {
-			if n.additional != nil {
-				subs = append(subs, n.additional)
-			} else if n.unevalP != nil && e.unevalAsAdditional(n.body) {
-				subs = append(subs, n.unevalP)
-			}
-		}
-		for _, s := range subs[start:] {
-			if v, isBool := s.Bool(); isBool && !v {
+	parts, names := e.objectParts(c)
+	if names == nil {
+		for _, n := range parts {
+			if subs, forbidden = e.partSchemas(n, name, subs); forbidden {
 				return nil, true
 			}
 		}
-		if n.propNames != nil {
-			if ok, _ := n.propNames.Valid(source.StringValue(name)); !ok {
-				return nil, true
-			}
+		return subs, false
+	}
+	names.parts(name, func(i int) bool {
+		subs, forbidden = e.partSchemas(parts[i], name, subs)
+		return !forbidden
+	})
+	if forbidden {
+		return nil, true
+	}
+	return subs, false
+}
+
+// partSchemas appends to subs the schemas that one part n applies to the value of
+// property name, or reports the property forbidden by it.
+func (e *engine) partSchemas(n *node, name string, subs []*schema.Schema) ([]*schema.Schema, bool) {
+	if n.isBool {
+		return subs, !n.boolVal
+	}
+	start := len(subs) // the schemas of this part go on subs directly
+	if s, ok := n.props[name]; ok {
+		subs = append(subs, s)
+	}
+	matched := len(subs) > start
+	for _, p := range n.patterns {
+		if e.patternMatches(p.src, name) {
+			subs = append(subs, p.s)
+			matched = true
+		}
+	}
+	if !matched {
+		if n.additional != nil {
+			subs = append(subs, n.additional)
+		} else if n.unevalP != nil && e.unevalAsAdditional(n.body) {
+			subs = append(subs, n.unevalP)
+		}
+	}
+	for _, s := range subs[start:] {
+		if v, isBool := s.Bool(); isBool && !v {
+			return subs, true
+		}
+	}
+	if n.propNames != nil {
+		if ok, _ := n.propNames.Valid(source.StringValue(name)); !ok {
+			return subs, true
 		}
 	}
 	return subs, false

@@ -23,7 +23,7 @@ const maxSplits = 48
 func (e *engine) spend() bool {
 	e.steps++
 	e.proofSteps++
-	if e.steps&1023 == 0 && e.ctx.Err() != nil {
+	if e.steps&1023 == 0 && (e.ctx.Err() != nil || e.overParts()) {
 		e.steps = e.stepBudget + 1
 	}
 	return e.steps <= e.stepBudget
@@ -208,6 +208,9 @@ func (e *engine) split(a *conj, ma *merged) []*conj {
 
 // groupRepeated reports whether a has a group equivalent to f (branch by branch).
 func (e *engine) groupRepeated(a *conj, ma *merged, f *fact, d typeSet, depth int) bool {
+	if f.kind == fCond && ma.nGroups > condScanMax && len(f.subs) > 0 && f.subs[0] != nil {
+		return e.condRepeated(ma, f)
+	}
 	for g := range ma.groups {
 		if g.kind != f.kind || len(g.subs) != len(f.subs) {
 			continue
@@ -252,6 +255,48 @@ func (e *engine) groupRepeated(a *conj, ma *merged, f *fact, d typeSet, depth in
 			}
 		}
 		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// condScanMax is the most groups of a view that groupRepeated scans for an if group; a
+// view with more indexes its if groups by the hash of their if schema (condRepeated): with
+// an allOf of n conditions on both sides the scan made each proof of the allOf n^2 hashes
+// (10,000 conditions: 12 s).
+const condScanMax = 16
+
+// condRepeated is groupRepeated for an if group f (its if schema not nil) and a view with
+// many groups: an if group repeats f when its schemas are the same, branch by branch, and
+// so only one whose if schema hashes alike can.
+func (e *engine) condRepeated(ma *merged, f *fact) bool {
+	idx := e.condIdx[ma]
+	if idx == nil {
+		idx = map[uint64][]*fact{}
+		for g := range ma.groups {
+			if g.kind == fCond && len(g.subs) > 0 && g.subs[0] != nil {
+				h := e.hashOf(g.subs[0])
+				idx[h] = append(idx[h], g)
+			}
+		}
+		e.condIdx[ma] = idx
+	}
+	for _, g := range idx[e.hashOf(f.subs[0])] {
+		if len(g.subs) != len(f.subs) {
+			continue
+		}
+		if g == f {
+			return true
+		}
+		allSame := true
+		for i := range g.subs {
+			if g.subs[i] != f.subs[i] && (g.subs[i] == nil || f.subs[i] == nil || !e.same(g.subs[i], f.subs[i])) {
+				allSame = false
+				break
+			}
+		}
+		if allSame {
 			return true
 		}
 	}

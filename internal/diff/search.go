@@ -50,12 +50,18 @@ type dirState struct {
 // by a first example, to give the other changes examples of their own.
 const postFirstCandidates = 256
 
+// expired reports whether the direction's time is up or the comparison cancelled,
+// without counting a candidate (stop does).
+func (s *searcher) expired() bool {
+	return time.Now().After(s.deadline) || s.e.ctx.Err() != nil
+}
+
 func (s *searcher) stop() bool {
 	s.ticks++
 	if s.ticks%8 == 0 {
 		s.count++ // generating and judging values at a location costs like candidates
 	}
-	if s.count >= s.limit || time.Now().After(s.deadline) || s.e.ctx.Err() != nil {
+	if s.count >= s.limit || time.Now().After(s.deadline) || s.e.ctx.Err() != nil || s.e.overParts() {
 		s.e.searchTimedOut = true
 		return true
 	}
@@ -277,13 +283,13 @@ func (s *searcher) check(x source.Value, dir int, at *item) (source.Value, *shri
 	}
 	s.found = true
 	if ch != nil {
-		job := &shrinkJob{s: s, x: x, ch: ch, dir: dir, at: at, shows: !ch.example.IsValid(),
+		job := &shrinkJob{s: s, x: x, ch: ch, dir: dir, at: at, shows: !ch.example.IsValid(), deadline: s.deadline,
 			attr: attributor{changes: s.attr.changes[:len(s.attr.changes):len(s.attr.changes)]}}
 		s.assign(ch, x, dir)
 		s.shrinkBeside(job)
 		return x, job, true
 	}
-	x = s.shrink(x, s.separates(dir, nil, nil, at))
+	x = s.shrink(x, s.separates(dir, nil, nil, at), s.expired)
 	read = x
 	if s.e.opts.RequiredWithDefault {
 		read = s.e.fillDefaults(s.e.one(other), x, 0)
@@ -327,20 +333,29 @@ func (s *searcher) separates(dir int, ch *change, a *attributor, at *item) func(
 // A shrinkJob makes one example smaller. What it needs is fixed when it is made (the
 // example, its change, the changes then known and the rule engine's proofs, which the
 // search does not change), so it gives the same example on whichever goroutine it runs
-// and whenever.
+// and whenever, unless the direction's time is up (then it stops where it is, as the
+// search does).
 type shrinkJob struct {
-	s     *searcher
-	x     source.Value // the example
-	out   source.Value // the smaller example, once run
-	ch    *change
-	dir   int
-	at    *item
-	shows bool // the example is the one ch shows
-	attr  attributor
+	s        *searcher
+	x        source.Value // the example
+	out      source.Value // the smaller example, once run
+	ch       *change
+	dir      int
+	at       *item
+	shows    bool // the example is the one ch shows
+	attr     attributor
+	deadline time.Time // the direction's (none when zero)
 }
 
 func (j *shrinkJob) run() {
-	j.out = j.s.shrink(j.x, j.s.separates(j.dir, j.ch, &j.attr, j.at))
+	j.out = j.s.shrink(j.x, j.s.separates(j.dir, j.ch, &j.attr, j.at), j.expired)
+}
+
+// expired reports whether the job should stop: the comparison is cancelled, or the
+// direction's time is up (a validation of a large example can take long, and a search
+// makes up to one job per change).
+func (j *shrinkJob) expired() bool {
+	return j.s.e.ctx.Err() != nil || !j.deadline.IsZero() && time.Now().After(j.deadline)
 }
 
 // runUnlessCancelled runs the job, or, once the comparison is cancelled, keeps the example
@@ -441,13 +456,17 @@ func (s *searcher) settle(j *shrinkJob) {
 const shrinkBudget = 120
 
 // shrink makes an example smaller while it still separates the schemas: members and
-// items are dropped, values replaced by simpler ones, greedily.
-func (s *searcher) shrink(x source.Value, keep func(source.Value) bool) source.Value {
+// items are dropped, values replaced by simpler ones, greedily, until stop says so.
+func (s *searcher) shrink(x source.Value, keep func(source.Value) bool, stop func() bool) source.Value {
 	budget := shrinkBudget
 	for budget > 0 {
 		var next source.Value
 		simpler(x, func(y source.Value) bool {
 			if budget <= 0 {
+				return true
+			}
+			if stop() {
+				budget = 0
 				return true
 			}
 			budget--

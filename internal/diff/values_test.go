@@ -1,10 +1,13 @@
 package diff
 
 import (
+	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 )
 
@@ -47,5 +50,65 @@ func TestMissingAgreesWithEqual(t *testing.T) {
 	}
 	if len(missing(a, b)) != len(a)-len(b) {
 		t.Errorf("%d of %d missing, want %d", len(missing(a, b)), len(a), len(a)-len(b))
+	}
+}
+
+// nameIndex visits the parts declaring a name and those speaking of every name, in order,
+// each once.
+func TestNameIndexOrder(t *testing.T) {
+	x := &nameIndex{byName: map[string][]int{"a": {0, 3, 5}}, every: []int{1, 3, 6}}
+	visit := func(name string, stopAt int) []int {
+		var got []int
+		x.parts(name, func(i int) bool {
+			got = append(got, i)
+			return i != stopAt
+		})
+		return got
+	}
+	if got := visit("a", -1); !slices.Equal(got, []int{0, 1, 3, 5, 6}) {
+		t.Errorf("a: %v", got)
+	}
+	if got := visit("b", -1); !slices.Equal(got, []int{1, 3, 6}) {
+		t.Errorf("b: %v", got)
+	}
+	if got := visit("a", 3); !slices.Equal(got, []int{0, 1, 3}) {
+		t.Errorf("a, stopped at 3: %v", got)
+	}
+}
+
+// valueSchemas through a conjunction's name index gives what every part gives, in order.
+func TestValueSchemasIndexed(t *testing.T) {
+	var parts []string
+	for i := range 12 {
+		parts = append(parts, fmt.Sprintf(`{"properties": {"p%d": {"minLength": %d}, "shared": {"maxLength": %d}}}`, i, i, 20+i))
+	}
+	parts = append(parts, `{"patternProperties": {"^p1": {"pattern": "x"}}}`, `{"properties": {"gone": false}}`)
+	root := compileText(t, "a.json", `{"allOf": [`+strings.Join(parts, ",")+`]}`)
+	o, _ := (&Options{}).normalize()
+	e := newEngine(context.Background(), o, nil, 0)
+	c := e.one(root)
+	ps, names := e.objectParts(c)
+	if names == nil {
+		t.Fatalf("%d object parts and no index", len(ps))
+	}
+	for _, name := range []string{"p1", "p11", "p5", "shared", "gone", "other"} {
+		got, gotForbidden := e.valueSchemas(c, name)
+		var want []*schema.Schema
+		wantForbidden := false
+		for _, n := range ps {
+			if want, wantForbidden = e.partSchemas(n, name, want); wantForbidden {
+				want = nil
+				break
+			}
+		}
+		if !slices.Equal(got, want) || gotForbidden != wantForbidden {
+			t.Errorf("%s: %d schemas, forbidden %v; want %d, %v", name, len(got), gotForbidden, len(want), wantForbidden)
+		}
+	}
+	if _, forbidden := e.valueSchemas(c, "gone"); !forbidden {
+		t.Error(`"gone" (false) is not forbidden`)
+	}
+	if subs, _ := e.valueSchemas(c, "p11"); len(subs) != 2 { // its own schema and ^p1
+		t.Errorf("p11: %d schemas, want 2", len(subs))
 	}
 }

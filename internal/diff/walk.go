@@ -135,7 +135,7 @@ func (e *engine) walk(old, new *schema.Schema) []*item {
 			continue
 		}
 		seen[k] = true
-		if len(items) >= e.opts.maxLocations {
+		if len(items) >= e.opts.maxLocations || e.overParts() {
 			e.walkTruncated = true
 			break
 		}
@@ -942,14 +942,29 @@ func (c *cmpCtx) objects() {
 	}
 	// properties
 	explicit := func(cj *conj, k string) *fact {
-		for _, n := range e.parts(cj) {
+		find := func(n *node) *fact {
 			if _, ok := n.props[k]; !ok {
-				continue // its properties facts are those of its props (readNode)
+				return nil // its properties facts are those of its props (readNode)
 			}
 			for i := range n.facts {
 				if f := &n.facts[i]; f.kind == fProp && f.str == k {
 					return f
 				}
+			}
+			return nil
+		}
+		ps, names := e.objectParts(cj)
+		if names != nil {
+			for _, i := range names.byName[k] { // the parts declaring k, in order
+				if f := find(ps[i]); f != nil {
+					return f
+				}
+			}
+			return nil
+		}
+		for _, n := range ps {
+			if f := find(n); f != nil {
+				return f
 			}
 		}
 		return nil
