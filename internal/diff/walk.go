@@ -246,6 +246,23 @@ func (c *cmpCtx) inPlace() ([]*schema.Schema, []*schema.Schema) {
 	return c.fo.roots, c.fn.roots
 }
 
+// propFacts returns the properties facts of c by name, the first of each name in the
+// order of c's parts; size is about how many there are.
+func (e *engine) propFacts(c *conj, size int) map[string]*fact {
+	out := make(map[string]*fact, size)
+	ps, _ := e.objectParts(c)
+	for _, n := range ps {
+		for i := range n.facts {
+			if f := &n.facts[i]; f.kind == fProp {
+				if _, ok := out[f.str]; !ok {
+					out[f.str] = f
+				}
+			}
+		}
+	}
+	return out
+}
+
 func factsOf(m *merged, k factKind) []*fact {
 	var out []*fact
 	for f := range m.facts {
@@ -982,6 +999,17 @@ func (c *cmpCtx) objects() {
 		}
 	}
 	sort.Strings(props)
+	if len(props) > 16 {
+		// many names: each side's properties facts by name, made once (finding each by
+		// a scan was quadratic: 10,000 properties took seconds)
+		mo, mn := e.propFacts(c.lo, len(props)), e.propFacts(c.ln, len(props))
+		explicit = func(cj *conj, k string) *fact {
+			if cj == c.lo {
+				return mo[k]
+			}
+			return mn[k]
+		}
+	}
 	for _, k := range props {
 		xo, xn := explicit(c.lo, k), explicit(c.ln, k)
 		so, forbidO := e.valueSchemas(c.lo, k)
