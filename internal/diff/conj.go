@@ -271,9 +271,10 @@ func (e *engine) conjClose(roots []*schema.Schema, chosen []int) *conj {
 // schema-pair copies 140k per engine.
 const maxPartsCopied = 16 << 20
 
-// overParts reports whether the engine has copied more parts than maxPartsCopied: the
-// walk, the proofs and the search then stop, and the verdict says what is unknown.
-func (e *engine) overParts() bool { return e.partsCopied > maxPartsCopied }
+// overParts reports whether the engine has copied more parts than its options allow
+// (maxPartsCopied by default): the walk, the proofs and the search then stop, and the
+// verdict says what is unknown.
+func (e *engine) overParts() bool { return e.opts.maxParts > 0 && e.partsCopied > e.opts.maxParts }
 
 // partsHash hashes the ids of parts and the chosen groups ch, the identity of a
 // conjunction's constraints.

@@ -88,7 +88,8 @@ type Options struct {
 	// proved is unknown.
 	ProofSteps int
 
-	maxLocations int
+	maxLocations int // the walk's locations (default 200,000)
+	maxParts     int // the parts an engine copies (default maxPartsCopied; overParts)
 }
 
 func (o *Options) docs() bool { return o.Level == "docs" }
@@ -126,6 +127,9 @@ func (o *Options) normalize() (Options, error) {
 	}
 	if n.maxLocations <= 0 {
 		n.maxLocations = 200000
+	}
+	if n.maxParts <= 0 {
+		n.maxParts = maxPartsCopied
 	}
 	return n, nil
 }
