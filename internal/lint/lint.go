@@ -455,7 +455,8 @@ type file struct {
 	comp      compiled
 	findings  []Finding
 	ids       []idDecl
-	protected []string // pointers fixes must not remove or move (reference targets)
+	protected []string                  // pointers fixes must not remove or move (reference targets)
+	described map[*node]map[string]bool // namesDescribedBy
 }
 
 func newFile(name, uri string, doc *source.Document, opts *Options) *file {

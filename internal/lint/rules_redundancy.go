@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -812,17 +813,12 @@ func checkRequiredNotInProperties(c *checker, n *node) {
 		return
 	}
 	declared := c.f.inPlaceProperties(n, 0, map[string]bool{})
-	// The parents of an in-place branch describe its properties too.
+	// The parents of an in-place branch describe its properties too (each parent's names
+	// made once: the branches of an anyOf of n share them, n^2 otherwise).
+	var parents []map[string]bool
 	for p := n; p.parent != nil && (p.kw == "allOf" || p.kw == "anyOf" || p.kw == "oneOf" || p.kw == "then" || p.kw == "else" ||
 		p.kw == "if" || p.kw == "not" || p.kw == "dependentSchemas" || p.kw == "dependencies"); p = p.parent {
-		if pv, ok := p.parent.get("properties"); ok && pv.Kind() == source.Object {
-			for i := 0; i < pv.Len(); i++ {
-				declared[pv.Key(i)] = p.parent.at("properties", pv.Key(i))
-			}
-		}
-		for name, ptr := range c.f.inPlaceProperties(p.parent, 0, map[string]bool{}) {
-			declared[name] = ptr
-		}
+		parents = append(parents, c.f.namesDescribedBy(p.parent))
 	}
 	for i, it := range rv.Items() {
 		if it.Kind() != source.String {
@@ -831,11 +827,36 @@ func checkRequiredNotInProperties(c *checker, n *node) {
 		if _, ok := declared[it.Str()]; ok {
 			continue
 		}
+		if slices.ContainsFunc(parents, func(m map[string]bool) bool { return m[it.Str()] }) {
+			continue
+		}
 		if _, _, has := allowsName(n, it.Str()); has || matchesPatternProperty(n, it.Str()) {
 			continue
 		}
 		c.report(n, "/required/"+strconv.Itoa(i), fmt.Sprintf("required property %s is not described by any properties keyword", quoted(it.Str())), nil)
 	}
+}
+
+// namesDescribedBy returns the property names p describes for its in-place branches: its
+// own properties and those of its in-place subschemas, made once per node.
+func (f *file) namesDescribedBy(p *node) map[string]bool {
+	if m, ok := f.described[p]; ok {
+		return m
+	}
+	m := map[string]bool{}
+	if pv, ok := p.get("properties"); ok && pv.Kind() == source.Object {
+		for i := 0; i < pv.Len(); i++ {
+			m[pv.Key(i)] = true
+		}
+	}
+	for name := range f.inPlaceProperties(p, 0, map[string]bool{}) {
+		m[name] = true
+	}
+	if f.described == nil {
+		f.described = map[*node]map[string]bool{}
+	}
+	f.described[p] = m
+	return m
 }
 
 // matchesPatternProperty reports whether a name matches a patternProperties key of n.

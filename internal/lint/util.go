@@ -1,7 +1,9 @@
 package lint
 
 import (
+	"hash/maphash"
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -126,7 +128,8 @@ func closest(s string, candidates map[string]bool) string {
 func duplicates(items []source.Value) []int {
 	var out []int
 	seen := map[string]bool{}
-	var containers []int
+	seed := maphash.MakeSeed()
+	containers := map[uint64][]int{} // the distinct arrays and objects so far, by hash
 	for i, it := range items {
 		var key string
 		switch it.Kind() {
@@ -141,17 +144,14 @@ func duplicates(items []source.Value) []int {
 		case source.Bool, source.Null:
 			key = "b" + string(source.AppendJSON(nil, it))
 		default:
-			dup := false
-			for _, j := range containers {
-				if source.Equal(it, items[j]) {
-					dup = true
-					break
-				}
-			}
-			if dup {
+			var h maphash.Hash
+			h.SetSeed(seed)
+			source.WriteHash(&h, it)
+			k := h.Sum64()
+			if slices.ContainsFunc(containers[k], func(j int) bool { return source.Equal(it, items[j]) }) {
 				out = append(out, i)
 			} else {
-				containers = append(containers, i)
+				containers[k] = append(containers[k], i)
 			}
 			continue
 		}
