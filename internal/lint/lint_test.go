@@ -448,3 +448,43 @@ func TestWorkerPanicReachesCaller(t *testing.T) {
 		t.Fatalf("recovered %#v, want the worker's panic", got)
 	}
 }
+
+// Tautological dependencies: each is reported, the first with its fix; fixing applies them
+// all, one per round.
+func TestDependencyTautologyFixes(t *testing.T) {
+	t.Parallel()
+	src := `{"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "T", "description": "D", "type": "object",
+ "properties": {"a": {}, "b": {}, "x": {}, "y": {}},
+ "required": ["a", "b"], "dependentRequired": {"a": ["x"], "b": ["y"]}}`
+	res := run(t, map[string]string{"s.json": src}, []string{"s.json"}, nil)
+	var withFix, without int
+	for _, f := range res.Findings {
+		if f.Rule != "dependency-tautology" {
+			continue
+		}
+		if f.Fix != nil {
+			withFix++
+		} else {
+			without++
+		}
+	}
+	if withFix != 1 || without != 1 {
+		t.Errorf("%d findings with a fix, %d without; want 1 and 1", withFix, without)
+	}
+	fixed := run(t, map[string]string{"s.json": src}, []string{"s.json"}, &Options{Fix: true})
+	outs := fixed.Outputs()
+	if len(outs) != 1 {
+		t.Fatalf("outputs: %d", len(outs))
+	}
+	doc, err := source.ParseJSON("s.json", outs[0].Data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := doc.Root.Get("required")
+	if got := string(source.AppendJSON(nil, req)); got != `["a","b","x","y"]` {
+		t.Errorf("required after fixing: %s", got)
+	}
+	if dr, ok := doc.Root.Get("dependentRequired"); ok && dr.Len() > 0 {
+		t.Errorf("dependentRequired left: %s", source.AppendJSON(nil, dr))
+	}
+}

@@ -677,6 +677,7 @@ func checkDependencyTautology(c *checker, n *node) {
 	for _, it := range rv.Items() {
 		req[it.Str()] = true
 	}
+	fixed := false // a fix is offered for the first dependency found
 	for _, kw := range []string{"dependentRequired", "dependencies"} {
 		if kw == "dependentRequired" && n.draft.Version < 2019 {
 			continue
@@ -694,13 +695,22 @@ func checkDependencyTautology(c *checker, n *node) {
 				c.report(n, "/"+kw+"/"+source.EscapeToken(k.Str()), fmt.Sprintf("%s is required, so this dependent schema always applies", quoted(k.Str())), nil)
 				continue
 			}
+			msg := fmt.Sprintf("%s is required, so the properties it depends on are always required", quoted(k.Str()))
+			if fixed {
+				// each fix rewrites required whole, so one applies per round anyway: the
+				// others are offered when the next round finds them (making them all was
+				// quadratic: 25,000 such dependencies took minutes and gigabytes)
+				c.report(n, "/"+kw+"/"+source.EscapeToken(k.Str()), msg, nil)
+				continue
+			}
+			fixed = true
 			merged := append([]source.Value(nil), rv.Items()...)
 			for _, name := range v.Items() {
 				if name.Kind() == source.String && !req[name.Str()] {
 					merged = append(merged, name)
 				}
 			}
-			c.report(n, "/"+kw+"/"+source.EscapeToken(k.Str()), fmt.Sprintf("%s is required, so the properties it depends on are always required", quoted(k.Str())),
+			c.report(n, "/"+kw+"/"+source.EscapeToken(k.Str()), msg,
 				fix("require them directly", replaceOp(n.at("required"), source.ArrayValue(merged...)), removeOp(n.at(kw, k.Str()))))
 		}
 	}
