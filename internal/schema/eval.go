@@ -1044,11 +1044,17 @@ type memberNames struct {
 // dependentRequired however many they are, and the most names looked up by scanning.
 const memberScanMax = 32
 
-func (m *memberNames) index(n int) {
-	m.set = make(map[string]struct{}, n)
-	for i := 0; i < n; i++ {
-		m.set[m.v.Key(i)] = struct{}{}
+// memberNames returns the lookup of v's n member names for s's required and
+// dependentRequired: indexed when both the object and the lookups are many.
+func (s *Schema) memberNames(v source.Value, n int) memberNames {
+	m := memberNames{v: v}
+	if n > memberScanMax && (len(s.required) > memberScanMax || len(s.depRequired) > 0) {
+		m.set = make(map[string]struct{}, n)
+		for i := 0; i < n; i++ {
+			m.set[v.Key(i)] = struct{}{}
+		}
 	}
+	return m
 }
 
 func (m *memberNames) has(name string) bool {
@@ -1077,10 +1083,7 @@ func (e *evaluator) evalObject(s *Schema, v source.Value, ann *annotations) bool
 			return false
 		}
 	}
-	names := memberNames{v: v}
-	if n > memberScanMax && (len(s.required) > memberScanMax || len(s.depRequired) > 0) {
-		names.index(n)
-	}
+	names := s.memberNames(v, n)
 	for _, r := range s.required {
 		if !names.has(r) {
 			if !e.collect {
@@ -1475,17 +1478,18 @@ func (e *evaluator) traceObject(s *Schema, v source.Value) {
 	if s.maxProps >= 0 {
 		e.emit(s, "maxProperties", n <= s.maxProps, "")
 	}
+	names := s.memberNames(v, n)
 	for _, r := range s.required {
-		e.emit(s, "required", v.Has(r), r)
+		e.emit(s, "required", names.has(r), r)
 	}
 	for _, dr := range s.depRequired {
-		if !v.Has(dr.prop) {
+		if !names.has(dr.prop) {
 			e.emit(s, dr.kw, true, "")
 			continue
 		}
 		ok := true
 		for _, r := range dr.required {
-			ok = ok && v.Has(r)
+			ok = ok && names.has(r)
 		}
 		e.emit(s, dr.kw, ok, dr.prop)
 	}
