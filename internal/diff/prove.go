@@ -221,14 +221,7 @@ func (e *engine) groupRepeated(a *conj, ma *merged, f *fact, d typeSet, depth in
 		if len(g.subs) > 0 && g.subs[0] != nil && f.subs[0] != nil && e.hashOf(g.subs[0]) != e.hashOf(f.subs[0]) && f.kind == fCond {
 			continue
 		}
-		allSame := true
-		for i := range g.subs {
-			if g.subs[i] != f.subs[i] && (g.subs[i] == nil || f.subs[i] == nil || !e.same(g.subs[i], f.subs[i])) {
-				allSame = false
-				break
-			}
-		}
-		if allSame {
+		if e.sameBranches(g, f) {
 			return true
 		}
 		if len(g.subs) > 16 || f.kind == fCond {
@@ -261,6 +254,17 @@ func (e *engine) groupRepeated(a *conj, ma *merged, f *fact, d typeSet, depth in
 	return false
 }
 
+// sameBranches reports whether two groups of as many branches have the same schemas,
+// branch by branch.
+func (e *engine) sameBranches(g, f *fact) bool {
+	for i := range g.subs {
+		if g.subs[i] != f.subs[i] && (g.subs[i] == nil || f.subs[i] == nil || !e.same(g.subs[i], f.subs[i])) {
+			return false
+		}
+	}
+	return true
+}
+
 // condScanMax is the most groups of a view that groupRepeated scans for an if group; a
 // view with more indexes its if groups by the hash of their if schema (condRepeated): with
 // an allOf of n conditions on both sides the scan made each proof of the allOf n^2 hashes
@@ -289,14 +293,7 @@ func (e *engine) condRepeated(ma *merged, f *fact) bool {
 		if g == f {
 			return true
 		}
-		allSame := true
-		for i := range g.subs {
-			if g.subs[i] != f.subs[i] && (g.subs[i] == nil || f.subs[i] == nil || !e.same(g.subs[i], f.subs[i])) {
-				allSame = false
-				break
-			}
-		}
-		if allSame {
+		if e.sameBranches(g, f) {
 			return true
 		}
 	}
