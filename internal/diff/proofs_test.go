@@ -123,6 +123,18 @@ func TestPlaceAheadRaisesPanic(t *testing.T) {
 	wait()
 }
 
+// drainPanic drains the shrinks of s and returns what it panicked with, if anything.
+func drainPanic(s *searcher) (r any) {
+	defer func() { r = recover() }()
+	s.drain()
+	return nil
+}
+
+func isPanicsError(r any) bool {
+	_, ok := r.(*panics.Error)
+	return ok
+}
+
 // A panic while an example is made smaller beside the search reaches the goroutine that
 // drains the shrinks, as a *panics.Error, and leaves no goroutine behind.
 func TestShrinkPanicReachesCaller(t *testing.T) {
@@ -130,12 +142,7 @@ func TestShrinkPanicReachesCaller(t *testing.T) {
 	s := &searcher{e: newEngine(context.Background(), o, nil, 0), beside: true} // no schemas: the shrink panics
 	job := &shrinkJob{s: s, x: source.IntValue(1), ch: &change{}, dir: dirBackward, shows: true}
 	s.shrinkBeside(job)
-	got := func() (r any) {
-		defer func() { r = recover() }()
-		s.drain()
-		return nil
-	}()
-	if _, ok := got.(*panics.Error); !ok {
+	if got := drainPanic(s); !isPanicsError(got) {
 		t.Fatalf("recovered %#v, want the shrink's panic", got)
 	}
 	if s.shrinks != nil || s.stopShrinks() != nil {
@@ -188,12 +195,7 @@ func TestDrainRunsQueuedJobs(t *testing.T) {
 	}
 	s = &searcher{e: newEngine(context.Background(), o, nil, 0), beside: true} // no schemas: the shrink panics
 	queue(s, 1)
-	got := func() (r any) {
-		defer func() { r = recover() }()
-		s.drain()
-		return nil
-	}()
-	if _, ok := got.(*panics.Error); !ok {
+	if got := drainPanic(s); !isPanicsError(got) {
 		t.Fatalf("recovered %#v, want the job's panic", got)
 	}
 }

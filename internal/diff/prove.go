@@ -287,13 +287,7 @@ func (e *engine) condRepeated(ma *merged, f *fact) bool {
 		e.condIdx[ma] = idx
 	}
 	for _, g := range idx[e.hashOf(f.subs[0])] {
-		if len(g.subs) != len(f.subs) {
-			continue
-		}
-		if g == f {
-			return true
-		}
-		if e.sameBranches(g, f) {
+		if len(g.subs) == len(f.subs) && e.sameBranches(g, f) { // f itself among them
 			return true
 		}
 	}

@@ -61,7 +61,7 @@ func (s *searcher) stop() bool {
 	if s.ticks%8 == 0 {
 		s.count++ // generating and judging values at a location costs like candidates
 	}
-	if s.count >= s.limit || time.Now().After(s.deadline) || s.e.ctx.Err() != nil || s.e.overParts() {
+	if s.count >= s.limit || s.expired() || s.e.overParts() {
 		s.e.searchTimedOut = true
 		return true
 	}
@@ -358,16 +358,6 @@ func (j *shrinkJob) expired() bool {
 	return j.s.e.ctx.Err() != nil || !j.deadline.IsZero() && time.Now().After(j.deadline)
 }
 
-// runUnlessCancelled runs the job, or, once the comparison is cancelled, keeps the example
-// as found.
-func (j *shrinkJob) runUnlessCancelled() {
-	if j.s.e.ctx.Err() == nil {
-		j.run()
-	} else {
-		j.out = j.x
-	}
-}
-
 // shrinker makes examples smaller on a goroutine of its own, in the order they come.
 type shrinker struct {
 	jobs  chan *shrinkJob
@@ -392,7 +382,7 @@ func (s *searcher) shrinkBeside(job *shrinkJob) {
 			defer close(sh.end)
 			sh.catch.Do(func() {
 				for j := range sh.jobs {
-					j.runUnlessCancelled()
+					j.run() // once the comparison is cancelled, the example as found
 				}
 			})
 		}()
@@ -422,7 +412,7 @@ func (sh *shrinker) help() {
 	for {
 		select {
 		case j := <-sh.jobs:
-			if !sh.catch.Do(j.runUnlessCancelled) {
+			if !sh.catch.Do(j.run) {
 				return
 			}
 		default:

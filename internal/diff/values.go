@@ -8,13 +8,15 @@ import (
 )
 
 // valueIndex answers whether a list of values holds one Equal to a given value, by hash
-// for longer lists: enums of thousands of values are compared with each other at every
-// location that has them, which a scan of the list made quadratic.
+// (source.Hash) for longer lists: enums of thousands of values are compared with each
+// other at every location that has them, which a scan of the list made quadratic.
 type valueIndex struct {
 	vs     []source.Value
-	seed   maphash.Seed
 	byHash map[uint64][]int // nil for short lists, which are scanned
 }
+
+// valueSeed seeds the hashes of valueIndex.
+var valueSeed = maphash.MakeSeed()
 
 // indexScanMax is the longest list that is scanned instead of hashed.
 const indexScanMax = 8
@@ -27,27 +29,19 @@ func newValueIndex(vs []source.Value) *valueIndex {
 	return x
 }
 
-func (x *valueIndex) hash(v source.Value) uint64 {
-	var h maphash.Hash
-	h.SetSeed(x.seed)
-	source.WriteHash(&h, v)
-	return h.Sum64()
-}
-
 // add appends v to the list.
 func (x *valueIndex) add(v source.Value) {
 	x.vs = append(x.vs, v)
 	switch {
 	case len(x.vs) <= indexScanMax:
 	case x.byHash == nil:
-		x.seed = maphash.MakeSeed()
 		x.byHash = make(map[uint64][]int, 2*len(x.vs))
 		for i, w := range x.vs {
-			k := x.hash(w)
+			k := source.Hash(valueSeed, w)
 			x.byHash[k] = append(x.byHash[k], i)
 		}
 	default:
-		k := x.hash(v)
+		k := source.Hash(valueSeed, v)
 		x.byHash[k] = append(x.byHash[k], len(x.vs)-1)
 	}
 }
@@ -58,7 +52,7 @@ func (x *valueIndex) has(v source.Value) bool {
 	if x.byHash == nil {
 		return slices.ContainsFunc(x.vs, eq)
 	}
-	for _, i := range x.byHash[x.hash(v)] {
+	for _, i := range x.byHash[source.Hash(valueSeed, v)] {
 		if eq(x.vs[i]) {
 			return true
 		}

@@ -246,21 +246,38 @@ func (c *cmpCtx) inPlace() ([]*schema.Schema, []*schema.Schema) {
 	return c.fo.roots, c.fn.roots
 }
 
-// propFacts returns the properties facts of c by name, the first of each name in the
-// order of c's parts; size is about how many there are.
-func (e *engine) propFacts(c *conj, size int) map[string]*fact {
-	out := make(map[string]*fact, size)
+// explicitProps returns a lookup of c's properties fact by name (the first in the order
+// of c's parts; nil when c does not declare the name), for about names names: a scan of
+// the parts when names and parts are few, a map made once otherwise (a scan per name was
+// quadratic: 10,000 properties took seconds).
+func (e *engine) explicitProps(c *conj, names int) func(string) *fact {
 	ps, _ := e.objectParts(c)
+	if names <= 16 && len(ps) <= 8 {
+		return func(k string) *fact {
+			for _, n := range ps {
+				if _, ok := n.props[k]; !ok {
+					continue // its properties facts are those of its props (readNode)
+				}
+				for i := range n.facts {
+					if f := &n.facts[i]; f.kind == fProp && f.str == k {
+						return f
+					}
+				}
+			}
+			return nil
+		}
+	}
+	m := make(map[string]*fact, names)
 	for _, n := range ps {
 		for i := range n.facts {
 			if f := &n.facts[i]; f.kind == fProp {
-				if _, ok := out[f.str]; !ok {
-					out[f.str] = f
+				if _, ok := m[f.str]; !ok {
+					m[f.str] = f
 				}
 			}
 		}
 	}
-	return out
+	return func(k string) *fact { return m[k] }
 }
 
 func factsOf(m *merged, k factKind) []*fact {
@@ -958,34 +975,6 @@ func (c *cmpCtx) objects() {
 		}
 	}
 	// properties
-	explicit := func(cj *conj, k string) *fact {
-		find := func(n *node) *fact {
-			if _, ok := n.props[k]; !ok {
-				return nil // its properties facts are those of its props (readNode)
-			}
-			for i := range n.facts {
-				if f := &n.facts[i]; f.kind == fProp && f.str == k {
-					return f
-				}
-			}
-			return nil
-		}
-		ps, names := e.objectParts(cj)
-		if names != nil {
-			for _, i := range names.byName[k] { // the parts declaring k, in order
-				if f := find(ps[i]); f != nil {
-					return f
-				}
-			}
-			return nil
-		}
-		for _, n := range ps {
-			if f := find(n); f != nil {
-				return f
-			}
-		}
-		return nil
-	}
 	var props []string
 	seen := map[string]bool{}
 	for _, cj := range []*conj{c.lo, c.ln} {
@@ -999,19 +988,9 @@ func (c *cmpCtx) objects() {
 		}
 	}
 	sort.Strings(props)
-	if len(props) > 16 {
-		// many names: each side's properties facts by name, made once (finding each by
-		// a scan was quadratic: 10,000 properties took seconds)
-		mo, mn := e.propFacts(c.lo, len(props)), e.propFacts(c.ln, len(props))
-		explicit = func(cj *conj, k string) *fact {
-			if cj == c.lo {
-				return mo[k]
-			}
-			return mn[k]
-		}
-	}
+	explicitO, explicitN := e.explicitProps(c.lo, len(props)), e.explicitProps(c.ln, len(props))
 	for _, k := range props {
-		xo, xn := explicit(c.lo, k), explicit(c.ln, k)
+		xo, xn := explicitO(k), explicitN(k)
 		so, forbidO := e.valueSchemas(c.lo, k)
 		sn, forbidN := e.valueSchemas(c.ln, k)
 		if xo != nil && xn != nil && !forbidO && !forbidN && e.sameRoots(so, sn) {

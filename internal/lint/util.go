@@ -144,10 +144,7 @@ func duplicates(items []source.Value) []int {
 		case source.Bool, source.Null:
 			key = "b" + string(source.AppendJSON(nil, it))
 		default:
-			var h maphash.Hash
-			h.SetSeed(seed)
-			source.WriteHash(&h, it)
-			k := h.Sum64()
+			k := source.Hash(seed, it)
 			if slices.ContainsFunc(containers[k], func(j int) bool { return source.Equal(it, items[j]) }) {
 				out = append(out, i)
 			} else {

@@ -609,7 +609,7 @@ func enumContains(s *Schema, v source.Value) bool {
 		return v.Kind() == source.String && s.enumStr[v.Str()]
 	}
 	if s.enumHash != nil {
-		for _, i := range s.enumHash[enumHashOf(v)] {
+		for _, i := range s.enumHash[source.Hash(enumSeed, v)] {
 			if source.Equal(v, s.enum[i]) {
 				return true
 			}
@@ -631,13 +631,6 @@ const enumScanMax = 16
 
 // enumSeed seeds the hashes of enum values.
 var enumSeed = maphash.MakeSeed()
-
-func enumHashOf(v source.Value) uint64 {
-	var h maphash.Hash
-	h.SetSeed(enumSeed)
-	source.WriteHash(&h, v)
-	return h.Sum64()
-}
 
 func enumList(vals []source.Value) string {
 	var parts []string
@@ -1017,10 +1010,7 @@ func duplicateItems(items []source.Value) (int, int, bool) {
 	seed := maphash.MakeSeed()
 	seen := make(map[uint64][]int, len(items))
 	for j, it := range items {
-		var h maphash.Hash
-		h.SetSeed(seed)
-		source.WriteHash(&h, it)
-		k := h.Sum64()
+		k := source.Hash(seed, it)
 		for _, i := range seen[k] {
 			if source.Equal(items[i], it) {
 				return i, j, true

@@ -34,7 +34,7 @@ type Schema struct {
 	typeList   []string // as written, for messages
 	enum       []source.Value
 	enumStr    map[string]bool    // when every enum value is a string
-	enumHash   map[uint64][]int32 // a long enum of other values, by source.WriteHash (enumSeed)
+	enumHash   map[uint64][]int32 // a long enum of other values, by source.Hash (enumSeed)
 	constV     *source.Value
 	multipleOf *source.Decimal
 	minimum    *source.Decimal
@@ -398,7 +398,7 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 			} else if len(s.enum) > enumScanMax {
 				s.enumHash = make(map[uint64][]int32, len(s.enum))
 				for i, e := range s.enum {
-					h := enumHashOf(e)
+					h := source.Hash(enumSeed, e)
 					s.enumHash[h] = append(s.enumHash[h], int32(i))
 				}
 			}

@@ -253,12 +253,7 @@ func TestConstructorsAndEqual(t *testing.T) {
 		{`{"a":{"b":1e2}}`, `{"a":{"b":100}}`, true},
 	}
 	seed := maphash.MakeSeed()
-	hash := func(v Value) uint64 {
-		var h maphash.Hash
-		h.SetSeed(seed)
-		WriteHash(&h, v)
-		return h.Sum64()
-	}
+	hash := func(v Value) uint64 { return Hash(seed, v) }
 	for _, tt := range tests {
 		a, b := mustJSON(t, tt.a), mustJSON(t, tt.b)
 		if got := Equal(a, b); got != tt.want {
@@ -266,7 +261,7 @@ func TestConstructorsAndEqual(t *testing.T) {
 		}
 		// Equal values hash alike; these unequal ones happen to hash apart
 		if (hash(a) == hash(b)) != tt.want {
-			t.Errorf("WriteHash: %s and %s hash alike = %v", tt.a, tt.b, !tt.want)
+			t.Errorf("Hash: %s and %s hash alike = %v", tt.a, tt.b, !tt.want)
 		}
 	}
 	if !Equal(Value{}, Value{}) || Equal(Value{}, NullValue()) {

@@ -261,9 +261,16 @@ func plainInt(s string) bool {
 	return true
 }
 
-// WriteHash writes v to h so that Equal values hash alike: numbers by their exact value
+// Hash hashes v with seed so that Equal values hash alike: numbers by their exact value
 // (1, 1.0 and 1e0 alike), objects whatever the order of their members.
-func WriteHash(h *maphash.Hash, v Value) {
+func Hash(seed maphash.Seed, v Value) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	writeHash(&h, v)
+	return h.Sum64()
+}
+
+func writeHash(h *maphash.Hash, v Value) {
 	h.WriteByte(byte(v.Kind()))
 	switch v.Kind() {
 	case Bool:
@@ -276,7 +283,7 @@ func WriteHash(h *maphash.Hash, v Value) {
 		h.WriteString(v.Num().String())
 	case Array:
 		for _, it := range v.Items() {
-			WriteHash(h, it)
+			writeHash(h, it)
 		}
 	case Object:
 		var sum uint64
@@ -285,7 +292,7 @@ func WriteHash(h *maphash.Hash, v Value) {
 			var mh maphash.Hash
 			mh.SetSeed(h.Seed())
 			mh.WriteString(k.Str())
-			WriteHash(&mh, val)
+			writeHash(&mh, val)
 			sum += mh.Sum64()
 		}
 		var b [8]byte
