@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -544,5 +545,21 @@ func TestPathErrorUnwrap(t *testing.T) {
 	other := errors.New("something else")
 	if err := pathErr("stat", "y", other); err.Error() != "y: something else" || !errors.Is(err, other) {
 		t.Errorf("got %v", err)
+	}
+}
+
+// readSized reads everything whatever the size it is told: the exact size, too small (a
+// file that grew after its size was read), unknown; and passes a read error on.
+func TestReadSized(t *testing.T) {
+	text := strings.Repeat("0123456789", 300)
+	for _, size := range []int64{int64(len(text)), 0, 7, -1, 1 << 50} {
+		got, err := readSized(iotest.OneByteReader(strings.NewReader(text)), size)
+		if err != nil || string(got) != text {
+			t.Errorf("size %d: %d bytes, %v; want %d bytes", size, len(got), err, len(text))
+		}
+	}
+	boom := errors.New("boom")
+	if _, err := readSized(iotest.ErrReader(boom), 10); !errors.Is(err, boom) {
+		t.Errorf("error = %v, want boom", err)
 	}
 }
