@@ -124,7 +124,9 @@ func (c *Compiler) Compile(uri string) (*Schema, error) {
 	}
 	if err == nil {
 		for _, k := range c.added[mark:] {
-			c.schemas[k].cond = condTestOf(c.schemas[k])
+			if t := condTestOf(c.schemas[k]); t != nil {
+				c.schemas[k].rare().cond = t
+			}
 		}
 	}
 	if err != nil {
@@ -346,7 +348,7 @@ func (c *Compiler) compileValue(doc *document, ptr string, v source.Value) (*Sch
 		info:      c.info,
 		index:     len(c.added),
 		minLength: -1, maxLength: -1, minItems: -1, maxItems: -1,
-		minProps: -1, maxProps: -1, minContains: -1, maxContains: -1,
+		rareKeywords: &noRare,
 	}
 	c.schemas[key] = s
 	c.added = append(c.added, key)

@@ -33,14 +33,10 @@ type Schema struct {
 	types      typeSet
 	typeList   []string // as written, for messages
 	enum       []source.Value
-	enumStr    map[string]bool    // when every enum value is a string
-	enumHash   map[uint64][]int32 // a long enum of other values, by source.Hash (enumSeed)
+	enumStr    map[string]bool // when every enum value is a string
 	constV     *source.Value
-	multipleOf *source.Decimal
 	minimum    *source.Decimal
 	maximum    *source.Decimal
-	exclMin    *source.Decimal
-	exclMax    *source.Decimal
 	minLength  int
 	maxLength  int
 	pattern    Regexp
@@ -49,31 +45,51 @@ type Schema struct {
 	formatName string
 	assertFmt  bool
 
-	minItems, maxItems       int
+	minItems, maxItems int
+	items              *Schema
+	itemsKw            string // "items" or "additionalItems"
+
+	required        []string
+	properties      map[string]*Schema
+	propKeys        []string // the names of properties, sorted
+	additionalProps *Schema
+
+	allOf, anyOf, oneOf []*Schema
+	not                 *Schema
+
+	ref *Schema
+
+	*rareKeywords // never nil: noRare when the schema has none of them
+}
+
+// rareKeywords are the keywords few schemas have: 2.4% of the schema objects of the
+// SchemaStore corpus have any of them (2.9% of the largest schema pair's). The others share
+// noRare, which is never written, and a Schema fits in 512 bytes instead of 896: the two
+// compiled documents of the largest schema pair (18,092 schemas) hold 29.4 MB instead of
+// 36.2. Compilation writes them through rare; evaluation reads them as the Schema's own
+// fields.
+type rareKeywords struct {
+	enumHash map[uint64][]int32 // a long enum of other values than strings, by source.Hash (enumSeed)
+
+	multipleOf *source.Decimal
+	exclMin    *source.Decimal
+	exclMax    *source.Decimal
+
 	uniqueItems              bool
 	prefixItems              []*Schema
-	items                    *Schema
-	itemsKw                  string // "items" or "additionalItems"
 	prefixKw                 string // "prefixItems" or "items"
 	contains                 *Schema
 	minContains, maxContains int
 
 	minProps, maxProps int
-	required           []string
 	depRequired        []depRequired
 	depSchemas         []depSchema
-	properties         map[string]*Schema
-	propKeys           []string // the names of properties, sorted
 	patternProps       []patternProp
-	additionalProps    *Schema
 	propertyNames      *Schema
 
-	allOf, anyOf, oneOf []*Schema
-	not                 *Schema
-	ifS, thenS, elseS   *Schema
-	cond                *condTest // set when the schema is only an if/then on one property's constant
+	ifS, thenS, elseS *Schema
+	cond              *condTest // set when the schema is only an if/then on one property's constant
 
-	ref          *Schema
 	dynRef       *Schema // 2020-12 $dynamicRef: the statically resolved target
 	dynAnchor    string  // its anchor name, when dynamic
 	recursiveRef *Schema // 2019-09 $recursiveRef: the statically resolved target
@@ -81,10 +97,22 @@ type Schema struct {
 	unevalProps *Schema
 	unevalItems *Schema
 
-	assertContent    bool
+	assertContent    bool // with contentEncoding or contentMediaType
 	contentEncoding  string
 	contentMediaType string
 	contentSchema    *Schema
+}
+
+// noRare is the rare keywords of every schema that has none.
+var noRare = rareKeywords{minContains: -1, maxContains: -1, minProps: -1, maxProps: -1}
+
+// rare returns the schema's own rare keywords, made when first written.
+func (s *Schema) rare() *rareKeywords {
+	if s.rareKeywords == &noRare {
+		x := noRare
+		s.rareKeywords = &x
+	}
+	return s.rareKeywords
 }
 
 const (
@@ -344,15 +372,18 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 	} else {
 		s.ref = r.ref("$ref")
 		if d.Version == 2019 {
-			s.recursiveRef = r.ref("$recursiveRef")
+			if t := r.ref("$recursiveRef"); t != nil {
+				s.rare().recursiveRef = t
+			}
 		} else if dv, ok := v.Get("$dynamicRef"); ok && dv.Kind() == source.String {
-			s.dynRef = r.ref("$dynamicRef")
-			if s.dynRef != nil {
+			if t := r.ref("$dynamicRef"); t != nil {
+				x := s.rare()
+				x.dynRef = t
 				_, frag, _ := ResolveURI(s.res.uri, dv.Str())
 				// Dynamic only when the static target declares a $dynamicAnchor of that name.
-				if frag != "" && s.dynRef.res.dynamic[frag] {
-					if av, ok := s.dynRef.Value().Get("$dynamicAnchor"); ok && av.Str() == frag {
-						s.dynAnchor = frag
+				if frag != "" && t.res.dynamic[frag] {
+					if av, ok := t.Value().Get("$dynamicAnchor"); ok && av.Str() == frag {
+						x.dynAnchor = frag
 					}
 				}
 			}
@@ -396,10 +427,11 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 					s.enumStr[e.Str()] = true
 				}
 			} else if len(s.enum) > enumScanMax {
-				s.enumHash = make(map[uint64][]int32, len(s.enum))
+				x := s.rare()
+				x.enumHash = make(map[uint64][]int32, len(s.enum))
 				for i, e := range s.enum {
 					h := source.Hash(enumSeed, e)
-					s.enumHash[h] = append(s.enumHash[h], int32(i))
+					x.enumHash[h] = append(x.enumHash[h], int32(i))
 				}
 			}
 		}
@@ -411,22 +443,28 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 	}
 
 	// numbers
-	s.multipleOf = r.number("multipleOf")
-	if s.multipleOf != nil && s.multipleOf.Sign() <= 0 {
-		r.fail("multipleOf", "multipleOf must be greater than 0")
+	if m := r.number("multipleOf"); m != nil {
+		s.rare().multipleOf = m
+		if m.Sign() <= 0 {
+			r.fail("multipleOf", "multipleOf must be greater than 0")
+		}
 	}
 	s.minimum = r.number("minimum")
 	s.maximum = r.number("maximum")
 	if d.Version == 4 {
-		if b, ok := r.get("exclusiveMinimum"); ok && b.Kind() == source.Bool && b.Bool() {
-			s.exclMin, s.minimum = s.minimum, nil
+		if b, ok := r.get("exclusiveMinimum"); ok && b.Kind() == source.Bool && b.Bool() && s.minimum != nil {
+			s.rare().exclMin, s.minimum = s.minimum, nil
 		}
-		if b, ok := r.get("exclusiveMaximum"); ok && b.Kind() == source.Bool && b.Bool() {
-			s.exclMax, s.maximum = s.maximum, nil
+		if b, ok := r.get("exclusiveMaximum"); ok && b.Kind() == source.Bool && b.Bool() && s.maximum != nil {
+			s.rare().exclMax, s.maximum = s.maximum, nil
 		}
 	} else {
-		s.exclMin = r.number("exclusiveMinimum")
-		s.exclMax = r.number("exclusiveMaximum")
+		if m := r.number("exclusiveMinimum"); m != nil {
+			s.rare().exclMin = m
+		}
+		if m := r.number("exclusiveMaximum"); m != nil {
+			s.rare().exclMax = m
+		}
 	}
 
 	// strings
@@ -450,33 +488,40 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 		s.assertFmt = c.opts.AssertFormat || (d.Version >= 2020 && s.res.vocabs != nil && s.res.vocabs["format-assertion"])
 	}
 	if d.Version >= 7 {
-		s.assertContent = c.opts.AssertContent
 		if cv, ok := r.get("contentEncoding"); ok && cv.Kind() == source.String {
-			s.contentEncoding = cv.Str()
+			x := s.rare()
+			x.contentEncoding, x.assertContent = cv.Str(), c.opts.AssertContent
 		}
 		if cv, ok := r.get("contentMediaType"); ok && cv.Kind() == source.String {
-			s.contentMediaType = cv.Str()
+			x := s.rare()
+			x.contentMediaType, x.assertContent = cv.Str(), c.opts.AssertContent
 		}
 		if d.Version >= 2019 {
-			s.contentSchema = r.schema("contentSchema")
+			if cs := r.schema("contentSchema"); cs != nil {
+				s.rare().contentSchema = cs
+			}
 		}
 	}
 
 	// arrays
 	s.minItems = r.count("minItems")
 	s.maxItems = r.count("maxItems")
-	if uv, ok := r.get("uniqueItems"); ok && uv.Kind() == source.Bool {
-		s.uniqueItems = uv.Bool()
+	if uv, ok := r.get("uniqueItems"); ok && uv.Kind() == source.Bool && uv.Bool() {
+		s.rare().uniqueItems = true
+	}
+	prefix := func(kw string) {
+		if l := r.schemaList(kw); l != nil {
+			x := s.rare()
+			x.prefixItems, x.prefixKw = l, kw
+		}
 	}
 	if d.Version >= 2020 {
-		s.prefixItems = r.schemaList("prefixItems")
-		s.prefixKw = "prefixItems"
+		prefix("prefixItems")
 		s.items = r.schema("items")
 		s.itemsKw = "items"
 	} else if iv, ok := r.get("items"); ok {
 		if iv.Kind() == source.Array {
-			s.prefixItems = r.schemaList("items")
-			s.prefixKw = "items"
+			prefix("items")
 			s.items = r.schema("additionalItems")
 			s.itemsKw = "additionalItems"
 		} else {
@@ -485,16 +530,23 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 		}
 	}
 	if d.Version >= 6 || !c.opts.StrictDraft {
-		s.contains = r.schema("contains")
+		if cs := r.schema("contains"); cs != nil {
+			s.rare().contains = cs
+		}
+	}
+	count := func(kw string, field func(*rareKeywords) *int) {
+		if n := r.count(kw); n >= 0 {
+			*field(s.rare()) = n
+		}
 	}
 	if d.Version >= 2019 {
-		s.minContains = r.count("minContains")
-		s.maxContains = r.count("maxContains")
+		count("minContains", func(x *rareKeywords) *int { return &x.minContains })
+		count("maxContains", func(x *rareKeywords) *int { return &x.maxContains })
 	}
 
 	// objects
-	s.minProps = r.count("minProperties")
-	s.maxProps = r.count("maxProperties")
+	count("minProperties", func(x *rareKeywords) *int { return &x.minProps })
+	count("maxProperties", func(x *rareKeywords) *int { return &x.maxProps })
 	if rv, ok := r.get("required"); ok {
 		s.required = r.stringList("required", rv)
 	}
@@ -521,13 +573,16 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 					r.fail("patternProperties", "pattern %q is not a valid ECMA-262 regular expression: %v", k.Str(), err)
 					break
 				}
-				s.patternProps = append(s.patternProps, patternProp{k.Str(), re, r.sub("/patternProperties/"+source.EscapeToken(k.Str()), sv)})
+				x := s.rare()
+				x.patternProps = append(x.patternProps, patternProp{k.Str(), re, r.sub("/patternProperties/"+source.EscapeToken(k.Str()), sv)})
 			}
 		}
 	}
 	s.additionalProps = r.schema("additionalProperties")
 	if d.Version >= 6 || !c.opts.StrictDraft {
-		s.propertyNames = r.schema("propertyNames")
+		if pn := r.schema("propertyNames"); pn != nil {
+			s.rare().propertyNames = pn
+		}
 	}
 	// "dependencies" (drafts 4-7, still honoured later for compatibility) holds both
 	// required-lists and schemas; 2019-09 split it into the two keywords below.
@@ -543,17 +598,20 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 		for i := 0; i < dv.Len(); i++ {
 			k, val := dv.Member(i)
 			if val.Kind() == source.Array && depKw == "dependencies" {
-				s.depRequired = append(s.depRequired, depRequired{k.Str(), r.stringList(depKw, val), depKw})
+				x := s.rare()
+				x.depRequired = append(x.depRequired, depRequired{k.Str(), r.stringList(depKw, val), depKw})
 				continue
 			}
-			s.depSchemas = append(s.depSchemas, depSchema{k.Str(), r.sub("/"+depKw+"/"+source.EscapeToken(k.Str()), val), depKw})
+			x := s.rare()
+			x.depSchemas = append(x.depSchemas, depSchema{k.Str(), r.sub("/"+depKw+"/"+source.EscapeToken(k.Str()), val), depKw})
 		}
 	}
 	if d.Version >= 2019 {
 		if dv, ok := r.get("dependentRequired"); ok && dv.Kind() == source.Object {
 			for i := 0; i < dv.Len(); i++ {
 				k, val := dv.Member(i)
-				s.depRequired = append(s.depRequired, depRequired{k.Str(), r.stringList("dependentRequired", val), "dependentRequired"})
+				x := s.rare()
+				x.depRequired = append(x.depRequired, depRequired{k.Str(), r.stringList("dependentRequired", val), "dependentRequired"})
 			}
 		}
 	}
@@ -564,16 +622,18 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 	s.oneOf = r.schemaList("oneOf")
 	s.not = r.schema("not")
 	if d.Version >= 7 || !c.opts.StrictDraft {
-		s.ifS = r.schema("if")
-		if s.ifS != nil {
-			s.thenS = r.schema("then")
-			s.elseS = r.schema("else")
+		if i := r.schema("if"); i != nil {
+			x := s.rare()
+			x.ifS, x.thenS, x.elseS = i, r.schema("then"), r.schema("else")
 		}
 	}
 	if d.Version >= 2019 {
-		s.unevalProps = r.schema("unevaluatedProperties")
-		s.unevalItems = r.schema("unevaluatedItems")
-		s.needAnn = s.unevalProps != nil || s.unevalItems != nil
+		up, ui := r.schema("unevaluatedProperties"), r.schema("unevaluatedItems")
+		if up != nil || ui != nil {
+			x := s.rare()
+			x.unevalProps, x.unevalItems = up, ui
+			s.needAnn = true
+		}
 	}
 	return r.err
 }

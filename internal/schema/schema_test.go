@@ -3,6 +3,7 @@ package schema
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -689,5 +690,53 @@ func TestLargeObjectRequired(t *testing.T) {
 	errs, err := s.Validate(parse(t, missing).Root)
 	if err != nil || len(errs) != 1 || !strings.Contains(errs[0].Message, `"p40"`) {
 		t.Errorf("without p40: %v, %v", errs, err)
+	}
+}
+
+// The rare keywords of a schema that has none are noRare, shared and never written; a
+// schema with one has its own, and validates as before (the keywords below each decide an
+// instance).
+func TestRareKeywords(t *testing.T) {
+	want := noRare
+	plain := mustCompile(t, `{"type": "object", "properties": {"a": {"minLength": 1}}, "required": ["a"]}`)
+	if plain.rareKeywords != &noRare || plain.properties["a"].rareKeywords != &noRare {
+		t.Error("a schema without rare keywords has its own")
+	}
+	cases := []struct{ schema, valid, invalid string }{
+		{`{"multipleOf": 2}`, `4`, `3`},
+		{`{"exclusiveMinimum": 1}`, `2`, `1`},
+		{`{"$schema": "http://json-schema.org/draft-04/schema#", "maximum": 3, "exclusiveMaximum": true}`, `2`, `3`},
+		{`{"uniqueItems": true}`, `[1, 2]`, `[1, 1]`},
+		{`{"prefixItems": [{"type": "string"}]}`, `["a", 1]`, `[1]`},
+		{`{"$schema": "http://json-schema.org/draft-07/schema#", "items": [{"type": "string"}], "additionalItems": false}`, `["a"]`, `["a", 1]`},
+		{`{"contains": {"type": "string"}, "maxContains": 1}`, `["a", 1]`, `["a", "b"]`},
+		{`{"minProperties": 1}`, `{"a": 1}`, `{}`},
+		{`{"maxProperties": 1}`, `{"a": 1}`, `{"a": 1, "b": 2}`},
+		{`{"patternProperties": {"^x": {"type": "string"}}}`, `{"xa": "s"}`, `{"xa": 1}`},
+		{`{"propertyNames": {"maxLength": 2}}`, `{"ab": 1}`, `{"abc": 1}`},
+		{`{"dependentRequired": {"a": ["b"]}}`, `{"a": 1, "b": 2}`, `{"a": 1}`},
+		{`{"dependentSchemas": {"a": {"required": ["b"]}}}`, `{"a": 1, "b": 2}`, `{"a": 1}`},
+		{`{"if": {"type": "string"}, "then": {"minLength": 2}, "else": {"type": "number"}}`, `"ab"`, `"a"`},
+		{`{"properties": {"a": true}, "unevaluatedProperties": false}`, `{"a": 1}`, `{"b": 1}`},
+		{`{"$defs": {"n": {"$dynamicAnchor": "n", "type": "integer"}}, "$dynamicRef": "#n"}`, `1`, `"a"`},
+		{`{"enum": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, [1]]}`, `[1]`, `[2]`},
+	}
+	for _, tc := range cases {
+		s := mustCompile(t, tc.schema)
+		if s.rareKeywords == &noRare {
+			t.Errorf("%s: no rare keywords of its own", tc.schema)
+		}
+		for _, inst := range []struct {
+			text string
+			want bool
+		}{{tc.valid, true}, {tc.invalid, false}} {
+			got, err := s.Valid(parse(t, inst.text).Root)
+			if err != nil || got != inst.want {
+				t.Errorf("%s: %s valid = %v, %v; want %v", tc.schema, inst.text, got, err, inst.want)
+			}
+		}
+	}
+	if !reflect.DeepEqual(noRare, want) {
+		t.Error("noRare was written")
 	}
 }
