@@ -2,6 +2,8 @@ package source
 
 import (
 	"encoding/json"
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -210,5 +212,61 @@ func TestParseJSONText(t *testing.T) {
 	}
 	if _, err := parseJSONText("", 10); err == nil || err.msg != "empty document: expected a JSON value" {
 		t.Errorf("got %v", err)
+	}
+}
+
+// An object of more than indexMin members finds them by name through its index, from
+// every parser and the builder, with the answers of a scan: present, absent, the last
+// value of a repeated key; its members, order and text are unchanged.
+func TestLargeObjectGet(t *testing.T) {
+	for _, n := range []int{indexMin, indexMin + 1, 1000} {
+		var js, ym strings.Builder
+		js.WriteString("{")
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&js, `"k%d": %d, `, i, i)
+			fmt.Fprintf(&ym, "k%d: %d\n", i, i)
+		}
+		js.WriteString(`"k0": "last"}`) // a repeated key keeps its last value
+		ym.WriteString("extra: true\n")
+		var b ObjectBuilder
+		for i := 0; i < n; i++ {
+			b.Set(fmt.Sprintf("k%d", i), NumberValue(strconv.Itoa(i)))
+		}
+		b.Set("k0", StringValue("last"))
+		jd, err := ParseJSON("l.json", []byte(js.String()), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		yd, err := ParseYAML("l.yaml", []byte(ym.String()), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, v := range map[string]Value{"json": jd.Root, "yaml": yd[0].Root, "builder": b.Value(), "moved": jd.Root.WithOffset(7)} {
+			wantLen := n
+			if name == "yaml" {
+				wantLen = n + 1
+			}
+			if v.Len() != wantLen || v.Kind() != Object {
+				t.Fatalf("%s %d: %s of %d members, want an object of %d", name, n, v.Kind(), v.Len(), wantLen)
+			}
+			if v.meta&indexed != 0 != (wantLen > indexMin) {
+				t.Errorf("%s %d: indexed = %v", name, n, v.meta&indexed != 0)
+			}
+			for i := 1; i < n; i += 7 {
+				got, ok := v.Get(fmt.Sprintf("k%d", i))
+				if !ok || got.Str() != strconv.Itoa(i) {
+					t.Errorf("%s %d: Get(k%d) = %q, %v", name, n, i, got.Str(), ok)
+				}
+			}
+			if _, ok := v.Get("absent"); ok {
+				t.Errorf("%s %d: Get(absent) found", name, n)
+			}
+			if k0, _ := v.Get("k0"); name != "yaml" && k0.Str() != "last" {
+				t.Errorf("%s %d: Get(k0) = %q, want the last value", name, n, k0.Str())
+			}
+			if k, _ := v.Member(n - 1); k.Str() != fmt.Sprintf("k%d", n-1) {
+				t.Errorf("%s %d: member %d is %q", name, n, n-1, k.Str())
+			}
+		}
 	}
 }

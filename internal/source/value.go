@@ -51,14 +51,40 @@ type Value struct {
 	meta uint64
 }
 
-const kindBits = 8
+// meta's low kindBits bits hold the kind, and the flag indexed; the offset lies above.
+const (
+	kindBits = 8
+	kindMask = 1<<7 - 1
+	indexed  = 1 << 7 // an object whose members are followed by an index of their names
+)
+
+// indexMin is the number of members above which an object is made with an index of its
+// members by name, which Get consults instead of scanning them: resolving 30,000
+// references into one $defs took 1.9 s, and 100,000 took 24 s.
+const indexMin = 32
+
+// memberIndex maps a large object's member names to their places (the first of a name).
+type memberIndex map[string]int32
 
 func mkText(k Kind, off int, s string) Value {
 	return Value{ptr: unsafe.Pointer(unsafe.StringData(s)), n: len(s), meta: uint64(off)<<kindBits | uint64(k)}
 }
 
 func mkKids(k Kind, off int, kids []Value) Value {
-	return Value{ptr: unsafe.Pointer(unsafe.SliceData(kids)), n: len(kids), meta: uint64(off)<<kindBits | uint64(k)}
+	meta := uint64(off)<<kindBits | uint64(k)
+	if k == Object && len(kids) > 2*indexMin {
+		// The index rides after the members, in a slot of their own array that elems does
+		// not show: Values stay three words, and parsed documents stay immutable.
+		idx := make(memberIndex, len(kids)/2)
+		for i := len(kids) - 2; i >= 0; i -= 2 {
+			idx[kids[i].text()] = int32(i / 2)
+		}
+		withIdx := make([]Value, len(kids)+1)
+		copy(withIdx, kids)
+		withIdx[len(kids)] = Value{ptr: unsafe.Pointer(&idx)}
+		kids, meta = withIdx[:len(kids)], meta|indexed
+	}
+	return Value{ptr: unsafe.Pointer(unsafe.SliceData(kids)), n: len(kids), meta: meta}
 }
 
 func mkBool(off int, b bool) Value {
@@ -88,7 +114,7 @@ func (v Value) elems() []Value {
 }
 
 // Kind reports the value's JSON type.
-func (v Value) Kind() Kind { return Kind(v.meta & (1<<kindBits - 1)) }
+func (v Value) Kind() Kind { return Kind(v.meta & kindMask) }
 
 // IsValid reports whether v holds a value (the zero Value does not).
 func (v Value) IsValid() bool { return v.Kind() != Invalid }
@@ -149,6 +175,13 @@ func (v Value) Get(key string) (Value, bool) {
 		return Value{}, false
 	}
 	kids := v.elems()
+	if v.meta&indexed != 0 {
+		idx := *(*memberIndex)(unsafe.Slice((*Value)(v.ptr), v.n+1)[v.n].ptr)
+		if i, ok := idx[key]; ok {
+			return kids[2*i+1], true
+		}
+		return Value{}, false
+	}
 	for i := 0; i < len(kids); i += 2 {
 		if kids[i].text() == key {
 			return kids[i+1], true
@@ -222,10 +255,22 @@ func ArrayValue(items ...Value) Value {
 }
 
 // ObjectBuilder accumulates the members of an object in order.
-type ObjectBuilder struct{ kids []Value }
+type ObjectBuilder struct {
+	kids  []Value
+	names map[string]int // the place of each key in kids, once there are more than indexMin
+}
 
 // Set appends a member, or replaces the value of an existing key in place.
 func (b *ObjectBuilder) Set(key string, val Value) {
+	if b.names != nil {
+		if i, ok := b.names[key]; ok {
+			b.kids[i+1] = val
+			return
+		}
+		b.names[key] = len(b.kids)
+		b.kids = append(b.kids, StringValue(key), val)
+		return
+	}
 	for i := 0; i < len(b.kids); i += 2 {
 		if b.kids[i].text() == key {
 			b.kids[i+1] = val
@@ -233,6 +278,12 @@ func (b *ObjectBuilder) Set(key string, val Value) {
 		}
 	}
 	b.kids = append(b.kids, StringValue(key), val)
+	if len(b.kids) > 2*indexMin {
+		b.names = make(map[string]int, len(b.kids))
+		for i := 0; i < len(b.kids); i += 2 {
+			b.names[b.kids[i].text()] = i
+		}
+	}
 }
 
 // Value returns the object built so far. Later calls of Set do not change it.
