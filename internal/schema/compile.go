@@ -123,11 +123,14 @@ func (c *Compiler) Compile(uri string) (*Schema, error) {
 		err = c.finish()
 	}
 	if err == nil {
+		added := make([]*Schema, 0, len(c.added)-mark)
 		for _, k := range c.added[mark:] {
+			added = append(added, c.schemas[k])
 			if t := condTestOf(c.schemas[k]); t != nil {
 				c.schemas[k].rare().cond = t
 			}
 		}
+		markLoops(added)
 	}
 	if err != nil {
 		// Forget the schemas this attempt began, so a later Compile cannot meet one of

@@ -28,6 +28,7 @@ type Schema struct {
 	always   uint8 // alwaysTrue / alwaysFalse for boolean schemas
 	hasRef   bool  // draft <= 7: $ref present, siblings ignored
 	needAnn  bool  // has unevaluatedProperties or unevaluatedItems
+	onLoop   bool  // on a cycle of in-place applicators (InPlaceLoop)
 	keywords []string
 
 	types      typeSet

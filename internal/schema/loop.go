@@ -78,3 +78,107 @@ func loopError(path []*Schema, target *Schema) *SchemaError {
 	e.Line, e.Column = last.Position(kw)
 	return e
 }
+
+// InPlaceLoop reports whether s lies on a cycle of in-place applicators: $ref, allOf,
+// anyOf, oneOf, not, if/then/else, dependentSchemas and the static targets of $dynamicRef
+// and $recursiveRef, each of which applies a schema to the same instance. Evaluating such
+// a schema may apply it again to the same instance, forever: the specification leaves it
+// undefined, and evaluation here stops with an error when it happens. Unlike RefLoop,
+// which only follows the applicators that always apply ($ref and allOf), a loop through a
+// branch is counted, though an instance may not take it.
+func (s *Schema) InPlaceLoop() bool { return s.onLoop }
+
+// inPlace appends the schemas s applies to the instance it is applied to.
+func (s *Schema) inPlace(out []*Schema) []*Schema {
+	out = append(out, s.ref, s.dynRef, s.recursiveRef)
+	out = append(out, s.allOf...)
+	out = append(out, s.anyOf...)
+	out = append(out, s.oneOf...)
+	out = append(out, s.not, s.ifS, s.thenS, s.elseS)
+	for _, d := range s.depSchemas {
+		out = append(out, d.schema)
+	}
+	return out
+}
+
+// markLoops sets onLoop on the schemas of list that lie on a cycle of in-place
+// applicators among them (a strongly connected component of more than one schema, or one
+// that applies itself), by Tarjan's algorithm without recursion. list is what one
+// Compile added: the schemas compiled before it apply none of these, so a new cycle lies
+// among them.
+func markLoops(list []*Schema) {
+	if len(list) == 0 {
+		return
+	}
+	first := list[0].index
+	at := func(s *Schema) int { // the place of s in list, -1 when it is not there
+		if s == nil || s.info != list[0].info || s.index < first || s.index-first >= len(list) {
+			return -1
+		}
+		return s.index - first
+	}
+	type frame struct {
+		v                int
+		start, next, end int  // v's edges in edges, and the next to follow
+		self             bool // v applies itself
+	}
+	num := make([]int32, len(list)) // the order of discovery, from 1; 0: not yet
+	low := make([]int32, len(list))
+	onStack := make([]bool, len(list))
+	var stack []int
+	var frames []frame
+	var edges []*Schema // the edges of the schemas on frames, each one's above its caller's
+	var count int32
+	push := func(v int) {
+		count++
+		num[v], low[v] = count, count
+		onStack[v] = true
+		stack = append(stack, v)
+		start := len(edges)
+		edges = list[v].inPlace(edges)
+		frames = append(frames, frame{v: v, start: start, next: start, end: len(edges)})
+	}
+	for root := range list {
+		if num[root] != 0 {
+			continue
+		}
+		push(root)
+		for len(frames) > 0 {
+			f := &frames[len(frames)-1]
+			if f.next < f.end {
+				w := at(edges[f.next])
+				f.next++
+				switch {
+				case w < 0:
+				case w == f.v:
+					f.self = true
+				case num[w] == 0:
+					push(w)
+				case onStack[w]:
+					low[f.v] = min(low[f.v], num[w])
+				}
+				continue
+			}
+			v, self := f.v, f.self
+			edges = edges[:f.start]
+			frames = frames[:len(frames)-1]
+			if len(frames) > 0 {
+				p := frames[len(frames)-1].v
+				low[p] = min(low[p], low[v])
+			}
+			if low[v] != num[v] {
+				continue
+			}
+			i := len(stack) - 1
+			for stack[i] != v {
+				i--
+			}
+			scc := stack[i:]
+			stack = stack[:i]
+			for _, w := range scc {
+				onStack[w] = false
+				list[w].onLoop = len(scc) > 1 || self
+			}
+		}
+	}
+}

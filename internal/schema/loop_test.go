@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -74,6 +75,87 @@ func TestSubschemaShape(t *testing.T) {
 			if got := d.SubschemaShape(tt.kw); got != tt.want[i] {
 				t.Errorf("%s.SubschemaShape(%q) = %d, want %d", d.Name, tt.kw, got, tt.want[i])
 			}
+		}
+	}
+}
+
+// InPlaceLoop marks exactly the schemas on a cycle of in-place applicators, whichever
+// applicator closes it, and not those that only lead to one or recurse through the
+// instance.
+func TestInPlaceLoop(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  []string // the pointers of the schemas of s.json on a loop, in Walk's order
+	}{
+		{"references in a ring", map[string]string{"s.json": `{"$ref": "#/$defs/a", "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}}`},
+			[]string{"/$defs/a", "/$defs/b"}},
+		{"itself", map[string]string{"s.json": `{"$ref": "#"}`}, []string{""}},
+		{"through anyOf", map[string]string{"s.json": `{"anyOf": [{"type": "string"}, {"$ref": "#"}]}`}, []string{"", "/anyOf/1"}},
+		{"through not", map[string]string{"s.json": `{"not": {"$ref": "#"}}`}, []string{"", "/not"}},
+		{"through then", map[string]string{"s.json": `{"if": true, "then": {"$ref": "#"}}`}, []string{"", "/then"}},
+		{"through dependentSchemas", map[string]string{"s.json": `{"dependentSchemas": {"a": {"$ref": "#"}}}`}, []string{"", "/dependentSchemas/a"}},
+		{"through a dynamic reference's static target", map[string]string{"s.json": `{"$dynamicAnchor": "m", "oneOf": [{"$dynamicRef": "#m"}]}`}, []string{"", "/oneOf/0"}},
+		{"across files", map[string]string{"s.json": `{"allOf": [{"$ref": "t.json"}]}`, "t.json": `{"$ref": "s.json"}`}, []string{"", "/allOf/0"}},
+		{"leading to a loop is not being on it", map[string]string{"s.json": `{"$ref": "#/$defs/a", "$defs": {"a": {"$ref": "#/$defs/a"}}}`}, []string{"/$defs/a"}},
+		{"recursion through the instance", map[string]string{"s.json": `{"type": "array", "items": {"$ref": "#"}, "properties": {"n": {"$ref": "#"}}}`}, nil},
+		{"two references to one schema", map[string]string{"s.json": `{"allOf": [{"$ref": "#/$defs/a"}, {"$ref": "#/$defs/a"}], "$defs": {"a": {"type": "string"}}}`}, nil},
+		{"allOf beside $ref is ignored in draft 7", map[string]string{"s.json": `{"$schema": "http://json-schema.org/draft-07/schema#",
+			"definitions": {"a": {"$ref": "#/definitions/b", "allOf": [{"$ref": "#/definitions/a"}]}, "b": {"type": "string"}}, "$ref": "#/definitions/a"}`}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root, err := compileFiles(t, tt.files, "s.json", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			Walk(root, func(s *Schema) bool {
+				if s.InPlaceLoop() && s.doc == root.doc {
+					got = append(got, s.ptr)
+				}
+				return true
+			})
+			if strings.Join(got, " ") != strings.Join(tt.want, " ") || len(got) != len(tt.want) {
+				t.Errorf("on a loop: %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// A chain of 20,000 references is walked without recursion, and has no loop until its end
+// refers to its start.
+func TestInPlaceLoopLongChain(t *testing.T) {
+	const n = 20000
+	for _, closed := range []bool{false, true} {
+		var b strings.Builder
+		b.WriteString(`{"$ref": "#/$defs/d0", "$defs": {`)
+		for i := 0; i < n; i++ {
+			next := fmt.Sprintf(`"#/$defs/d%d"`, i+1)
+			if i == n-1 {
+				next = `"#/$defs/end"`
+			}
+			fmt.Fprintf(&b, `"d%d": {"$ref": %s}, `, i, next)
+		}
+		end := `{"type": "string"}`
+		if closed {
+			end = `{"$ref": "#/$defs/d0"}`
+		}
+		b.WriteString(`"end": ` + end + `}}`)
+		root, err := compileFiles(t, map[string]string{"s.json": b.String()}, "s.json", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		loops := 0
+		Walk(root, func(s *Schema) bool {
+			if s.InPlaceLoop() {
+				loops++
+			}
+			return true
+		})
+		if want := map[bool]int{false: 0, true: n + 1}[closed]; loops != want {
+			t.Errorf("closed %v: %d schemas on a loop, want %d", closed, loops, want)
 		}
 	}
 }
