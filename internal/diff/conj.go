@@ -502,7 +502,7 @@ func (e *engine) merge(c *conj) *merged {
 			switch f.kind {
 			case fFalse:
 				m.empty = true
-			case fDynamic:
+			case fDynamic, fLoop:
 				m.opaque = true
 			case fType:
 				m.types &= f.types

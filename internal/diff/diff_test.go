@@ -152,6 +152,22 @@ func TestCompareVocabulary(t *testing.T) {
 		{"required with default, reader-defaults policy", `{"properties":{"a":{"type":"string"}}}`,
 			`{"properties":{"a":{"type":"string","default":"x"}},"required":["a"]}`,
 			verdicts{Compatible, Compatible}, map[string]Effect{"required-added": Equivalent}, &Options{RequiredWithDefault: true, SearchCandidates: 3000, SearchBudget: time.Minute}},
+		// A loop of in-place applicators is undefined (jstk's validator stops with an
+		// error): whichever side has it, neither direction is compatible, whatever the
+		// loop's applicators, and the loop is reported.
+		{"a reference loop added", `{"type":"string"}`, `{"$ref":"#/$defs/a","$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}}}`,
+			verdicts{Unknown, Unknown}, map[string]Effect{"reference-loop": EffectUnknown}, nil},
+		{"a reference loop removed", `{"allOf":[{"$ref":"#"}]}`, `{"type":"string"}`,
+			verdicts{Unknown, Unknown}, map[string]Effect{"reference-loop": EffectUnknown, "type-narrowed": EffectUnknown}, nil},
+		{"a loop through anyOf", `{"type":"string"}`, `{"anyOf":[{"$ref":"#"},{"type":"string"}]}`,
+			verdicts{Unknown, Unknown}, map[string]Effect{"reference-loop": EffectUnknown}, nil},
+		{"a loop through not, under a property", `{"properties":{"a":{"type":"string"}}}`, `{"properties":{"a":{"not":{"$ref":"#/properties/a"}}}}`,
+			verdicts{Unknown, Unknown}, map[string]Effect{"reference-loop": EffectUnknown}, nil},
+		{"a loop unchanged", `{"$ref":"#/$defs/a","$defs":{"a":{"$ref":"#/$defs/a"}}}`, `{"$ref":"#/$defs/a","$defs":{"a":{"$ref":"#/$defs/a"}}}`,
+			verdicts{Compatible, Compatible}, nil, nil},
+		// the same loop under other names: the same text is what tells schemas the same
+		{"a loop renamed", `{"$ref":"#/$defs/a","$defs":{"a":{"$ref":"#/$defs/a"}}}`, `{"$ref":"#/$defs/b","$defs":{"b":{"$ref":"#/$defs/b"}}}`,
+			verdicts{Unknown, Unknown}, map[string]Effect{"reference-loop": EffectUnknown}, nil},
 		{"docs level", `{"title":"a","type":"string"}`, `{"title":"b","type":"string"}`,
 			verdicts{Compatible, Compatible}, map[string]Effect{"title-changed": Equivalent}, &Options{Level: "docs", SearchCandidates: 3000, SearchBudget: time.Minute}},
 	}

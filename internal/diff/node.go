@@ -306,6 +306,7 @@ const (
 	fNot                         // s
 	fCond                        // subs = [if, then or nil, else or nil]
 	fDynamic                     // an unresolved dynamic reference
+	fLoop                        // the schema lies on a loop of in-place applicators (schema.InPlaceLoop)
 )
 
 // fact is one constraint of one schema object.
@@ -438,6 +439,12 @@ func (e *engine) readNode(n *body) {
 	}
 	if n.dynamic {
 		n.facts = append(n.facts, fact{kind: fDynamic, n: n, kw: dynKw(s)})
+	}
+	if s.InPlaceLoop() {
+		// Its evaluation may apply it to the same instance again, forever: undefined, and
+		// jstk's validator stops with an error. Like a dynamic reference, the fact cannot
+		// be proved, and proves nothing.
+		n.facts = append(n.facts, fact{kind: fLoop, n: n})
 	}
 	if n.draft <= 7 && n.ref != nil {
 		return // siblings of $ref are ignored in drafts 4 to 7

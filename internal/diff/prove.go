@@ -304,7 +304,7 @@ func (e *engine) implies(a *conj, ma *merged, f *fact, d typeSet, depth int) boo
 	}
 	// A finite set of values is judged exactly: each value valid under the schema object
 	// that holds the fact satisfies the fact.
-	if f.kind != fFalse && f.kind != fDynamic {
+	if f.kind != fFalse && f.kind != fDynamic && f.kind != fLoop {
 		if vals, ok := e.finiteValues(a, ma, d); ok {
 			all := true
 			for _, v := range vals {
@@ -319,7 +319,7 @@ func (e *engine) implies(a *conj, ma *merged, f *fact, d typeSet, depth int) boo
 		}
 	}
 	switch f.kind {
-	case fFalse, fDynamic:
+	case fFalse, fDynamic, fLoop:
 		return false
 	case fType:
 		eff := d

@@ -332,7 +332,22 @@ func (e *engine) compare(it *item) []*item {
 		c.objects()
 	}
 	c.applicators()
+	c.loops()
 	return c.children
+}
+
+// loops reports a schema on a loop of in-place applicators on either side (the fact fLoop)
+// of a location that changed: its evaluation is undefined, so neither it nor any other
+// change here claims an effect.
+func (c *cmpCtx) loops() {
+	lo, ln := factsOf(c.mo, fLoop), factsOf(c.mn, fLoop)
+	if len(lo)+len(ln) == 0 || c.e.sameConj(c.it.o, c.it.n) {
+		return
+	}
+	c.add("reference-loop", lo, ln, "a schema here applies itself to the same instance through a loop of in-place keywords ($ref, allOf, anyOf, oneOf, not, if/then/else, dependentSchemas): its evaluation may never end, which the specification leaves undefined and jstk's validator stops with an error, so nothing is claimed about this location")
+	for _, ch := range c.it.changes {
+		ch.bw, ch.fw = pUnknown, pUnknown
+	}
 }
 
 // ---- annotations ----
@@ -1272,6 +1287,7 @@ func (c *cmpCtx) applicators() {
 		ch := c.add("dynamic-reference", dyo, dyn, "a dynamic reference ($dynamicRef, $recursiveRef) or a number too large to reason about exactly is involved; only the search can judge this location")
 		ch.bw, ch.fw = pUnknown, pUnknown
 	}
+
 }
 
 func withS(ctx []*schema.Schema, s *schema.Schema, add bool) []*schema.Schema {
