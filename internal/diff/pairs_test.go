@@ -16,13 +16,16 @@ import (
 
 	"github.com/jstk-dev/jstk/internal/corpora"
 	"github.com/jstk-dev/jstk/internal/golden"
+	"github.com/jstk-dev/jstk/internal/sample"
 	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
 // The 300 real (old, new) SchemaStore pairs of ../shared/corpora/schema-pairs carry no
 // verdict: every pair must complete without error (a reference that cannot be resolved
-// offline is reported as such), every example must separate the two versions, and the
+// offline is reported as such), every example must separate the two versions, every
+// compatible verdict must hold on instances nobody chose for it (checkClaims), and the
 // verdicts go into testdata/schema-pairs-stats.txt (JSTK_UPDATE=1 rewrites it).
 
 // pairsLoader reads the corpora directory, mapping SchemaStore URLs to schemastore-dev.
@@ -106,6 +109,7 @@ type pairOutcome struct {
 	line     string
 	counts   []string
 	failures []string
+	tried    [2]int // instances a compatible verdict was tried on: sampled, SchemaStore's
 }
 
 func TestSchemaPairs(t *testing.T) {
@@ -131,7 +135,10 @@ func TestSchemaPairs(t *testing.T) {
 	wg.Wait()
 	counts := map[string]int{}
 	var lines []string
+	var tried [2]int
 	for _, o := range outcomes {
+		tried[0] += o.tried[0]
+		tried[1] += o.tried[1]
 		for _, f := range o.failures {
 			t.Error(f)
 		}
@@ -149,6 +156,7 @@ func TestSchemaPairs(t *testing.T) {
 	}
 	sort.Strings(keys)
 	fmt.Fprintf(&sb, "pairs %d\n", len(names))
+	fmt.Fprintf(&sb, "compatible verdicts tried on %d sampled and %d SchemaStore instances: none refuted\n", tried[0], tried[1])
 	for _, k := range keys {
 		fmt.Fprintf(&sb, "%-24s %d\n", k, counts[k])
 	}
@@ -195,6 +203,7 @@ func runPair(fsys workspace.FS, loader *schema.Loader, name string) pairOutcome 
 			o.failures = append(o.failures, fmt.Sprintf("%s: change kind %q is not in the rule table", name, ch.Kind))
 		}
 	}
+	o.tried, o.failures = checkClaims(fsys, name, res, old, new, o.failures)
 	o.counts = append(o.counts, "backward "+string(res.Backward), "forward "+string(res.Forward))
 	if len(res.Changes) == 0 {
 		o.counts = append(o.counts, "no change")
@@ -217,4 +226,97 @@ func (r *recorder) Helper() {}
 
 func (r *recorder) Errorf(format string, args ...any) {
 	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
+
+// checkClaims tries each compatible verdict of a pair on instances nobody chose to fit it,
+// appending to failures one line per verdict an instance refutes: those trySamples
+// generates, and for a pair whose new side is SchemaStore's current version, the
+// instances SchemaStore's CI checks against it: forward, those valid under NEW
+// (src/test) must be valid under OLD; backward, those invalid under NEW
+// (src/negative_test) must be invalid under OLD. An instance jstk does not judge as
+// labelled is left out. It returns how many instances of each kind were tried.
+func checkClaims(fsys workspace.FS, name string, res *Result, old, new *schema.Schema, failures []string) ([2]int, []string) {
+	var tried [2]int
+	tried[0], failures = trySamples(name, res, old, new, failures)
+	var meta struct {
+		Schema string `json:"schema"`
+		Head   bool   `json:"is_current_head_version"`
+	}
+	if data, err := workspace.ReadFile(fsys, "schema-pairs/"+name+"/meta.json", 1<<20); err == nil {
+		_ = json.Unmarshal(data, &meta)
+	}
+	if !meta.Head || meta.Schema == "" {
+		return tried, failures
+	}
+	for _, c := range []struct {
+		dir   string
+		claim bool
+		store string // SchemaStore's instances of the claim
+		valid bool   // they are valid under NEW
+	}{{"backward", res.Backward == Compatible, "negative_test", false}, {"forward", res.Forward == Compatible, "test", true}} {
+		if !c.claim {
+			continue
+		}
+		dir := "schemastore-dev/src/" + c.store + "/" + strings.TrimSuffix(meta.Schema, ".json")
+		entries, _ := fsys.ReadDir(dir)
+		for _, e := range entries {
+			file := dir + "/" + e.Name()
+			format, ok := source.FormatOf(file)
+			if !ok || e.IsDir() {
+				continue
+			}
+			data, err := workspace.ReadFile(fsys, file, 16<<20)
+			if err != nil {
+				continue
+			}
+			docs, err := source.Parse(file, data, format, nil)
+			if err != nil {
+				continue
+			}
+			for _, d := range docs {
+				nv, errN := new.Valid(d.Root)
+				ov, errO := old.Valid(d.Root)
+				if errN != nil || errO != nil || nv != c.valid {
+					continue
+				}
+				tried[1]++
+				if ov != nv {
+					failures = append(failures, fmt.Sprintf("%s: %s compatible, refuted by %s", name, c.dir, file))
+				}
+			}
+		}
+	}
+	return tried, failures
+}
+
+// trySamples tries each compatible verdict of a comparison on instances sample generates
+// (seeded, so the counts are stable) valid under the side the verdict reads from:
+// backward, OLD's must be valid under NEW; forward, NEW's under OLD. It appends a line to
+// failures for each verdict refuted, and returns how many instances it tried.
+func trySamples(name string, res *Result, old, new *schema.Schema, failures []string) (int, []string) {
+	tried := 0
+	for _, c := range []struct {
+		dir      string
+		claim    bool
+		from, to *schema.Schema
+	}{{"backward", res.Backward == Compatible, old, new}, {"forward", res.Forward == Compatible, new, old}} {
+		if !c.claim {
+			continue
+		}
+	sampling:
+		for _, opts := range []sample.Options{{Count: 10, Seed: 1}, {Count: 10, Seed: 2, AllOptional: true}, {Count: 5, Seed: 3, RequiredOnly: true}} {
+			r, err := sample.Generate(context.Background(), c.from, &opts)
+			if err != nil {
+				continue
+			}
+			for _, v := range r.Values() {
+				tried++
+				if ok, err := c.to.Valid(v); err == nil && !ok {
+					failures = append(failures, fmt.Sprintf("%s: %s compatible, refuted by a sampled instance: %s", name, c.dir, source.AppendJSON(nil, v)))
+					break sampling
+				}
+			}
+		}
+	}
+	return tried, failures
 }
