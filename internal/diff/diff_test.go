@@ -2,6 +2,7 @@ package diff
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -168,6 +169,13 @@ func TestCompareVocabulary(t *testing.T) {
 		// the same loop under other names: the same text is what tells schemas the same
 		{"a loop renamed", `{"$ref":"#/$defs/a","$defs":{"a":{"$ref":"#/$defs/a"}}}`, `{"$ref":"#/$defs/b","$defs":{"b":{"$ref":"#/$defs/b"}}}`,
 			verdicts{Unknown, Unknown}, map[string]Effect{"reference-loop": EffectUnknown}, nil},
+		// 0 now takes the then branch (minimum 2), where old took else: the example fails at
+		// then's minimum, but the claim there, made under old's condition (only false gets
+		// there), stands; the example is not held against it (it was counted as a refuted
+		// claim), and explains itself as a semantic difference
+		{"a condition sends an example to a proved keyword", `{"if":{"const":false},"then":{"multipleOf":2},"else":{"maximum":1}}`,
+			`{"if":{"type":"number"},"then":{"minimum":2}}`,
+			verdicts{Incompatible, Incompatible}, map[string]Effect{"semantic-difference": EffectUnknown}, nil},
 		{"docs level", `{"title":"a","type":"string"}`, `{"title":"b","type":"string"}`,
 			verdicts{Compatible, Compatible}, map[string]Effect{"title-changed": Equivalent}, &Options{Level: "docs", SearchCandidates: 3000, SearchBudget: time.Minute}},
 	}
@@ -356,5 +364,33 @@ func TestRulesCoverEveryKind(t *testing.T) {
 		if r.Description == "" || !strings.HasPrefix(r.Code, "diff/") {
 			t.Errorf("rule %+v", r)
 		}
+	}
+}
+
+// Examples that fail at the same keyword and instance location in the same direction are
+// one semantic difference, shown with its first example (the search had made one change
+// per example: 2 is greater than the maximum 1, then 2.0, 3, 3.0, ... 26 in all here).
+func TestSemanticDifferenceOnce(t *testing.T) {
+	old := compileText(t, "old.json", `{"if":{"const":false},"then":{"multipleOf":2},"else":{"maximum":1}}`)
+	new := compileText(t, "new.json", `{"if":{"type":"number"},"then":{"minimum":2}}`)
+	res, err := Compare(context.Background(), old, new, quick())
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	n := 0
+	for _, c := range res.Changes {
+		if c.Kind != "semantic-difference" {
+			continue
+		}
+		n++
+		key := fmt.Sprint(c.Breaks, c.OldPointer, c.NewPointer)
+		if seen[key] {
+			t.Errorf("two semantic differences breaking %v at %s / %s", c.Breaks, c.OldPointer, c.NewPointer)
+		}
+		seen[key] = true
+	}
+	if n != 2 {
+		t.Errorf("%d semantic differences, want one each way\n%s", n, textOf(res))
 	}
 }
