@@ -1,0 +1,268 @@
+package diff
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand"
+	"slices"
+	"testing"
+	"time"
+)
+
+// rgen makes random schemas of the vocabulary, as JSON values (maps and slices), for the
+// property tests: a few keywords per object, subschemas to depth 3, values and names from
+// small sets so that schemas overlap.
+type rgen struct{ r *rand.Rand }
+
+func (g rgen) val(depth int) any {
+	switch g.r.Intn(7) {
+	case 0:
+		return nil
+	case 1:
+		return g.r.Intn(2) == 0
+	case 2:
+		return g.r.Intn(5) - 1
+	case 3:
+		return []float64{0.5, 1.5, 2.0, -3.25}[g.r.Intn(4)]
+	case 4:
+		return []string{"a", "b", "ab", "", "abc", "x1"}[g.r.Intn(6)]
+	case 5:
+		if depth > 1 {
+			return "z"
+		}
+		return []any{g.val(depth + 1)}
+	default:
+		if depth > 1 {
+			return 7
+		}
+		return map[string]any{"a": g.val(depth + 1)}
+	}
+}
+
+var rtypes = []string{"null", "boolean", "integer", "number", "string", "array", "object"}
+var rpatterns = []string{"^a", "b$", "^[a-c]*$", "x", "^.{2,}$", "^(a|b)+$"}
+var rnames = []string{"a", "b", "c"}
+
+func (g rgen) schema(depth int) any {
+	if g.r.Intn(12) == 0 {
+		return g.r.Intn(3) != 0
+	}
+	s := map[string]any{}
+	n := 1 + g.r.Intn(3)
+	for i := 0; i < n; i++ {
+		g.keyword(s, depth)
+	}
+	return s
+}
+
+func (g rgen) sub(depth int) any {
+	if depth >= 3 {
+		return map[string]any{"type": rtypes[g.r.Intn(len(rtypes))]}
+	}
+	return g.schema(depth + 1)
+}
+
+func (g rgen) keyword(s map[string]any, depth int) {
+	r := g.r
+	switch r.Intn(30) {
+	case 0, 1, 2:
+		if r.Intn(3) == 0 {
+			s["type"] = []string{rtypes[r.Intn(7)], rtypes[r.Intn(7)]}
+		} else {
+			s["type"] = rtypes[r.Intn(7)]
+		}
+	case 3:
+		k := 1 + r.Intn(3)
+		var e []any
+		for i := 0; i < k; i++ {
+			e = append(e, g.val(1))
+		}
+		s["enum"] = e
+	case 4:
+		s["const"] = g.val(1)
+	case 5:
+		s["minimum"] = r.Intn(6) - 2
+	case 6:
+		s["maximum"] = r.Intn(6) - 1
+	case 7:
+		s[[]string{"exclusiveMinimum", "exclusiveMaximum"}[r.Intn(2)]] = r.Intn(5) - 1
+	case 8:
+		s["multipleOf"] = []float64{0.5, 1, 2, 3}[r.Intn(4)]
+	case 9:
+		s["minLength"] = r.Intn(4)
+	case 10:
+		s["maxLength"] = r.Intn(4)
+	case 11:
+		s["pattern"] = rpatterns[r.Intn(len(rpatterns))]
+	case 12:
+		s["items"] = g.sub(depth)
+	case 13:
+		s["prefixItems"] = []any{g.sub(depth)}
+	case 14:
+		s["contains"] = g.sub(depth)
+		if r.Intn(2) == 0 {
+			s["minContains"] = r.Intn(3)
+		}
+	case 15:
+		s[[]string{"minItems", "maxItems"}[r.Intn(2)]] = r.Intn(3)
+	case 16:
+		s["uniqueItems"] = r.Intn(2) == 0
+	case 17, 18:
+		p := map[string]any{}
+		for _, nm := range rnames {
+			if r.Intn(2) == 0 {
+				p[nm] = g.sub(depth)
+			}
+		}
+		s["properties"] = p
+	case 19:
+		var req []string
+		for _, nm := range rnames {
+			if r.Intn(2) == 0 {
+				req = append(req, nm)
+			}
+		}
+		if req != nil {
+			s["required"] = req
+		}
+	case 20:
+		if r.Intn(2) == 0 {
+			s["additionalProperties"] = r.Intn(2) == 0
+		} else {
+			s["additionalProperties"] = g.sub(depth)
+		}
+	case 21:
+		s["patternProperties"] = map[string]any{rpatterns[r.Intn(len(rpatterns))]: g.sub(depth)}
+	case 22:
+		s["propertyNames"] = map[string]any{"maxLength": r.Intn(3)}
+	case 23:
+		s[[]string{"minProperties", "maxProperties"}[r.Intn(2)]] = r.Intn(3)
+	case 24:
+		s["dependentRequired"] = map[string]any{rnames[r.Intn(3)]: []string{rnames[r.Intn(3)]}}
+	case 25:
+		s["dependentSchemas"] = map[string]any{rnames[r.Intn(3)]: g.sub(depth)}
+	case 26:
+		kw := []string{"allOf", "anyOf", "oneOf"}[r.Intn(3)]
+		k := 1 + r.Intn(3)
+		var l []any
+		for i := 0; i < k; i++ {
+			l = append(l, g.sub(depth))
+		}
+		s[kw] = l
+	case 27:
+		s["not"] = g.sub(depth)
+	case 28:
+		s["if"] = g.sub(depth)
+		if r.Intn(4) != 0 {
+			s["then"] = g.sub(depth)
+		}
+		if r.Intn(2) == 0 {
+			s["else"] = g.sub(depth)
+		}
+	case 29:
+		s["unevaluatedProperties"] = r.Intn(2) == 0
+	}
+}
+
+// mutate returns a copy of s with one keyword changed, added or removed.
+func (g rgen) mutate(s any, depth int) any {
+	m, ok := s.(map[string]any)
+	if !ok {
+		return g.schema(depth)
+	}
+	out := map[string]any{}
+	for k, v := range m {
+		out[k] = v
+	}
+	keys := make([]string, 0, len(out))
+	for k := range out {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	switch g.r.Intn(3) {
+	case 0:
+		if len(keys) > 0 {
+			delete(out, keys[g.r.Intn(len(keys))])
+		}
+	case 1:
+		g.keyword(out, depth)
+	default:
+		// descend into a subschema-valued keyword when there is one
+		for _, k := range keys {
+			if sub, ok := out[k].(map[string]any); ok && k != "properties" && k != "patternProperties" && k != "dependentSchemas" && k != "dependentRequired" {
+				out[k] = g.mutate(sub, depth+1)
+				return out
+			}
+			if props, ok := out[k].(map[string]any); ok && (k == "properties" || k == "patternProperties") {
+				np := map[string]any{}
+				for pk, pv := range props {
+					np[pk] = pv
+				}
+				pkeys := make([]string, 0, len(np))
+				for pk := range np {
+					pkeys = append(pkeys, pk)
+				}
+				slices.Sort(pkeys)
+				if len(pkeys) > 0 {
+					pk := pkeys[g.r.Intn(len(pkeys))]
+					np[pk] = g.mutate(np[pk], depth+1)
+				}
+				out[k] = np
+				return out
+			}
+		}
+		g.keyword(out, depth)
+	}
+	return out
+}
+
+// TestRandomPairs checks the properties of Compare on generated pairs (seeded, so the same
+// pairs every run): a schema and a mutation of it (one keyword added, removed or changed,
+// perhaps deep down), or two unrelated schemas. Every example separates the two sides, no
+// example refutes a claim of the rule engine, and no instance sample generates refutes a
+// compatible verdict. When the generator was written, 5,000 pairs of each of the seeds 1 to
+// 3 were checked: two pairs of seed 2 had an example counted against a claim it did not
+// reach (an if whose condition changed), since fixed; 5,000 of seeds 2, 3 and 4 pass now.
+func TestRandomPairs(t *testing.T) {
+	t.Parallel()
+	n := 1000
+	if testing.Short() {
+		n = 100
+	}
+	g := rgen{rand.New(rand.NewSource(1))}
+	opts := &Options{SearchCandidates: 300, SearchBudget: time.Minute, ProofSteps: 50000}
+	compared := 0
+	for i := 0; i < n; i++ {
+		a := g.schema(0)
+		b := g.mutate(a, 0)
+		if g.r.Intn(4) == 0 {
+			b = g.schema(0)
+		}
+		at, _ := json.Marshal(a)
+		bt, _ := json.Marshal(b)
+		old, err := compileTextErr("old.json", string(at), false)
+		if err != nil {
+			continue // e.g. a pattern property with an unsupported regex: not a schema
+		}
+		new, err := compileTextErr("new.json", string(bt), false)
+		if err != nil {
+			continue
+		}
+		compared++
+		res, err := Compare(context.Background(), old, new, opts)
+		if err != nil {
+			t.Fatalf("OLD %s NEW %s: %v", at, bt, err)
+		}
+		id := "OLD " + string(at) + " NEW " + string(bt)
+		verifyExamples(t, id, res, old, new)
+		if _, fails := trySamples(id, res, old, new, nil); len(fails) > 0 {
+			t.Error(fails)
+		}
+		if res.Search.Contradictions > 0 {
+			t.Errorf("%s: %d claims refuted by examples\n%s", id, res.Search.Contradictions, textOf(res))
+		}
+	}
+	if compared < n*9/10 {
+		t.Errorf("only %d of %d generated pairs compiled", compared, n)
+	}
+}
