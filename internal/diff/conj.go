@@ -696,6 +696,13 @@ func (e *engine) evaluates(s *schema.Schema) bool {
 // additionalProperties/items: nothing in place evaluates anything.
 func (e *engine) unevalAsAdditional(n *body) bool { return !e.evaluatesInPlace(n) }
 
+// unevalItemsAsAdditional reports whether unevaluatedItems of n acts like additionalItems:
+// nothing in place evaluates items, and n has no contains that does (from 2020-12, the
+// items contains matches count as evaluated, so adding contains can let items through).
+func (e *engine) unevalItemsAsAdditional(n *body) bool {
+	return e.unevalAsAdditional(n) && (n.contains == nil || n.draft < 2020)
+}
+
 // objectParts returns the parts of c that say something about its properties (the false
 // schema too), in order, and, for a larger conjunction, an index of them by property name.
 // A large conjunction keeps them, by kid: under the 270 conditions of an allOf, a
@@ -910,7 +917,7 @@ func (e *engine) itemSchemas(c *conj, i int) []*schema.Schema {
 			out = append(out, n.prefix[i])
 		case n.items != nil:
 			out = append(out, n.items)
-		case n.unevalI != nil && e.unevalAsAdditional(n.body):
+		case n.unevalI != nil && e.unevalItemsAsAdditional(n.body):
 			out = append(out, n.unevalI)
 		}
 	}

@@ -176,6 +176,17 @@ func TestCompareVocabulary(t *testing.T) {
 		{"a condition sends an example to a proved keyword", `{"if":{"const":false},"then":{"multipleOf":2},"else":{"maximum":1}}`,
 			`{"if":{"type":"number"},"then":{"minimum":2}}`,
 			verdicts{Incompatible, Incompatible}, map[string]Effect{"semantic-difference": EffectUnknown}, nil},
+		// jstk applies const in draft 4 (schema.Options.StrictDraft would not): the rule
+		// engine reads it too (it did not, and proved the anyOf accepted everything)
+		{"draft-04 const is applied", `{` + d4 + `"minimum":-5}`, `{` + d4 + `"anyOf":[{"const":-1},{"minimum":2,"exclusiveMinimum":true}]}`,
+			verdicts{Incompatible, Compatible}, map[string]Effect{"any-of-added": Narrow}, nil},
+		// from 2020-12 the items contains matches are evaluated: adding contains lets them
+		// past unevaluatedItems (it was proved a narrowing); not in 2019-09
+		{"contains lets items past unevaluatedItems", `{"unevaluatedItems":false}`, `{"unevaluatedItems":false,"contains":{"type":"string"}}`,
+			verdicts{Incompatible, Incompatible}, nil, nil},
+		{"contains and unevaluatedItems in 2019-09", `{"$schema":"https://json-schema.org/draft/2019-09/schema","unevaluatedItems":false}`,
+			`{"$schema":"https://json-schema.org/draft/2019-09/schema","unevaluatedItems":false,"contains":{"type":"string"}}`,
+			verdicts{Incompatible, Compatible}, nil, nil},
 		{"docs level", `{"title":"a","type":"string"}`, `{"title":"b","type":"string"}`,
 			verdicts{Compatible, Compatible}, map[string]Effect{"title-changed": Equivalent}, &Options{Level: "docs", SearchCandidates: 3000, SearchBudget: time.Minute}},
 	}

@@ -463,10 +463,10 @@ func (e *engine) readNode(n *body) {
 	if v, ok := n.kw("enum"); ok && v.Kind() == source.Array {
 		add(fact{kind: fEnum, kw: "enum", vals: v.Items()})
 	}
-	if d >= 6 {
-		if v, ok := n.kw("const"); ok {
-			add(fact{kind: fEnum, kw: "const", vals: []source.Value{v}})
-		}
+	// const came with draft 6, but jstk applies it in draft 4 too unless told to be strict
+	// (schema.Options.StrictDraft); Ignored says which
+	if v, ok := n.kw("const"); ok {
+		add(fact{kind: fEnum, kw: "const", vals: []source.Value{v}})
 	}
 
 	// numbers

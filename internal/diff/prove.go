@@ -395,7 +395,7 @@ func (e *engine) implies(a *conj, ma *merged, f *fact, d typeSet, depth int) boo
 		if e.isTrue(f.s) {
 			return true
 		}
-		if !e.unevalAsAdditional(f.n) || f.n.items != nil {
+		if !e.unevalItemsAsAdditional(f.n) || f.n.items != nil {
 			return f.n.items != nil // with items every position is evaluated
 		}
 		return e.tailImplies(a, ma, len(f.n.prefix), f.s, depth)

@@ -67,6 +67,8 @@ type compileInfo struct {
 	dynamic bool
 	// schemas counts the schemas the compiler has made (CompiledCount).
 	schemas atomic.Int64
+	// strict is Options.StrictDraft (Ignored reads it).
+	strict bool
 }
 
 type schemaKey struct {
@@ -88,6 +90,7 @@ func NewCompiler(opts *Options) *Compiler {
 	if opts != nil {
 		c.opts = *opts
 	}
+	c.info.strict = c.opts.StrictDraft
 	if c.opts.Draft == nil {
 		c.opts.Draft = Draft2020
 	}

@@ -272,8 +272,25 @@ func TestDrafts(t *testing.T) {
 	if ok, _ := strict.Valid(parse(t, "2").Root); !ok {
 		t.Error("StrictDraft applied const in draft 4")
 	}
-	if !strict.Ignored("const") == false && false {
-		t.Error("unreachable")
+	// and Ignored says so, as it says what the compiler applies otherwise
+	lenient := mustCompile(t, `{"$schema": "http://json-schema.org/draft-04/schema#", "const": 1}`)
+	strict6, err := compileFiles(t, map[string]string{"s.json": `{"$schema": "http://json-schema.org/draft-06/schema#", "const": 1}`}, "s.json", &Options{StrictDraft: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kw := range []string{"const", "contains", "propertyNames", "if", "then", "else"} {
+		if !strict.Ignored(kw) {
+			t.Errorf("draft 4, StrictDraft: %s not ignored", kw)
+		}
+		if lenient.Ignored(kw) {
+			t.Errorf("draft 4: %s ignored", kw)
+		}
+		if want := kw == "if" || kw == "then" || kw == "else"; strict6.Ignored(kw) != want {
+			t.Errorf("draft 6, StrictDraft: Ignored(%s) = %v", kw, !want)
+		}
+	}
+	if strict.Ignored("minimum") {
+		t.Error("draft 4, StrictDraft: minimum ignored")
 	}
 	// ForceDraft overrides $schema.
 	forced, err := compileFiles(t, map[string]string{"s.json": `{"$schema": "https://json-schema.org/draft/2020-12/schema", "items": [{"type": "string"}]}`}, "s.json",

@@ -36,10 +36,20 @@ func (s *Schema) Keyword(kw string) (source.Value, bool) {
 func (s *Schema) Keywords() []string { return s.keywords }
 
 // Ignored reports whether the dialect ignores keyword kw here: a sibling of $ref in
-// drafts 4 to 7, or a keyword of a vocabulary the meta-schema does not enable.
+// drafts 4 to 7, a keyword of a vocabulary the meta-schema does not enable, or, with
+// Options.StrictDraft, a keyword of a later draft (const, contains, propertyNames from
+// draft 6; if, then, else from draft 7) in a draft 4 or 6 schema.
 func (s *Schema) Ignored(kw string) bool {
 	if s.hasRef && kw != "$ref" {
 		return true
+	}
+	if s.info.strict && s.Draft.Version < 7 {
+		switch kw {
+		case "const", "contains", "propertyNames":
+			return s.Draft.Version < 6
+		case "if", "then", "else":
+			return true
+		}
 	}
 	if s.Draft.Version >= 2019 {
 		if voc, ok := vocabOf[kw]; ok {
