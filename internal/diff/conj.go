@@ -61,7 +61,8 @@ type engine struct {
 	searchCandidates  int
 	searchTimedOut    bool
 	walkTruncated     bool
-	partsCopied       int // the parts of the conjunctions of several roots made (overParts)
+	twins             bool // a side is draft-04: the search also tries 1.0 for an enum's 1 (finiteInstances)
+	partsCopied       int  // the parts of the conjunctions of several roots made (overParts)
 }
 
 type progress struct {
@@ -624,6 +625,18 @@ func (e *engine) valid(c *conj, v source.Value) (valid, ok bool) {
 
 // finiteValues returns every value c may hold within d, when that set is known and finite.
 func (e *engine) finiteValues(c *conj, m *merged, d typeSet) ([]source.Value, bool) {
+	return e.finite(c, m, d, false)
+}
+
+// finiteInstances is finiteValues for proofs: with each integral number of an enum also
+// spelled the other way (1 and 1.0). The two are equal, so both are instances of the enum,
+// but a draft-04 type integer tells them apart (1.0 is not an integer there): a proof that
+// judged an enum [1] by 1 alone missed 1.0.
+func (e *engine) finiteInstances(c *conj, m *merged, d typeSet) ([]source.Value, bool) {
+	return e.finite(c, m, d, true)
+}
+
+func (e *engine) finite(c *conj, m *merged, d typeSet, twins bool) ([]source.Value, bool) {
 	var cands []source.Value
 	switch {
 	case len(m.enums) > 0:
@@ -632,6 +645,17 @@ func (e *engine) finiteValues(c *conj, m *merged, d typeSet) ([]source.Value, bo
 		cands = []source.Value{source.NullValue(), source.BoolValue(true), source.BoolValue(false)}
 	default:
 		return nil, false
+	}
+	if twins {
+		var more []source.Value
+		for _, v := range cands {
+			if t, ok := twin(v); ok {
+				more = append(more, t)
+			}
+		}
+		if more != nil {
+			cands = append(slices.Clip(cands), more...)
+		}
 	}
 	var out []source.Value
 	for _, v := range cands {
@@ -650,6 +674,23 @@ func (e *engine) finiteValues(c *conj, m *merged, d typeSet) ([]source.Value, bo
 }
 
 // ---- objects: which schemas apply to a property ----
+
+// twin returns an integral number spelled the other way: 1 as 1.0 (tInt to tDotted), 1.0
+// or 1e0 as 1 (to tInt).
+func twin(v source.Value) (source.Value, bool) {
+	if v.Kind() != source.Number || !v.Num().IsInteger() {
+		return source.Value{}, false
+	}
+	lit := v.Str()
+	if classOf(v) == tInt && !strings.ContainsAny(lit, "eE") {
+		return source.NumberValue(lit + ".0"), true
+	}
+	i, ok := new(big.Rat).SetString(lit)
+	if !ok || !i.IsInt() {
+		return source.Value{}, false
+	}
+	return source.NumberValue(i.Num().String()), true
+}
 
 // evaluatesInPlace reports whether the in-place applicators of s (through $ref, allOf,
 // anyOf, oneOf, if/then/else, dependentSchemas) contain keywords that evaluate properties

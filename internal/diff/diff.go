@@ -296,6 +296,7 @@ func compare(ctx context.Context, old, new *schema.Schema, o Options, beside boo
 		bs.shareHashes(old, new)
 	}
 	e := newEngine(ctx, o, bs, schema.CompiledCount(old, new))
+	e.twins = old.Draft.Version == 4 || new.Draft.Version == 4
 	proofs := startProofs(ctx, e, old, new, beside)
 	defer proofs.stop()
 	items := e.walk(old, new)

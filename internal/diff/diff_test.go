@@ -187,6 +187,12 @@ func TestCompareVocabulary(t *testing.T) {
 		{"contains and unevaluatedItems in 2019-09", `{"$schema":"https://json-schema.org/draft/2019-09/schema","unevaluatedItems":false}`,
 			`{"$schema":"https://json-schema.org/draft/2019-09/schema","unevaluatedItems":false,"contains":{"type":"string"}}`,
 			verdicts{Incompatible, Compatible}, nil, nil},
+		// an enum's 1 also admits 1.0, which a draft-04 integer rejects: the proof judged the
+		// enum by 1 alone and said compatible; the search tries 1.0 too
+		{"draft-04 enum of an integer against integer", `{` + d4 + `"enum":[1]}`, `{` + d4 + `"type":"integer"}`,
+			verdicts{Incompatible, Incompatible}, nil, nil},
+		{"draft-04 integer enum upgraded to draft-07", `{` + d4 + `"type":"integer","enum":[3,4]}`, `{` + d7 + `"type":"integer","enum":[3,4]}`,
+			verdicts{Compatible, Incompatible}, nil, nil},
 		{"docs level", `{"title":"a","type":"string"}`, `{"title":"b","type":"string"}`,
 			verdicts{Compatible, Compatible}, map[string]Effect{"title-changed": Equivalent}, &Options{Level: "docs", SearchCandidates: 3000, SearchBudget: time.Minute}},
 	}

@@ -86,7 +86,11 @@ func (g *gen) values(src, hint *conj, depth int, wide bool) []source.Value {
 		if m.types == 0 {
 			continue
 		}
-		if vals, ok := g.e.finiteValues(alt, m, m.types); ok && len(m.enums) > 0 {
+		values := g.e.finiteValues
+		if g.e.twins {
+			values = g.e.finiteInstances // 1.0 is not 1 to a draft-04 integer
+		}
+		if vals, ok := values(alt, m, m.types); ok && len(m.enums) > 0 {
 			for _, v := range vals {
 				push(v)
 			}

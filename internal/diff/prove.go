@@ -106,7 +106,7 @@ func (e *engine) subCore(a, b *conj, dom typeSet, depth int) bool {
 	if mb.empty {
 		return false
 	}
-	if vals, ok := e.finiteValues(a, ma, d); ok {
+	if vals, ok := e.finiteInstances(a, ma, d); ok {
 		for _, v := range vals {
 			if good, ok := e.valid(b, v); !good || !ok {
 				return false
@@ -305,7 +305,7 @@ func (e *engine) implies(a *conj, ma *merged, f *fact, d typeSet, depth int) boo
 	// A finite set of values is judged exactly: each value valid under the schema object
 	// that holds the fact satisfies the fact.
 	if f.kind != fFalse && f.kind != fDynamic && f.kind != fLoop {
-		if vals, ok := e.finiteValues(a, ma, d); ok {
+		if vals, ok := e.finiteInstances(a, ma, d); ok {
 			all := true
 			for _, v := range vals {
 				if good, err := f.n.s.Valid(v); err != nil || !good {
@@ -745,7 +745,7 @@ func (e *engine) disjointCore(a, b *conj, dom typeSet, depth int) bool {
 	}
 	for _, pair := range [][2]*conj{{a, b}, {b, a}} {
 		x, y := pair[0], pair[1]
-		if vals, ok := e.finiteValues(x, e.merged(x), d); ok {
+		if vals, ok := e.finiteInstances(x, e.merged(x), d); ok {
 			for _, v := range vals {
 				if good, ok := e.valid(y, v); good || !ok {
 					return false
