@@ -216,33 +216,155 @@ func (g rgen) mutate(s any, depth int) any {
 	return out
 }
 
+// rgen2 makes schemas of a draft (4, 7 or 2020-12) with definitions that $ref points to,
+// and the keywords whose reading differs by draft: boolean exclusive bounds, items arrays
+// with additionalItems, dependencies, decimal multipleOf, enums of containers, formats,
+// contains with maxContains, overlapping anyOf and oneOf branches.
+type rgen2 struct {
+	rgen
+	draft int // 4, 7, 2020
+}
+
+func (g rgen2) sub2(depth int) any {
+	if depth >= 3 {
+		return map[string]any{"type": rtypes[g.r.Intn(len(rtypes))]}
+	}
+	return g.schema2(depth + 1)
+}
+
+func (g rgen2) schema2(depth int) any {
+	if g.r.Intn(12) == 0 && g.draft != 4 {
+		return g.r.Intn(3) != 0
+	}
+	s := map[string]any{}
+	n := 1 + g.r.Intn(3)
+	for i := 0; i < n; i++ {
+		g.keyword2(s, depth)
+	}
+	return s
+}
+
+func (g rgen2) keyword2(s map[string]any, depth int) {
+	r := g.r
+	switch r.Intn(14) {
+	case 0:
+		if g.draft == 2020 {
+			s["$ref"] = "#/$defs/" + rnames[r.Intn(3)]
+		} else {
+			s["$ref"] = "#/definitions/" + rnames[r.Intn(3)]
+		}
+	case 1:
+		if g.draft == 4 {
+			s["minimum"] = r.Intn(4)
+			s["exclusiveMinimum"] = r.Intn(2) == 0
+		} else {
+			s["exclusiveMaximum"] = r.Intn(5)
+		}
+	case 2:
+		if g.draft != 2020 {
+			s["items"] = []any{g.sub2(depth)}
+			if r.Intn(2) == 0 {
+				s["additionalItems"] = g.sub2(depth)
+			}
+		} else {
+			s["prefixItems"] = []any{g.sub2(depth)}
+			s["items"] = r.Intn(2) == 0
+		}
+	case 3:
+		if g.draft != 2020 {
+			if r.Intn(2) == 0 {
+				s["dependencies"] = map[string]any{rnames[r.Intn(3)]: []string{rnames[r.Intn(3)]}}
+			} else {
+				s["dependencies"] = map[string]any{rnames[r.Intn(3)]: g.sub2(depth)}
+			}
+		} else {
+			s["unevaluatedItems"] = r.Intn(2) == 0
+		}
+	case 4:
+		s["multipleOf"] = []float64{0.1, 0.01, 0.25, 1.5}[r.Intn(4)]
+	case 5:
+		s["enum"] = []any{map[string]any{"a": 1}, []any{1, 2}, 1.0, "a", nil}[:1+r.Intn(5)]
+	case 6:
+		s["format"] = []string{"date", "email", "uri", "ipv4"}[r.Intn(4)]
+		s["type"] = "string"
+	case 7:
+		s["anyOf"] = []any{g.sub2(depth), g.sub2(depth)}
+	case 8:
+		s["oneOf"] = []any{map[string]any{"type": "integer"}, map[string]any{"type": "number", "minimum": r.Intn(3)}}
+	case 9:
+		if g.draft != 4 {
+			s["contains"] = g.sub2(depth)
+			if g.draft == 2020 {
+				s["maxContains"] = r.Intn(3)
+			}
+		}
+	default:
+		g.rgen.keyword(s, depth)
+	}
+}
+
+func (g rgen2) root() map[string]any {
+	s, ok := g.schema2(0).(map[string]any)
+	if !ok {
+		s = map[string]any{}
+	}
+	defs := map[string]any{}
+	for _, nm := range rnames {
+		defs[nm] = g.sub2(1)
+	}
+	switch g.draft {
+	case 4:
+		s["$schema"] = "http://json-schema.org/draft-04/schema#"
+		s["definitions"] = defs
+	case 7:
+		s["$schema"] = "http://json-schema.org/draft-07/schema#"
+		s["definitions"] = defs
+	default:
+		s["$defs"] = defs
+	}
+	return s
+}
+
 // TestRandomPairs checks the properties of Compare on generated pairs (seeded, so the same
 // pairs every run): a schema and a mutation of it (one keyword added, removed or changed,
-// perhaps deep down), or two unrelated schemas. Every example separates the two sides, no
-// example refutes a claim of the rule engine, and no instance sample generates refutes a
-// compatible verdict. When the generator was written, 5,000 pairs of each of the seeds 1 to
-// 3 were checked: two pairs of seed 2 had an example counted against a claim it did not
-// reach (an if whose condition changed), since fixed; 5,000 of seeds 2, 3 and 4 pass now.
+// perhaps deep down), or two unrelated schemas; half of 2020-12 over the whole vocabulary
+// (rgen), half of draft 4, 7 or 2020-12 with definitions (rgen2). Every example separates
+// the two sides, no example refutes a claim of the rule engine, and no instance sample
+// generates refutes a compatible verdict. When the generators were written, runs of 4,000
+// and 5,000 pairs found three defects, each fixed with a case in TestCompareVocabulary: an
+// example held against a claim it did not reach, const not read in draft 4, and contains
+// beside unevaluatedItems. 10,000 pairs of each of the seeds 2 to 5 pass now.
 func TestRandomPairs(t *testing.T) {
 	t.Parallel()
-	n := 1000
+	n := 2000
 	if testing.Short() {
-		n = 100
+		n = 200
 	}
-	g := rgen{rand.New(rand.NewSource(1))}
+	r := rand.New(rand.NewSource(1))
 	opts := &Options{SearchCandidates: 300, SearchBudget: time.Minute, ProofSteps: 50000}
 	compared := 0
 	for i := 0; i < n; i++ {
-		a := g.schema(0)
-		b := g.mutate(a, 0)
-		if g.r.Intn(4) == 0 {
-			b = g.schema(0)
+		var a, b any
+		if i%2 == 0 { // 2020-12, the whole vocabulary
+			g := rgen{r}
+			a = g.schema(0)
+			b = g.mutate(a, 0)
+			if r.Intn(4) == 0 {
+				b = g.schema(0)
+			}
+		} else { // a draft, with definitions
+			g := rgen2{rgen{r}, []int{4, 7, 2020}[r.Intn(3)]}
+			a = g.root()
+			b = g.mutate(a, 0)
+			if r.Intn(4) == 0 {
+				b = rgen2{rgen{r}, []int{4, 7, 2020}[r.Intn(3)]}.root()
+			}
 		}
 		at, _ := json.Marshal(a)
 		bt, _ := json.Marshal(b)
 		old, err := compileTextErr("old.json", string(at), false)
 		if err != nil {
-			continue // e.g. a pattern property with an unsupported regex: not a schema
+			continue // not a schema of its draft (a draft-04 exclusiveMinimum of 2, ...)
 		}
 		new, err := compileTextErr("new.json", string(bt), false)
 		if err != nil {
@@ -262,7 +384,7 @@ func TestRandomPairs(t *testing.T) {
 			t.Errorf("%s: %d claims refuted by examples\n%s", id, res.Search.Contradictions, textOf(res))
 		}
 	}
-	if compared < n*9/10 {
+	if compared < n*3/4 {
 		t.Errorf("only %d of %d generated pairs compiled", compared, n)
 	}
 }
