@@ -191,6 +191,8 @@ func TestCompareVocabulary(t *testing.T) {
 		// enum by 1 alone and said compatible; the search tries 1.0 too
 		{"draft-04 enum of an integer against integer", `{` + d4 + `"enum":[1]}`, `{` + d4 + `"type":"integer"}`,
 			verdicts{Incompatible, Incompatible}, nil, nil},
+		{"draft-04 enum whose 1 fails and 1.0 passes", `{` + d4 + `"enum":[{"a":1}]}`, `{` + d4 + `"enum":[{"a":1},1],"oneOf":[{"type":"integer"},{"type":"number","minimum":1}]}`,
+			verdicts{Incompatible, Incompatible}, nil, nil},
 		{"draft-04 integer enum upgraded to draft-07", `{` + d4 + `"type":"integer","enum":[3,4]}`, `{` + d7 + `"type":"integer","enum":[3,4]}`,
 			verdicts{Compatible, Incompatible}, nil, nil},
 		{"docs level", `{"title":"a","type":"string"}`, `{"title":"b","type":"string"}`,

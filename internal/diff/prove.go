@@ -328,7 +328,7 @@ func (e *engine) implies(a *conj, ma *merged, f *fact, d typeSet, depth int) boo
 		}
 		return eff&^f.types == 0
 	case fEnum:
-		vals, ok := e.finiteValues(a, ma, d)
+		vals, ok := e.finiteInstances(a, ma, d)
 		if !ok {
 			return false
 		}
