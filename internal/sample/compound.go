@@ -275,7 +275,11 @@ func (g *gen) planObject(c *conj, ptr string, depth int) ([]string, bool) {
 			}
 		}
 	}
-	// dependentRequired: a present member brings its dependencies.
+	// dependentRequired: a present member brings its dependencies. A member dropped because
+	// a dependency of its cannot be had stays out: another member depending on it would
+	// otherwise bring it back, and the two undo each other forever (a -> b, b -> c, c not
+	// allowed: a brought b, b was dropped, a brought it again).
+	dropped := map[string]bool{}
 	for changed := true; changed; {
 		changed = false
 		for _, p := range parts {
@@ -285,10 +289,11 @@ func (g *gen) planObject(c *conj, ptr string, depth int) ([]string, bool) {
 				}
 				for _, d := range p.depRequired[k] {
 					if !chosen[d] {
-						if forbid[d] || !g.allowed(parts, d) {
+						if forbid[d] || dropped[d] || !g.allowed(parts, d) {
 							// Drop the member that needs it, unless it is required.
 							if !required.has[k] {
 								delete(chosen, k)
+								dropped[k] = true
 								changed = true
 								break
 							}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -432,4 +433,24 @@ func FuzzSampleValid(f *testing.F) {
 			}
 		}
 	})
+}
+
+// dependentRequired members whose dependencies cannot all be had are dropped for good: a
+// needs b, b needs c, and c is not allowed. (a brought b back each time b was dropped, and
+// generation never ended.)
+func TestDependenciesDropForGood(t *testing.T) {
+	text := `{"type": "object", "properties": {"a": {}, "b": {}}, "additionalProperties": false,
+		"dependentRequired": {"a": ["b"], "b": ["c"]}}`
+	done := make(chan []source.Value, 1)
+	go func() { done <- samples(t, text, &Options{Count: 3, AllOptional: true}) }()
+	select {
+	case vs := <-done:
+		for _, v := range vs {
+			if v.Has("a") || v.Has("b") {
+				t.Errorf("%s: a or b without c", source.AppendJSON(nil, v))
+			}
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("generation does not end")
+	}
 }
