@@ -3,6 +3,7 @@ package diff
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"math/rand"
 	"slices"
 	"testing"
@@ -43,14 +44,18 @@ var rtypes = []string{"null", "boolean", "integer", "number", "string", "array",
 var rpatterns = []string{"^a", "b$", "^[a-c]*$", "x", "^.{2,}$", "^(a|b)+$"}
 var rnames = []string{"a", "b", "c"}
 
-func (g rgen) schema(depth int) any {
-	if g.r.Intn(12) == 0 {
+func (g rgen) schema(depth int) any { return g.object(depth, true, g.keyword) }
+
+// object returns a boolean schema now and then (when bools) or an object of one to three
+// keywords that keyword adds.
+func (g rgen) object(depth int, bools bool, keyword func(map[string]any, int)) any {
+	if g.r.Intn(12) == 0 && bools {
 		return g.r.Intn(3) != 0
 	}
 	s := map[string]any{}
 	n := 1 + g.r.Intn(3)
 	for i := 0; i < n; i++ {
-		g.keyword(s, depth)
+		keyword(s, depth)
 	}
 	return s
 }
@@ -170,15 +175,8 @@ func (g rgen) mutate(s any, depth int) any {
 	if !ok {
 		return g.schema(depth)
 	}
-	out := map[string]any{}
-	for k, v := range m {
-		out[k] = v
-	}
-	keys := make([]string, 0, len(out))
-	for k := range out {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	out := maps.Clone(m)
+	keys := slices.Sorted(maps.Keys(out))
 	switch g.r.Intn(3) {
 	case 0:
 		if len(keys) > 0 {
@@ -194,16 +192,8 @@ func (g rgen) mutate(s any, depth int) any {
 				return out
 			}
 			if props, ok := out[k].(map[string]any); ok && (k == "properties" || k == "patternProperties") {
-				np := map[string]any{}
-				for pk, pv := range props {
-					np[pk] = pv
-				}
-				pkeys := make([]string, 0, len(np))
-				for pk := range np {
-					pkeys = append(pkeys, pk)
-				}
-				slices.Sort(pkeys)
-				if len(pkeys) > 0 {
+				np := maps.Clone(props)
+				if pkeys := slices.Sorted(maps.Keys(np)); len(pkeys) > 0 {
 					pk := pkeys[g.r.Intn(len(pkeys))]
 					np[pk] = g.mutate(np[pk], depth+1)
 				}
@@ -232,17 +222,8 @@ func (g rgen2) sub2(depth int) any {
 	return g.schema2(depth + 1)
 }
 
-func (g rgen2) schema2(depth int) any {
-	if g.r.Intn(12) == 0 && g.draft != 4 {
-		return g.r.Intn(3) != 0
-	}
-	s := map[string]any{}
-	n := 1 + g.r.Intn(3)
-	for i := 0; i < n; i++ {
-		g.keyword2(s, depth)
-	}
-	return s
-}
+// schema2 is schema with the keywords of keyword2 and no boolean schema in draft 4.
+func (g rgen2) schema2(depth int) any { return g.object(depth, g.draft != 4, g.keyword2) }
 
 func (g rgen2) keyword2(s map[string]any, depth int) {
 	r := g.r
