@@ -63,8 +63,9 @@ type Compiler struct {
 type compileInfo struct {
 	// dynamic is set when some schema has a dynamic reference ($dynamicRef to a
 	// $dynamicAnchor, $recursiveRef to a $recursiveAnchor): verdicts may then depend on the
-	// path that led to a schema.
-	dynamic bool
+	// path that led to a schema. Atomic: the process-wide compiler of the built-in
+	// meta-schemas sets it while other goroutines evaluate schemas it compiled before.
+	dynamic atomic.Bool
 	// schemas counts the schemas the compiler has made (CompiledCount).
 	schemas atomic.Int64
 	// strict is Options.StrictDraft (Ignored reads it).
@@ -154,7 +155,7 @@ func (c *Compiler) finish() error {
 	defer func() {
 		for _, s := range c.schemas {
 			if s.dynAnchor != "" || (s.recursiveRef != nil && s.recursiveRef.res.recursive) {
-				c.info.dynamic = true
+				c.info.dynamic.Store(true)
 			}
 		}
 	}()

@@ -400,7 +400,7 @@ func (a *annotations) item(i int) {
 func (e *evaluator) eval(s *Schema, v source.Value, ann *annotations) bool {
 	if e.trace != nil {
 		e.emit(s, "", s.always != alwaysFalse, "")
-		if e.quietDepth > 0 && !e.collect && ann == nil && s.always == alwaysNone && !s.info.dynamic &&
+		if e.quietDepth > 0 && !e.collect && ann == nil && s.always == alwaysNone && !s.info.dynamic.Load() &&
 			len(e.chain) > e.chainBase && e.chain[len(e.chain)-1] == s {
 			if id := v.Identity(); id != 0 {
 				return e.evalReplayed(s, v, memoKey{s, id})
@@ -416,7 +416,7 @@ func (e *evaluator) eval(s *Schema, v source.Value, ann *annotations) bool {
 	// Alternatives nested in alternatives can evaluate the same subschema on the same value
 	// exponentially often; a verdict found in boolean mode is remembered (when no dynamic
 	// reference can make it depend on the path taken).
-	if e.quietDepth >= 2 && !e.collect && ann == nil && e.trace == nil && !s.info.dynamic {
+	if e.quietDepth >= 2 && !e.collect && ann == nil && e.trace == nil && !s.info.dynamic.Load() {
 		if id := v.Identity(); id != 0 {
 			k := memoKey{s, id}
 			if ok, seen := e.memo[k]; seen {

@@ -159,3 +159,37 @@ func TestInPlaceLoopLongChain(t *testing.T) {
 		}
 	}
 }
+
+// The built-in meta-schemas are compiled by one process-wide compiler, on first use of a
+// draft, while other goroutines may be validating schemas against meta-schemas it compiled
+// before: what that compiler writes as it compiles must not be what evaluation reads
+// (-race found its dynamic flag written by a new draft's compilation and read by the
+// meta-validation of a draft-04 schema).
+func TestBuiltinMetaConcurrent(t *testing.T) {
+	builtinMu.Lock()
+	builtinCache, builtinComp = map[string]*Schema{}, nil
+	builtinMu.Unlock()
+	text := `{"$schema": "http://json-schema.org/draft-04/schema#", "anyOf": [{"oneOf": [{"type": ["string", "null"]},
+		{"items": {"items": {"items": {"type": ["string", "null"]}}}}]}], "properties": {"a": {"$ref": "#"}}}`
+	if _, err := compileFiles(t, map[string]string{"s.json": text}, "s.json", nil); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		var err error
+		for _, d := range []*Draft{Draft2019, Draft2020, Draft7, Draft6} {
+			if _, e := builtinMeta(d.URL); e != nil {
+				err = e
+			}
+		}
+		done <- err
+	}()
+	for i := 0; i < 50; i++ {
+		if _, err := compileFiles(t, map[string]string{"s.json": text}, "s.json", nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
