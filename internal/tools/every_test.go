@@ -3,11 +3,15 @@ package tools
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"maps"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/jstk-dev/jstk/internal/diag"
+	"github.com/jstk-dev/jstk/internal/mcp"
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
@@ -124,4 +128,91 @@ func mustParse(t *testing.T, text string) source.Value {
 		t.Fatal(err)
 	}
 	return d.Root
+}
+
+// The MCP server runs tools/call concurrently on one provider, one schema cache and one
+// workspace: every tool's sample call, and calls on schemas of each draft, run at once
+// give what they give alone (go test -race checks the sharing).
+func TestEveryToolConcurrently(t *testing.T) {
+	files := maps.Clone(everyFiles)
+	drafts := map[string]string{"d4": "http://json-schema.org/draft-04/schema#", "d6": "http://json-schema.org/draft-06/schema#",
+		"d7": "http://json-schema.org/draft-07/schema#", "d2019": "https://json-schema.org/draft/2019-09/schema"}
+	calls := maps.Clone(everySample)
+	for name, uri := range drafts {
+		files[name+".json"] = `{"$schema": "` + uri + `", "type": "object", "properties": {"n": {"type": "integer", "maximum": 3}, "m": {"items": {"items": {"type": ["string", "null"]}}}}}`
+		calls["validate "+name] = `{"schema": {"path": "` + name + `.json"}, "instances": [{"value": {"n": 2}}, {"value": {"n": 4}}]}`
+		calls["diff "+name] = `{"old": {"path": "` + name + `.json"}, "new": {"path": "order.schema.json"}}`
+	}
+	tool := func(call string) string { name, _, _ := strings.Cut(call, " "); return name }
+	want := map[string]string{}
+	{
+		env := &Env{FS: workspace.Memory(files), Cache: NewSchemaCache(4)}
+		p := NewProvider(env, All())
+		for c, args := range calls {
+			want[c] = resultText(t, call(t, p, tool(c), args))
+		}
+	}
+	env := &Env{FS: workspace.Memory(files), Cache: NewSchemaCache(4)}
+	p := NewProvider(env, All())
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	got := map[string][]string{}
+	for round := 0; round < 3; round++ {
+		for c, args := range calls {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				res := p.Call(context.Background(), &mcp.CallRequest{Name: tool(c), Arguments: json.RawMessage(args)})
+				text := resultText(t, res)
+				mu.Lock()
+				got[c] = append(got[c], text)
+				mu.Unlock()
+			}()
+		}
+	}
+	wg.Wait()
+	for c, texts := range got {
+		for _, text := range texts {
+			if text != want[c] {
+				t.Errorf("%s: concurrently\n%s\nalone\n%s", c, text, want[c])
+				break
+			}
+		}
+	}
+}
+
+// resultText is a call's content and structured content, as text to compare, without
+// the clock's readings (the test tool's CTRF report has start, stop and durations).
+func resultText(t *testing.T, res *mcp.CallResult) string {
+	data, err := json.Marshal(struct {
+		Content    any
+		Structured any
+		IsError    bool
+	}{res.Content, res.StructuredContent, res.IsError})
+	if err != nil {
+		t.Error(err)
+	}
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Error(err)
+	}
+	var drop func(any)
+	drop = func(x any) {
+		switch x := x.(type) {
+		case map[string]any:
+			for _, k := range []string{"start", "stop", "duration"} {
+				delete(x, k)
+			}
+			for _, y := range x {
+				drop(y)
+			}
+		case []any:
+			for _, y := range x {
+				drop(y)
+			}
+		}
+	}
+	drop(v)
+	data, _ = json.Marshal(v)
+	return string(data)
 }
