@@ -74,7 +74,7 @@ func loopError(path []*Schema, target *Schema) *SchemaError {
 	}
 	e := &SchemaError{File: last.doc.name, URI: last.Location, Pointer: last.ptr + "/" + kw,
 		Msg: "reference loop " + strings.Join(names, " -> ") +
-			": these schemas apply each other forever without reaching into the instance, so every instance that gets here fails validation"}
+			": these schemas apply each other forever without reaching into the instance, so validating an instance that gets here never ends (jstk stops with an error)"}
 	e.Line, e.Column = last.Position(kw)
 	return e
 }
