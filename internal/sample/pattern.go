@@ -28,6 +28,10 @@ type patternGen struct {
 	startAnchored bool
 	endAnchored   bool
 	sets          map[*syntax.CharSet][]rune
+	// slow is set once a match ran out of its time (a pattern only the backtracking engine
+	// runs, with nested quantifiers): the pattern is not matched again, since every try
+	// would cost the whole time limit.
+	slow bool
 }
 
 func newPatternGen(src string) (*patternGen, error) {
@@ -64,9 +68,15 @@ func isEnd(n *syntax.RegexNode) bool {
 	return n.T == syntax.NtEnd || n.T == syntax.NtEndZ || n.T == syntax.NtEol
 }
 
-// matches reports whether s contains a match.
+// matches reports whether s contains a match; false once a match has run out of time.
 func (pg *patternGen) matches(s string) bool {
+	if pg.slow {
+		return false
+	}
 	ok, err := pg.re.Match(s)
+	if err != nil {
+		pg.slow = true
+	}
 	return err == nil && ok
 }
 
@@ -107,7 +117,7 @@ func (pg *patternGen) generate(r *rand.Rand, mode int) (string, bool) {
 // no limit), padding before or after the match when the pattern is not anchored there.
 func (pg *patternGen) fit(r *rand.Rand, lo, hi int, tries int, accept func(string) bool) (string, bool) {
 	modes := []int{repNormal, repShort, repLong, repNormal, repLong}
-	for i := 0; i < tries; i++ {
+	for i := 0; i < tries && !pg.slow; i++ {
 		mode := modes[i%len(modes)]
 		s, ok := pg.generate(r, mode)
 		if !ok {

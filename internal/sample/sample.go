@@ -16,6 +16,7 @@ package sample
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -246,6 +247,9 @@ func (g *gen) validInstance(ctx context.Context, i int) (source.Value, *Failure,
 			}
 			if err != nil {
 				evalErr = err
+				if errors.Is(err, schema.ErrRegexTimeout) {
+					break // another attempt would run out of time the same way
+				}
 			}
 		}
 		// A contradiction that every attempt runs into does not go away with more.

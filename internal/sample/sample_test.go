@@ -454,3 +454,27 @@ func TestDependenciesDropForGood(t *testing.T) {
 		t.Fatal("generation does not end")
 	}
 }
+
+// A pattern only the backtracking engine runs, whose matches run out of time (nested
+// quantifiers, and an end anchor followed by more), is not matched again once one match
+// has: generation stops after one time-out and says why. (Each of hundreds of tries cost
+// the 2 s limit: one instance took minutes.)
+func TestPatternOutOfTime(t *testing.T) {
+	s := compileText(t, `{"type": "string", "pattern": "^(?:-?\\s*.)*x$c{1,4}"}`, nil)
+	done := make(chan *Result, 1)
+	go func() {
+		res, err := Generate(context.Background(), s, &Options{Count: 3})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- res
+	}()
+	select {
+	case res := <-done:
+		if res == nil || res.Failure == nil || !strings.Contains(res.Failure.Reason, "time limit") {
+			t.Errorf("failure %+v, want one naming the time limit", res)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("generation does not end")
+	}
+}

@@ -329,6 +329,12 @@ func (g *gen) str(c *conj, ptr string) (source.Value, bool) {
 				}
 			}
 		}
+		for _, p := range pats {
+			if p.slow {
+				g.fail(ptr, false, "the pattern %q could not be matched within its time limit", p.src)
+				return source.StringValue(last), true
+			}
+		}
 		g.fail(ptr, false, "no string was found that matches the pattern %q within the length bounds", pats[0].src)
 		return source.StringValue(last), true
 	}
