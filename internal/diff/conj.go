@@ -61,7 +61,7 @@ type engine struct {
 	searchCandidates  int
 	searchTimedOut    bool
 	walkTruncated     bool
-	twins             bool // a side is draft-04: the search also tries 1.0 for an enum's 1 (finiteInstances)
+	twins             bool // a side is draft-04: the search also tries 1.0 for an enum's 1 (finiteValues)
 	partsCopied       int  // the parts of the conjunctions of several roots made (overParts)
 }
 
@@ -381,7 +381,6 @@ func (e *engine) joinRoots(a, b []*schema.Schema) []*schema.Schema {
 // merged aggregates the facts of a conjunction.
 type merged struct {
 	empty    bool
-	opaque   bool // a constraint the engine cannot reason about
 	types    typeSet
 	enums    [][]source.Value
 	lo, hi   *bound
@@ -503,8 +502,6 @@ func (e *engine) merge(c *conj) *merged {
 			switch f.kind {
 			case fFalse:
 				m.empty = true
-			case fDynamic, fLoop:
-				m.opaque = true
 			case fType:
 				m.types &= f.types
 			case fEnum:
@@ -624,19 +621,11 @@ func (e *engine) valid(c *conj, v source.Value) (valid, ok bool) {
 }
 
 // finiteValues returns every value c may hold within d, when that set is known and finite.
-func (e *engine) finiteValues(c *conj, m *merged, d typeSet) ([]source.Value, bool) {
-	return e.finite(c, m, d, false)
-}
-
-// finiteInstances is finiteValues for proofs: with each integral number of an enum also
-// spelled the other way (1 and 1.0). The two are equal, so both are instances of the enum,
-// but a draft-04 type integer tells them apart (1.0 is not an integer there): a proof that
-// judged an enum [1] by 1 alone missed 1.0.
-func (e *engine) finiteInstances(c *conj, m *merged, d typeSet) ([]source.Value, bool) {
-	return e.finite(c, m, d, true)
-}
-
-func (e *engine) finite(c *conj, m *merged, d typeSet, twins bool) ([]source.Value, bool) {
+// With twins, each integral number of an enum is also spelled the other way (1 and 1.0):
+// the two are equal, so both are instances of the enum, but a draft-04 type integer tells
+// them apart (1.0 is not an integer there). Proofs ask for twins (one that judged an enum
+// [1] by 1 alone missed 1.0); the search when a side is draft-04 (engine.twins).
+func (e *engine) finiteValues(c *conj, m *merged, d typeSet, twins bool) ([]source.Value, bool) {
 	var cands []source.Value
 	switch {
 	case len(m.enums) > 0:
@@ -673,24 +662,19 @@ func (e *engine) finite(c *conj, m *merged, d typeSet, twins bool) ([]source.Val
 	return out, true
 }
 
-// ---- objects: which schemas apply to a property ----
-
 // twin returns an integral number spelled the other way: 1 as 1.0 (tInt to tDotted), 1.0
-// or 1e0 as 1 (to tInt).
+// or 1e0 in the decimal's own spelling, 1 (to tInt).
 func twin(v source.Value) (source.Value, bool) {
 	if v.Kind() != source.Number || !v.Num().IsInteger() {
 		return source.Value{}, false
 	}
-	lit := v.Str()
-	if classOf(v) == tInt && !strings.ContainsAny(lit, "eE") {
+	if lit := v.Str(); classOf(v) == tInt && !strings.ContainsAny(lit, "eE") {
 		return source.NumberValue(lit + ".0"), true
 	}
-	i, ok := new(big.Rat).SetString(lit)
-	if !ok || !i.IsInt() {
-		return source.Value{}, false
-	}
-	return source.NumberValue(i.Num().String()), true
+	return source.NumberValue(v.Num().String()), true
 }
+
+// ---- objects: which schemas apply to a property ----
 
 // evaluatesInPlace reports whether the in-place applicators of s (through $ref, allOf,
 // anyOf, oneOf, if/then/else, dependentSchemas) contain keywords that evaluate properties

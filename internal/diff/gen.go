@@ -86,11 +86,7 @@ func (g *gen) values(src, hint *conj, depth int, wide bool) []source.Value {
 		if m.types == 0 {
 			continue
 		}
-		values := g.e.finiteValues
-		if g.e.twins {
-			values = g.e.finiteInstances // 1.0 is not 1 to a draft-04 integer
-		}
-		if vals, ok := values(alt, m, m.types); ok && len(m.enums) > 0 {
+		if vals, ok := g.e.finiteValues(alt, m, m.types, g.e.twins); ok && len(m.enums) > 0 {
 			for _, v := range vals {
 				push(v)
 			}

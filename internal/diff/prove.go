@@ -106,7 +106,7 @@ func (e *engine) subCore(a, b *conj, dom typeSet, depth int) bool {
 	if mb.empty {
 		return false
 	}
-	if vals, ok := e.finiteInstances(a, ma, d); ok {
+	if vals, ok := e.finiteValues(a, ma, d, true); ok {
 		for _, v := range vals {
 			if good, ok := e.valid(b, v); !good || !ok {
 				return false
@@ -302,25 +302,25 @@ func (e *engine) implies(a *conj, ma *merged, f *fact, d typeSet, depth int) boo
 	if !e.spend() {
 		return false
 	}
+	switch f.kind {
+	case fFalse, fDynamic, fLoop: // nothing proves these
+		return false
+	}
 	// A finite set of values is judged exactly: each value valid under the schema object
 	// that holds the fact satisfies the fact.
-	if f.kind != fFalse && f.kind != fDynamic && f.kind != fLoop {
-		if vals, ok := e.finiteInstances(a, ma, d); ok {
-			all := true
-			for _, v := range vals {
-				if good, err := f.n.s.Valid(v); err != nil || !good {
-					all = false
-					break
-				}
+	if vals, ok := e.finiteValues(a, ma, d, true); ok {
+		all := true
+		for _, v := range vals {
+			if good, err := f.n.s.Valid(v); err != nil || !good {
+				all = false
+				break
 			}
-			if all {
-				return true
-			}
+		}
+		if all {
+			return true
 		}
 	}
 	switch f.kind {
-	case fFalse, fDynamic, fLoop:
-		return false
 	case fType:
 		eff := d
 		if ma.intOnly() {
@@ -328,7 +328,7 @@ func (e *engine) implies(a *conj, ma *merged, f *fact, d typeSet, depth int) boo
 		}
 		return eff&^f.types == 0
 	case fEnum:
-		vals, ok := e.finiteInstances(a, ma, d)
+		vals, ok := e.finiteValues(a, ma, d, true)
 		if !ok {
 			return false
 		}
@@ -745,7 +745,7 @@ func (e *engine) disjointCore(a, b *conj, dom typeSet, depth int) bool {
 	}
 	for _, pair := range [][2]*conj{{a, b}, {b, a}} {
 		x, y := pair[0], pair[1]
-		if vals, ok := e.finiteInstances(x, e.merged(x), d); ok {
+		if vals, ok := e.finiteValues(x, e.merged(x), d, true); ok {
 			for _, v := range vals {
 				if good, ok := e.valid(y, v); good || !ok {
 					return false

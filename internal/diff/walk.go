@@ -103,7 +103,6 @@ type change struct {
 	failLoc    string        // for a semantic difference: the keyword that failed
 	failPos    Location      // and where it is
 	failInst   string        // the instance location that failed there
-	orphanDir  int           // the direction of its examples
 	members    [2]memberToks // the search's split memberPattern, by direction
 	placed     *placed       // where its keywords are, when located ahead of the report
 	match      [2]*factMatch // matchScore's view of nf (backward) and of (forward), by direction

@@ -441,11 +441,17 @@ func FuzzSampleValid(f *testing.F) {
 func TestDependenciesDropForGood(t *testing.T) {
 	text := `{"type": "object", "properties": {"a": {}, "b": {}}, "additionalProperties": false,
 		"dependentRequired": {"a": ["b"], "b": ["c"]}}`
-	done := make(chan []source.Value, 1)
-	go func() { done <- samples(t, text, &Options{Count: 3, AllOptional: true}) }()
+	// Generate runs on a goroutine of its own so that a hang fails the test; samples (which
+	// may call t.Fatal, not allowed off the test's goroutine) checks the result here.
+	s := compileText(t, text, nil)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = Generate(context.Background(), s, &Options{Count: 3, AllOptional: true})
+	}()
 	select {
-	case vs := <-done:
-		for _, v := range vs {
+	case <-done:
+		for _, v := range samples(t, text, &Options{Count: 3, AllOptional: true}) {
 			if v.Has("a") || v.Has("b") {
 				t.Errorf("%s: a or b without c", source.AppendJSON(nil, v))
 			}

@@ -124,7 +124,7 @@ func TestInPlaceLoop(t *testing.T) {
 	}
 }
 
-// A chain of 20,000 references is walked without recursion, and has no loop until its end
+// A chain of 20,000 references (markLoops walks it without recursion) has no loop until its end
 // refers to its start.
 func TestInPlaceLoopLongChain(t *testing.T) {
 	const n = 20000
