@@ -234,11 +234,11 @@ func (b *bundler) resolveRef(r *ref) {
 	}
 	res, ok := b.byURI[u]
 	if !ok {
-		src, name, err := b.load(u)
+		src, name, err := b.load(u, r)
 		if err != nil {
 			msg := err.Error()
-			if i := strings.Index(msg, ": it is not a file of the workspace"); i >= 0 {
-				msg = "nothing maps it to a file (no file, workspace $id or resolve mapping; map it with --resolve URI=PATH or jstk.json)"
+			if errors.Is(err, schema.ErrUnresolved) {
+				msg = "nothing maps it to a file (no resolve mapping, built-in meta-schema, file beside it or workspace $id; map it with --resolve URI=PATH or jstk.json)"
 			}
 			b.fail(r, fmt.Sprintf("%s: %s %q: %s", b.where(r.doc, r.ptr), r.kw, r.value, msg))
 			return
@@ -261,11 +261,20 @@ func (b *bundler) resolveRef(r *ref) {
 	r.target, r.targetPtr = res.doc, ptr
 }
 
-func (b *bundler) load(u string) (*source.Document, string, error) {
-	if b.opts.Loader == nil {
-		return (&schema.Loader{}).Load(u)
+// load finds the document of a URI as the compiler does, for the reference r: the loader
+// looks next to r's document too.
+func (b *bundler) load(u string, r *ref) (*source.Document, string, error) {
+	from := &schema.Referrer{URI: r.doc.uri, Bases: []string{r.res.uri}}
+	if r.doc != b.root && !r.doc.builtin {
+		from.File = r.doc.name // read through the loader; the root may be inline
 	}
-	return b.opts.Loader.Load(u)
+	if r.doc.rootURI != "" && r.doc.rootURI != r.res.uri {
+		from.Bases = append(from.Bases, r.doc.rootURI)
+	}
+	if b.opts.Loader == nil {
+		return (&schema.Loader{}).LoadFrom(u, from)
+	}
+	return b.opts.Loader.LoadFrom(u, from)
 }
 
 // lookup finds a fragment in a resource: a JSON Pointer or an anchor.

@@ -195,12 +195,12 @@ func (c *Compiler) finish() error {
 }
 
 // loadDocument returns the document at uri, loading, meta-validating and indexing it on
-// first use.
-func (c *Compiler) loadDocument(uri string) (*document, error) {
+// first use; from is the schema whose reference this is (nil at the top).
+func (c *Compiler) loadDocument(uri string, from *Schema) (*document, error) {
 	if d, ok := c.docs[uri]; ok {
 		return d, nil
 	}
-	src, name, err := c.loader.Load(uri)
+	src, name, err := c.loader.LoadFrom(uri, referrer(from))
 	if err != nil {
 		return nil, err
 	}
@@ -309,12 +309,15 @@ func vocabName(d *Draft, uri string) (string, bool) {
 // whose reference this is (nil at the top), for error messages.
 func (c *Compiler) resolve(u, frag string, from *Schema) (*Schema, error) {
 	r, ok := c.res[u]
+	if ok && !r.doc.builtin && metaPath(u) != "" && (from == nil || from.doc != r.doc) {
+		ok = false // a built-in meta-schema's URI names it, except inside the document that declares it
+	}
 	if !ok {
-		doc, err := c.loadDocument(u)
+		doc, err := c.loadDocument(u, from)
 		if err != nil {
 			return nil, err
 		}
-		if r, ok = c.res[u]; !ok {
+		if r, ok = c.res[u]; !ok || r.doc != doc {
 			r = doc.resources[0]
 		}
 	}
@@ -326,13 +329,13 @@ func (c *Compiler) resolve(u, frag string, from *Schema) (*Schema, error) {
 	default:
 		p, ok := r.anchors[frag]
 		if !ok {
-			return nil, fmt.Errorf("no anchor %q in %s", frag, u)
+			return nil, fmt.Errorf("no anchor %q in %s", frag, c.loader.Display(u))
 		}
 		ptr = p
 	}
 	v, ok := r.doc.src.Root.Pointer(ptr)
 	if !ok {
-		return nil, fmt.Errorf("%s#%s does not exist", u, frag)
+		return nil, fmt.Errorf("%s#%s does not exist", c.loader.Display(u), frag)
 	}
 	return c.compileValue(r.doc, ptr, v)
 }
@@ -346,7 +349,7 @@ func (c *Compiler) compileValue(doc *document, ptr string, v source.Value) (*Sch
 	res := doc.resourceAt(ptr)
 	rel := strings.TrimPrefix(ptr, res.ptr)
 	s := &Schema{
-		Location:  res.uri + "#" + rel,
+		Location:  c.loader.Display(res.uri) + "#" + rel,
 		Draft:     res.draft,
 		doc:       doc,
 		ptr:       ptr,
@@ -396,7 +399,7 @@ func kindName(v source.Value) string {
 // unresolvable reference, a pattern that does not compile.
 type SchemaError struct {
 	File    string // file name ("" for inline or built-in documents)
-	URI     string // the schema's absolute location
+	URI     string // the schema's location (as Schema.Location names it)
 	Pointer string // JSON Pointer of the offending keyword in the document
 	Line    int
 	Column  int
@@ -451,7 +454,7 @@ func (c *Compiler) schemaErrAt(doc *document, ptr string, format string, args ..
 }
 
 func (c *Compiler) schemaErr(doc *document, ptr string, format string, args ...any) *SchemaError {
-	e := &SchemaError{File: doc.name, URI: doc.uri + "#" + ptr, Pointer: ptr, Msg: fmt.Sprintf(format, args...)}
+	e := &SchemaError{File: doc.name, URI: c.loader.Display(doc.uri) + "#" + ptr, Pointer: ptr, Msg: fmt.Sprintf(format, args...)}
 	e.Line, e.Column = doc.src.LocateKey(ptr)
 	return e
 }

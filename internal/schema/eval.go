@@ -21,7 +21,8 @@ type Error struct {
 	// KeywordLocation is the path of keywords evaluated to reach the failing keyword,
 	// through references.
 	KeywordLocation string `json:"keywordLocation"`
-	// AbsoluteKeywordLocation is the failing keyword's absolute URI.
+	// AbsoluteKeywordLocation is the failing keyword's absolute URI (for a schema read from
+	// a file without $id: the file's name, "#", the keyword's JSON Pointer).
 	AbsoluteKeywordLocation string `json:"absoluteKeywordLocation"`
 	// Keyword is the failing keyword ("" for a false schema).
 	Keyword string `json:"keyword"`

@@ -13,7 +13,9 @@ import (
 // Schema is a compiled schema, ready to evaluate instances. It is immutable and safe for
 // concurrent use.
 type Schema struct {
-	// Location is the schema's absolute URI: base URI of its resource, "#", JSON Pointer.
+	// Location is the schema's absolute URI: base URI of its resource, "#", JSON Pointer;
+	// a resource read from a file of the workspace is named by the file's name instead of
+	// its file:// URI (see Loader.Display).
 	Location string
 	// Draft is the dialect the schema is read in.
 	Draft *Draft

@@ -3,37 +3,92 @@ package schema
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"path"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
-// Loader finds the document behind a URI, offline. In order it tries: a file:// URI inside
-// the FS; the $id of every schema in the workspace; the resolve map; the built-in
-// meta-schemas. Anything else is unresolved, and the error says how to map it.
+// Loader finds the document behind a URI, offline, in an order that nothing the user did
+// not name can shadow (DESIGN.md section 3). The compiler first looks in the documents it
+// has (the referring document and its embedded $ids); then the loader tries:
+//
+//  1. the resolve map (Resolve: --resolve and jstk.json), an exact entry before the longest
+//     prefix ending in "/";
+//  2. the built-in meta-schemas of every draft, which no file can override (not even the
+//     resolve map);
+//  3. a file: a file:// URI names one; any other URI is looked for next to the referring
+//     document's file, at the place its relative path from the referring document's base
+//     URI leads ("customer.schema.json" beside "order.schema.json", whatever its $id);
+//  4. the $id index (Index), used only when exactly one file declares the URI (two or more
+//     is an error naming them all), and announced through Notify.
+//
+// Anything else is unresolved, and the error says how to map it. A Loader is safe for
+// concurrent use.
 type Loader struct {
-	// FS reads files. Nil means no files at all (only the resolve map's documents given
-	// as Docs, and the built-in meta-schemas).
+	// FS reads files. Nil means no files at all (only the built-in meta-schemas).
 	FS workspace.FS
-	// IndexRoot is the directory of the FS whose schemas' $id are indexed on first need
-	// ("" disables the index).
+	// Index is the $id index consulted last; nil means none (unless IndexRoot is set).
+	Index *Index
+	// IndexRoot, when Index is nil, is a directory of the FS whose schemas' $id are indexed
+	// on first need ("" disables the index).
 	IndexRoot string
 	// Resolve maps a URI, or a URI prefix ending in "/", to a file name of the FS.
 	Resolve map[string]string
 	// Limits bound every document read.
 	Limits *source.Limits
+	// Notify, when set, receives the notices a user should see: a URI resolved from the $id
+	// index (so that a surprising source is seen), an index cut short by its bounds.
+	Notify func(string)
 
-	once  sync.Once
-	index map[string]string // $id -> file name
+	once      sync.Once
+	usedIndex atomic.Bool
+}
+
+// Referrer is the document a reference is made from: where its file is, and the base URIs
+// its references are resolved against.
+type Referrer struct {
+	// File is the referring document's file, a name of the loader's FS ("" when it was not
+	// read from a file: an inline or built-in document).
+	File string
+	// URI is the referring document's retrieval URI (a file:// URI places a document that
+	// was not read from a file, such as an inline schema).
+	URI string
+	// Bases are the base URIs whose location is the referring document's: the base URI the
+	// reference was resolved against, then the document's root base URI.
+	Bases []string
+}
+
+// referrer describes the document of the schema s for the loader (nil for nil).
+func referrer(s *Schema) *Referrer {
+	if s == nil || s.doc == nil {
+		return nil
+	}
+	r := &Referrer{URI: s.doc.uri}
+	if s.doc.fromFS {
+		r.File = s.doc.name
+	}
+	if s.res != nil {
+		r.Bases = append(r.Bases, s.res.uri)
+	}
+	if len(s.doc.resources) > 0 && (s.res == nil || s.doc.resources[0].uri != s.res.uri) {
+		r.Bases = append(r.Bases, s.doc.resources[0].uri)
+	}
+	return r
 }
 
 // ErrUnresolved is wrapped by the error for a URI that nothing maps.
 var ErrUnresolved = errors.New("unresolved reference")
+
+// ErrAmbiguous is wrapped by the error for a URI that several files of the $id index
+// declare.
+var ErrAmbiguous = errors.New("ambiguous reference")
 
 // FileURI returns the file:// URI of an absolute slash-separated path.
 func FileURI(abs string) string {
@@ -49,32 +104,159 @@ func filePath(uri string) (string, bool) {
 	return path.Clean(u.Path), true
 }
 
+// Display names a URI for a person: a file:// URI of a file of the workspace becomes the
+// file's name (relative to the workspace root; for the operating system, to the working
+// directory), keeping its fragment; other URIs stay as they are. Answers never carry the
+// machine's file:// URIs.
+func (l *Loader) Display(uri string) string {
+	if l == nil || l.FS == nil || !strings.HasPrefix(uri, "file:") {
+		return uri
+	}
+	base, frag, hasFrag := strings.Cut(uri, "#")
+	p, ok := filePath(base)
+	if !ok {
+		return uri
+	}
+	name := displayName(l.FS, p)
+	if hasFrag {
+		return name + "#" + frag
+	}
+	return name
+}
+
+// UsedIndex reports whether the loader resolved a URI from the $id index.
+func (l *Loader) UsedIndex() bool { return l.usedIndex.Load() }
+
+func (l *Loader) index() *Index {
+	l.once.Do(func() {
+		if l.Index == nil && l.IndexRoot != "" && l.FS != nil {
+			l.Index = NewIndex(l.FS, []string{l.IndexRoot}, &IndexOptions{Limits: l.Limits})
+		}
+	})
+	return l.Index
+}
+
+func (l *Loader) notify(msg string) {
+	if l.Notify != nil && msg != "" {
+		l.Notify(msg)
+	}
+}
+
 // Load returns the document at uri (without fragment) and the file name it came from ("" for
-// the built-in meta-schemas).
+// the built-in meta-schemas), for a reference from no document in particular.
 func (l *Loader) Load(uri string) (*source.Document, string, error) {
+	return l.LoadFrom(uri, nil)
+}
+
+// LoadFrom is Load for a reference made from the document from (nil: none), whose file's
+// location is tried for a URI that neither the resolve map nor the built-in meta-schemas
+// cover.
+func (l *Loader) LoadFrom(uri string, from *Referrer) (*source.Document, string, error) {
 	uri = strings.TrimSuffix(uri, "#")
+	if doc, ok := metaDocument(uri); ok {
+		return doc, "", nil
+	}
+	if name, ok := l.fromMap(uri); ok {
+		doc, err := l.read(name)
+		if err != nil && errors.Is(err, fs.ErrNotExist) {
+			err = fmt.Errorf("%s: the resolve map sends %s there, and it does not exist", name, l.Display(uri))
+		}
+		return doc, name, err
+	}
 	if p, ok := filePath(uri); ok && l.FS != nil {
 		name, inside := l.FS.Rel(p)
 		if !inside {
-			return nil, "", fmt.Errorf("%s: refused: the file is outside the workspace", p)
+			// The path is the machine's, not the workspace's: the reference as written says
+			// which file it is.
+			return nil, "", errors.New("refused: the file is outside the workspace")
 		}
 		doc, err := l.read(name)
 		return doc, name, err
 	}
-	if name, ok := l.fromIndex(uri); ok {
-		doc, err := l.read(name)
-		return doc, name, err
+	tried := ""
+	if name, ok := l.Beside(uri, from); ok {
+		if fi, err := l.FS.Stat(name); err == nil && fi.Mode().IsRegular() {
+			doc, err := l.read(name)
+			return doc, name, err
+		}
+		tried = fmt.Sprintf(" (not the file %s beside the referring document either)", name)
 	}
-	if name, ok := l.fromMap(uri); ok {
-		doc, err := l.read(name)
-		return doc, name, err
+	if x := l.index(); x != nil {
+		files := x.Lookup(uri)
+		l.notify(x.Note())
+		switch len(files) {
+		case 0:
+		case 1:
+			l.usedIndex.Store(true)
+			l.notify(fmt.Sprintf("resolved %s from the workspace index: %s", uri, files[0]))
+			doc, err := l.read(files[0])
+			return doc, files[0], err
+		default:
+			return nil, "", fmt.Errorf("%w %q: %d files of the workspace declare this $id: %s; "+
+				"say which one with --resolve %s=PATH or in jstk.json {\"resolve\": {\"%s\": \"PATH\"}}",
+				ErrAmbiguous, uri, len(files), strings.Join(files, ", "), uri, uri)
+		}
 	}
-	if doc, ok := metaDocument(uri); ok {
-		return doc, "", nil
+	return nil, "", fmt.Errorf("%w %q: no resolve mapping covers it, it is not a built-in meta-schema, "+
+		"and no file of the workspace has this $id%s; map it with --resolve %s=PATH or in jstk.json "+
+		`{"resolve": {"%s": "PATH"}}`, ErrUnresolved, uri, tried, uri, uri)
+}
+
+// Beside returns the file a URI stands for next to the referring document's file: the
+// relative path from one of the document's base URIs to uri, taken from the file's
+// directory. It reports false when the document has no file, no base URI of the same
+// scheme and host, or (in a confined workspace) when the file would lie outside.
+func (l *Loader) Beside(uri string, from *Referrer) (string, bool) {
+	if l.FS == nil || from == nil {
+		return "", false
 	}
-	return nil, "", fmt.Errorf("%w %q: it is not a file of the workspace, no schema in the workspace has this $id, "+
-		"and no resolve mapping covers it; map it with --resolve %s=PATH or in jstk.json "+
-		`{"resolve": {"%s": "PATH"}}`, ErrUnresolved, uri, uri, uri)
+	file := ""
+	switch {
+	case from.File != "":
+		file = l.FS.Abs(from.File)
+	default:
+		p, ok := filePath(from.URI)
+		if !ok {
+			return "", false
+		}
+		file = p
+	}
+	t, err := url.Parse(uri)
+	if err != nil || t.Opaque != "" || t.RawQuery != "" || t.Path == "" || strings.HasSuffix(t.Path, "/") {
+		return "", false
+	}
+	for _, base := range from.Bases {
+		b, err := url.Parse(base)
+		if err != nil || b.Scheme == "file" || b.Scheme != t.Scheme || b.Host != t.Host || b.User.String() != t.User.String() || b.Opaque != "" {
+			continue
+		}
+		rel := relPath(path.Dir(path.Clean("/"+b.Path)), path.Clean("/"+t.Path))
+		name, inside := l.FS.Rel(path.Join(path.Dir(file), rel))
+		if !inside {
+			continue // a workspace that is confined stays so
+		}
+		return name, true
+	}
+	return "", false
+}
+
+// relPath returns the relative path from directory dir to the file p (both absolute).
+func relPath(dir, p string) string {
+	ds := strings.Split(strings.Trim(dir, "/"), "/")
+	ps := strings.Split(strings.Trim(p, "/"), "/")
+	if ds[0] == "" {
+		ds = nil
+	}
+	i := 0
+	for i < len(ds) && i < len(ps)-1 && ds[i] == ps[i] {
+		i++
+	}
+	var parts []string
+	for range ds[i:] {
+		parts = append(parts, "..")
+	}
+	parts = append(parts, ps[i:]...)
+	return strings.Join(parts, "/")
 }
 
 // fromMap applies the resolve map: an exact entry, else the longest prefix ending in "/".
@@ -111,50 +293,6 @@ func (l *Loader) fromMap(uri string) (string, bool) {
 		}
 	}
 	return name, true
-}
-
-func (l *Loader) fromIndex(uri string) (string, bool) {
-	if l.FS == nil || l.IndexRoot == "" {
-		return "", false
-	}
-	l.once.Do(l.buildIndex)
-	name, ok := l.index[uri]
-	return name, ok
-}
-
-// Index limits: the workspace index reads at most this many files of at most this size.
-const (
-	indexMaxFiles = 20000
-	indexMaxSize  = 8 << 20
-)
-
-func (l *Loader) buildIndex() {
-	l.index = map[string]string{}
-	files, _ := workspace.Expand(l.FS, []string{l.IndexRoot}, []string{".json", ".yaml", ".yml"})
-	if len(files) > indexMaxFiles {
-		files = files[:indexMaxFiles]
-	}
-	for _, name := range files {
-		fi, err := l.FS.Stat(name)
-		if err != nil || fi.Size() > indexMaxSize {
-			continue
-		}
-		doc, err := l.read(name)
-		if err != nil || doc.Root.Kind() != source.Object {
-			continue
-		}
-		for _, key := range []string{"$id", "id"} {
-			if id, ok := doc.Root.Get(key); ok && id.Kind() == source.String {
-				if u, err := url.Parse(id.Str()); err == nil && u.IsAbs() {
-					u.Fragment = ""
-					if _, dup := l.index[u.String()]; !dup {
-						l.index[u.String()] = name
-					}
-				}
-				break
-			}
-		}
-	}
 }
 
 func (l *Loader) read(name string) (*source.Document, error) {

@@ -147,6 +147,10 @@ func (c *Compiler) register(uri string, r *resource) error {
 		return nil
 	case prev.doc.src == r.doc.src && prev.ptr == r.ptr:
 		return nil
+	case r.doc.builtin && !prev.doc.builtin:
+		// A document declared a built-in meta-schema's $id: it keeps meaning itself inside
+		// that document, and resolve finds the built-in one for every other document.
+		return nil
 	}
 	return c.schemaErr(r.doc, r.ptr, "duplicate schema identifier %q (also at %s)", uri, prev.doc.describe(prev.ptr))
 }
