@@ -35,9 +35,11 @@
 //
 // A schema's id is its root $id (or draft 4's "id") when that is an absolute URI, without an
 // empty fragment; otherwise its workspace path. References are resolved offline as the
-// schema package resolves them (DESIGN.md section 3): within the document, relative to the
-// file, the root $id of every document of the workspace, the resolve map, and the built-in
-// meta-schemas.
+// schema package resolves them (DESIGN.md section 3): within the document; the resolve map;
+// the built-in meta-schemas; a file (a file:// URI, or the place next to the referring file
+// that the reference's relative path leads to); last, the root $id of the workspace's
+// documents, when exactly one declares it. References name files by their workspace path,
+// never by the machine's file:// URIs.
 package catalog
 
 import (
@@ -137,7 +139,8 @@ type Entry struct {
 	// ReferencedBy counts the other workspace schemas that refer to this one.
 	ReferencedBy int `json:"referencedBy"`
 	// SameID lists the paths of the other schemas with the same id ($id): a lookup by this
-	// id is then ambiguous, and references to it lead to the first in path order.
+	// id is then ambiguous, and so is a reference to it that neither the resolve map nor the
+	// referring file's location settles (it is unresolved, naming every file).
 	SameID []string `json:"sameId,omitempty"`
 	// UnresolvedRefs counts the references that resolve nowhere.
 	UnresolvedRefs int `json:"unresolvedRefs,omitempty"`
@@ -201,7 +204,7 @@ type Workspace struct {
 	byPath  map[string]*schemaDoc // catalogued schemas by path
 	byID    map[string][]*schemaDoc
 	files   map[string]*fileInfo // every file read, by path
-	ids     map[string]string    // root $id (normalized) -> path, every parsed document
+	ids     map[string][]string  // root $id (normalized) -> paths (sorted), every parsed document
 	scanned Scanned
 }
 
@@ -264,7 +267,7 @@ func Scan(ctx context.Context, fsys workspace.FS, opts *Options) (*Workspace, er
 		prev = o.Cache.get(fsys, &o)
 	}
 	w := &Workspace{fsys: fsys, opts: o, byPath: map[string]*schemaDoc{}, byID: map[string][]*schemaDoc{},
-		files: map[string]*fileInfo{}, ids: map[string]string{}, scanned: Scanned{Skipped: []Skipped{}}}
+		files: map[string]*fileInfo{}, ids: map[string][]string{}, scanned: Scanned{Skipped: []Skipped{}}}
 	changed, err := w.read(ctx, prev)
 	if err != nil {
 		return nil, err
@@ -589,15 +592,13 @@ func isTypeValue(v source.Value) bool {
 	return false
 }
 
-// index records the root $id of every parsed document; the first file (in path order)
-// holding an id keeps it, as the schema loader does.
+// index records the root $id of every parsed document: the workspace's $id index, used
+// as the schema loader uses its own, only for an id that exactly one file declares.
 func (w *Workspace) index() {
 	for _, name := range sortedKeys(w.files) {
 		f := w.files[name]
 		if f.id != "" {
-			if _, dup := w.ids[f.id]; !dup {
-				w.ids[f.id] = name
-			}
+			w.ids[f.id] = append(w.ids[f.id], name)
 		}
 	}
 }
@@ -651,7 +652,7 @@ func (w *Workspace) customDialect(f *fileInfo) bool {
 	if err != nil {
 		return false
 	}
-	t := w.locate(u)
+	t := w.locate(u, nil, nil)
 	if t.path == "" || t.path == f.path {
 		return false
 	}
@@ -700,18 +701,11 @@ func (w *Workspace) check(ctx context.Context) error {
 	return err
 }
 
-// loader finds referenced documents as the schema package does, with the workspace's
-// root $ids given as exact entries of the resolve map (they take precedence over it, as
-// they do in the loader's own index), so that the workspace is not read twice.
+// loader finds referenced documents as the schema package does, in its order (the resolve
+// map, the built-in meta-schemas, files, the $id index last), with the scan's root $ids as
+// the $id index, so that the workspace is not read twice.
 func (w *Workspace) loader() *schema.Loader {
-	m := make(map[string]string, len(w.opts.Resolve)+len(w.ids))
-	for k, v := range w.opts.Resolve {
-		m[k] = v
-	}
-	for id, p := range w.ids {
-		m[id] = p
-	}
-	return &schema.Loader{FS: w.fsys, Resolve: m, Limits: w.opts.Limits}
+	return &schema.Loader{FS: w.fsys, Resolve: w.opts.Resolve, Index: schema.IndexOf(w.ids), Limits: w.opts.Limits}
 }
 
 // link fills in the entries: references between schemas, counts, the catalog's id index.

@@ -511,3 +511,31 @@ func (c *Context) ExitCode() int {
 	}
 	return 0
 }
+
+// display names a URI for an answer: a file of the workspace by its path (relative to the
+// workspace root), never by the machine's file:// URI.
+func (w *Workspace) display(u string) string {
+	return (&schema.Loader{FS: w.fsys}).Display(u)
+}
+
+// beside locates a URI next to the file of the schema s that refers to it with from, as
+// the schema loader does: the relative path from the reference's base URI (or the
+// document's root base URI) to the URI, taken from the file's folder. The location has a
+// path when that file exists; otherwise its reason says which file was tried.
+func (w *Workspace) beside(u string, from *Ref, s *schemaDoc) location {
+	if from == nil || s == nil {
+		return location{}
+	}
+	ref := &schema.Referrer{File: s.file.path, Bases: []string{from.base}}
+	if root, ok := s.res[schema.FileURI(w.fsys.Abs(s.file.path))]; ok && root.uri != from.base {
+		ref.Bases = append(ref.Bases, root.uri)
+	}
+	name, ok := (&schema.Loader{FS: w.fsys}).Beside(u, ref)
+	if !ok {
+		return location{}
+	}
+	if loc := w.fileAt(name, ""); loc.path != "" {
+		return loc
+	}
+	return location{reason: fmt.Sprintf(" (not the file %s beside the referring document either)", name)}
+}

@@ -36,7 +36,8 @@ type Ref struct {
 
 // Target is where a reference leads.
 type Target struct {
-	// URI is the absolute URI the reference stands for, with its fragment.
+	// URI is the absolute URI the reference stands for, with its fragment; a file of the
+	// workspace without $id is named by its workspace path, never by its file:// URI.
 	URI string `json:"uri"`
 	// Path is the workspace file holding the target ("" for a built-in meta-schema).
 	Path string `json:"path,omitempty"`
@@ -123,7 +124,7 @@ func (w *Workspace) draftOf(f *fileInfo) *schema.Draft {
 	if err != nil {
 		return nil
 	}
-	if t := w.locate(u); t.path != "" {
+	if t := w.locate(u, nil, nil); t.path != "" {
 		if mf, ok := w.files[t.path]; ok && mf.metaLike && mf.path != f.path {
 			if !mf.hasMeta {
 				return schema.Draft2020
@@ -287,29 +288,40 @@ type location struct {
 // builtins finds only the built-in meta-schemas.
 var builtins = &schema.Loader{}
 
-// locate finds the document of an absolute URI as the schema loader does: a file of the
-// workspace for a file:// URI; else the root $id of a document of the workspace; else the
-// resolve map (an exact entry, else the longest prefix ending in "/"); else a built-in
-// meta-schema.
-func (w *Workspace) locate(u string) location {
-	if p, ok := fileURIPath(u); ok {
-		name, inside := w.fsys.Rel(p)
-		if !inside {
-			return location{reason: fmt.Sprintf("%s is outside the workspace", p)}
-		}
-		return w.fileAt(name, fmt.Sprintf("no such file %s", name))
-	}
-	if name, ok := w.ids[u]; ok {
-		return location{path: name, scanned: true}
-	}
-	if name, ok := w.fromMap(u); ok {
-		return w.fileAt(name, fmt.Sprintf("the resolve map sends %s to %s, which does not exist", u, name))
-	}
+// locate finds the document of an absolute URI as the schema loader does: the resolve map
+// (an exact entry, else the longest prefix ending in "/"); else a built-in meta-schema;
+// else a file of the workspace for a file:// URI, or the file next to the referring
+// document (the reference from, made in the schema s) that the URI's relative path leads
+// to; else the root $id of the one document of the workspace that declares it.
+func (w *Workspace) locate(u string, from *Ref, s *schemaDoc) location {
 	if _, _, err := builtins.Load(u); err == nil {
 		return location{builtin: true}
 	}
-	return location{reason: fmt.Sprintf("no file of the workspace, no $id in it and no resolve mapping covers %s; "+
-		"map it with --resolve %s=PATH or in jstk.json {\"resolve\": {\"%s\": \"PATH\"}}", u, u, u)}
+	if name, ok := w.fromMap(u); ok {
+		return w.fileAt(name, fmt.Sprintf("the resolve map sends %s to %s, which does not exist", w.display(u), name))
+	}
+	if p, ok := fileURIPath(u); ok {
+		name, inside := w.fsys.Rel(p)
+		if !inside {
+			return location{reason: "the file is outside the workspace"}
+		}
+		return w.fileAt(name, fmt.Sprintf("no such file %s", name))
+	}
+	tried := w.beside(u, from, s)
+	if tried.path != "" {
+		return tried
+	}
+	switch files := w.ids[u]; len(files) {
+	case 0:
+	case 1:
+		return location{path: files[0], scanned: true}
+	default:
+		return location{reason: fmt.Sprintf("%d files of the workspace declare the $id %s: %s; say which one with "+
+			"--resolve %s=PATH or in jstk.json {\"resolve\": {\"%s\": \"PATH\"}}", len(files), u, strings.Join(files, ", "), u, u)}
+	}
+	return location{reason: fmt.Sprintf("no resolve mapping covers %s, it is not a built-in meta-schema, and no file "+
+		"of the workspace has this $id%s; map it with --resolve %s=PATH or in jstk.json {\"resolve\": {\"%s\": \"PATH\"}}",
+		u, tried.reason, u, u)}
 }
 
 // fileAt locates a workspace file by name.
@@ -374,7 +386,7 @@ func (w *Workspace) resolve(s *schemaDoc, r *Ref) {
 		return
 	}
 	r.uri, r.frag = u, frag
-	full := u
+	full := w.display(u)
 	if frag != "" || strings.Contains(r.Ref, "#") {
 		full += "#" + frag
 	}
@@ -382,7 +394,7 @@ func (w *Workspace) resolve(s *schemaDoc, r *Ref) {
 		r.Target = &Target{URI: full, Path: s.file.path, Local: true, Pointer: res.ptr}
 		return
 	}
-	loc := w.locate(u)
+	loc := w.locate(u, r, s)
 	switch {
 	case loc.builtin:
 		r.Target = &Target{URI: full, Builtin: true}
