@@ -252,6 +252,8 @@ type schemaDoc struct {
 	dependency string
 	incoming   []Incoming
 	search     string // lower-case id, path, title and description, for queries
+	// walked holds the pointers the reference walk has visited, while analyze runs.
+	walked map[string]bool
 }
 
 // Scan reads the workspace and builds the catalog. With opts.Cache set, files unchanged

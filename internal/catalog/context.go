@@ -539,3 +539,61 @@ func (w *Workspace) beside(u string, from *Ref, s *schemaDoc) location {
 	}
 	return location{reason: fmt.Sprintf(" (not the file %s beside the referring document either)", name)}
 }
+
+// followLocal walks, too, the subschemas of a document that its own references reach but
+// the walk from the root did not enter, and then what those reach, so that "references out"
+// (and the other schemas' "referenced by") hold every reference evaluation can meet. Before
+// draft 2019-09 the siblings of $ref are ignored, yet a root {"$ref": "#/definitions/main",
+// "definitions": {...}} (a common SchemaStore layout) reaches its definitions through it.
+// Each subschema is walked once.
+func (w *Workspace) followLocal(s *schemaDoc, d *schema.Draft) {
+	n := len(s.refs)
+	defer func() {
+		if len(s.refs) > n { // keep them in document order
+			sort.SliceStable(s.refs, func(i, j int) bool {
+				a, b := s.refs[i], s.refs[j]
+				return a.Line < b.Line || (a.Line == b.Line && a.Column < b.Column)
+			})
+		}
+	}()
+	for i := 0; i < len(s.refs); i++ { // the walks below append to s.refs
+		r := s.refs[i]
+		u, frag, err := schema.ResolveURI(r.base, r.Ref)
+		if err != nil {
+			continue
+		}
+		res, ok := s.res[u]
+		if !ok {
+			continue
+		}
+		ptr := res.ptr
+		switch {
+		case frag == "":
+		case strings.HasPrefix(frag, "/"):
+			ptr += frag
+		default:
+			if ptr, ok = res.anchors[frag]; !ok {
+				continue
+			}
+		}
+		if s.walked[ptr] {
+			continue
+		}
+		if v, ok := s.file.doc.Root.Pointer(ptr); ok {
+			w.walk(s, v, ptr, d, s.resourceAt(ptr), false)
+		}
+	}
+}
+
+// resourceAt returns the innermost resource of a schema's document that encloses ptr.
+func (s *schemaDoc) resourceAt(ptr string) *resourceInfo {
+	var best *resourceInfo
+	for _, r := range s.res {
+		if r.ptr == "" || r.ptr == ptr || strings.HasPrefix(ptr, r.ptr+"/") {
+			if best == nil || len(r.ptr) > len(best.ptr) || (len(r.ptr) == len(best.ptr) && r.uri < best.uri) {
+				best = r
+			}
+		}
+	}
+	return best
+}

@@ -189,7 +189,10 @@ func (w *Workspace) analyze(s *schemaDoc) {
 	}
 	s.res[fileURI] = rootRes
 	s.res[rootRes.uri] = rootRes
+	s.walked = map[string]bool{}
 	w.walk(s, root, "", d, rootRes, true)
+	w.followLocal(s, d)
+	s.walked = nil
 	for _, r := range s.refs {
 		w.resolve(s, r)
 	}
@@ -209,9 +212,10 @@ func rootID(v source.Value, d *schema.Draft) (string, bool) {
 
 // walk visits the schema objects of a document, recording resources, anchors and references.
 func (w *Workspace) walk(s *schemaDoc, v source.Value, ptr string, d *schema.Draft, res *resourceInfo, isRoot bool) {
-	if v.Kind() != source.Object {
+	if v.Kind() != source.Object || s.walked[ptr] {
 		return
 	}
+	s.walked[ptr] = true
 	if !isRoot {
 		if id, ok := rootID(v, d); ok {
 			if d.Version >= 2019 {
