@@ -117,7 +117,7 @@ func runCommand(ctx context.Context, args []string, st Streams) int {
 		fmt.Fprintf(st.Stderr, "usage: jstk %s %s (run 'jstk %s --help')\n", d.Name, d.Usage, d.Name)
 		return ExitError
 	}
-	env, err := g.env(st)
+	env, err := g.env(st, d.Name, in)
 	if err != nil {
 		fmt.Fprintf(st.Stderr, "jstk %s: %v\n", d.Name, err)
 		return ExitError

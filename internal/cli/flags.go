@@ -137,11 +137,14 @@ func parseSize(s string) (int64, error) {
 	return n * mult, nil
 }
 
-// env builds the handler's environment for the CLI: the operating system's files, the
-// workspace configuration of the working directory, the limits.
-func (g *globals) env(st Streams) (*tools.Env, error) {
+// env builds the handler's environment for the CLI: the operating system's files; the
+// workspace derived from the files named by the input (tools.WorkspaceOf), whose jstk.json
+// is read and whose schemas' $ids are indexed when a reference needs it; the limits. The
+// notices of the run (a $ref resolved from the $id index) go to stderr as they come.
+func (g *globals) env(st Streams, cmd string, in any) (*tools.Env, error) {
 	fsys := workspace.OS()
-	cfg, err := tools.LoadConfig(fsys)
+	root, dirs := tools.WorkspaceOf(fsys, tools.SchemaPaths(in))
+	cfg, err := tools.LoadConfigAt(fsys, root)
 	if err != nil {
 		return nil, err
 	}
@@ -149,8 +152,9 @@ func (g *globals) env(st Streams) (*tools.Env, error) {
 		u, p, _ := tools.ParseResolve(r)
 		cfg.Resolve[u] = p
 	}
-	return &tools.Env{FS: fsys, Stdin: st.Stdin, Resolve: cfg.Resolve,
-		Limits: g.limits()}, nil
+	notes := tools.NewNotes(func(msg string) { fmt.Fprintf(st.Stderr, "jstk %s: %s\n", cmd, msg) })
+	return &tools.Env{FS: fsys, Stdin: st.Stdin, Resolve: cfg.Resolve, Root: root,
+		Index: tools.NewIndex(fsys, dirs, g.limits()), Notes: notes, Limits: g.limits()}, nil
 }
 
 func (g *globals) limits() *source.Limits {

@@ -95,8 +95,10 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 	for _, l := range left {
 		fmt.Fprintf(st.Stderr, "jstk mcp: not serving %s\n", l)
 	}
-	env := &tools.Env{FS: fsys, Resolve: cfg.Resolve, Cache: tools.NewSchemaCache(64),
-		Limits: g.limits()}
+	// The $id index of the root is built by the first call that needs it, and renewed for
+	// every call (reading again only the files that changed), as the catalog is.
+	env := &tools.Env{FS: fsys, Resolve: cfg.Resolve, Root: ".", Cache: tools.NewSchemaCache(64),
+		Index: tools.NewIndex(fsys, []string{"."}, g.limits()), Limits: g.limits()}
 	srv := mcp.NewServer(tools.NewProvider(env, selected), opts)
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)

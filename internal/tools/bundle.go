@@ -12,7 +12,7 @@ import (
 
 // BundleInput are the arguments of bundle.
 type BundleInput struct {
-	Schema Doc    `json:"schema" cli:"arg" desc:"The schema to bundle, with everything it references."`
+	Schema Doc    `json:"schema" cli:"arg" role:"schema" desc:"The schema to bundle, with everything it references."`
 	Draft  string `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" desc:"Read documents that have no $schema as this draft (default 2020-12)."`
 	Output string `json:"output,omitempty" cli:"only" short:"o" desc:"Write the bundled schema to this file instead of standard output (YAML when the name ends in .yaml or .yml)."`
 }
@@ -96,7 +96,7 @@ func runBundle(ctx context.Context, env *Env, in *BundleInput) (*bundleReport, e
 		}
 		draft = d
 	}
-	loader := &schema.Loader{FS: env.FS, IndexRoot: ".", Resolve: env.Resolve, Limits: env.Limits}
+	loader := env.loader()
 	// The schema must be valid and its references resolvable before it is bundled.
 	c := schema.NewCompiler(&schema.Options{Loader: loader, Draft: draft})
 	if err := c.AddDocument(uri, doc); err != nil {

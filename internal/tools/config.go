@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
+	"path/filepath"
+	"reflect"
 	"strings"
 
 	"github.com/jstk-dev/jstk/internal/source"
@@ -22,9 +25,15 @@ type Config struct {
 }
 
 // LoadConfig reads jstk.json at the root of fsys; a missing file is an empty Config.
-func LoadConfig(fsys workspace.FS) (*Config, error) {
+func LoadConfig(fsys workspace.FS) (*Config, error) { return LoadConfigAt(fsys, ".") }
+
+// LoadConfigAt reads jstk.json in the directory dir of fsys; a missing file is an empty
+// Config. The paths of its resolve map are relative to dir, and are returned as names of
+// fsys.
+func LoadConfigAt(fsys workspace.FS, dir string) (*Config, error) {
 	cfg := &Config{Resolve: map[string]string{}}
-	data, err := workspace.ReadFile(fsys, ConfigFile, 1<<20)
+	file := configName(dir)
+	data, err := workspace.ReadFile(fsys, file, 1<<20)
 	if errors.Is(err, fs.ErrNotExist) {
 		return cfg, nil
 	}
@@ -35,13 +44,13 @@ func LoadConfig(fsys workspace.FS) (*Config, error) {
 		}
 		return nil, err
 	}
-	doc, err := source.ParseJSON(ConfigFile, data, nil)
+	doc, err := source.ParseJSON(file, data, nil)
 	if err != nil {
 		return nil, err
 	}
 	root := doc.Root
 	if root.Kind() != source.Object {
-		return nil, fmt.Errorf("%s: the configuration must be a JSON object", ConfigFile)
+		return nil, fmt.Errorf("%s: the configuration must be a JSON object", file)
 	}
 	for i := 0; i < root.Len(); i++ {
 		k, v := root.Member(i)
@@ -49,24 +58,28 @@ func LoadConfig(fsys workspace.FS) (*Config, error) {
 		case "resolve":
 			if v.Kind() != source.Object {
 				line, col := doc.Position(v.Offset())
-				return nil, fmt.Errorf("%s:%d:%d: \"resolve\" must map URIs to paths", ConfigFile, line, col)
+				return nil, fmt.Errorf("%s:%d:%d: \"resolve\" must map URIs to paths", file, line, col)
 			}
 			for j := 0; j < v.Len(); j++ {
 				uk, pv := v.Member(j)
 				if pv.Kind() != source.String {
 					line, col := doc.Position(pv.Offset())
-					return nil, fmt.Errorf("%s:%d:%d: the path for %q must be a string", ConfigFile, line, col, uk.Str())
+					return nil, fmt.Errorf("%s:%d:%d: the path for %q must be a string", file, line, col, uk.Str())
 				}
-				cfg.Resolve[uk.Str()] = pv.Str()
+				p := pv.Str()
+				if !path.IsAbs(p) && !filepath.IsAbs(p) {
+					p = path.Join(dir, p)
+				}
+				cfg.Resolve[uk.Str()] = p
 			}
 		case "lint":
 			if v.Kind() != source.Object {
 				line, col := doc.Position(v.Offset())
-				return nil, fmt.Errorf("%s:%d:%d: \"lint\" must be an object", ConfigFile, line, col)
+				return nil, fmt.Errorf("%s:%d:%d: \"lint\" must be an object", file, line, col)
 			}
 		default:
 			line, col := doc.Position(k.Offset())
-			return nil, fmt.Errorf("%s:%d:%d: unknown setting %q (known: resolve, lint)", ConfigFile, line, col, k.Str())
+			return nil, fmt.Errorf("%s:%d:%d: unknown setting %q (known: resolve, lint)", file, line, col, k.Str())
 		}
 	}
 	return cfg, nil
@@ -79,4 +92,127 @@ func ParseResolve(arg string) (string, string, error) {
 		return "", "", fmt.Errorf("--resolve %q: expected URI=PATH", arg)
 	}
 	return uri, path, nil
+}
+
+// configName is the name of jstk.json in the directory dir.
+func configName(dir string) string {
+	if dir == "" || dir == "." {
+		return ConfigFile
+	}
+	return path.Join(dir, ConfigFile)
+}
+
+// SchemaPaths returns the paths an input names as schemas (or as tests files, which name
+// schemas): the Doc fields tagged `role:"schema"`, without "-" (standard input) and inline
+// documents.
+func SchemaPaths(in any) []string {
+	v := reflect.ValueOf(in)
+	for v.Kind() == reflect.Pointer {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return nil
+	}
+	var out []string
+	add := func(d Doc) {
+		if d.Path != "" && d.Path != "-" {
+			out = append(out, d.Path)
+		}
+	}
+	for i := 0; i < v.NumField(); i++ {
+		if v.Type().Field(i).Tag.Get("role") != "schema" {
+			continue
+		}
+		switch f := v.Field(i).Interface().(type) {
+		case Doc:
+			add(f)
+		case []Doc:
+			for _, d := range f {
+				add(d)
+			}
+		}
+	}
+	return out
+}
+
+// WorkspaceOf derives the CLI's workspace from the files its user named, so that a verdict
+// never depends on the working directory: the root is the nearest directory holding
+// jstk.json at or above the first named file's folder (the search stops at a directory
+// holding .git), else that folder itself; the $id index covers the root and the folder of
+// every named file. With nothing named (standard input, inline documents, the workspace
+// commands) the workspace is the working directory. The names returned are names of fsys.
+func WorkspaceOf(fsys workspace.FS, named []string) (root string, dirs []string) {
+	seen := map[string]bool{}
+	addDir := func(d string) {
+		if !seen[d] {
+			seen[d] = true
+			dirs = append(dirs, d)
+		}
+	}
+	for _, p := range named {
+		addDir(folderOf(fsys, p))
+	}
+	if len(dirs) == 0 {
+		return ".", []string{"."}
+	}
+	root = dirs[0]
+	for abs := fsys.Abs(dirs[0]); ; {
+		d := nameOf(fsys, abs)
+		if fi, err := fsys.Stat(configName(d)); err == nil && fi.Mode().IsRegular() {
+			root = d
+			break
+		}
+		if _, err := fsys.Stat(path.Join(d, ".git")); err == nil {
+			break
+		}
+		parent := path.Dir(abs)
+		if parent == abs {
+			break
+		}
+		abs = parent
+	}
+	out := []string{root}
+	for _, d := range dirs {
+		if d != root {
+			out = append(out, d)
+		}
+	}
+	return root, out
+}
+
+// folderOf is the directory a named path stands in: a directory names itself, a glob
+// pattern its literal prefix, a file (or a name that does not exist) its folder.
+func folderOf(fsys workspace.FS, p string) string {
+	p = filepath.ToSlash(p)
+	if workspace.IsGlob(p) {
+		segs := strings.Split(p, "/")
+		i := 0
+		for i < len(segs) && !workspace.IsGlob(segs[i]) {
+			i++
+		}
+		prefix := strings.Join(segs[:i], "/")
+		switch {
+		case prefix == "" && strings.HasPrefix(p, "/"):
+			prefix = "/"
+		case prefix == "":
+			prefix = "."
+		}
+		return nameOf(fsys, fsys.Abs(prefix))
+	}
+	if fi, err := fsys.Stat(p); err == nil && fi.IsDir() {
+		return nameOf(fsys, fsys.Abs(p))
+	}
+	return nameOf(fsys, path.Dir(fsys.Abs(p)))
+}
+
+// nameOf names an absolute path as fsys does: relative to its root (for the operating
+// system, to the working directory) when inside it, else absolute.
+func nameOf(fsys workspace.FS, abs string) string {
+	if abs == fsys.Abs(".") {
+		return "."
+	}
+	if n, ok := fsys.Rel(abs); ok {
+		return n
+	}
+	return abs
 }

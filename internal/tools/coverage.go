@@ -13,8 +13,8 @@ import (
 
 // CoverageInput are the arguments of coverage.
 type CoverageInput struct {
-	Schema       Doc      `json:"schema" desc:"The JSON Schema to measure."`
-	Tests        []Doc    `json:"tests" desc:"Tests files (either format of the test tool, told apart by shape) or plain instances (JSON, YAML, TOML, NDJSON; a plain instance counts as valid or invalid as it validates). A path may name a file, a directory or a glob pattern."`
+	Schema       Doc      `json:"schema" role:"schema" desc:"The JSON Schema to measure."`
+	Tests        []Doc    `json:"tests" role:"schema" desc:"Tests files (either format of the test tool, told apart by shape) or plain instances (JSON, YAML, TOML, NDJSON; a plain instance counts as valid or invalid as it validates). A path may name a file, a directory or a glob pattern."`
 	Draft        string   `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" desc:"Read the schema as this draft, whatever its $schema says (and the tests' schemas without $schema in it)."`
 	AssertFormat bool     `json:"assertFormat,omitempty" desc:"Check format keywords as assertions (then format counts as a keyword with outcomes)."`
 	FailUnder    []string `json:"failUnder,omitempty" cli:"flag" desc:"Thresholds KIND=PERCENT, KIND one of subschemas, keywords, outcomes, values (e.g. outcomes=80): the result fails (exit 1) when a kind is under its threshold."`
@@ -68,7 +68,7 @@ func runCoverage(ctx context.Context, env *Env, in *CoverageInput) (*coverage.Re
 		return nil, err
 	}
 	opts := &coverage.Options{FS: env.FS, Resolve: env.Resolve, Limits: env.Limits, AssertFormat: in.AssertFormat,
-		Ignore: in.Ignore, FailUnder: failUnder}
+		Ignore: in.Ignore, FailUnder: failUnder, Loader: env.loader()}
 	if in.Draft != "" {
 		opts.Draft, _ = schema.DraftByName(in.Draft)
 	}

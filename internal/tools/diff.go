@@ -14,11 +14,11 @@ import (
 // command line they are the two positional arguments OLD NEW.
 type DiffInput struct {
 	// Old is the old schema (MCP).
-	Old Doc `json:"old" cli:"-" desc:"The old version of the schema (the one existing data and readers were written against)."`
+	Old Doc `json:"old" cli:"-" role:"schema" desc:"The old version of the schema (the one existing data and readers were written against)."`
 	// New is the new schema (MCP).
-	New Doc `json:"new" cli:"-" desc:"The new version of the schema."`
+	New Doc `json:"new" cli:"-" role:"schema" desc:"The new version of the schema."`
 	// Schemas are OLD and NEW as positional arguments (CLI).
-	Schemas []Doc `json:"schemas,omitempty" cli:"only" desc:"The OLD and the NEW schema, in that order."`
+	Schemas []Doc `json:"schemas,omitempty" cli:"only" role:"schema" desc:"The OLD and the NEW schema, in that order."`
 
 	// Direction is the direction judged.
 	Direction string `json:"direction,omitempty" enum:"backward,forward,full" desc:"The direction to judge: backward (default: NEW accepts every instance OLD accepts, so new readers accept old data), forward (OLD accepts every instance NEW accepts), or full (both). The result always carries both verdicts; this decides verdict and --check."`

@@ -106,7 +106,7 @@ type SchemaOptions struct {
 func (o SchemaOptions) compilerOptions(env *Env) (*schema.Options, error) {
 	opts := &schema.Options{
 		AssertFormat: o.AssertFormat,
-		Loader:       &schema.Loader{FS: env.FS, IndexRoot: ".", Resolve: env.Resolve, Limits: env.Limits},
+		Loader:       env.loader(),
 	}
 	if o.Draft != "" {
 		d, ok := schema.DraftByName(o.Draft)
@@ -160,7 +160,10 @@ func LoadSchema(env *Env, d Doc, arg string, o SchemaOptions) (*schema.Schema, e
 	if err != nil {
 		return nil, err
 	}
-	if env.Cache != nil {
+	// A schema that needed the $id index is compiled again by the next call: a file added
+	// since may make its $id ambiguous, or resolve it before the index, and the call's
+	// result must say where the reference was resolved from.
+	if env.Cache != nil && !opts.Loader.UsedIndex() {
 		env.Cache.put(key, s, c.Files(), env)
 	}
 	return s, nil

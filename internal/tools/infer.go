@@ -14,7 +14,7 @@ import (
 type InferInput struct {
 	Instances     []Doc  `json:"instances" desc:"The example documents. A path may name a file (JSON, YAML, TOML, or NDJSON with one instance per line, streamed), a directory (its .json/.yaml/.yml/.toml/.ndjson/.jsonl files) or a glob pattern; \"-\" reads standard input."`
 	Draft         string `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" desc:"The dialect of the inferred schema (default 2020-12)."`
-	From          Doc    `json:"from,omitempty" desc:"A schema to refine: it is read as a summary of earlier examples and widened until it accepts every new instance; its titles and descriptions are kept."`
+	From          Doc    `json:"from,omitempty" role:"schema" desc:"A schema to refine: it is read as a summary of earlier examples and widened until it accepts every new instance; its titles and descriptions are kept."`
 	Closed        bool   `json:"closed,omitempty" desc:"Write additionalProperties: false on every object that is not a map."`
 	Bounds        bool   `json:"bounds,omitempty" desc:"Write the smallest and largest values, string lengths, item and property counts seen."`
 	AnyOf         bool   `json:"anyOf,omitempty" desc:"Keep objects with different sets of keys at one place as anyOf alternatives instead of merging them."`

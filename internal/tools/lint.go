@@ -19,7 +19,7 @@ import (
 
 // LintInput are the arguments of lint.
 type LintInput struct {
-	Schemas []Doc    `json:"schemas,omitempty" desc:"The schemas to lint. A path may name a file (JSON or YAML), a directory (its .json/.yaml/.yml files) or a glob pattern."`
+	Schemas []Doc    `json:"schemas,omitempty" role:"schema" desc:"The schemas to lint. A path may name a file (JSON or YAML), a directory (its .json/.yaml/.yml files) or a glob pattern."`
 	FailOn  string   `json:"failOn,omitempty" enum:"error,warning,info" desc:"The least severity that counts as a failure (exit status 1). Default: warning, or lint.failOn in jstk.json."`
 	Rules   []string `json:"rules,omitempty" cli:"flag" desc:"Rule settings RULE=off|on|error|warning|info, where RULE is a rule id, a category (correctness, redundancy, portability, documentation, style) or all; e.g. style=off, unknown-format=error. They apply after lint.rules of jstk.json."`
 	Draft   string   `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" desc:"Read schemas that have no $schema as this draft (default 2020-12)."`
@@ -90,14 +90,16 @@ type lintConfig struct {
 	FailOn string
 }
 
-// readLintConfig reads the "lint" block of jstk.json at the workspace root, if any. (The
-// workspace configuration loader does not know this block yet; lint reads it itself.)
-func readLintConfig(fsys workspace.FS) (*lintConfig, error) {
+// readLintConfig reads the "lint" block of jstk.json in the workspace's directory dir, if
+// any. (The workspace configuration loader does not know this block yet; lint reads it
+// itself.)
+func readLintConfig(fsys workspace.FS, dir string) (*lintConfig, error) {
 	cfg := &lintConfig{Rules: map[string]string{}}
 	if fsys == nil {
 		return cfg, nil
 	}
-	data, err := workspace.ReadFile(fsys, ConfigFile, 1<<20)
+	file := configName(dir)
+	data, err := workspace.ReadFile(fsys, file, 1<<20)
 	if err != nil {
 		var pe *fs.PathError
 		if errors.Is(err, fs.ErrNotExist) || errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "no such file") {
@@ -105,7 +107,7 @@ func readLintConfig(fsys workspace.FS) (*lintConfig, error) {
 		}
 		return nil, err
 	}
-	doc, err := source.ParseJSON(ConfigFile, data, nil)
+	doc, err := source.ParseJSON(file, data, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +117,7 @@ func readLintConfig(fsys workspace.FS) (*lintConfig, error) {
 	}
 	at := func(v source.Value) string {
 		line, col := doc.Position(v.Offset())
-		return fmt.Sprintf("%s:%d:%d", ConfigFile, line, col)
+		return fmt.Sprintf("%s:%d:%d", file, line, col)
 	}
 	if lv.Kind() != source.Object {
 		return nil, fmt.Errorf("%s: \"lint\" must be an object", at(lv))
@@ -201,7 +203,7 @@ func runLint(ctx context.Context, env *Env, in *LintInput) (*lintReport, error) 
 	if in.Offset < 0 || in.Limit < 0 {
 		return nil, fmt.Errorf("arguments offset and limit must not be negative")
 	}
-	cfg, err := readLintConfig(env.FS)
+	cfg, err := readLintConfig(env.FS, env.Root)
 	if err != nil {
 		return nil, err
 	}
@@ -224,7 +226,7 @@ func runLint(ctx context.Context, env *Env, in *LintInput) (*lintReport, error) 
 		failOn = cfg.FailOn
 	}
 	opts := &lint.Options{Rules: settings, FailOn: diag.Severity(failOn), Fix: in.Fix, Limits: env.Limits,
-		Loader: &schema.Loader{FS: env.FS, IndexRoot: ".", Resolve: env.Resolve, Limits: env.Limits}}
+		Loader: env.loader()}
 	if in.Draft != "" {
 		d, ok := schema.DraftByName(in.Draft)
 		if !ok {

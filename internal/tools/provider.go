@@ -112,11 +112,26 @@ func (p *Provider) Call(ctx context.Context, req *mcp.CallRequest) (res *mcp.Cal
 	if req.Progress != nil {
 		env.Progress = req.Progress
 	}
+	// Each call sees the workspace as it is: the $id index is renewed (files that did not
+	// change are not read again), and the call's notices go into its result, never to
+	// stdout.
+	env.Index = env.Index.Renew()
+	env.Notes = NewNotes(nil)
 	report, err := d.Run(ctx, &env, in)
 	if err != nil {
-		return mcp.ErrorResult("%s could not run: %s", d.Name, describeLoadError(err))
+		res := mcp.ErrorResult("%s could not run: %s", d.Name, describeLoadError(err))
+		return withNotes(res, env.Notes)
 	}
-	return Result(report)
+	return withNotes(Result(report), env.Notes)
+}
+
+// withNotes adds the notices of a call to its result, as one more text item after the
+// report (the report itself stays the CLI's text).
+func withNotes(res *mcp.CallResult, notes *Notes) *mcp.CallResult {
+	if list := notes.List(); len(list) > 0 {
+		res.Content = append(res.Content, mcp.TextContent("note: "+strings.Join(list, "\nnote: ")))
+	}
+	return res
 }
 
 // decode checks raw arguments against the tool's input schema and decodes them.

@@ -14,6 +14,7 @@ import (
 	"sort"
 
 	"github.com/jstk-dev/jstk/internal/diag"
+	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
@@ -33,6 +34,16 @@ type Env struct {
 	Stdin io.Reader
 	// Resolve maps URIs or URI prefixes to files, from jstk.json and --resolve.
 	Resolve map[string]string
+	// Root is the workspace's directory, a name of FS ("" or "." for its root): jstk.json is
+	// read there. jstk mcp uses its --root; the CLI derives it from the files its user named
+	// (see WorkspaceOf), never from the working directory alone.
+	Root string
+	// Index is the $id index of the workspace, the last step of $ref resolution, built on
+	// first need; nil indexes the whole FS when needed.
+	Index *schema.Index
+	// Notes receives the notices of the run (a $ref resolved from the $id index, an index
+	// cut short); nil drops them.
+	Notes *Notes
 	// Limits bound every document read.
 	Limits *source.Limits
 	// Cache keeps compiled schemas across calls; nil compiles every time.
