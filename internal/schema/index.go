@@ -3,6 +3,7 @@ package schema
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/url"
 	"path"
@@ -169,6 +170,7 @@ func (x *Index) build() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			buf := make([]byte, 0, 64<<10)
 			for {
 				mu.Lock()
 				i := next
@@ -177,7 +179,7 @@ func (x *Index) build() {
 				if i >= len(names) || time.Now().After(deadline) {
 					return
 				}
-				facts[i], done[i] = x.read(names[i], prev, keep), true
+				facts[i], done[i] = x.read(names[i], prev, keep, &buf), true
 			}
 		}()
 	}
@@ -289,8 +291,9 @@ func isSchemaFile(name string) bool {
 }
 
 // read returns the facts of one file, from prev when its size and modification time are
-// unchanged. Without keep (an index that is never renewed), files are not stat'ed.
-func (x *Index) read(name string, prev map[string]indexedFile, keep bool) indexedFile {
+// unchanged. Without keep (an index that is never renewed), files are not stat'ed. buf is
+// the worker's buffer, reused from file to file (most files are read and dropped).
+func (x *Index) read(name string, prev map[string]indexedFile, keep bool, buf *[]byte) indexedFile {
 	var f indexedFile
 	if keep {
 		fi, err := x.fsys.Stat(name)
@@ -305,15 +308,12 @@ func (x *Index) read(name string, prev map[string]indexedFile, keep bool) indexe
 			return f
 		}
 	}
-	data, err := workspace.ReadFile(x.fsys, name, indexMaxSize)
-	if err != nil {
-		return f
-	}
+	data, ok := x.readAll(name, buf)
 	// Most files declare no id: do not parse those.
-	if !bytes.Contains(data, []byte("id")) {
+	if !ok || !(bytes.Contains(data, []byte("$id")) || bytes.Contains(data, []byte(`"id"`)) || bytes.Contains(data, []byte("id:"))) {
 		return f
 	}
-	doc, err := ParseDocument(name, data, x.opts.Limits)
+	doc, err := ParseDocument(name, bytes.Clone(data), x.opts.Limits)
 	if err != nil || doc.Root.Kind() != source.Object {
 		return f
 	}
@@ -327,6 +327,34 @@ func (x *Index) read(name string, prev map[string]indexedFile, keep bool) indexe
 		}
 	}
 	return f
+}
+
+// readAll reads a whole file into *buf (grown as needed), refusing more than 8 MiB.
+func (x *Index) readAll(name string, buf *[]byte) ([]byte, bool) {
+	r, err := x.fsys.Open(name)
+	if err != nil {
+		return nil, false
+	}
+	defer r.Close()
+	b := (*buf)[:0]
+	for {
+		if len(b) == cap(b) {
+			if len(b) > indexMaxSize {
+				return nil, false
+			}
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, false
+		}
+	}
+	*buf = b
+	return b, len(b) <= indexMaxSize
 }
 
 func sortedUnique(in []string) []string {
