@@ -295,7 +295,7 @@ func isSchemaFile(name string) bool {
 // the worker's buffer, reused from file to file (most files are read and dropped).
 func (x *Index) read(name string, prev map[string]indexedFile, keep bool, buf *[]byte) indexedFile {
 	var f indexedFile
-	if keep {
+	if keep && prev != nil {
 		fi, err := x.fsys.Stat(name)
 		if err != nil {
 			return f
@@ -308,7 +308,7 @@ func (x *Index) read(name string, prev map[string]indexedFile, keep bool, buf *[
 			return f
 		}
 	}
-	data, ok := x.readAll(name, buf)
+	data, ok := x.readAll(name, buf, keep && prev == nil, &f)
 	// Most files declare no id: do not parse those.
 	if !ok || !(bytes.Contains(data, []byte("$id")) || bytes.Contains(data, []byte(`"id"`)) || bytes.Contains(data, []byte("id:"))) {
 		return f
@@ -329,13 +329,19 @@ func (x *Index) read(name string, prev map[string]indexedFile, keep bool, buf *[
 	return f
 }
 
-// readAll reads a whole file into *buf (grown as needed), refusing more than 8 MiB.
-func (x *Index) readAll(name string, buf *[]byte) ([]byte, bool) {
+// readAll reads a whole file into *buf (grown as needed), refusing more than 8 MiB. With
+// stat, it records the file's size and modification time in f, from the open file.
+func (x *Index) readAll(name string, buf *[]byte, stat bool, f *indexedFile) ([]byte, bool) {
 	r, err := x.fsys.Open(name)
 	if err != nil {
 		return nil, false
 	}
 	defer r.Close()
+	if st, ok := r.(interface{ Stat() (fs.FileInfo, error) }); stat && ok {
+		if fi, err := st.Stat(); err == nil {
+			f.size, f.mod = fi.Size(), fi.ModTime().UnixNano()
+		}
+	}
 	b := (*buf)[:0]
 	for {
 		if len(b) == cap(b) {
