@@ -204,6 +204,15 @@ func (c *Compiler) loadDocument(uri string, from *Schema) (*document, error) {
 	if err != nil {
 		return nil, err
 	}
+	if d := c.fileDocument(name); d != nil {
+		// The same file under another URI (the resolve map, the file beside a document, the
+		// $id index) is the same document: another name for its root.
+		c.docs[uri] = d
+		if _, ok := c.res[uri]; !ok {
+			c.res[uri] = d.resources[0]
+		}
+		return d, nil
+	}
 	d, err := c.addDocument(uri, src, name, name == "" && metaPath(uri) != "")
 	if err == nil && name != "" {
 		d.fromFS = true

@@ -83,6 +83,19 @@ func referrer(s *Schema) *Referrer {
 	return r
 }
 
+// fileDocument returns the document this compiler read from the file name, if any.
+func (c *Compiler) fileDocument(name string) *document {
+	if name == "" {
+		return nil
+	}
+	for _, d := range c.docs {
+		if d.fromFS && d.name == name {
+			return d
+		}
+	}
+	return nil
+}
+
 // ErrUnresolved is wrapped by the error for a URI that nothing maps.
 var ErrUnresolved = errors.New("unresolved reference")
 

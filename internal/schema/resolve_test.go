@@ -32,6 +32,9 @@ var resolveFiles = map[string]string{
 	"app/order.json":    `{"$id": "https://example.com/schemas/order.json", "properties": {"c": {"$ref": "customer.json"}, "m": {"$ref": "../common/money.json"}}}`,
 	"app/customer.json": `{"$id": "https://example.com/schemas/customer.json", "type": "string"}`,
 	"common/money.json": `{"type": "number"}`,
+	// One file reached under two URIs: beside, and through the map.
+	"two/root.json": `{"$id": "https://e.com/s/root.json", "allOf": [{"$ref": "lib.json"}, {"$ref": "https://mapped.example/lib.json"}]}`,
+	"two/lib.json":  `{"$id": "https://e.com/s/lib.json", "type": "integer"}`,
 	// Reached only through the index, declared once.
 	"only.json":       `{"$ref": "https://example.com/only.json"}`,
 	"deep/x/one.json": `{"$id": "https://example.com/only.json", "type": "boolean"}`,
@@ -78,6 +81,10 @@ func TestResolutionOrder(t *testing.T) {
 		// 3. Beside the referring document, whatever its $id, climbing too.
 		{name: "beside", file: "app/order.json", instance: `{"c": "x", "m": 1}`, valid: true},
 		{name: "beside invalid", file: "app/order.json", instance: `{"c": 1}`, valid: false},
+		{name: "one file under two URIs is one document", file: "two/root.json", instance: "1", valid: true,
+			resolve: map[string]string{"https://mapped.example/lib.json": "two/lib.json"}},
+		{name: "one file under two URIs, invalid", file: "two/root.json", instance: `"x"`, valid: false,
+			resolve: map[string]string{"https://mapped.example/lib.json": "two/lib.json"}},
 		// A confined workspace stays confined: the path beside climbs out, so it is not tried.
 		{name: "beside stays inside", file: "climbs.json", err: `unresolved reference "https://example.com/z.json": no resolve mapping covers it, it is not a built-in meta-schema, and no file of the workspace has this $id;`},
 		{name: "beside missing", file: "app/missing-sibling.json", err: `has this $id (not the file app/gone.json beside the referring document either)`},
