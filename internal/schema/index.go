@@ -158,7 +158,7 @@ func (x *Index) build() {
 	deadline := start.Add(x.opts.MaxTime)
 	names, cut := x.list(deadline)
 	if len(names) > x.opts.MaxFiles {
-		cut = fmt.Sprintf("it stopped at the limit of %d files; %d more were not read", x.opts.MaxFiles, len(names)-x.opts.MaxFiles)
+		cut = fmt.Sprintf("it read the first %d files (the limit), in path order, and left out the others", x.opts.MaxFiles)
 		names = names[:x.opts.MaxFiles]
 	}
 	facts := make([]indexedFile, len(names))
@@ -198,7 +198,7 @@ func (x *Index) build() {
 		}
 	}
 	if read < len(names) && cut == "" {
-		cut = fmt.Sprintf("it stopped after %s; %d of %d files were not read", x.opts.MaxTime, len(names)-read, len(names))
+		cut = fmt.Sprintf("it stopped after %s, having read %d of the %d files listed", x.opts.MaxTime, read, len(names))
 	}
 	x.files = read
 	if cut != "" {
@@ -222,7 +222,7 @@ func (x *Index) list(deadline time.Time) ([]string, string) {
 		stack := []string{dir}
 		for len(stack) > 0 && len(out) < limit {
 			if time.Now().After(deadline) {
-				return out, fmt.Sprintf("listing the directories took longer than %s; the files not listed by then were not read", x.opts.MaxTime)
+				return out, fmt.Sprintf("listing the directories took longer than %s; the files not listed by then were left out", x.opts.MaxTime)
 			}
 			d := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -180,9 +181,16 @@ func TestIndexBoundsAndRenew(t *testing.T) {
 	if got := x.Lookup("https://example.com/9"); got != nil {
 		t.Errorf("a file past the limit was indexed: %v", got)
 	}
-	if x.Files() != 4 || !strings.Contains(x.Note(), "it stopped at the limit of 4 files; 1 more were not read") ||
+	if x.Files() != 4 || !strings.Contains(x.Note(), "it read the first 4 files (the limit), in path order, and left out the others") ||
 		!strings.Contains(x.Note(), "--resolve URI=PATH") {
 		t.Errorf("files %d, note %q", x.Files(), x.Note())
+	}
+
+	// Past its time bound, the index says what it left out (a nanosecond is over before
+	// the first directory is listed).
+	late := NewIndex(fsys, []string{"d"}, &IndexOptions{MaxTime: time.Nanosecond})
+	if late.Files() != 0 || !strings.Contains(late.Note(), "listing the directories took longer than 1ns") {
+		t.Errorf("files %d, note %q", late.Files(), late.Note())
 	}
 
 	full := NewIndex(fsys, []string{"d"}, nil)
