@@ -1,11 +1,13 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"time"
 
 	"github.com/jstk-dev/jstk/internal/diff"
+	"github.com/jstk-dev/jstk/internal/openapi"
 	"github.com/jstk-dev/jstk/internal/panics"
 	"github.com/jstk-dev/jstk/internal/schema"
 )
@@ -69,7 +71,12 @@ func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diff.Result, error)
 	if in.Offset < 0 || in.Limit < 0 || in.SearchBudget < 0 || in.Seed < 0 {
 		return nil, fmt.Errorf("arguments offset, limit, searchBudget and seed must not be negative")
 	}
-	old, new, err := loadPair(env, in.Old, in.New, SchemaOptions{AssertFormat: in.AssertFormat})
+	so := SchemaOptions{AssertFormat: in.AssertFormat}
+	oa, err := OpenSchemaArg(env, in.Old, "old")
+	if err != nil {
+		return nil, err
+	}
+	na, err := OpenSchemaArg(env, in.New, "new")
 	if err != nil {
 		return nil, err
 	}
@@ -81,6 +88,22 @@ func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diff.Result, error)
 		SearchBudget:        time.Duration(in.SearchBudget) * time.Millisecond,
 		Seed:                uint64(in.Seed),
 	}
+	if oldAPI, newAPI, err := apiPair(env, oa, na, so); err != nil {
+		return nil, err
+	} else if oldAPI != nil {
+		res, err := diff.CompareDocuments(ctx, oldAPI, newAPI, opts)
+		if err != nil {
+			return nil, err
+		}
+		if in.Offset > 0 || in.Limit > 0 {
+			res.Cut(in.Offset, in.Limit)
+		}
+		return res, nil
+	}
+	old, new, err := loadPair(env, oa, na, so)
+	if err != nil {
+		return nil, err
+	}
 	res, err := diff.Compare(ctx, old, new, opts)
 	if err != nil {
 		return nil, err
@@ -91,29 +114,48 @@ func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diff.Result, error)
 	return res, nil
 }
 
-// loadSchema is LoadSchema, replaced by tests.
-var loadSchema = LoadSchema
+// apiPair returns the two documents when OLD and NEW are both whole OpenAPI or AsyncAPI
+// documents (no pointer): they are compared location by location. Only a document that
+// mentions such a root key is parsed here (Compile parses the others once).
+func apiPair(env *Env, oa, na *SchemaArg, so SchemaOptions) (*openapi.Document, *openapi.Document, error) {
+	if oa.Doc.Pointer != "" || na.Doc.Pointer != "" || !mayBeAPI(oa.Data) || !mayBeAPI(na.Data) {
+		return nil, nil, nil
+	}
+	opts, err := so.compilerOptions(env)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, a := range []*SchemaArg{oa, na} {
+		if _, err := a.Parse(env, opts); err != nil {
+			return nil, nil, err
+		}
+	}
+	if oa.API() == nil || na.API() == nil {
+		return nil, nil, nil // a schema beside a document: the document is refused when compiled
+	}
+	return oa.API(), na.API(), nil
+}
 
-// loadPair compiles OLD and NEW, side by side unless one is read from standard input
-// (then in turn, NEW only once OLD compiled); an error of OLD is reported before one of
-// NEW either way.
-func loadPair(env *Env, o, n Doc, so SchemaOptions) (old, new *schema.Schema, err error) {
+// mayBeAPI tells, without parsing, whether a document may be an OpenAPI or AsyncAPI one.
+func mayBeAPI(data []byte) bool {
+	return bytes.Contains(data, []byte("openapi")) || bytes.Contains(data, []byte("asyncapi")) || bytes.Contains(data, []byte("swagger"))
+}
+
+// compileArg is SchemaArg.Compile, replaced by tests.
+var compileArg = (*SchemaArg).Compile
+
+// loadPair compiles OLD and NEW side by side (both were read already); an error of OLD is
+// reported before one of NEW.
+func loadPair(env *Env, o, n *SchemaArg, so SchemaOptions) (old, new *schema.Schema, err error) {
 	var nerr error
 	var catch panics.Catcher // a panic of the goroutine is raised again here, where the caller recovers
-	loadNew := func() { catch.Do(func() { new, nerr = loadSchema(env, n, "new", so) }) }
-	if o.Path == "-" || n.Path == "-" {
-		if old, err = loadSchema(env, o, "old", so); err == nil {
-			loadNew()
-		}
-	} else {
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			loadNew()
-		}()
-		old, err = loadSchema(env, o, "old", so)
-		<-done
-	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		catch.Do(func() { new, nerr = compileArg(n, env, so) })
+	}()
+	old, err = compileArg(o, env, so)
+	<-done
 	catch.Repanic()
 	switch {
 	case err != nil:
