@@ -310,3 +310,35 @@ func apiChange(old, new *openapi.Document, ac openapi.Change) Change {
 func sortChanges(cs []Change) {
 	slices.SortStableFunc(cs, func(a, b Change) int { return cmp.Compare(rank(&a, ""), rank(&b, "")) })
 }
+
+// VerdictLines states a comparison of documents in short lines, as the fixtures of
+// internal/openapi/testdata/pairs state what they expect: "location NAME: DIRECTION
+// VERDICT" for each listed location ("unused backward V forward V" for a component nothing
+// uses), "change KIND NAME[: breaks DIRECTION]" for each change of the API, "unchanged N"
+// and "verdict V". They are sorted.
+func VerdictLines(r *Result) []string {
+	var out []string
+	if d := r.Document; d != nil {
+		for _, l := range d.Locations {
+			if l.Direction == "" {
+				out = append(out, fmt.Sprintf("location %s: unused backward %s forward %s", l.Location, l.Backward, l.Forward))
+			} else {
+				out = append(out, fmt.Sprintf("location %s: %s %s", l.Location, l.Direction, l.Verdict))
+			}
+		}
+		out = append(out, fmt.Sprintf("unchanged %d", d.Unchanged))
+	}
+	for _, c := range r.Changes {
+		if _, ok := openapi.ChangeKinds[c.Kind]; !ok {
+			continue
+		}
+		line := "change " + c.Kind + " " + c.Location
+		if len(c.Breaks) > 0 {
+			line += ": breaks " + strings.Join(c.Breaks, " and ")
+		}
+		out = append(out, line)
+	}
+	out = append(out, "verdict "+string(r.Verdict))
+	slices.Sort(out)
+	return out
+}
