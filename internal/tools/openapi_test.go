@@ -119,6 +119,10 @@ func TestSchemaPointers(t *testing.T) {
 		{"two pointers", "diff", `{"old": {"path": "api.yaml", "pointer": "/components/schemas/Tag"}, "new": {"path": "schema.json#/$defs/A"}}`,
 			"", "backward: incompatible"},
 		{"sample by pointer", "sample", `{"schema": {"path": "api.yaml#/components/schemas/Tag"}}`, "", `"`},
+		{"lint refuses a pointer", "lint", `{"schemas": [{"path": "api.yaml#/components/schemas/Pet"}]}`, "a pointer to a schema inside a document is not supported yet", ""},
+		{"lint names a whole document it cannot read", "lint", `{"schemas": [{"path": "api.yaml"}]}`, "", "an OpenAPI 3.0.3 document is not a schema"},
+		{"bundle refuses a pointer", "bundle", `{"schema": {"path": "api.yaml", "pointer": "/components/schemas/Pet"}}`, "a pointer to a schema inside a document is not supported yet", ""},
+		{"bundle refuses a whole document", "bundle", `{"schema": {"path": "async.json"}}`, "async.json is an AsyncAPI 2.6.0 document, not a schema", ""},
 		{"coverage by pointer", "coverage", `{"schema": {"path": "api.yaml", "pointer": "/components/schemas/Pet"}, "tests": [{"path": "pet.json"}]}`, "", "keywords"},
 	}
 	for _, tc := range tests {
@@ -143,4 +147,24 @@ func TestSchemaPointers(t *testing.T) {
 func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// A directory's OpenAPI and AsyncAPI documents are left out of lint; named, one is
+// unreadable with the reason.
+func TestLintSkipsAPIDocumentsOfADirectory(t *testing.T) {
+	env := &Env{FS: workspace.Memory(map[string]string{"d/api.yaml": petsAPI, "d/s.json": `{"type": "string"}`})}
+	r, err := runLint(t.Context(), env, &LintInput{Schemas: []Doc{PathDoc("d")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Summary.Files != 1 || r.Summary.Unreadable != 0 {
+		t.Errorf("summary %+v, want one file linted", r.Summary)
+	}
+	r, err = runLint(t.Context(), env, &LintInput{Schemas: []Doc{PathDoc("d/api.yaml")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Summary.Unreadable != 1 || r.ExitCode() != 2 {
+		t.Errorf("summary %+v, exit %d; want the named document unreadable", r.Summary, r.ExitCode())
+	}
 }
