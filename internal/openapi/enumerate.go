@@ -324,14 +324,16 @@ func (e *enumerator) message(op *Item, ptr string, v source.Value, id string) {
 	if !ok || v.Kind() != source.Object {
 		return
 	}
-	if mid := str(v, "messageId"); mid != "" && strings.HasPrefix(e.d.Kind.Version, "2") {
+	// AsyncAPI 2: messageId, else name, else the component's key, else the place in a oneOf.
+	// AsyncAPI 3: the message's key in its channel (given), else its name.
+	v2 := strings.HasPrefix(e.d.Kind.Version, "2")
+	switch mid, n, t := str(v, "messageId"), str(v, "name"), lastToken(target, "/messages/"); {
+	case v2 && mid != "":
 		id = mid
-	} else if n := str(v, "name"); n != "" && id == "" {
+	case (v2 || id == "") && n != "":
 		id = n
-	} else if id == "" || strings.HasPrefix(id, "#") {
-		if t := lastToken(target, "/messages/"); t != "" {
-			id = t
-		}
+	case (v2 || id == "") && t != "":
+		id = t
 	}
 	key, name := op.Key+" message", op.Name+" message"
 	if id != "" {
