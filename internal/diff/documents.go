@@ -6,10 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/jstk-dev/jstk/internal/openapi"
+	"github.com/jstk-dev/jstk/internal/panics"
+	"github.com/jstk-dev/jstk/internal/schema"
 )
 
 // PerLocation is Result.Direction for a comparison of two OpenAPI or AsyncAPI documents
@@ -117,37 +121,85 @@ func CompareDocuments(ctx context.Context, old, new *openapi.Document, opts *Opt
 	res.Old = Side{File: old.Name, Draft: dialectName(old)}
 	res.New = Side{File: new.Name, Draft: dialectName(new)}
 	var bw, fw, verdict agg
+	// Each distinct pair of schemas is compared once, whatever the locations that hold it;
+	// the same schemas read alike are not compared at all. The comparisons run side by side.
+	type job struct {
+		old, new *schema.Schema
+		name     string
+		res      *Result
+		err      error
+	}
+	jobs := map[string]*job{}
+	var order []*job
+	of := make([]*job, len(pairs)) // nil: unchanged
 	for i := range pairs {
 		p := &pairs[i]
-		if err := ctx.Err(); err != nil {
-			return nil, err
+		oldPtr, newPtr := old.Target(p.Old.Schema), new.Target(p.New.Schema)
+		if openapi.Same(old, p.Old, oldPtr, new, p.New, newPtr) {
+			continue
 		}
-		oldS, err := old.Schema(p.Old.Schema)
+		k := oldPtr + "\x00" + p.Old.Dialect + "\x00" + newPtr + "\x00" + p.New.Dialect
+		if j := jobs[k]; j != nil {
+			of[i] = j
+			continue
+		}
+		oldS, err := old.Schema(oldPtr)
 		if err != nil {
 			return nil, fmt.Errorf("old %s: %w", p.Old.Name, err)
 		}
-		newS, err := new.Schema(p.New.Schema)
+		newS, err := new.Schema(newPtr)
 		if err != nil {
 			return nil, fmt.Errorf("new %s: %w", p.New.Name, err)
 		}
-		dir := p.Direction
-		if asked != "" {
-			dir = asked
+		j := &job{old: oldS, new: newS, name: p.New.Name}
+		jobs[k], of[i] = j, j
+		order = append(order, j)
+	}
+	lo := o
+	lo.Direction, lo.Check = Full, false
+	next := make(chan *job)
+	var wg sync.WaitGroup
+	var catch panics.Catcher // a worker's panic is raised again after the wait
+	for range min(runtime.GOMAXPROCS(0), max(len(order), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range next {
+				catch.Do(func() { j.res, j.err = Compare(ctx, j.old, j.new, &lo) })
+			}
+		}()
+	}
+	for _, j := range order {
+		next <- j
+	}
+	close(next)
+	wg.Wait()
+	catch.Repanic()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, j := range order {
+		if j.err != nil {
+			return nil, fmt.Errorf("%s: %w", j.name, j.err)
 		}
-		lo := o
-		lo.Direction, lo.Check = dir, false
-		if dir == "" {
-			lo.Direction = Full
-		}
-		r, err := Compare(ctx, oldS, newS, &lo)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", p.New.Name, err)
-		}
-		rep.Compared++
+		r := j.res
 		res.Search.Candidates += r.Search.Candidates
 		res.Search.Exhausted = res.Search.Exhausted || r.Search.Exhausted
 		res.Search.ProofIncomplete = res.Search.ProofIncomplete || r.Search.ProofIncomplete
 		res.Search.Contradictions += r.Search.Contradictions
+	}
+	for i := range pairs {
+		p := &pairs[i]
+		dir := p.Direction
+		if asked != "" {
+			dir = asked
+		}
+		rep.Compared++
+		if of[i] == nil {
+			rep.Unchanged++ // the same schemas, read alike: nothing to compare
+			continue
+		}
+		r := of[i].res
 		bw.add(r.Backward)
 		fw.add(r.Forward)
 		lr := LocationResult{Location: p.New.Name, Role: string(p.New.Role), Direction: dir, Via: p.Via,
@@ -156,8 +208,8 @@ func CompareDocuments(ctx context.Context, old, new *openapi.Document, opts *Opt
 		lr.Old = locate(old, p.Old.Schema)
 		lr.New = locate(new, p.New.Schema)
 		if dir != "" {
-			lr.Verdict = r.Verdict
-			verdict.add(r.Verdict)
+			lr.Verdict = verdictIn(dir, r)
+			verdict.add(lr.Verdict)
 			switch {
 			case (dir == Backward || dir == Full) && len(r.BackwardExample) > 0:
 				lr.Example, lr.ExampleValidUnder = r.BackwardExample, "old"
@@ -234,6 +286,17 @@ func (a *agg) verdict() Verdict {
 		return Unknown
 	}
 	return Compatible
+}
+
+// verdictIn is a comparison's verdict in a direction.
+func verdictIn(dir string, r *Result) Verdict {
+	switch dir {
+	case Backward:
+		return r.Backward
+	case Forward:
+		return r.Forward
+	}
+	return both(r.Backward, r.Forward)
 }
 
 func both(b, f Verdict) Verdict {
