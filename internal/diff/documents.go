@@ -96,7 +96,7 @@ func CompareDocuments(ctx context.Context, old, new *openapi.Document, opts *Opt
 		return nil, fmt.Errorf("cannot compare an %s document with an %s document", old.Kind.Describe(), new.Kind.Describe())
 	}
 	if old.Kind.Kind == "swagger" {
-		return nil, errors.New("Swagger 2.0 documents are not compared location by location (convert them to OpenAPI 3); name a definition with FILE#/definitions/NAME to compare two schemas")
+		return nil, errors.New("the documents are Swagger 2.0, which is not compared location by location (convert them to OpenAPI 3); name a definition with FILE#/definitions/NAME to compare two schemas")
 	}
 	asked := ""
 	if opts != nil {

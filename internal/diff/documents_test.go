@@ -86,7 +86,7 @@ func TestCompareDocumentsErrorsAndOptions(t *testing.T) {
 	}{
 		{nil, oas, "both documents are needed"},
 		{oas, async, "cannot compare an OpenAPI 3.0.3 document with an AsyncAPI 2.6.0 document"},
-		{sw, sw, "Swagger 2.0 documents are not compared"},
+		{sw, sw, "the documents are Swagger 2.0, which is not compared"},
 		{oas, oas2, "old component schema B"}, // type as a list is no OpenAPI 3.0
 	} {
 		_, err := CompareDocuments(ctx, tc.old, tc.new, nil)
