@@ -16,7 +16,7 @@ import (
 // command line they are the two positional arguments OLD NEW.
 type DiffInput struct {
 	// Old is the old schema (MCP).
-	Old Doc `json:"old" cli:"-" desc:"The old version of the schema (the one existing data and readers were written against)."`
+	Old Doc `json:"old" cli:"-" desc:"The old version of the schema (the one existing data and readers were written against); pointer (FILE#/pointer on the command line) names one inside a document. Two whole OpenAPI or AsyncAPI documents are compared location by location."`
 	// New is the new schema (MCP).
 	New Doc `json:"new" cli:"-" desc:"The new version of the schema."`
 	// Schemas are OLD and NEW as positional arguments (CLI).
@@ -57,7 +57,13 @@ func init() {
 			"(neither proved nor refuted; treat as possibly breaking). changes lists each difference, breaking " +
 			"ones first, with kind, oldPointer and newPointer (JSON Pointers, with line and column in old and " +
 			"new), effect on the instances at that location (equivalent, widen, narrow, incomparable, unknown), " +
-			"a message, the instance path, and an example where one proves the change breaks a direction.",
+			"a message, the instance path, and an example where one proves the change breaks a direction. " +
+			"old and new may be schemas inside documents (pointer), or two whole OpenAPI 3.x or AsyncAPI 2.x/3.0 " +
+			"documents: then every schema location both hold is compared (components, parameters, request bodies, " +
+			"responses and headers by operation and media type, message payloads and headers by operation), each " +
+			"judged in the direction that breaks the API's clients there (requests backward, responses forward; " +
+			"direction is per-location unless given), and changes of the API itself are reported (operations, " +
+			"messages, required parameters, status codes, media types); document lists the verdict per location.",
 	}, runDiff))
 }
 
