@@ -69,6 +69,9 @@ type LocationResult struct {
 	Forward Verdict `json:"forward"`
 	// Verdict answers Direction (compatible when Direction is "").
 	Verdict Verdict `json:"verdict"`
+	// Checked is set for the locations the overall verdict and --check judge: the requests
+	// and responses clients meet. A component is judged through the locations that use it.
+	Checked bool `json:"checked"`
 	// Changes counts the changes reported at this location.
 	Changes int `json:"changes"`
 	// Example is an instance that proves the verdict wrong in Direction: valid under the
@@ -138,16 +141,19 @@ func CompareDocuments(ctx context.Context, old, new *openapi.Document, opts *Opt
 		if openapi.Same(old, p.Old, oldPtr, new, p.New, newPtr) {
 			continue
 		}
-		k := oldPtr + "\x00" + p.Old.Dialect + "\x00" + newPtr + "\x00" + p.New.Dialect
+		// a request reads the schemas of an OpenAPI 3.0 document without requiring its
+		// readOnly properties, a response without its writeOnly ones (openapi.SchemaAs)
+		role := roleOf(p.Direction)
+		k := oldPtr + "\x00" + p.Old.Dialect + "\x00" + newPtr + "\x00" + p.New.Dialect + "\x00" + string(role)
 		if j := jobs[k]; j != nil {
 			of[i] = j
 			continue
 		}
-		oldS, err := old.Schema(oldPtr)
+		oldS, err := old.SchemaAs(oldPtr, role)
 		if err != nil {
 			return nil, fmt.Errorf("old %s: %w", p.Old.Name, err)
 		}
-		newS, err := new.Schema(newPtr)
+		newS, err := new.SchemaAs(newPtr, role)
 		if err != nil {
 			return nil, fmt.Errorf("new %s: %w", p.New.Name, err)
 		}
@@ -204,12 +210,14 @@ func CompareDocuments(ctx context.Context, old, new *openapi.Document, opts *Opt
 		fw.add(r.Forward)
 		lr := LocationResult{Location: p.New.Name, Role: string(p.New.Role), Direction: dir, Via: p.Via,
 			OldPointer: p.Old.Schema, NewPointer: p.New.Schema, Backward: r.Backward, Forward: r.Forward, Verdict: Compatible,
-			Changes: len(r.Changes)}
+			Changes: len(r.Changes), Checked: dir != "" && p.New.Role != openapi.Shared}
 		lr.Old = locate(old, p.Old.Schema)
 		lr.New = locate(new, p.New.Schema)
 		if dir != "" {
 			lr.Verdict = verdictIn(dir, r)
-			verdict.add(lr.Verdict)
+			if lr.Checked {
+				verdict.add(lr.Verdict)
+			}
 			switch {
 			case (dir == Backward || dir == Full) && len(r.BackwardExample) > 0:
 				lr.Example, lr.ExampleValidUnder = r.BackwardExample, "old"
@@ -286,6 +294,18 @@ func (a *agg) verdict() Verdict {
 		return Unknown
 	}
 	return Compatible
+}
+
+// roleOf is the role whose view of an OpenAPI 3.0 document a location is read in, by the
+// direction that matters there: a request's (backward), a response's (forward), or none.
+func roleOf(dir string) openapi.Role {
+	switch dir {
+	case Backward:
+		return openapi.Request
+	case Forward:
+		return openapi.Response
+	}
+	return openapi.Shared
 }
 
 // verdictIn is a comparison's verdict in a direction.

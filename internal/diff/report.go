@@ -473,6 +473,9 @@ func (r *Result) writeDocument(pw *printer) {
 		if l.Via != "" {
 			pw.printf(" (compared with old response %s)", l.Via)
 		}
+		if l.Direction != "" && !l.Checked {
+			pw.printf(" (a component: checked where it is used)")
+		}
 		pw.printf("\n")
 		if len(l.Example) > 0 {
 			pw.printf("            example valid under %s, rejected by %s: %s\n", strings.ToUpper(l.ExampleValidUnder),

@@ -40,10 +40,12 @@ type Document struct {
 	items []*Item
 	notes []string
 
-	mu       sync.Mutex // the compiler is not safe for concurrent use
+	mu       sync.Mutex // the compilers are not safe for concurrent use
 	compiler *schema.Compiler
+	opts     *schema.Options
 	prepared bool
 	prepErr  error
+	views    map[string]*view // by the keyword a role's view leaves out of required (view.go)
 }
 
 // Recognize tells an OpenAPI, AsyncAPI or Swagger document by its root.
@@ -61,7 +63,7 @@ func Open(doc *source.Document, name, uri string, opts *schema.Options) *Documen
 	if !ok {
 		return nil
 	}
-	d := &Document{Src: doc, Name: name, Kind: kind, uri: uri, compiler: schema.NewCompiler(opts)}
+	d := &Document{Src: doc, Name: name, Kind: kind, uri: uri, compiler: schema.NewCompiler(opts), opts: opts}
 	e := &enumerator{d: d, root: doc.Root}
 	switch kind.Kind {
 	case "openapi":
@@ -104,14 +106,19 @@ func (d *Document) prepare() error {
 		return d.prepErr
 	}
 	d.prepared = true
+	d.prepErr = d.compiler.AddContainer(d.uri, d.Src, d.dialects())
+	return d.prepErr
+}
+
+// dialects are the dialects of the schemas whose AsyncAPI schemaFormat names another.
+func (d *Document) dialects() map[string]string {
 	dialects := map[string]string{}
 	for _, it := range d.items {
 		if it.Dialect != "" && it.Schema != "" {
 			dialects[it.Schema] = it.Dialect
 		}
 	}
-	d.prepErr = d.compiler.AddContainer(d.uri, d.Src, dialects)
-	return d.prepErr
+	return dialects
 }
 
 // Schema compiles the schema at a JSON Pointer of the document (usually an Item's Schema).
