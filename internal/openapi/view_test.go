@@ -53,7 +53,7 @@ components:
 		{"/components/schemas/User", Response, `{"id": "1", "name": "n"}`, true}, // password is writeOnly
 		{"/components/schemas/User", Response, `{"password": "p", "name": "n"}`, false},
 		{"/components/schemas/User", Shared, `{"id": "1", "name": "n"}`, false}, // read as written
-		{"/components/schemas/OnlyId", Request, `{}`, true},                       // an emptied required list is dropped
+		{"/components/schemas/OnlyId", Request, `{}`, true},                     // an emptied required list is dropped
 		{"/components/schemas/List", Request, `[{"x": 1}]`, true},
 		{"/components/schemas/List", Response, `[{"x": 1}]`, false},
 	}
