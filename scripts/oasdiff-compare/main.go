@@ -259,8 +259,9 @@ func schemaRule(id, side string) bool {
 	return false
 }
 
-// jstkBreaks lists "OPERATION DIRECTION" for every location jstk finds not compatible in
-// its direction, and every change of the API that breaks clients.
+// jstkBreaks lists "OPERATION DIRECTION" for every request or response location jstk finds
+// not compatible in its direction (components are judged where they are used), and every
+// change of the API that breaks clients.
 func jstkBreaks(out []byte) (map[string]bool, error) {
 	var r struct {
 		Changes []struct {
@@ -274,6 +275,7 @@ func jstkBreaks(out []byte) (map[string]bool, error) {
 				Location  string `json:"location"`
 				Direction string `json:"direction"`
 				Verdict   string `json:"verdict"`
+				Checked   bool   `json:"checked"`
 			} `json:"locations"`
 		} `json:"document"`
 	}
@@ -285,13 +287,16 @@ func jstkBreaks(out []byte) (map[string]bool, error) {
 		return bs, nil
 	}
 	for _, l := range r.Document.Locations {
-		if l.Verdict != "compatible" && l.Direction != "" {
+		if l.Verdict != "compatible" && l.Checked {
 			for _, d := range strings.Split(strings.ReplaceAll(l.Direction, "full", "backward forward"), " ") {
 				bs[operation(l.Location)+" "+d] = true
 			}
 		}
 	}
 	for _, c := range r.Changes {
+		if strings.HasPrefix(c.Location, "component ") {
+			continue
+		}
 		for _, d := range c.Breaks {
 			if d == c.Direction || c.Direction == "full" {
 				bs[operation(c.Location)+" "+d] = true
