@@ -168,3 +168,20 @@ func TestDocumentTextMayBreakAndNotes(t *testing.T) {
 		t.Errorf("budget %d", r.Search.BudgetMs)
 	}
 }
+
+// A change of an API the new document lacks is located in the old one; diagnostics name the
+// location.
+func TestDocumentDiagnostics(t *testing.T) {
+	fsys := workspace.Memory(nil)
+	old := openAPIDoc(t, fsys, "o.yaml", "openapi: 3.0.3\npaths:\n  /a:\n    get:\n      responses: {}\n")
+	new := openAPIDoc(t, fsys, "n.yaml", "openapi: 3.0.3\npaths: {}\n")
+	r, err := CompareDocuments(context.Background(), old, new, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := r.Diagnostics()
+	if len(ds) != 1 || ds[0].File != "o.yaml" || ds[0].Line != 4 || ds[0].Pointer != "/paths/~1a/get" ||
+		!strings.HasPrefix(ds[0].Message, "GET /a: ") || ds[0].Severity != "error" {
+		t.Errorf("diagnostics %+v", ds)
+	}
+}

@@ -424,6 +424,13 @@ func (r *Result) Diagnostics() []diag.Diagnostic {
 		}
 		d := diag.Diagnostic{Code: "diff/" + c.Kind, Severity: sev, Message: c.Message + " (" + string(c.Effect) + ")",
 			File: c.New.File, Line: c.New.Line, Column: c.New.Column, Pointer: c.NewPointer}
+		if c.NewPointer == "" && c.New.File == "" && c.Old.File != "" {
+			// something of an API the new document lacks: located in the old one
+			d.File, d.Line, d.Column, d.Pointer = c.Old.File, c.Old.Line, c.Old.Column, c.OldPointer
+		}
+		if c.Location != "" {
+			d.Message = c.Location + ": " + d.Message
+		}
 		if len(c.Example) > 0 {
 			d.Message += "; example valid under " + strings.ToUpper(c.ExampleValidUnder) + ": " + clip(string(c.Example))
 		}

@@ -64,7 +64,7 @@ var ChangeKinds = map[string]string{
 // Match aligns two versions of a document: the schema locations both hold, and what one
 // holds and the other lacks.
 func Match(old, new *Document) ([]Pair, []Change) {
-	m := &matcher{oldBy: index(old.items), newBy: index(new.items), alias: map[string]string{}}
+	m := &matcher{old: old, new: new, oldBy: index(old.items), newBy: index(new.items), alias: map[string]string{}}
 	// new status codes the old version did not list are compared with the response the
 	// old version's clients read them as
 	for _, it := range new.items {
@@ -111,6 +111,7 @@ func Match(old, new *Document) ([]Pair, []Change) {
 }
 
 type matcher struct {
+	old, new     *Document
 	oldBy, newBy map[string]*Item
 	alias        map[string]string // new response key -> the old response key it is compared with
 	pairs        []Pair
@@ -205,6 +206,8 @@ func (m *matcher) both(o, n *Item) {
 	}
 	switch {
 	case o.Schema == "" && n.Schema == "":
+	case (o.Format != "" || n.Format != "") && o.Format == n.Format && m.sameText(o, n):
+		// a schema jstk does not read, unchanged
 	case o.Format != "" || n.Format != "":
 		f := n.Format
 		if f == "" {
@@ -335,4 +338,11 @@ func (m *matcher) removed(o *Item) {
 		return
 	}
 	m.changes = append(m.changes, ch)
+}
+
+// sameText reports whether two items' schemas are the same text.
+func (m *matcher) sameText(o, n *Item) bool {
+	a, ok1 := m.old.Src.Root.Pointer(o.Schema)
+	b, ok2 := m.new.Src.Root.Pointer(n.Schema)
+	return ok1 && ok2 && sameValue(a, b)
 }
