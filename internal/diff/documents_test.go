@@ -185,3 +185,22 @@ func TestDocumentDiagnostics(t *testing.T) {
 		t.Errorf("diagnostics %+v", ds)
 	}
 }
+
+// Every fixture document compared with itself: compatible, nothing changed, nothing compiled.
+func TestDocumentAgainstItself(t *testing.T) {
+	for _, p := range readPairs(t) {
+		for _, name := range []string{p.Old, p.New} {
+			fsys := workspace.Memory(p.Files)
+			a := openAPIDoc(t, fsys, name, p.Files[name])
+			b := openAPIDoc(t, fsys, name, p.Files[name])
+			r, err := CompareDocuments(context.Background(), a, b, &Options{Check: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Verdict != Compatible || r.Backward != Compatible || r.Forward != Compatible || len(r.Changes) != 0 ||
+				r.Document.Unchanged != r.Document.Compared || !r.Check.Passed {
+				t.Errorf("%s %s against itself: %v", p.Name, name, VerdictLines(r))
+			}
+		}
+	}
+}
