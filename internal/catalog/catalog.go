@@ -54,6 +54,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/jstk-dev/jstk/internal/openapi"
 	"github.com/jstk-dev/jstk/internal/panics"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
@@ -229,11 +230,12 @@ type fileInfo struct {
 	err     error            // why it could not be parsed
 	// Root facts, computed once.
 	rootKind source.Kind
-	id       string // normalized absolute root $id/id, or ""
-	dialect  string // $schema as written
-	hasMeta  bool   // "$schema" is present and a string
-	kind     string // detection by the file alone: "$schema", "name", "keywords", "instance" or ""
-	metaLike bool   // it looks like a meta-schema
+	id       string       // normalized absolute root $id/id, or ""
+	dialect  string       // $schema as written
+	hasMeta  bool         // "$schema" is present and a string
+	kind     string       // detection by the file alone: "$schema", "name", "keywords", "instance", "api" or ""
+	metaLike bool         // it looks like a meta-schema
+	api      *APIDocument // an OpenAPI or AsyncAPI document: never a schema, its schemas listed
 }
 
 // schemaDoc is one catalogued schema with what the catalog derived from it.
@@ -427,6 +429,10 @@ func (f *fileInfo) facts() {
 	}
 	root := f.doc.Root
 	f.rootKind = root.Kind()
+	if api := openapi.Open(f.doc, f.path, "file:///"+f.path, nil); api != nil {
+		f.kind, f.api = "api", apiDocument(f.path, api)
+		return
+	}
 	if root.Kind() == source.Object {
 		for _, key := range []string{"$id", "id"} {
 			if v, ok := root.Get(key); ok && v.Kind() == source.String {
@@ -610,7 +616,7 @@ func (w *Workspace) index() {
 func (w *Workspace) detect() {
 	var queue []*schemaDoc
 	add := func(f *fileInfo, by string) {
-		if _, ok := w.byPath[f.path]; ok || (w.document(f) == nil && by != "name") {
+		if _, ok := w.byPath[f.path]; ok || f.kind == "api" || (w.document(f) == nil && by != "name") {
 			return
 		}
 		s := &schemaDoc{file: f, entry: Entry{Path: f.path, DetectedBy: by, References: []string{}}}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/jstk-dev/jstk/internal/diag"
+	"github.com/jstk-dev/jstk/internal/openapi"
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
@@ -44,6 +45,9 @@ type Listing struct {
 	Matched int `json:"matched"`
 	// Page is set when the list was cut by offset or limit.
 	Page *Page `json:"page,omitempty"`
+	// Documents are the OpenAPI and AsyncAPI documents matching the query, with the schemas
+	// they hold (name one with PATH#POINTER).
+	Documents []APIDocument `json:"documents,omitempty"`
 	// Notes explain named files that are not in the catalog.
 	Notes []string `json:"notes,omitempty"`
 	// Workspace describes the whole scan.
@@ -90,7 +94,58 @@ func (w *Workspace) List(q Query) (*Listing, error) {
 		l.Schemas = append(l.Schemas, s.entry)
 		l.diags = append(l.diags, s.diagnostics()...)
 	}
+	for _, name := range sortedKeys(w.files) {
+		f := w.files[name]
+		if f.api == nil || (sel != nil && !sel(name)) || !matchesAll(f.api.search, terms) {
+			continue
+		}
+		l.Documents = append(l.Documents, *f.api)
+	}
 	return l, nil
+}
+
+// APIDocument is an OpenAPI or AsyncAPI document of the workspace: not a schema, a holder of
+// schemas.
+type APIDocument struct {
+	// Path is the file.
+	Path string `json:"path"`
+	// Kind is "openapi", "asyncapi" or "swagger"; Version the version it declares.
+	Kind string `json:"kind"`
+	// Version is the version the document declares.
+	Version string `json:"version"`
+	// Schemas are the schemas it holds (the first 50); Count counts them all.
+	Schemas []APISchema `json:"schemas"`
+	// Count is the number of schemas it holds.
+	Count int `json:"count"`
+
+	search string
+}
+
+// APISchema is one schema of an OpenAPI or AsyncAPI document.
+type APISchema struct {
+	// ID names it for the tools that take a schema (validate, sample, coverage, diff):
+	// PATH#POINTER. schema_context does not take it yet.
+	ID string `json:"id"`
+	// Name says where it is: "component schema Pet", "POST /pets request body
+	// application/json".
+	Name string `json:"name"`
+}
+
+// maxAPISchemas bounds the schemas listed per document.
+const maxAPISchemas = 50
+
+func apiDocument(path string, d *openapi.Document) *APIDocument {
+	a := &APIDocument{Path: path, Kind: d.Kind.Kind, Version: d.Kind.Version, Schemas: []APISchema{}}
+	var sb strings.Builder
+	sb.WriteString(strings.ToLower(path + " " + d.Kind.Describe()))
+	for _, it := range d.Schemas() {
+		a.Count++
+		if len(a.Schemas) < maxAPISchemas {
+			a.Schemas = append(a.Schemas, APISchema{ID: path + "#" + it.Schema, Name: it.Name})
+		}
+	}
+	a.search = sb.String()
+	return a
 }
 
 func matchesAll(text string, terms []string) bool {
@@ -193,6 +248,8 @@ func (w *Workspace) whyNot(name string) string {
 		return unreadable(f)
 	case f.rootKind != source.Object && f.rootKind != source.Bool:
 		return "its root is " + kindArticle(f.rootKind)
+	case f.api != nil:
+		return fmt.Sprintf("it is an %s document: its schemas are listed under documents, each named PATH#POINTER", describeAPI(f.api))
 	case f.kind == "instance":
 		return fmt.Sprintf("its $schema %q names a schema, not a meta-schema, so it is an instance", f.dialect)
 	}
@@ -277,3 +334,8 @@ func (l *Listing) Diagnostics() []diag.Diagnostic {
 // ExitCode is 0: the catalog lists invalid schemas as information (lint and validate are
 // the tools that fail on them).
 func (l *Listing) ExitCode() int { return 0 }
+
+func describeAPI(a *APIDocument) string {
+	name := map[string]string{"openapi": "OpenAPI", "asyncapi": "AsyncAPI", "swagger": "Swagger"}[a.Kind]
+	return name + " " + a.Version
+}

@@ -113,6 +113,15 @@ func (l *Listing) WriteText(w io.Writer) error {
 			t.printf("    %s\n", plural(e.UnresolvedRefs, "unresolved reference", "unresolved references"))
 		}
 	}
+	for _, a := range l.Documents {
+		t.printf("%s: %s document, %s (name one with %s#POINTER)\n", a.Path, describeAPI(&a), plural(a.Count, "schema", "schemas"), a.Path)
+		for _, sc := range a.Schemas {
+			t.printf("    %s  %s\n", strings.TrimPrefix(sc.ID, a.Path), sc.Name)
+		}
+		if a.Count > len(a.Schemas) {
+			t.printf("    ... and %d more\n", a.Count-len(a.Schemas))
+		}
+	}
 	return t.flush()
 }
 

@@ -165,6 +165,9 @@ type Result struct {
 	Check *Check `json:"check,omitempty"`
 	// Page says which part of the change list this result holds, when it was cut.
 	Page *Page `json:"page,omitempty"`
+	// Document is set when two OpenAPI or AsyncAPI documents were compared
+	// (CompareDocuments): the verdict at each schema location.
+	Document *DocumentReport `json:"document,omitempty"`
 }
 
 // Change is one difference between the schemas.
@@ -196,6 +199,13 @@ type Change struct {
 	Path string `json:"path"`
 	// Level is "validation", or "docs" for annotation changes.
 	Level string `json:"level"`
+	// Location names the place in an OpenAPI or AsyncAPI document the change is at
+	// ("POST /pets request body application/json"), when documents were compared.
+	Location string `json:"location,omitempty"`
+	// Direction is, when documents were compared, the direction that breaks clients at
+	// Location ("backward", "forward", "full"; "none" for a component nothing uses). It
+	// takes the place of the result's direction for this change.
+	Direction string `json:"direction,omitempty"`
 }
 
 // Location is a place in a schema file.

@@ -457,6 +457,9 @@ func (e *engine) readNode(n *body) {
 
 	if v, ok := n.kw("type"); ok {
 		if t, ok := typesOf(v, d); ok {
+			if s.Nullable() {
+				t |= tNull // OpenAPI 3.0: nullable adds null to the types
+			}
 			add(fact{kind: fType, kw: "type", types: t})
 		}
 	}

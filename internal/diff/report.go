@@ -159,8 +159,18 @@ func (ls locators) placeOf(f *fact, n *node, kw string) (string, Location) {
 	return ptr, Location{File: file, Line: line, Column: col}
 }
 
+// askedOf is the direction asked about a change: its own (a change in a document), else
+// the result's.
+func askedOf(c *Change, dir string) string {
+	if c.Direction != "" {
+		return c.Direction
+	}
+	return dir
+}
+
 // breaksAsked reports whether a change is shown to break the asked direction.
 func breaksAsked(c *Change, dir string) bool {
+	dir = askedOf(c, dir)
 	for _, b := range c.Breaks {
 		if dir == Full || b == dir {
 			return true
@@ -171,7 +181,8 @@ func breaksAsked(c *Change, dir string) bool {
 
 // mayBreak reports whether a change is not proved harmless for the asked direction.
 func mayBreak(c *Change, dir string) bool {
-	if c.Level != "validation" {
+	dir = askedOf(c, dir)
+	if c.Level != "validation" || dir == "none" {
 		return false
 	}
 	switch dir {
@@ -230,8 +241,19 @@ func (r *Result) ExitCode() int {
 	return 0
 }
 
-// Cut keeps changes [offset, offset+limit) and records the page.
+// Cut keeps changes [offset, offset+limit) and records the page. The locations of a
+// comparison of documents are cut the same way.
 func (r *Result) Cut(offset, limit int) {
+	if d := r.Document; d != nil {
+		n := len(d.Locations)
+		from := min(max(offset, 0), n)
+		to := n
+		if limit > 0 && from+limit < n {
+			to = from + limit
+		}
+		d.Omitted = n - (to - from)
+		d.Locations = d.Locations[from:to]
+	}
 	total := len(r.Changes)
 	offset = min(max(offset, 0), total)
 	end := total
@@ -262,6 +284,9 @@ var verdictText = map[string]map[Verdict]string{
 // breaking ones first, with both locations and the example.
 func (r *Result) WriteText(w io.Writer) error {
 	pw := &printer{w: w}
+	if r.Document != nil {
+		r.writeDocument(pw)
+	}
 	pw.printf("backward: %-12s %s\n", r.Backward, verdictText[Backward][r.Backward])
 	pw.printf("forward:  %-12s %s\n", r.Forward, verdictText[Forward][r.Forward])
 	if r.Check != nil {
@@ -270,6 +295,9 @@ func (r *Result) WriteText(w io.Writer) error {
 			state = "FAILED"
 		}
 		pw.printf("check (%s): %s\n", r.Check.Direction, state)
+		if r.Check.Direction == PerLocation && !r.Check.Passed {
+			pw.printf("    (each location in the direction that breaks clients there; a change of the API that breaks them fails it too)\n")
+		}
 	}
 	if len(r.BackwardExample) > 0 {
 		pw.printf("example valid under OLD, rejected by NEW: %s\n", clip(string(r.BackwardExample)))
@@ -310,11 +338,14 @@ func (r *Result) WriteText(w io.Writer) error {
 		if len(c.Breaks) > 0 {
 			pw.printf(", breaks %s", strings.Join(c.Breaks, " and "))
 		}
+		if c.Location != "" {
+			pw.printf("\n    at %s (%s)", c.Location, directionWords(c.Direction))
+		}
 		pw.printf("\n    %s\n", c.Message)
 		if c.Path != "" {
 			pw.printf("    at instance location %s\n", c.Path)
 		}
-		pw.printf("    old: %s\n    new: %s\n", where(c.Old, c.OldPointer), where(c.New, c.NewPointer))
+		pw.printf("    old: %s\n    new: %s\n", whereIn(c, c.Old, c.OldPointer), whereIn(c, c.New, c.NewPointer))
 		if len(c.Example) > 0 {
 			if c.ExampleValidUnder == "old" {
 				pw.printf("    example valid under OLD, rejected by NEW: %s\n", clip(string(c.Example)))
@@ -344,6 +375,14 @@ func (p *printer) printf(format string, args ...any) {
 	if p.err == nil {
 		_, p.err = fmt.Fprintf(p.w, format, args...)
 	}
+}
+
+// whereIn is where for a change: a change of an API that one side lacks is absent there.
+func whereIn(c *Change, l Location, ptr string) string {
+	if c.Location != "" && ptr == "" && l.File == "" {
+		return "(absent)"
+	}
+	return where(l, ptr)
 }
 
 func where(l Location, ptr string) string {
@@ -385,6 +424,13 @@ func (r *Result) Diagnostics() []diag.Diagnostic {
 		}
 		d := diag.Diagnostic{Code: "diff/" + c.Kind, Severity: sev, Message: c.Message + " (" + string(c.Effect) + ")",
 			File: c.New.File, Line: c.New.Line, Column: c.New.Column, Pointer: c.NewPointer}
+		if c.NewPointer == "" && c.New.File == "" && c.Old.File != "" {
+			// something of an API the new document lacks: located in the old one
+			d.File, d.Line, d.Column, d.Pointer = c.Old.File, c.Old.Line, c.Old.Column, c.OldPointer
+		}
+		if c.Location != "" {
+			d.Message = c.Location + ": " + d.Message
+		}
 		if len(c.Example) > 0 {
 			d.Message += "; example valid under " + strings.ToUpper(c.ExampleValidUnder) + ": " + clip(string(c.Example))
 		}
@@ -393,4 +439,61 @@ func (r *Result) Diagnostics() []diag.Diagnostic {
 		out = append(out, d)
 	}
 	return out
+}
+
+// directionWords says which direction matters at a location of a document.
+func directionWords(dir string) string {
+	switch dir {
+	case Backward:
+		return "backward matters: clients send it"
+	case Forward:
+		return "forward matters: clients receive it"
+	case Full:
+		return "both directions matter"
+	}
+	return "not used by any operation: not checked"
+}
+
+// writeDocument prints the head of a comparison of two documents: what was compared and the
+// verdict at each location that is not unchanged.
+func (r *Result) writeDocument(pw *printer) {
+	d := r.Document
+	name := map[string]string{"openapi": "OpenAPI", "asyncapi": "AsyncAPI"}[d.Kind]
+	pw.printf("%s %s -> %s: %d schema locations compared, %d unchanged\n", name, d.OldVersion, d.NewVersion, d.Compared, d.Unchanged)
+	for _, l := range d.Locations {
+		tag := "ok       "
+		switch {
+		case l.Direction == "":
+			tag = "unused   "
+		case l.Verdict == Incompatible:
+			tag = "BREAKING "
+		case l.Verdict == Unknown:
+			tag = "MAY BREAK"
+		}
+		verdict := string(l.Verdict)
+		if l.Direction != "" {
+			verdict = l.Direction + " " + verdict
+		} else {
+			verdict = "backward " + string(l.Backward) + ", forward " + string(l.Forward)
+		}
+		pw.printf("  %s %s: %s", tag, l.Location, verdict)
+		if l.Via != "" {
+			pw.printf(" (compared with old response %s)", l.Via)
+		}
+		if l.Direction != "" && !l.Checked {
+			pw.printf(" (a component: checked where it is used)")
+		}
+		pw.printf("\n")
+		if len(l.Example) > 0 {
+			pw.printf("            example valid under %s, rejected by %s: %s\n", strings.ToUpper(l.ExampleValidUnder),
+				map[string]string{"old": "NEW", "new": "OLD"}[l.ExampleValidUnder], clip(string(l.Example)))
+		}
+	}
+	if d.Omitted > 0 {
+		pw.printf("  (%d more locations not shown; ask for more with offset and limit)\n", d.Omitted)
+	}
+	for _, n := range d.Notes {
+		pw.printf("note: %s\n", n)
+	}
+	pw.printf("\n")
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/jstk-dev/jstk/internal/diag"
+	"github.com/jstk-dev/jstk/internal/openapi"
 )
 
 // kindDocs describes every change kind diff reports. The codes are stable: the diagnostic
@@ -134,6 +135,9 @@ var Rules = func() []diag.Rule {
 	var out []diag.Rule
 	for k, d := range kindDocs {
 		out = append(out, diag.Rule{Code: "diff/" + k, Description: d, Severity: diag.Warning})
+	}
+	for k, d := range openapi.ChangeKinds {
+		out = append(out, diag.Rule{Code: "diff/" + k, Description: "(OpenAPI, AsyncAPI) " + d, Severity: diag.Warning})
 	}
 	for _, kw := range annotationKeywords {
 		base := kebab(strings.TrimPrefix(kw, "$"))

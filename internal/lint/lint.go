@@ -61,6 +61,10 @@ type Source struct {
 	Path string
 	// Text is an inline document, used when Path is empty.
 	Text []byte
+	// Expanded marks a file found by expanding a directory or a glob pattern: when it is an
+	// OpenAPI or AsyncAPI document, which is no schema, it is left out instead of being
+	// reported unreadable.
+	Expanded bool
 }
 
 // Finding is one problem found.
@@ -222,6 +226,9 @@ feed:
 	}
 	res := &Result{Findings: []Finding{}, FailOn: failOn}
 	for _, fr := range results {
+		if fr.skipped {
+			continue
+		}
 		res.Summary.Files++
 		if fr.problem != nil {
 			res.Problems = append(res.Problems, *fr.problem)
@@ -306,6 +313,7 @@ type fileResult struct {
 	name     string
 	findings []Finding
 	problem  *Problem
+	skipped  bool // an OpenAPI or AsyncAPI document found in a directory (Source.Expanded)
 	fixed    *FixedFile
 	out      *output
 	ids      []idDecl // the absolute identifiers the document declares, for duplicate-id
@@ -353,6 +361,10 @@ func (r *runner) lintSource(ctx context.Context, src Source, index int) fileResu
 		}
 	}
 	f, err := r.lintText(name, uri, data)
+	if errors.Is(err, errNotSchema) && src.Expanded {
+		fr.skipped = true
+		return fr
+	}
 	if err != nil {
 		fr.problem = &Problem{File: name, Message: err.Error()}
 		return fr
@@ -408,6 +420,9 @@ func (r *runner) fixLoop(name, uri string, data []byte, f *file) ([]byte, *file,
 	return text, f, applied
 }
 
+// errNotSchema marks a document that holds schemas without being one (OpenAPI, AsyncAPI).
+var errNotSchema = errors.New("")
+
 // lintText parses and lints one document.
 func (r *runner) lintText(name, uri string, data []byte) (*file, error) {
 	doc, err := schema.ParseDocument(name, data, r.opts.Limits)
@@ -415,6 +430,10 @@ func (r *runner) lintText(name, uri string, data []byte) (*file, error) {
 		return nil, err
 	}
 	doc.Name = name
+	if ct, ok := schema.ContainerOf(doc.Root); ok {
+		return nil, fmt.Errorf("%s: an %s document is not a schema: lint reads schema documents "+
+			"(linting the schemas inside OpenAPI and AsyncAPI documents is not supported yet)%w", name, ct.Describe(), errNotSchema)
+	}
 	if k := doc.Root.Kind(); k != source.Object && k != source.Bool {
 		return nil, &source.Error{File: name, Msg: "a schema must be an object or a boolean, not " + kindWord(doc.Root)}
 	}

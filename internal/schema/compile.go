@@ -121,6 +121,12 @@ func (c *Compiler) Compile(uri string) (*Schema, error) {
 	if i := strings.IndexByte(uri, '#'); i >= 0 {
 		frag = uri[i+1:]
 	}
+	return c.compileAt(u, frag)
+}
+
+// compileAt compiles the schema at fragment frag (a JSON Pointer or an anchor) of the
+// document or resource with URI u.
+func (c *Compiler) compileAt(u, frag string) (*Schema, error) {
 	mark := len(c.added)
 	s, err := c.resolve(u, frag, nil)
 	if err == nil {
@@ -223,6 +229,9 @@ func (c *Compiler) loadDocument(uri string, from *Schema) (*document, error) {
 func (c *Compiler) addDocument(uri string, src *source.Document, name string, builtin bool) (*document, error) {
 	if d, ok := c.docs[uri]; ok {
 		return d, nil
+	}
+	if ct, ok := ContainerOf(src.Root); ok && !builtin {
+		return c.addContainer(uri, src, name, ct, true, nil)
 	}
 	doc := &document{src: src, uri: uri, name: name, builtin: builtin}
 	draft, vocabs := c.opts.Draft, map[string]bool(nil)
@@ -345,6 +354,11 @@ func (c *Compiler) resolve(u, frag string, from *Schema) (*Schema, error) {
 	v, ok := r.doc.src.Root.Pointer(ptr)
 	if !ok {
 		return nil, fmt.Errorf("%s#%s does not exist", c.loader.Display(u), frag)
+	}
+	if r.doc.container != nil {
+		if err := c.enterContainer(r.doc, ptr); err != nil {
+			return nil, err
+		}
 	}
 	return c.compileValue(r.doc, ptr, v)
 }

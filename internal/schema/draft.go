@@ -13,8 +13,9 @@ type Draft struct {
 	Name    string // "draft-07", "2020-12", ...
 	Version int    // 4, 6, 7, 2019, 2020
 	URL     string // the meta-schema's canonical URI
-	idKey   string // "id" (draft 4) or "$id"
+	idKey   string // "id" (draft 4), "$id", or "" (OpenAPI 3.0: no identifier keyword)
 	vocabs  []string
+	oas30   bool // OpenAPI 3.0: nullable extends type
 }
 
 // The drafts jstk supports.
@@ -27,6 +28,16 @@ var (
 	Draft2020 = &Draft{Name: "2020-12", Version: 2020, URL: "https://json-schema.org/draft/2020-12/schema", idKey: "$id",
 		vocabs: []string{"core", "applicator", "unevaluated", "validation", "meta-data", "format-annotation", "content"}}
 )
+
+// OpenAPI30 is the schema dialect of OpenAPI 3.0 documents: an extended subset of JSON
+// Schema (Wright draft 00, read as draft 4 is: boolean exclusiveMinimum/exclusiveMaximum,
+// siblings of $ref ignored, 1.0 not an integer) with "nullable", where `nullable: true`
+// adds null to the types that "type" names (and does nothing without "type", as OpenAPI
+// 3.0.3 says). It has no $schema and no identifier keyword; "discriminator", "xml",
+// "externalDocs", "example", "readOnly", "writeOnly" and "deprecated" are annotations. Its
+// URI is the one other validators use for it (networknt, Hyperjump); OpenAPI 3.0 itself
+// names none.
+var OpenAPI30 = &Draft{Name: "openapi-3.0", Version: 4, URL: "https://spec.openapis.org/oas/3.0/dialect", oas30: true}
 
 // Drafts lists the supported drafts, oldest first.
 var Drafts = []*Draft{Draft4, Draft6, Draft7, Draft2019, Draft2020}
@@ -48,6 +59,9 @@ func DraftByName(name string) (*Draft, bool) {
 	case "2020-12", "2020", "202012":
 		return Draft2020, true
 	}
+	if n == "openapi-3.0" || n == "openapi3.0" || n == "oas3.0" {
+		return OpenAPI30, true
+	}
 	if d := draftOfMeta(name); d != nil {
 		return d, true
 	}
@@ -59,6 +73,9 @@ func DraftByName(name string) (*Draft, bool) {
 func draftOfMeta(u string) *Draft {
 	u = strings.TrimSuffix(u, "#")
 	u = strings.TrimPrefix(strings.TrimPrefix(u, "https://"), "http://")
+	if u == strings.TrimPrefix(OpenAPI30.URL, "https://") {
+		return OpenAPI30
+	}
 	for _, d := range Drafts {
 		if u == strings.TrimPrefix(strings.TrimPrefix(d.URL, "https://"), "http://") {
 			return d
@@ -77,9 +94,13 @@ func (d *Draft) String() string { return d.Name }
 //go:embed metaschemas
 var metaFS embed.FS
 
-// metaPath maps a json-schema.org URI to its embedded file, or "".
+// metaPath maps a json-schema.org URI, or the URI of an OpenAPI schema dialect, to its
+// embedded file, or "".
 func metaPath(u string) string {
 	u = strings.TrimSuffix(u, "#")
+	if p := oasMetaPath(u); p != "" {
+		return p
+	}
 	rest, ok := strings.CutPrefix(u, "https://json-schema.org/")
 	if !ok {
 		rest, ok = strings.CutPrefix(u, "http://json-schema.org/")
@@ -95,6 +116,27 @@ func metaPath(u string) string {
 		return ""
 	}
 	return p
+}
+
+// oasMetaPath maps the URIs of the OpenAPI schema dialects to the meta-schemas jstk embeds
+// for them: OpenAPI 3.0's (written for jstk from the 3.0.3 specification), and OpenAPI
+// 3.1's dialect (2020-12 with the OpenAPI vocabulary: discriminator, xml, externalDocs and
+// example as annotations), which OpenAPI 3.2 keeps. Dated variants of the 3.1 and 3.2 URIs
+// name the same dialect.
+func oasMetaPath(u string) string {
+	rest, ok := strings.CutPrefix(u, "https://spec.openapis.org/oas/")
+	if !ok {
+		return ""
+	}
+	switch {
+	case rest == "3.0/dialect":
+		return "metaschemas/oas/3.0/dialect.json"
+	case rest == "3.1/dialect" || strings.HasPrefix(rest, "3.1/dialect/") || rest == "3.2/dialect" || strings.HasPrefix(rest, "3.2/dialect/"):
+		return "metaschemas/oas/3.1/dialect/base.json"
+	case rest == "3.1/meta" || strings.HasPrefix(rest, "3.1/meta/") || rest == "3.2/meta" || strings.HasPrefix(rest, "3.2/meta/"):
+		return "metaschemas/oas/3.1/meta/base.json"
+	}
+	return ""
 }
 
 var metaDocs sync.Map // URI -> *source.Document

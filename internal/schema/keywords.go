@@ -414,6 +414,10 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 		default:
 			r.fail("type", "type must be a string or an array of strings")
 		}
+		if d.oas30 && s.nullable() {
+			s.types |= tNull
+			s.typeList = append(s.typeList, "null")
+		}
 	}
 	if ev, ok := r.get("enum"); ok {
 		if ev.Kind() != source.Array {

@@ -16,8 +16,9 @@ type document struct {
 	uri       string // retrieval URI, without fragment
 	name      string // file name for messages ("" for built-in meta-schemas)
 	builtin   bool
-	fromFS    bool        // read through the loader from a file
-	resources []*resource // sorted by pointer
+	fromFS    bool           // read through the loader from a file
+	resources []*resource    // sorted by pointer
+	container *containerInfo // set for a document that holds schemas without being one (container.go)
 }
 
 // resource is a schema resource: a schema with its own base URI (the document root, or a
@@ -170,7 +171,7 @@ func (c *Compiler) indexValue(doc *document, v source.Value, ptr string, res *re
 	d := res.draft
 	_, hasRef := v.Get("$ref")
 	idv, hasID := v.Get(d.idKey)
-	if hasID && (idv.Kind() != source.String || (hasRef && d.Version <= 7)) {
+	if hasID && (d.idKey == "" || idv.Kind() != source.String || (hasRef && d.Version <= 7)) {
 		hasID = false // draft <= 7: $ref makes its siblings, $id too, be ignored
 	}
 	// A subschema that starts a resource may declare its own dialect (2019-09 and later).

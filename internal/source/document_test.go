@@ -390,3 +390,42 @@ func TestLocatorAgreesWithLocateKey(t *testing.T) {
 		}
 	}
 }
+
+// A member replaced or removed: the rest keeps its offsets, so the document still locates it.
+func TestWithMember(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString(`{"a": 1, "b": [2, 3]`)
+	for i := range 40 {
+		fmt.Fprintf(&sb, `, "k%d": %d`, i, i)
+	}
+	sb.WriteString("}")
+	doc, err := ParseJSON("x.json", []byte(sb.String()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := doc.Root
+	changed := root.WithMember(1, StringValue("x"))
+	if b, _ := changed.Get("b"); b.Str() != "x" {
+		t.Errorf("b = %v", b)
+	}
+	if b, _ := root.Get("b"); b.Kind() != Array {
+		t.Error("the original changed")
+	}
+	k, _ := changed.Get("k39") // found through the index of a large object
+	if k.Str() != "39" || changed.Offset() != root.Offset() {
+		t.Errorf("k39 = %q, offset %d", k.Str(), changed.Offset())
+	}
+	d2 := NewDocument("x.json", JSON, doc.Source(), changed)
+	if l1, c1 := doc.LocateKey("/k3"); true {
+		if l2, c2 := d2.LocateKey("/k3"); l1 != l2 || c1 != c2 {
+			t.Errorf("k3 at %d:%d, was %d:%d", l2, c2, l1, c1)
+		}
+	}
+	removed := root.WithoutMember(0)
+	if _, ok := removed.Get("a"); ok || removed.Len() != root.Len()-1 {
+		t.Errorf("a still there, or %d members", removed.Len())
+	}
+	if v, ok := removed.Get("k0"); !ok || v.Str() != "0" {
+		t.Error("k0 lost")
+	}
+}

@@ -291,6 +291,22 @@ func (b *ObjectBuilder) Value() Value {
 	return mkKids(Object, 0, slices.Clone(b.kids))
 }
 
+// WithMember returns a copy of the object v whose i-th member has the value val; the keys,
+// the other members and their offsets are kept, so a document rewritten in part still
+// locates what it kept.
+func (v Value) WithMember(i int, val Value) Value {
+	kids := slices.Clone(v.elems())
+	kids[2*i+1] = val
+	return mkKids(Object, v.Offset(), kids)
+}
+
+// WithoutMember returns a copy of the object v without its i-th member, keeping the
+// offsets of the others.
+func (v Value) WithoutMember(i int) Value {
+	kids := slices.Delete(slices.Clone(v.elems()), 2*i, 2*i+2)
+	return mkKids(Object, v.Offset(), kids)
+}
+
 // WithOffset returns v with its offset set to off.
 func (v Value) WithOffset(off int) Value {
 	v.meta = uint64(off)<<kindBits | v.meta&(1<<kindBits-1)

@@ -72,6 +72,9 @@ func (r *bundleReport) OutputFiles() []OutputFile {
 }
 
 func runBundle(ctx context.Context, env *Env, in *BundleInput) (*bundleReport, error) {
+	if in.Schema.splitPointer(env).Pointer != "" {
+		return nil, fmt.Errorf("argument schema: bundle reads whole schema documents; a pointer to a schema inside a document is not supported yet")
+	}
 	if err := in.Schema.check("schema"); err != nil {
 		return nil, err
 	}
@@ -84,6 +87,10 @@ func runBundle(ctx context.Context, env *Env, in *BundleInput) (*bundleReport, e
 		return nil, err
 	}
 	doc.Name = in.Schema.label("schema")
+	if ct, ok := schema.ContainerOf(doc.Root); ok {
+		return nil, fmt.Errorf("%s is an %s document, not a schema: bundle reads schema documents (bundling a schema inside an OpenAPI or AsyncAPI document is not supported yet)",
+			doc.Name, ct.Describe())
+	}
 	uri := schema.FileURI(env.FS.Abs(inlineName))
 	if in.Schema.Path != "" && in.Schema.Path != "-" {
 		uri = schema.FileURI(env.FS.Abs(in.Schema.Path))

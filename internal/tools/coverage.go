@@ -13,7 +13,7 @@ import (
 
 // CoverageInput are the arguments of coverage.
 type CoverageInput struct {
-	Schema       Doc      `json:"schema" role:"schema" desc:"The JSON Schema to measure."`
+	Schema       Doc      `json:"schema" role:"schema" desc:"The JSON Schema to measure; pointer (FILE#/pointer on the command line) names one inside a document."`
 	Tests        []Doc    `json:"tests" role:"schema" desc:"Tests files (either format of the test tool, told apart by shape) or plain instances (JSON, YAML, TOML, NDJSON; a plain instance counts as valid or invalid as it validates). A path may name a file, a directory or a glob pattern."`
 	Draft        string   `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" desc:"Read the schema as this draft, whatever its $schema says (and the tests' schemas without $schema in it)."`
 	AssertFormat bool     `json:"assertFormat,omitempty" desc:"Check format keywords as assertions (then format counts as a keyword with outcomes)."`

@@ -1,11 +1,13 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"time"
 
 	"github.com/jstk-dev/jstk/internal/diff"
+	"github.com/jstk-dev/jstk/internal/openapi"
 	"github.com/jstk-dev/jstk/internal/panics"
 	"github.com/jstk-dev/jstk/internal/schema"
 )
@@ -14,7 +16,7 @@ import (
 // command line they are the two positional arguments OLD NEW.
 type DiffInput struct {
 	// Old is the old schema (MCP).
-	Old Doc `json:"old" cli:"-" role:"schema" desc:"The old version of the schema (the one existing data and readers were written against)."`
+	Old Doc `json:"old" cli:"-" role:"schema" desc:"The old version of the schema (the one existing data and readers were written against); pointer (FILE#/pointer on the command line) names one inside a document. Two whole OpenAPI or AsyncAPI documents are compared location by location."`
 	// New is the new schema (MCP).
 	New Doc `json:"new" cli:"-" role:"schema" desc:"The new version of the schema."`
 	// Schemas are OLD and NEW as positional arguments (CLI).
@@ -55,7 +57,13 @@ func init() {
 			"(neither proved nor refuted; treat as possibly breaking). changes lists each difference, breaking " +
 			"ones first, with kind, oldPointer and newPointer (JSON Pointers, with line and column in old and " +
 			"new), effect on the instances at that location (equivalent, widen, narrow, incomparable, unknown), " +
-			"a message, the instance path, and an example where one proves the change breaks a direction.",
+			"a message, the instance path, and an example where one proves the change breaks a direction. " +
+			"old and new may be schemas inside documents (pointer), or two whole OpenAPI 3.x or AsyncAPI 2.x/3.0 " +
+			"documents: then every schema location both hold is compared (components, parameters, request bodies, " +
+			"responses and headers by operation and media type, message payloads and headers by operation), each " +
+			"judged in the direction that breaks the API's clients there (requests backward, responses forward; " +
+			"direction is per-location unless given), and changes of the API itself are reported (operations, " +
+			"messages, required parameters, status codes, media types); document lists the verdict per location.",
 	}, runDiff))
 }
 
@@ -69,7 +77,12 @@ func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diff.Result, error)
 	if in.Offset < 0 || in.Limit < 0 || in.SearchBudget < 0 || in.Seed < 0 {
 		return nil, fmt.Errorf("arguments offset, limit, searchBudget and seed must not be negative")
 	}
-	old, new, err := loadPair(env, in.Old, in.New, SchemaOptions{AssertFormat: in.AssertFormat})
+	so := SchemaOptions{AssertFormat: in.AssertFormat}
+	oa, err := OpenSchemaArg(env, in.Old, "old")
+	if err != nil {
+		return nil, err
+	}
+	na, err := OpenSchemaArg(env, in.New, "new")
 	if err != nil {
 		return nil, err
 	}
@@ -81,6 +94,22 @@ func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diff.Result, error)
 		SearchBudget:        time.Duration(in.SearchBudget) * time.Millisecond,
 		Seed:                uint64(in.Seed),
 	}
+	if oldAPI, newAPI, err := apiPair(env, oa, na, so); err != nil {
+		return nil, err
+	} else if oldAPI != nil {
+		res, err := diff.CompareDocuments(ctx, oldAPI, newAPI, opts)
+		if err != nil {
+			return nil, err
+		}
+		if in.Offset > 0 || in.Limit > 0 {
+			res.Cut(in.Offset, in.Limit)
+		}
+		return res, nil
+	}
+	old, new, err := loadPair(env, oa, na, so)
+	if err != nil {
+		return nil, err
+	}
 	res, err := diff.Compare(ctx, old, new, opts)
 	if err != nil {
 		return nil, err
@@ -91,29 +120,48 @@ func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diff.Result, error)
 	return res, nil
 }
 
-// loadSchema is LoadSchema, replaced by tests.
-var loadSchema = LoadSchema
+// apiPair returns the two documents when OLD and NEW are both whole OpenAPI or AsyncAPI
+// documents (no pointer): they are compared location by location. Only a document that
+// mentions such a root key is parsed here (Compile parses the others once).
+func apiPair(env *Env, oa, na *SchemaArg, so SchemaOptions) (*openapi.Document, *openapi.Document, error) {
+	if oa.Doc.Pointer != "" || na.Doc.Pointer != "" || !mayBeAPI(oa.Data) || !mayBeAPI(na.Data) {
+		return nil, nil, nil
+	}
+	opts, err := so.compilerOptions(env)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, a := range []*SchemaArg{oa, na} {
+		if _, err := a.Parse(env, opts); err != nil {
+			return nil, nil, err
+		}
+	}
+	if oa.API() == nil || na.API() == nil {
+		return nil, nil, nil // a schema beside a document: the document is refused when compiled
+	}
+	return oa.API(), na.API(), nil
+}
 
-// loadPair compiles OLD and NEW, side by side unless one is read from standard input
-// (then in turn, NEW only once OLD compiled); an error of OLD is reported before one of
-// NEW either way.
-func loadPair(env *Env, o, n Doc, so SchemaOptions) (old, new *schema.Schema, err error) {
+// mayBeAPI tells, without parsing, whether a document may be an OpenAPI or AsyncAPI one.
+func mayBeAPI(data []byte) bool {
+	return bytes.Contains(data, []byte("openapi")) || bytes.Contains(data, []byte("asyncapi")) || bytes.Contains(data, []byte("swagger"))
+}
+
+// compileArg is SchemaArg.Compile, replaced by tests.
+var compileArg = (*SchemaArg).Compile
+
+// loadPair compiles OLD and NEW side by side (both were read already); an error of OLD is
+// reported before one of NEW.
+func loadPair(env *Env, o, n *SchemaArg, so SchemaOptions) (old, new *schema.Schema, err error) {
 	var nerr error
 	var catch panics.Catcher // a panic of the goroutine is raised again here, where the caller recovers
-	loadNew := func() { catch.Do(func() { new, nerr = loadSchema(env, n, "new", so) }) }
-	if o.Path == "-" || n.Path == "-" {
-		if old, err = loadSchema(env, o, "old", so); err == nil {
-			loadNew()
-		}
-	} else {
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			loadNew()
-		}()
-		old, err = loadSchema(env, o, "old", so)
-		<-done
-	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		catch.Do(func() { new, nerr = compileArg(n, env, so) })
+	}()
+	old, err = compileArg(o, env, so)
+	<-done
 	catch.Repanic()
 	switch {
 	case err != nil:

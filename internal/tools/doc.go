@@ -5,21 +5,26 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"sort"
 	"strings"
 	"sync"
 
+	"github.com/jstk-dev/jstk/internal/openapi"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
 // Doc is a document argument: exactly one of Path (a file of the workspace, "-" for stdin
-// on the CLI), Value (the document as a JSON value) or Text (JSON or YAML text).
+// on the CLI), Value (the document as a JSON value) or Text (JSON or YAML text). A schema
+// argument may name a schema inside the document with Pointer, a JSON Pointer (the CLI's
+// FILE#/pointer; a Path ending in "#/pointer" is read so too).
 type Doc struct {
-	Path  string    `json:"path,omitempty"`
-	Value jsonValue `json:"value,omitempty"`
-	Text  string    `json:"text,omitempty"`
+	Path    string    `json:"path,omitempty"`
+	Value   jsonValue `json:"value,omitempty"`
+	Text    string    `json:"text,omitempty"`
+	Pointer string    `json:"pointer,omitempty"`
 }
 
 // jsonValue holds raw JSON, keeping an explicit null (which json.RawMessage would drop).
@@ -54,6 +59,9 @@ func (d Doc) check(arg string) error {
 	}
 	if n != 1 {
 		return fmt.Errorf("argument %s: give exactly one of path, value or text", arg)
+	}
+	if d.Pointer != "" {
+		return fmt.Errorf("argument %s: pointer names a schema inside a document; it is not taken here", arg)
 	}
 	return nil
 }
@@ -122,16 +130,119 @@ func (o SchemaOptions) compilerOptions(env *Env) (*schema.Options, error) {
 // that their relative references resolve against the workspace root.
 const inlineName = "(inline schema)"
 
-// LoadSchema compiles a schema argument, through the cache when there is one.
+// LoadSchema compiles a schema argument, through the cache when there is one. The argument
+// may name a schema inside a document by JSON Pointer; an OpenAPI or AsyncAPI document
+// given whole is refused with an error that names the schemas it holds.
 func LoadSchema(env *Env, d Doc, arg string, o SchemaOptions) (*schema.Schema, error) {
+	a, err := OpenSchemaArg(env, d, arg)
+	if err != nil {
+		return nil, err
+	}
+	return a.Compile(env, o)
+}
+
+// SchemaArg is a schema argument made ready for an engine: what the argument names (a
+// file, standard input, an inline document), its content, the JSON Pointer of the schema
+// in it, and, once parsed, the document and what kind of document it is. It is the one
+// place where a document argument with a pointer becomes an engine's input.
+type SchemaArg struct {
+	// Doc is the argument, its path and pointer split when the path ended in "#/pointer".
+	Doc Doc
+	// Arg is the argument's name, for messages.
+	Arg string
+	// Name is how the document is named in reports: its path, or "<arg>" when inline.
+	Name string
+	// URI is the absolute URI the document compiles under (relative references resolve
+	// from it).
+	URI string
+	// Data is the document's content.
+	Data []byte
+
+	parseName string
+	src       *source.Document
+	api       *openapi.Document
+	parsed    bool
+	parseErr  error
+}
+
+// OpenSchemaArg reads a schema argument (nothing is parsed yet).
+func OpenSchemaArg(env *Env, d Doc, arg string) (*SchemaArg, error) {
+	d = d.splitPointer(env)
+	ptr := d.Pointer
+	d.Pointer = ""
 	if err := d.check(arg); err != nil {
 		return nil, err
+	}
+	d.Pointer = ptr
+	if ptr != "" && !strings.HasPrefix(ptr, "/") {
+		return nil, fmt.Errorf("argument %s: pointer %q is not a JSON Pointer: it must start with \"/\" (e.g. /components/schemas/Pet)", arg, ptr)
 	}
 	data, name, err := d.bytes(env, arg)
 	if err != nil {
 		return nil, err
 	}
-	key := cacheKey(d.Path, data, o, env.Resolve)
+	a := &SchemaArg{Doc: d, Arg: arg, Name: d.label(arg), Data: data, parseName: name}
+	if d.Path != "" && d.Path != "-" {
+		a.URI = schema.FileURI(env.FS.Abs(d.Path))
+		if rel, ok := env.FS.Rel(env.FS.Abs(d.Path)); ok {
+			a.parseName = rel // the name the loader gives the file when a reference reaches it
+		}
+	} else {
+		a.URI = schema.FileURI(env.FS.Abs(inlineName))
+	}
+	return a, nil
+}
+
+// splitPointer reads "FILE#/pointer" (or "FILE#") in a path as the file and a pointer,
+// unless a file has that whole name. The fragment is percent-decoded, as a URI's is.
+func (d Doc) splitPointer(env *Env) Doc {
+	if d.Pointer != "" || d.Path == "" || d.Path == "-" {
+		return d
+	}
+	i := strings.IndexByte(d.Path, '#')
+	if i < 0 {
+		return d
+	}
+	frag := d.Path[i+1:]
+	if frag != "" && frag[0] != '/' {
+		return d
+	}
+	if _, err := env.FS.Stat(d.Path); err == nil {
+		return d // a file named so
+	}
+	if f, err := url.PathUnescape(frag); err == nil {
+		frag = f
+	}
+	d.Path, d.Pointer = d.Path[:i], frag
+	return d
+}
+
+// Parse parses the document and tells whether it is an OpenAPI or AsyncAPI document
+// (API is then set), once.
+func (a *SchemaArg) Parse(env *Env, opts *schema.Options) (*source.Document, error) {
+	if a.parsed {
+		return a.src, a.parseErr
+	}
+	a.parsed = true
+	a.src, a.parseErr = schema.ParseDocument(a.parseName, a.Data, env.Limits)
+	if a.parseErr != nil {
+		return nil, a.parseErr
+	}
+	if a.Doc.Path == "" || a.Doc.Path == "-" {
+		a.src.Name = a.Name
+	} else {
+		a.src.Name = a.parseName
+	}
+	a.api = openapi.Open(a.src, a.src.Name, a.URI, opts)
+	return a.src, nil
+}
+
+// API is the OpenAPI or AsyncAPI document the argument is, or nil (after Parse).
+func (a *SchemaArg) API() *openapi.Document { return a.api }
+
+// Compile compiles the schema the argument names, through the cache when there is one.
+func (a *SchemaArg) Compile(env *Env, o SchemaOptions) (*schema.Schema, error) {
+	key := cacheKey(a.Doc.Path+"#"+a.Doc.Pointer, a.Data, o, env.Resolve)
 	if env.Cache != nil {
 		if s, ok := env.Cache.get(key, env); ok {
 			return s, nil
@@ -141,32 +252,104 @@ func LoadSchema(env *Env, d Doc, arg string, o SchemaOptions) (*schema.Schema, e
 	if err != nil {
 		return nil, err
 	}
-	c := schema.NewCompiler(opts)
-	var uri string
-	if d.Path != "" && d.Path != "-" {
-		uri = schema.FileURI(env.FS.Abs(d.Path))
+	src, err := a.Parse(env, opts)
+	if err != nil {
+		return nil, err
+	}
+	ptr := a.Doc.Pointer
+	if ptr != "" {
+		if _, ok := src.Root.Pointer(ptr); !ok {
+			return nil, missingPointer(a.Name, src, ptr)
+		}
+	}
+	var s *schema.Schema
+	var files []string
+	if api := a.api; api != nil {
+		if err := api.Check(ptr); err != nil {
+			return nil, err
+		}
+		if s, err = api.Schema(ptr); err != nil {
+			return nil, err
+		}
+		files = api.Files()
 	} else {
-		doc, err := schema.ParseDocument(name, data, env.Limits)
+		c := schema.NewCompiler(opts)
+		err := c.AddDocument(a.URI, src)
+		if err != nil && ptr != "" && !errorWithin(err, ptr) {
+			// the document is no schema as a whole (a package.json, a configuration): read
+			// it as a holder of schemas, and only the one named as a schema
+			c = schema.NewCompiler(opts)
+			err = c.AddContainer(a.URI, src, nil)
+		}
 		if err != nil {
 			return nil, err
 		}
-		doc.Name = d.label(arg)
-		uri = schema.FileURI(env.FS.Abs(inlineName))
-		if err := c.AddDocument(uri, doc); err != nil {
+		if s, err = c.CompileAt(a.URI, ptr); err != nil {
 			return nil, err
 		}
-	}
-	s, err := c.Compile(uri)
-	if err != nil {
-		return nil, err
+		files = c.Files()
 	}
 	// A schema that needed the $id index is compiled again by the next call: a file added
 	// since may make its $id ambiguous, or resolve it before the index, and the call's
 	// result must say where the reference was resolved from.
 	if env.Cache != nil && !opts.Loader.UsedIndex() {
-		env.Cache.put(key, s, c.Files(), env)
+		env.Cache.put(key, s, files, env)
 	}
 	return s, nil
+}
+
+// errorWithin reports whether a schema error is about the subschema at ptr or inside it.
+func errorWithin(err error, ptr string) bool {
+	var se *schema.SchemaError
+	if !errors.As(err, &se) {
+		return true
+	}
+	in := func(p string) bool { return p == ptr || strings.HasPrefix(p, ptr+"/") }
+	if in(se.Pointer) {
+		return true
+	}
+	var anyIn func([]schema.Error) bool
+	anyIn = func(es []schema.Error) bool {
+		for _, e := range es {
+			if in(e.InstanceLocation) || anyIn(e.Causes) {
+				return true
+			}
+		}
+		return false
+	}
+	return anyIn(se.Causes)
+}
+
+// missingPointer says that a document has nothing at ptr, and what the nearest place that
+// exists holds.
+func missingPointer(name string, src *source.Document, ptr string) error {
+	toks, _ := source.SplitPointer(ptr)
+	at := ""
+	v := src.Root
+	for _, t := range toks {
+		next, ok := v.At(t)
+		if !ok {
+			break
+		}
+		at += "/" + source.EscapeToken(t)
+		v = next
+	}
+	msg := fmt.Sprintf("%s has nothing at #%s", name, ptr)
+	if v.Kind() == source.Object && v.Len() > 0 {
+		var keys []string
+		for i := 0; i < v.Len() && i < 20; i++ {
+			keys = append(keys, v.Key(i))
+		}
+		if v.Len() > 20 {
+			keys = append(keys, fmt.Sprintf("... (%d more)", v.Len()-20))
+		}
+		where := "#" + at
+		if at == "" {
+			where = "its root"
+		}
+		msg += fmt.Sprintf("; %s holds: %s", where, strings.Join(keys, ", "))
+	}
+	return errors.New(msg)
 }
 
 func cacheKey(path string, data []byte, o SchemaOptions, resolve map[string]string) string {

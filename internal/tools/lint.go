@@ -170,6 +170,9 @@ func schemaSources(env *Env, docs []Doc, argName string) ([]lint.Source, []lint.
 	var problems []lint.Problem
 	for i, d := range docs {
 		arg := argName + "[" + strconv.Itoa(i) + "]"
+		if d.splitPointer(env).Pointer != "" {
+			return nil, nil, fmt.Errorf("argument %s: lint reads whole schema documents; a pointer to a schema inside a document is not supported yet", arg)
+		}
 		if err := d.check(arg); err != nil {
 			return nil, nil, err
 		}
@@ -186,7 +189,7 @@ func schemaSources(env *Env, docs []Doc, argName string) ([]lint.Source, []lint.
 				if path.Base(f) == ConfigFile && f != d.Path {
 					continue // the workspace configuration is not a schema
 				}
-				srcs = append(srcs, lint.Source{Name: f, Path: f})
+				srcs = append(srcs, lint.Source{Name: f, Path: f, Expanded: f != d.Path})
 			}
 			for _, e := range errs {
 				problems = append(problems, lint.Problem{File: d.Path, Message: e.Error()})

@@ -157,14 +157,19 @@ func docSchema() map[string]any {
 	return map[string]any{
 		"type": "object",
 		"description": "A JSON or YAML document: give exactly one of path (a file of the workspace), " +
-			"value (the document itself as a JSON value) or text (the document as JSON or YAML text).",
+			"value (the document itself as a JSON value) or text (the document as JSON or YAML text). " +
+			"Where a schema is expected, pointer may name a schema inside the document (an OpenAPI or " +
+			"AsyncAPI document, a definitions file, any JSON or YAML file).",
 		"properties": map[string]any{
 			"path":  map[string]any{"type": "string", "description": "File path relative to the workspace root."},
 			"value": map[string]any{"description": "The document as a JSON value."},
 			"text":  map[string]any{"type": "string", "description": "The document as JSON or YAML text."},
+			"pointer": map[string]any{"type": "string", "pattern": "^/", "description": "For a schema argument: a JSON Pointer " +
+				"to the schema inside the document, e.g. /components/schemas/Pet (the document stays the base of its " +
+				"references). An OpenAPI or AsyncAPI document needs one, except as both old and new of diff."},
 		},
 		"minProperties":        1,
-		"maxProperties":        1,
+		"maxProperties":        2,
 		"additionalProperties": false,
 	}
 }

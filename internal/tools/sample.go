@@ -9,7 +9,7 @@ import (
 
 // SampleInput are the arguments of sample.
 type SampleInput struct {
-	Schema       Doc    `json:"schema" cli:"arg" role:"schema" desc:"The JSON Schema to generate instances of."`
+	Schema       Doc    `json:"schema" cli:"arg" role:"schema" desc:"The JSON Schema to generate instances of; pointer (FILE#/pointer on the command line) names one inside a document."`
 	Count        int    `json:"count,omitempty" min:"1" max:"10000" desc:"How many instances to generate (default 1). One is printed as a JSON document, more as NDJSON (one per line)."`
 	Seed         int64  `json:"seed,omitempty" desc:"Seed of the random choices: the same seed gives the same output (default 0)."`
 	RequiredOnly bool   `json:"requiredOnly,omitempty" desc:"Leave out every optional property."`

@@ -11,7 +11,7 @@ import (
 
 // ValidateInput are the arguments of validate.
 type ValidateInput struct {
-	Schema       Doc    `json:"schema" role:"schema" desc:"The JSON Schema to validate against."`
+	Schema       Doc    `json:"schema" role:"schema" desc:"The JSON Schema to validate against; pointer (FILE#/pointer on the command line) names one inside a document, such as an OpenAPI document's /components/schemas/Pet, read in that document's dialect."`
 	Instances    []Doc  `json:"instances" desc:"The documents to check. A path may name a file (JSON, YAML, TOML, or NDJSON with one instance per line), a directory (its .json/.yaml/.yml/.toml/.ndjson/.jsonl files) or a glob pattern."`
 	AssertFormat bool   `json:"assertFormat,omitempty" desc:"Check format keywords (date-time, email, uri, ...) as assertions instead of annotations."`
 	Draft        string `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" desc:"Read the schema as this draft, whatever its $schema says. By default $schema decides, and 2020-12 when there is none."`

@@ -1,0 +1,206 @@
+package diff
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/jstk-dev/jstk/internal/openapi"
+	"github.com/jstk-dev/jstk/internal/openapi/fixture"
+	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/workspace"
+)
+
+func readPairs(t testing.TB) []fixture.Pair {
+	t.Helper()
+	pairs, err := fixture.Read(filepath.Join("..", "..", fixture.Dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pairs
+}
+
+func openAPIDoc(t testing.TB, fsys workspace.FS, name, text string) *openapi.Document {
+	t.Helper()
+	doc, err := schema.ParseDocument(name, []byte(text), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := openapi.Open(doc, name, schema.FileURI(fsys.Abs(name)), &schema.Options{Loader: &schema.Loader{FS: fsys}})
+	if d == nil {
+		t.Fatalf("%s is not an OpenAPI or AsyncAPI document", name)
+	}
+	return d
+}
+
+// TestDocumentPairs compares every fixture pair (internal/openapi/testdata/pairs) and checks
+// the verdict at each location against what the fixture states.
+func TestDocumentPairs(t *testing.T) {
+	pairs := readPairs(t)
+	if len(pairs) < 30 {
+		t.Errorf("%d fixture pairs; the proof asks for at least 30", len(pairs))
+	}
+	for _, p := range pairs {
+		t.Run(p.Name, func(t *testing.T) {
+			t.Parallel()
+			fsys := workspace.Memory(p.Files)
+			old := openAPIDoc(t, fsys, p.Old, p.Files[p.Old])
+			new := openAPIDoc(t, fsys, p.New, p.Files[p.New])
+			res, err := CompareDocuments(context.Background(), old, new, &Options{Check: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, limits := p.Expected()
+			for _, l := range limits {
+				t.Logf("known limitation: %s", l)
+			}
+			if diff := cmp.Diff(want, VerdictLines(res)); diff != "" {
+				t.Errorf("verdicts (-want +got):\n%s", diff)
+			}
+			if res.Check == nil || res.Check.Passed != p.CheckPasses() {
+				t.Errorf("check %+v, want passed = %v", res.Check, p.CheckPasses())
+			}
+			// every location that breaks is shown so by an example valid under one side
+			for _, l := range res.Document.Locations {
+				if l.Verdict == Incompatible && len(l.Example) == 0 {
+					t.Errorf("%s: incompatible without an example", l.Location)
+				}
+			}
+		})
+	}
+}
+
+func TestCompareDocumentsErrorsAndOptions(t *testing.T) {
+	fsys := workspace.Memory(nil)
+	oas := openAPIDoc(t, fsys, "a.yaml", "openapi: 3.0.3\npaths: {}\ncomponents:\n  schemas:\n    A: {type: string, maxLength: 5}\n    B: {type: [string]}\n")
+	oas2 := openAPIDoc(t, fsys, "b.yaml", "openapi: 3.0.3\npaths: {}\ncomponents:\n  schemas:\n    A: {type: string, maxLength: 3}\n    B: {type: string}\n")
+	async := openAPIDoc(t, fsys, "c.json", `{"asyncapi": "2.6.0"}`)
+	sw := openAPIDoc(t, fsys, "d.json", `{"swagger": "2.0"}`)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		old, new *openapi.Document
+		want     string
+	}{
+		{nil, oas, "both documents are needed"},
+		{oas, async, "cannot compare an OpenAPI 3.0.3 document with an AsyncAPI 2.6.0 document"},
+		{sw, sw, "the documents are Swagger 2.0, which is not compared"},
+		{oas, oas2, "old component schema B"}, // type as a list is no OpenAPI 3.0
+	} {
+		_, err := CompareDocuments(ctx, tc.old, tc.new, nil)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("error %v, want %q in it", err, tc.want)
+		}
+	}
+	if _, err := CompareDocuments(ctx, oas2, oas2, &Options{Direction: "sideways"}); err == nil {
+		t.Error("a bad direction accepted")
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := CompareDocuments(cancelled, oas2, oas2, nil); err == nil {
+		t.Error("a cancelled comparison ran")
+	}
+	// an unused component: compared, not checked; asked a direction, every location is
+	// judged in it
+	old := openAPIDoc(t, fsys, "o.yaml", "openapi: 3.0.3\npaths: {}\ncomponents:\n  schemas:\n    A: {type: string, maxLength: 5}\n")
+	new := openAPIDoc(t, fsys, "n.yaml", "openapi: 3.0.3\npaths: {}\ncomponents:\n  schemas:\n    A: {type: string, maxLength: 3}\n")
+	r, err := CompareDocuments(ctx, old, new, &Options{Check: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict != Compatible || !r.Check.Passed || r.Backward != Incompatible || r.Changes[0].Direction != "none" {
+		t.Errorf("unused component: verdict %s, check %+v, backward %s, change %+v", r.Verdict, r.Check, r.Backward, r.Changes[0])
+	}
+	var text strings.Builder
+	if err := r.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"  unused    component schema A: backward incompatible, forward compatible",
+		"at component schema A (not used by any operation: not checked)"} {
+		if !strings.Contains(text.String(), s) {
+			t.Errorf("text lacks %q:\n%s", s, text.String())
+		}
+	}
+	for dir, want := range map[string]Verdict{Backward: Incompatible, Forward: Compatible, Full: Incompatible} {
+		r, err := CompareDocuments(ctx, old, new, &Options{Direction: dir, Check: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Verdict != want || r.Direction != dir || r.Document.Locations[0].Direction != dir {
+			t.Errorf("direction %s: verdict %s (want %s), %+v", dir, r.Verdict, want, r.Document.Locations[0])
+		}
+	}
+	// paging cuts the locations too
+	r.Cut(1, 1)
+	if r.Document.Omitted != 1 || len(r.Document.Locations) != 0 {
+		t.Errorf("cut: %+v", r.Document)
+	}
+	text.Reset()
+	if err := r.WriteText(&text); err != nil || !strings.Contains(text.String(), "(1 more locations not shown") {
+		t.Errorf("cut text (%v):\n%s", err, text.String())
+	}
+}
+
+// A location the search cannot settle is "MAY BREAK"; notes say what was not followed.
+func TestDocumentTextMayBreakAndNotes(t *testing.T) {
+	fsys := workspace.Memory(nil)
+	old := openAPIDoc(t, fsys, "o.json", `{"openapi": "3.1.0", "paths": {"/p": {"put": {"requestBody": {"content": {"application/json": {
+	  "schema": {"type": "array", "prefixItems": [{}]}}}}, "parameters": [{"$ref": "x.yaml#/p"}], "responses": {}}}}}`)
+	new := openAPIDoc(t, fsys, "n.json", `{"openapi": "3.1.0", "paths": {"/p": {"put": {"requestBody": {"content": {"application/json": {
+	  "schema": {"type": "array", "prefixItems": [{}], "items": false}}}}, "responses": {}}}}}`)
+	r, err := CompareDocuments(context.Background(), old, new, &Options{SearchBudget: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text strings.Builder
+	if err := r.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"MAY BREAK PUT /p request body application/json: backward unknown",
+		`note: old: /paths/~1p/put/parameters/0: the reference "x.yaml#/p" to another document is not followed`} {
+		if !strings.Contains(text.String(), s) {
+			t.Errorf("text lacks %q:\n%s", s, text.String())
+		}
+	}
+	if r.Search.BudgetMs != 0 {
+		t.Errorf("budget %d", r.Search.BudgetMs)
+	}
+}
+
+// A change of an API the new document lacks is located in the old one; diagnostics name the
+// location.
+func TestDocumentDiagnostics(t *testing.T) {
+	fsys := workspace.Memory(nil)
+	old := openAPIDoc(t, fsys, "o.yaml", "openapi: 3.0.3\npaths:\n  /a:\n    get:\n      responses: {}\n")
+	new := openAPIDoc(t, fsys, "n.yaml", "openapi: 3.0.3\npaths: {}\n")
+	r, err := CompareDocuments(context.Background(), old, new, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := r.Diagnostics()
+	if len(ds) != 1 || ds[0].File != "o.yaml" || ds[0].Line != 4 || ds[0].Pointer != "/paths/~1a/get" ||
+		!strings.HasPrefix(ds[0].Message, "GET /a: ") || ds[0].Severity != "error" {
+		t.Errorf("diagnostics %+v", ds)
+	}
+}
+
+// Every fixture document compared with itself: compatible, nothing changed, nothing compiled.
+func TestDocumentAgainstItself(t *testing.T) {
+	for _, p := range readPairs(t) {
+		for _, name := range []string{p.Old, p.New} {
+			fsys := workspace.Memory(p.Files)
+			a := openAPIDoc(t, fsys, name, p.Files[name])
+			b := openAPIDoc(t, fsys, name, p.Files[name])
+			r, err := CompareDocuments(context.Background(), a, b, &Options{Check: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Verdict != Compatible || r.Backward != Compatible || r.Forward != Compatible || len(r.Changes) != 0 ||
+				r.Document.Unchanged != r.Document.Compared || !r.Check.Passed {
+				t.Errorf("%s %s against itself: %v", p.Name, name, VerdictLines(r))
+			}
+		}
+	}
+}
