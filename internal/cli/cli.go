@@ -18,8 +18,10 @@ import (
 	"github.com/jstk-dev/jstk/internal/tools"
 )
 
-// Version is jstk's version, set at build time with -ldflags "-X ...cli.Version=...".
-var Version = "0.1.0-dev"
+// Version is jstk's version. The release command stamps it, with Commit and Date, through
+// -ldflags "-X github.com/jstk-dev/jstk/internal/cli.Version=..."; otherwise it is the module
+// version that `go install module@version` records, or "(devel)" (see version.go).
+var Version string
 
 // Exit codes.
 const (
@@ -49,7 +51,7 @@ func Main(ctx context.Context, args []string, st Streams) int {
 	}
 	switch args[0] {
 	case "--version", "-version", "version":
-		fmt.Fprintf(st.Stdout, "jstk %s\n", Version)
+		fmt.Fprintln(st.Stdout, versionLine())
 		return ExitOK
 	case "--help", "-help", "-h", "help":
 		if len(args) > 1 {
