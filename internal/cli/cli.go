@@ -61,6 +61,8 @@ func Main(ctx context.Context, args []string, st Streams) int {
 		return ExitOK
 	case "mcp":
 		return runMCP(ctx, args[1:], st)
+	case "tools":
+		return runTools(ctx, args[1:], st)
 	}
 	return runCommand(ctx, args, st)
 }
@@ -80,6 +82,12 @@ func tuneGC() {
 
 func usage(w io.Writer) {
 	fmt.Fprintf(w, "jstk %s: a JSON Schema toolkit\n\nUsage: jstk <command> [flags] [arguments]\n\nCommands:\n", Version)
+	commandList(w)
+	fmt.Fprintf(w, "\nRun 'jstk <command> --help' for a command's flags, 'jstk --version' for the version.\nExit codes: 0 clean, 1 findings, 2 could not run.\n")
+}
+
+// commandList prints one line per command: the table's, mcp and tools.
+func commandList(w io.Writer) {
 	names := []string{}
 	summaries := map[string]string{}
 	for _, d := range tools.All() {
@@ -89,13 +97,13 @@ func usage(w io.Writer) {
 			summaries[d.Name] += " (also: " + strings.Join(d.Aliases, ", ") + ")"
 		}
 	}
-	names = append(names, "mcp")
+	names = append(names, "mcp", "tools")
 	summaries["mcp"] = "serve these commands as tools to AI agents over the Model Context Protocol (stdio)"
+	summaries["tools"] = "list the tools, print what is generated from them, or call one as MCP does"
 	sort.Strings(names)
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-15s %s\n", n, summaries[n])
 	}
-	fmt.Fprintf(w, "\nRun 'jstk <command> --help' for a command's flags. Exit codes: 0 clean, 1 findings, 2 could not run.\n")
 }
 
 func runCommand(ctx context.Context, args []string, st Streams) int {
