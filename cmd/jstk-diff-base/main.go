@@ -108,7 +108,13 @@ func run(ctx context.Context, args []string, st cli.Streams) int {
 		}
 		old := filepath.Join(tmp, filepath.FromSlash(rel))
 		fmt.Fprintf(st.Stdout, "== %s (%s -> now)\n", f, base)
-		code := cli.Main(ctx, append(append([]string{"diff", "--check"}, flags...), old, f), st)
+		// The report names the old file as <base>:<path>, not by its temporary copy.
+		var out, errOut bytes.Buffer
+		code := cli.Main(ctx, append(append([]string{"diff", "--check"}, flags...), old, f),
+			cli.Streams{Stdin: st.Stdin, Stdout: &out, Stderr: &errOut})
+		name := strings.NewReplacer(tmp+string(filepath.Separator), base+":")
+		name.WriteString(st.Stdout, out.String())
+		name.WriteString(st.Stderr, errOut.String())
 		worst = max(worst, code)
 	}
 	return worst

@@ -71,7 +71,7 @@ func TestDiffBase(t *testing.T) {
 		want []string
 	}{
 		{[]string{"schemas/loose.json"}, 0, []string{"== schemas/loose.json (HEAD -> now)", "check (backward): passed"}},
-		{[]string{"schemas/order.json"}, 1, []string{"check (backward): FAILED"}},
+		{[]string{"schemas/order.json"}, 1, []string{"check (backward): FAILED", "old: HEAD:schemas/order.json:1:1"}},
 		{[]string{"schemas/customer.json", "schemas/loose.json"}, 1, []string{"== schemas/customer.json", "FAILED", "== schemas/loose.json"}},
 		{[]string{"--direction", "forward", "schemas/loose.json"}, 1, []string{"check (forward): FAILED"}},
 		{[]string{"schemas/new.json"}, 0, []string{"schemas/new.json: new since HEAD, nothing to compare"}},
