@@ -282,3 +282,29 @@ func setMember(doc []byte, path []string, value []byte) ([]byte, error) {
 	b.WriteByte('}')
 	return b.Bytes(), nil
 }
+
+// TestActionIsValid validates action.yml against SchemaStore's schema of GitHub Action
+// metadata with jstk itself (its composite steps, inputs and branding), and shows that the
+// check can fail on a step without a shell.
+func TestActionIsValid(t *testing.T) {
+	schema := filepath.Join(corpora.Dir(t, "schemastore-dev"), "src", "schemas", "json", "github-action.json")
+	run := func(file string) (int, string) {
+		var out bytes.Buffer
+		code := Main(context.Background(), []string{"validate", "--schema", schema, file}, Streams{Stdout: &out, Stderr: &out})
+		return code, out.String()
+	}
+	if code, out := run(filepath.Join(repoRoot, "action.yml")); code != ExitOK {
+		t.Errorf("jstk validate action.yml exits %d:\n%s", code, out)
+	}
+	data, err := os.ReadFile(filepath.Join(repoRoot, "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(t.TempDir(), "action.yml")
+	if err := os.WriteFile(bad, bytes.ReplaceAll(data, []byte("      shell: bash\n"), nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := run(bad); code != ExitFindings || !strings.Contains(out, `missing required property "shell"`) {
+		t.Errorf("steps without a shell: exit %d, want 1 naming shell:\n%s", code, out)
+	}
+}
