@@ -77,7 +77,7 @@ export function activateWith(host: Host, context: Context, deps: Deps = nodeDeps
             trusted, folders: folders(host), pathEnv: deps.env.PATH ?? deps.env.Path,
             platform: deps.platform, arch: deps.arch, isExecutable: deps.isExecutable,
           });
-          call = confine(options.input, t.inputSchema ?? {}, folders(host), (empty ??= deps.emptyDir()));
+          call = confine(options.input, t.inputSchema ?? {}, folders(host), () => (empty ??= deps.emptyDir()));
         } catch (e) {
           if (e instanceof NotFound || e instanceof OutsideWorkspace) {
             throw new Error(`jstk ${mcpName}: ${e.message}`);

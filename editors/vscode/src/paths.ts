@@ -31,12 +31,12 @@ export interface Confined {
 /**
  * Finds the folder the call's paths belong to and rewrites them relative to it, or refuses a
  * path outside every folder, or paths in two folders. With no folder, a call whose documents
- * are all given as value or text runs in `fallback` (an empty directory).
+ * are all given as value or text runs in the directory `fallback` returns (an empty one).
  */
-export function confine(input: unknown, schema: Schema, folders: readonly string[], fallback: string): Confined {
+export function confine(input: unknown, schema: Schema, folders: readonly string[], fallback: () => string): Confined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     // jstk checks the arguments against the input schema and explains what is wrong.
-    return { root: folders[0] ?? fallback, input: {} };
+    return { root: folders[0] ?? fallback(), input: {} };
   }
   const args = { ...(input as Record<string, unknown>) };
   // Every path, with a setter that rewrites it.
@@ -79,7 +79,7 @@ export function confine(input: unknown, schema: Schema, folders: readonly string
     if (paths.length > 0) {
       throw new OutsideWorkspace('no folder is open: open the folder that holds the files, or give the documents as value or text');
     }
-    return { root: fallback, input: args };
+    return { root: fallback(), input: args };
   }
   for (const p of paths) {
     const abs = path.resolve(root, p.value);
