@@ -57,7 +57,7 @@ func listPackages(t *testing.T) []pkg {
 
 // engines are the packages that hold schema logic; surfaces are the ways in.
 var (
-	surfaces = []string{"internal/cli", "internal/tools", "internal/mcp"}
+	surfaces = []string{"internal/cli", "internal/tools", "internal/mcp", "internal/manifest"}
 	// forbidden reaches: no package under internal/ but internal/cli may depend on these,
 	// even transitively.
 	banned = []string{"net", "net/http", "os/exec", "crypto/tls", "net/rpc", "net/smtp"}

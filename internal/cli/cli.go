@@ -18,8 +18,10 @@ import (
 	"github.com/jstk-dev/jstk/internal/tools"
 )
 
-// Version is jstk's version, set at build time with -ldflags "-X ...cli.Version=...".
-var Version = "0.1.0-dev"
+// Version is jstk's version. The release command stamps it, with Commit and Date, through
+// -ldflags "-X github.com/jstk-dev/jstk/internal/cli.Version=..."; otherwise it is the module
+// version that `go install module@version` records, or "(devel)" (see version.go).
+var Version string
 
 // Exit codes.
 const (
@@ -49,7 +51,7 @@ func Main(ctx context.Context, args []string, st Streams) int {
 	}
 	switch args[0] {
 	case "--version", "-version", "version":
-		fmt.Fprintf(st.Stdout, "jstk %s\n", Version)
+		fmt.Fprintln(st.Stdout, versionLine())
 		return ExitOK
 	case "--help", "-help", "-h", "help":
 		if len(args) > 1 {
@@ -59,6 +61,8 @@ func Main(ctx context.Context, args []string, st Streams) int {
 		return ExitOK
 	case "mcp":
 		return runMCP(ctx, args[1:], st)
+	case "tools":
+		return runTools(ctx, args[1:], st)
 	}
 	return runCommand(ctx, args, st)
 }
@@ -78,6 +82,12 @@ func tuneGC() {
 
 func usage(w io.Writer) {
 	fmt.Fprintf(w, "jstk %s: a JSON Schema toolkit\n\nUsage: jstk <command> [flags] [arguments]\n\nCommands:\n", Version)
+	commandList(w)
+	fmt.Fprintf(w, "\nRun 'jstk <command> --help' for a command's flags, 'jstk --version' for the version.\nExit codes: 0 clean, 1 findings, 2 could not run.\n")
+}
+
+// commandList prints one line per command: the table's, mcp and tools.
+func commandList(w io.Writer) {
 	names := []string{}
 	summaries := map[string]string{}
 	for _, d := range tools.All() {
@@ -87,13 +97,13 @@ func usage(w io.Writer) {
 			summaries[d.Name] += " (also: " + strings.Join(d.Aliases, ", ") + ")"
 		}
 	}
-	names = append(names, "mcp")
+	names = append(names, "mcp", "tools")
 	summaries["mcp"] = "serve these commands as tools to AI agents over the Model Context Protocol (stdio)"
+	summaries["tools"] = "list the tools, print what is generated from them, or call one as MCP does"
 	sort.Strings(names)
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-15s %s\n", n, summaries[n])
 	}
-	fmt.Fprintf(w, "\nRun 'jstk <command> --help' for a command's flags. Exit codes: 0 clean, 1 findings, 2 could not run.\n")
 }
 
 func runCommand(ctx context.Context, args []string, st Streams) int {
