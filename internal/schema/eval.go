@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -56,7 +57,15 @@ func (e *Error) SchemaPosition() (file string, line, col int) {
 // The error is non-nil only when the evaluation could not be completed: a pattern match
 // that exceeded its time limit, or a reference loop that never reaches the instance.
 func (s *Schema) Validate(v source.Value) ([]Error, error) {
-	errs, _, err := s.ValidateLimit(v, 0)
+	return s.ValidateContext(context.Background(), v)
+}
+
+// ValidateContext is Validate within a run: the evaluation stops, with the context's
+// error, once ctx is cancelled or past its deadline (it checks as it goes, so a long
+// evaluation stops promptly), and its pattern matches draw on the run's budget
+// (WithRegexBudget), whose end is a *StoppedError.
+func (s *Schema) ValidateContext(ctx context.Context, v source.Value) ([]Error, error) {
+	errs, _, err := s.ValidateLimitContext(ctx, v, 0)
 	return errs, err
 }
 
@@ -65,7 +74,12 @@ func (s *Schema) Validate(v source.Value) ([]Error, error) {
 // errors (a large generated document against a schema of many alternatives) is then
 // reported in bounded time and memory.
 func (s *Schema) ValidateLimit(v source.Value, max int) (errs []Error, truncated bool, err error) {
-	e := getEvaluator(true)
+	return s.ValidateLimitContext(context.Background(), v, max)
+}
+
+// ValidateLimitContext is ValidateLimit within a run (see ValidateContext).
+func (s *Schema) ValidateLimitContext(ctx context.Context, v source.Value, max int) (errs []Error, truncated bool, err error) {
+	e := getEvaluator(ctx, true)
 	defer putEvaluator(e)
 	e.maxErrors = max
 	e.eval(s, v, nil)
@@ -82,7 +96,12 @@ func (s *Schema) ValidateLimit(v source.Value, max int) (errs []Error, truncated
 
 // Valid reports whether an instance is valid, stopping at the first error.
 func (s *Schema) Valid(v source.Value) (bool, error) {
-	e := getEvaluator(false)
+	return s.ValidContext(context.Background(), v)
+}
+
+// ValidContext is Valid within a run (see ValidateContext).
+func (s *Schema) ValidContext(ctx context.Context, v source.Value) (bool, error) {
+	e := getEvaluator(ctx, false)
 	defer putEvaluator(e)
 	ok := e.eval(s, v, nil)
 	if e.fatal != nil {
@@ -99,6 +118,8 @@ type pathTok struct {
 }
 
 type evaluator struct {
+	ctx        context.Context // the run's: cancellation, deadline, pattern budget
+	ticks      uint            // evaluations since the context was last checked
 	collect    bool
 	errs       []Error
 	ipath      []pathTok
@@ -141,7 +162,7 @@ type Event struct {
 
 // Trace evaluates an instance like Validate and calls fn for each evaluation step.
 func (s *Schema) Trace(v source.Value, fn func(Event)) ([]Error, error) {
-	return s.TraceReplays(v, fn, nil)
+	return s.TraceReplaysContext(context.Background(), v, fn, nil)
 }
 
 // TraceReplays is Trace for a consumer that can take repeated steps at once. Tracing
@@ -152,7 +173,12 @@ func (s *Schema) Trace(v source.Value, fn func(Event)) ([]Error, error) {
 // steps are what fn would have received, in order, right after the event of the schema
 // reached (Keyword ""). steps is only valid during the call.
 func (s *Schema) TraceReplays(v source.Value, fn func(Event), replay func(id int, steps []Event)) ([]Error, error) {
-	e := getEvaluator(true)
+	return s.TraceReplaysContext(context.Background(), v, fn, replay)
+}
+
+// TraceReplaysContext is TraceReplays within a run (see ValidateContext).
+func (s *Schema) TraceReplaysContext(ctx context.Context, v source.Value, fn func(Event), replay func(id int, steps []Event)) ([]Error, error) {
+	e := getEvaluator(ctx, true)
 	defer putEvaluator(e)
 	e.trace = fn
 	e.replay = replay
@@ -237,10 +263,32 @@ const maxKeptTraced = 1 << 9
 
 var evalPool = sync.Pool{New: func() any { return &evaluator{} }}
 
-func getEvaluator(collect bool) *evaluator {
+func getEvaluator(ctx context.Context, collect bool) *evaluator {
 	e := evalPool.Get().(*evaluator)
+	e.ctx, e.ticks = ctx, 0
 	e.collect = collect
 	return e
+}
+
+// ctxEvery is how many evaluations go between two looks at the run's context: often
+// enough that a cancelled run stops within a millisecond or so, rarely enough to cost
+// nothing measurable.
+const ctxEvery = 1024
+
+// halted reports whether the evaluation must stop: a fatal error so far, or (looked at
+// every ctxEvery evaluations) a cancelled or expired context.
+func (e *evaluator) halted() bool {
+	if e.fatal != nil {
+		return true
+	}
+	e.ticks++
+	if e.ticks%ctxEvery == 0 {
+		if err := e.ctx.Err(); err != nil {
+			e.setFatal(err)
+			return true
+		}
+	}
+	return false
 }
 
 func putEvaluator(e *evaluator) {
@@ -262,6 +310,7 @@ func putEvaluator(e *evaluator) {
 			e.steps = nil // a pooled evaluator does not keep a large document's steps
 		}
 	}
+	e.ctx = nil
 	evalPool.Put(e)
 }
 
@@ -398,6 +447,9 @@ func (a *annotations) item(i int) {
 // eval evaluates s on v. ann, when non-nil, receives the members and items of v that s
 // evaluated.
 func (e *evaluator) eval(s *Schema, v source.Value, ann *annotations) bool {
+	if e.halted() {
+		return false
+	}
 	if e.trace != nil {
 		e.emit(s, "", s.always != alwaysFalse, "")
 		if e.quietDepth > 0 && !e.collect && ann == nil && s.always == alwaysNone && !s.info.dynamic.Load() &&
@@ -832,7 +884,7 @@ func (e *evaluator) evalString(s *Schema, v source.Value) bool {
 		}
 	}
 	if s.pattern != nil {
-		ok, err := s.pattern.Match(str)
+		ok, err := s.pattern.MatchContext(e.ctx, str)
 		if err != nil {
 			e.setFatal(err)
 			return false
@@ -1121,7 +1173,7 @@ func (e *evaluator) evalObject(s *Schema, v source.Value, ann *annotations) bool
 				}
 			}
 			for _, pp := range s.patternProps {
-				m, err := pp.re.Match(key)
+				m, err := pp.re.MatchContext(e.ctx, key)
 				if err != nil {
 					e.setFatal(err)
 					return false
