@@ -73,6 +73,12 @@ func TestMatchContext(t *testing.T) {
 	if _, err := re.MatchContext(ctx, hostileSubject); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("a match past the context's deadline gave %v, want context.DeadlineExceeded", err)
 	}
+	// A cancellation reaches a match under way (whose own limit is an hour).
+	running, cancelRunning := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancelRunning)
+	if _, err := re.MatchContext(running, hostileSubject); !errors.Is(err, context.Canceled) {
+		t.Errorf("a match whose context was cancelled while it ran gave %v, want context.Canceled", err)
+	}
 	done, stop := context.WithCancel(context.Background())
 	stop()
 	if _, err := re.MatchContext(done, "abc"); !errors.Is(err, context.Canceled) {

@@ -116,16 +116,34 @@ func (r ecma) MatchContext(ctx context.Context, s string) (bool, error) {
 			return false, context.DeadlineExceeded
 		}
 	}
-	re := r.re
-	if timeout != r.timeout {
-		// The time limit is read from the Regexp at each match: a shallow copy carries
-		// this match's (the compiled program and the runner pool are shared, read-only).
-		cp := *r.re
-		cp.MatchTimeout = timeout
-		re = &cp
-	}
 	start := time.Now()
-	ok, err := re.MatchString(s)
+	var ok bool
+	var err error
+	if ctx.Done() == nil || timeout <= firstSlice {
+		ok, err = r.matchWithin(s, timeout)
+	} else {
+		// Nearly every match ends within microseconds. One that runs past the first slice
+		// is run again where a cancellation need not wait for it: on cancellation the
+		// call returns at once and the match, left behind, ends at its own limit.
+		ok, err = r.matchWithin(s, firstSlice)
+		if rest := timeout - time.Since(start); err != nil && rest > 0 && ctx.Err() == nil {
+			type result struct {
+				ok  bool
+				err error
+			}
+			ch := make(chan result, 1)
+			go func() {
+				ok, err := r.matchWithin(s, rest)
+				ch <- result{ok, err}
+			}()
+			select {
+			case res := <-ch:
+				ok, err = res.ok, res.err
+			case <-ctx.Done():
+				ok, err = false, ctx.Err()
+			}
+		}
+	}
 	if b != nil {
 		b.spent(time.Since(start))
 	}
@@ -141,6 +159,23 @@ func (r ecma) MatchContext(ctx context.Context, s string) (bool, error) {
 		return false, context.DeadlineExceeded
 	}
 	return false, fmt.Errorf("%w: pattern %q did not finish within %v", ErrRegexTimeout, r.src, r.timeout)
+}
+
+// firstSlice is how long a backtracking match runs before it is moved where a
+// cancellation of its run need not wait for it.
+const firstSlice = 100 * time.Millisecond
+
+// matchWithin matches with a time limit of its own.
+func (r ecma) matchWithin(s string, timeout time.Duration) (bool, error) {
+	re := r.re
+	if timeout != r.timeout {
+		// The time limit is read from the Regexp at each match: a shallow copy carries
+		// this match's (the compiled program and the runner pool are shared, read-only).
+		cp := *r.re
+		cp.MatchTimeout = timeout
+		re = &cp
+	}
+	return re.MatchString(s)
 }
 
 // toRE2 translates a pattern to RE2 syntax when it only uses constructs whose meaning is the
