@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -148,4 +149,43 @@ func IsStopped(err error) bool {
 		return true
 	}
 	return errors.Is(err, context.DeadlineExceeded)
+}
+
+// EndsRun reports whether err ends the run it happened in, and not only one evaluation:
+// the run's context was cancelled or passed its deadline, or its pattern budget is used up.
+// Engines stop at such an error instead of taking it for one value that could not be
+// decided.
+func EndsRun(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrRegexBudget)
+}
+
+// Halt keeps the first error that ended a run whose workers evaluate in parallel. Its zero
+// value is ready to use; it is safe for concurrent use, and a nil *Halt records nothing.
+type Halt struct {
+	mu  sync.Mutex
+	err error
+}
+
+// Note records err when it ends the run (see EndsRun) and reports whether the run has
+// ended.
+func (h *Halt) Note(err error) bool {
+	if h == nil {
+		return false
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.err == nil && err != nil && EndsRun(err) {
+		h.err = err
+	}
+	return h.err != nil
+}
+
+// Err returns the error that ended the run, or nil.
+func (h *Halt) Err() error {
+	if h == nil {
+		return nil
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.err
 }

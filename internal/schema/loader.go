@@ -27,6 +27,10 @@ type Loader struct {
 	Resolve map[string]string
 	// Limits bound every document read.
 	Limits *source.Limits
+	// Docs, when set, holds documents already parsed, by file name: they are used instead
+	// of reading and parsing the file again (the catalog shares the workspace it parsed
+	// with its compiles, so that a file loaded under two URIs is one document).
+	Docs map[string]*source.Document
 
 	once  sync.Once
 	index map[string]string // $id -> file name
@@ -158,6 +162,9 @@ func (l *Loader) buildIndex() {
 }
 
 func (l *Loader) read(name string) (*source.Document, error) {
+	if d, ok := l.Docs[name]; ok {
+		return d, nil
+	}
 	limit := int64(source.DefaultMaxSize)
 	if l.Limits != nil && l.Limits.MaxSize > 0 {
 		limit = l.Limits.MaxSize
