@@ -23,6 +23,7 @@ type regexBudget struct {
 	limit time.Duration
 	start time.Time    // when the run began, for "stopped after"
 	used  atomic.Int64 // nanoseconds spent in matches so far, every goroutine of the run
+	last  atomic.Value // string: the pattern whose match used up the budget
 }
 
 type regexBudgetKey struct{}
@@ -56,6 +57,8 @@ func (b *regexBudget) spent(d time.Duration) { b.used.Add(int64(d)) }
 
 // exhausted is the error of a match the budget stopped or refused.
 func (b *regexBudget) exhausted(pattern string) error {
+	b.last.CompareAndSwap(nil, pattern)
+	pattern, _ = b.last.Load().(string)
 	return &StoppedError{
 		After: time.Since(b.start),
 		Reason: fmt.Sprintf("pattern matching took the whole time budget of this run (%s); the last pattern was %s; "+
@@ -98,6 +101,19 @@ func Seconds(d time.Duration) string {
 		return strconv.FormatFloat(float64(int64(s*10+0.5))/10, 'f', -1, 64) + " s"
 	}
 	return strconv.FormatFloat(float64(int64(s*100+0.5))/100, 'f', -1, 64) + " s"
+}
+
+// BudgetSpent returns, once the pattern budget of ctx's run is used up, the error its end
+// gives (a *StoppedError wrapping ErrRegexBudget), and nil before. Engines that take an
+// evaluation error for "cannot decide" and go on check it when they finish, so that a run
+// cut short by its budget says so.
+func BudgetSpent(ctx context.Context) error {
+	b := budgetOf(ctx)
+	if b == nil || b.remaining() > 0 {
+		return nil
+	}
+	last, _ := b.last.Load().(string)
+	return b.exhausted(last)
 }
 
 // runLimits is what a run was given, for the message of the budget that stops it.
