@@ -1,0 +1,79 @@
+package tools
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/jstk-dev/jstk/internal/sample"
+	"github.com/jstk-dev/jstk/internal/validate"
+	"github.com/jstk-dev/jstk/internal/workspace"
+)
+
+// TestValidateKeepsOnlyItsPage: a paged call keeps the instances of its page and nothing
+// else, however many stream by (the list was kept whole and cut at the end, 1 GB for a
+// 48 MB NDJSON file with limit 1).
+func TestValidateKeepsOnlyItsPage(t *testing.T) {
+	p := NewProvider(testEnv(), All())
+	tests := []struct {
+		args string
+		page *validate.Page
+		n    int
+	}{
+		{`"limit": 3, "offset": 10`, &validate.Page{Offset: 10, Limit: 3, Total: 250, Omitted: 247}, 3},
+		{`"limit": 1`, &validate.Page{Offset: 0, Limit: 1, Total: 250, Omitted: 249}, 1},
+		{`"limit": 5, "offset": 248`, &validate.Page{Offset: 248, Limit: 5, Total: 250, Omitted: 248}, 2},
+		{`"limit": 5, "offset": 400`, &validate.Page{Offset: 250, Limit: 5, Total: 250, Omitted: 250}, 0},
+		{`"limit": 300`, nil, 250},
+		{`"limit": 3, "invalidOnly": true`, nil, 0},
+	}
+	for _, tc := range tests {
+		res := call(t, p, "validate", `{"schema": {"path": "schema.json"}, "instances": [{"path": "many.ndjson"}], `+tc.args+`}`)
+		r := res.StructuredContent.(*validate.Result)
+		if diff := cmp.Diff(tc.page, r.Page); diff != "" {
+			t.Errorf("%s: page (-want +got):\n%s", tc.args, diff)
+		}
+		if len(r.Instances) != tc.n || cap(r.Instances) > 2*tc.n+8 || r.Summary.Total != 250 {
+			t.Errorf("%s: %d instances kept in a slice of %d, summary %+v; want %d, the page alone", tc.args,
+				len(r.Instances), cap(r.Instances), r.Summary, tc.n)
+		}
+	}
+}
+
+// TestRunsHaveBudgets: Env's time limit and pattern budget bound every run; a run they
+// stop says so, as a result where the tool can give a partial one.
+func TestRunsHaveBudgets(t *testing.T) {
+	hostile := `{"type": "string", "minLength": 30, "allOf": [{"pattern": "^(\\w+\\s?)*$"}, {"pattern": "!$"}]}`
+	lines := strings.Repeat(`"`+strings.Repeat("a", 40)+`!"`+"\n", 30)
+	fsys := workspace.Memory(map[string]string{"h.json": hostile, "h.ndjson": lines})
+	for _, env := range []*Env{
+		{FS: fsys, RegexBudget: 300 * time.Millisecond},
+		{FS: fsys, Timeout: 300 * time.Millisecond},
+	} {
+		p := NewProvider(env, All())
+		res := call(t, p, "validate", `{"schema": {"path": "h.json"}, "instances": [{"path": "h.ndjson"}]}`)
+		r, ok := res.StructuredContent.(*validate.Result)
+		if res.IsError || !ok || !strings.HasPrefix(r.Stopped, "stopped after ") || !strings.Contains(res.Content[0].Text, r.Stopped) {
+			t.Errorf("validate: %+v, want a result that says it stopped", res.Content)
+		}
+		res = call(t, p, "sample", `{"schema": {"path": "h.json"}, "count": 2}`)
+		sr, ok := res.StructuredContent.(*sample.Result)
+		if res.IsError || !ok || sr.Failure == nil || !sr.Failure.Stopped {
+			t.Errorf("sample: %+v, want a result that says it stopped", res.Content)
+		}
+		res = call(t, p, "lint", `{"schemas": [{"value": {"pattern": "^(\\w+\\s?)*$", "examples": ["`+strings.Repeat("a", 40)+`!", "`+strings.Repeat("b", 40)+`!"]}}]}`)
+		if !res.IsError || !strings.Contains(res.Content[0].Text, "stopped after ") {
+			t.Errorf("lint: %+v, want an error that says it stopped", res.Content)
+		}
+	}
+	// A negative budget means none: each match is bounded by its own limit only.
+	d, _ := Lookup("validate")
+	env := &Env{FS: fsys, RegexBudget: -1}
+	in := &ValidateInput{Schema: PathDoc("h.json"), Instances: []Doc{{Value: []byte(`"abc"`)}}}
+	if r, err := d.Run(context.Background(), env, in); err != nil || r.(*validate.Result).Stopped != "" {
+		t.Errorf("no budget: %v, %v", r, err)
+	}
+}
