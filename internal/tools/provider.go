@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -114,6 +115,12 @@ func (p *Provider) Call(ctx context.Context, req *mcp.CallRequest) (res *mcp.Cal
 	}
 	report, err := d.Run(ctx, &env, in)
 	if err != nil {
+		if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+			return mcp.ErrorResult("%s was cancelled before it was done (the server is shutting down, or the client cancelled the call)", d.Name)
+		}
+		if schema.IsStopped(err) || errors.Is(err, schema.ErrRegexBudget) {
+			return mcp.ErrorResult("%s %s", d.Name, err.Error()) // "lint stopped after 10 s: ..."
+		}
 		return mcp.ErrorResult("%s could not run: %s", d.Name, describeLoadError(err))
 	}
 	return Result(report)

@@ -52,6 +52,9 @@ type Env struct {
 	RegexBudget time.Duration
 }
 
+// DefaultRegexBudget is the pattern budget of a run when Env gives none.
+const DefaultRegexBudget = schema.DefaultRegexBudget
+
 // Descriptor describes one tool.
 type Descriptor struct {
 	// Name is the CLI subcommand and the MCP tool name: ^[a-z][a-z0-9_]{0,63}$.
