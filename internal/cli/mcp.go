@@ -115,6 +115,11 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 		}
 		defer f.Close()
 		opts.Audit = f
+		// The log may lie inside the workspace: no tool may read it back.
+		if err := workspace.Hide(fsys, *audit); err != nil {
+			fmt.Fprintf(st.Stderr, "jstk mcp: --audit: %v\n", err)
+			return ExitError
+		}
 	}
 	names := make([]string, len(selected))
 	for i, d := range selected {
