@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -75,5 +76,29 @@ func TestRunsHaveBudgets(t *testing.T) {
 	in := &ValidateInput{Schema: PathDoc("h.json"), Instances: []Doc{{Value: []byte(`"abc"`)}}}
 	if r, err := d.Run(context.Background(), env, in); err != nil || r.(*validate.Result).Stopped != "" {
 		t.Errorf("no budget: %v, %v", r, err)
+	}
+}
+
+// TestAuditRedaction: the audit log keeps a schema's properties (a property named
+// "password" is not a secret) and loses what looks like a credential anywhere, and the
+// secret-named members of instances.
+func TestAuditRedaction(t *testing.T) {
+	p := NewProvider(testEnv(), All())
+	var args any
+	raw := `{"schema": {"value": {"properties": {"password": {"type": "string", "minLength": 8}}, "default": {"password": "sk_live_4eC39HqLyjWDarjtT1zdp7dc"}}},
+		"instances": [{"value": {"user": "a", "password": "hunter2", "db": "postgres://admin:pw@db/x"}}], "limit": 3}`
+	if err := json.Unmarshal([]byte(raw), &args); err != nil {
+		t.Fatal(err)
+	}
+	var want any
+	if err := json.Unmarshal([]byte(`{"schema": {"value": {"properties": {"password": {"type": "string", "minLength": 8}}, "default": {"password": "[REDACTED]"}}},
+		"instances": [{"value": {"user": "a", "password": "[REDACTED]", "db": "postgres://[REDACTED]@db/x"}}], "limit": 3}`), &want); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, p.RedactArguments("validate", args)); diff != "" {
+		t.Errorf("validate arguments (-want +got):\n%s", diff)
+	}
+	if got := p.RedactArguments("nope", map[string]any{"token": "x"}); !cmp.Equal(got, map[string]any{"token": "[REDACTED]"}) {
+		t.Errorf("an unknown tool's arguments: %v", got)
 	}
 }

@@ -209,3 +209,36 @@ func Bound(text string, max int) string {
 	return head + fmt.Sprintf("... [%d characters (%d lines) not shown; narrow the call with limit and offset]\n",
 		len(cut), strings.Count(cut, "\n")) + tail
 }
+
+// schemaArguments are the argument names of the documents that are schemas, in every tool
+// that has them.
+var schemaArguments = map[string]bool{"schema": true, "schemas": true, "old": true, "new": true, "from": true}
+
+// RedactArguments redacts a call's arguments for the audit log (mcp.ArgumentRedactor):
+// the documents that are schemas by shape only (mcp.RedactValues), since a schema's
+// property named "password" describes a secret, it is not one; every other argument, and
+// the instances and tests above all, by name and by shape (mcp.Redact).
+func (p *Provider) RedactArguments(tool string, args any) any {
+	m, ok := args.(map[string]any)
+	d, found := Lookup(tool)
+	if !ok || !found {
+		return mcp.Redact(args)
+	}
+	docs := map[string]bool{}
+	for i := 0; i < d.Input.NumField(); i++ {
+		f := d.Input.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if schemaArguments[name] && (f.Type == docType || f.Type == reflect.TypeFor[[]Doc]()) {
+			docs[name] = true
+		}
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		if docs[k] {
+			out[k] = mcp.RedactValues(v)
+		} else {
+			out[k] = mcp.Redact(map[string]any{k: v}).(map[string]any)[k]
+		}
+	}
+	return out
+}
