@@ -179,3 +179,17 @@ func TestSeconds(t *testing.T) {
 		t.Errorf("Seconds (-want +got):\n%s", diff)
 	}
 }
+
+// TestHugeCountsInMessages: a count beyond what evaluation keeps (2^31-1) is reported as
+// the schema writes it, not as the clamped number.
+func TestHugeCountsInMessages(t *testing.T) {
+	s := mustCompile(t, `{"minLength": 1e18, "properties": {"a": {"minItems": 99999999999}}}`)
+	errs, err := s.Validate(parse(t, `"abc"`).Root)
+	if err != nil || len(errs) != 1 || errs[0].Message != "string is 3 characters long, less than the minimum of 1000000000000000000" {
+		t.Errorf("errors %+v (%v)", errs, err)
+	}
+	errs, err = s.Validate(parse(t, `{"a": []}`).Root)
+	if err != nil || len(errs) != 1 || errs[0].Message != "array has 0 items, fewer than the minimum of 99999999999" {
+		t.Errorf("errors %+v (%v)", errs, err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/maphash"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -844,6 +845,17 @@ func (e *evaluator) evalNumber(s *Schema, v source.Value) bool {
 // moreRunes reports whether str has more than n characters (code points; an invalid byte
 // counts as one, as in utf8.RuneCountInString), counting only when its byte length does
 // not settle it.
+// countText renders a count keyword (minLength, maxItems, ...) for a message as the schema
+// writes it: the compiled count is clamped to 2^31-1, which "1e18" is not.
+func countText(s *Schema, kw string, n int) string {
+	if n == math.MaxInt32 {
+		if v, ok := s.Value().Get(kw); ok && v.Kind() == source.Number {
+			return v.Num().String()
+		}
+	}
+	return strconv.Itoa(n)
+}
+
 func moreRunes(str string, n int) bool {
 	switch {
 	case len(str) <= n:
@@ -871,13 +883,13 @@ func (e *evaluator) evalString(s *Schema, v source.Value) bool {
 			}
 		}
 		if !okMax {
-			valid = e.fail(s, "maxLength", "string is %d characters long, more than the maximum of %d", utf8.RuneCountInString(str), s.maxLength)
+			valid = e.fail(s, "maxLength", "string is %d characters long, more than the maximum of %s", utf8.RuneCountInString(str), countText(s, "maxLength", s.maxLength))
 			if !e.collect {
 				return false
 			}
 		}
 		if !okMin {
-			valid = e.fail(s, "minLength", "string is %d characters long, less than the minimum of %d", utf8.RuneCountInString(str), s.minLength)
+			valid = e.fail(s, "minLength", "string is %d characters long, less than the minimum of %s", utf8.RuneCountInString(str), countText(s, "minLength", s.minLength))
 			if !e.collect {
 				return false
 			}
@@ -935,13 +947,13 @@ func (e *evaluator) evalArray(s *Schema, v source.Value, ann *annotations) bool 
 		}
 	}
 	if s.minItems >= 0 && len(items) < s.minItems {
-		valid = e.fail(s, "minItems", "array has %d items, fewer than the minimum of %d", len(items), s.minItems)
+		valid = e.fail(s, "minItems", "array has %d items, fewer than the minimum of %s", len(items), countText(s, "minItems", s.minItems))
 		if !e.collect {
 			return false
 		}
 	}
 	if s.maxItems >= 0 && len(items) > s.maxItems {
-		valid = e.fail(s, "maxItems", "array has %d items, more than the maximum of %d", len(items), s.maxItems)
+		valid = e.fail(s, "maxItems", "array has %d items, more than the maximum of %s", len(items), countText(s, "maxItems", s.maxItems))
 		if !e.collect {
 			return false
 		}
@@ -1027,7 +1039,7 @@ func (e *evaluator) evalArray(s *Schema, v source.Value, ann *annotations) bool 
 			msg := "no item matches the \"contains\" schema"
 			if s.minContains >= 0 {
 				kw = "minContains"
-				msg = fmt.Sprintf("%d item(s) match the \"contains\" schema, fewer than minContains %d", matched, s.minContains)
+				msg = fmt.Sprintf("%d item(s) match the \"contains\" schema, fewer than minContains %s", matched, countText(s, "minContains", s.minContains))
 			}
 			valid = e.fail(s, kw, "%s", msg)
 			if !e.collect {
@@ -1035,7 +1047,7 @@ func (e *evaluator) evalArray(s *Schema, v source.Value, ann *annotations) bool 
 			}
 		}
 		if s.maxContains >= 0 && matched > s.maxContains {
-			valid = e.fail(s, "maxContains", "%d items match the \"contains\" schema, more than maxContains %d", matched, s.maxContains)
+			valid = e.fail(s, "maxContains", "%d items match the \"contains\" schema, more than maxContains %s", matched, countText(s, "maxContains", s.maxContains))
 			if !e.collect {
 				return false
 			}
@@ -1114,13 +1126,13 @@ func (e *evaluator) evalObject(s *Schema, v source.Value, ann *annotations) bool
 		e.traceObject(s, v)
 	}
 	if s.minProps >= 0 && n < s.minProps {
-		valid = e.fail(s, "minProperties", "object has %d properties, fewer than the minimum of %d", n, s.minProps)
+		valid = e.fail(s, "minProperties", "object has %d properties, fewer than the minimum of %s", n, countText(s, "minProperties", s.minProps))
 		if !e.collect {
 			return false
 		}
 	}
 	if s.maxProps >= 0 && n > s.maxProps {
-		valid = e.fail(s, "maxProperties", "object has %d properties, more than the maximum of %d", n, s.maxProps)
+		valid = e.fail(s, "maxProperties", "object has %d properties, more than the maximum of %s", n, countText(s, "maxProperties", s.maxProps))
 		if !e.collect {
 			return false
 		}
