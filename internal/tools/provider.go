@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -123,7 +124,27 @@ func (p *Provider) Call(ctx context.Context, req *mcp.CallRequest) (res *mcp.Cal
 		}
 		return mcp.ErrorResult("%s could not run: %s", d.Name, describeLoadError(err))
 	}
-	return Result(report)
+	return result(report, narrowHint(d))
+}
+
+// narrowHint says how to get what a bounded text leaves out, naming only arguments the
+// tool has.
+func narrowHint(d *Descriptor) string {
+	var args []string
+	for _, name := range []string{"limit", "offset", "maxText"} {
+		for i := 0; i < d.Input.NumField(); i++ {
+			if n, _, _ := strings.Cut(d.Input.Field(i).Tag.Get("json"), ","); n == name {
+				args = append(args, name)
+			}
+		}
+	}
+	switch len(args) {
+	case 0:
+		return "the structured content holds all of it"
+	case 1:
+		return "narrow the call with " + args[0]
+	}
+	return "narrow the call with " + strings.Join(args[:len(args)-1], ", ") + " and " + args[len(args)-1]
 }
 
 // decode checks raw arguments against the tool's input schema and decodes them.
@@ -152,10 +173,17 @@ func (p *Provider) decode(d *Descriptor, raw json.RawMessage) (any, error) {
 		}
 		return nil, fmt.Errorf("invalid arguments for %s: %s", d.Name, strings.Join(msgs, "; "))
 	}
+	raw, err = integersAsWritten(d, raw, doc.Root)
+	if err != nil {
+		return nil, fmt.Errorf("invalid arguments for %s: %v", d.Name, err)
+	}
 	in := d.NewInput()
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(in); err != nil {
+		if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok && te.Field != "" {
+			return nil, fmt.Errorf("invalid arguments for %s: argument %s: a %s cannot be read as %s", d.Name, te.Field, te.Value, te.Type)
+		}
 		return nil, fmt.Errorf("invalid arguments for %s: %v", d.Name, err)
 	}
 	// Lists are paged by default over MCP.
@@ -165,15 +193,55 @@ func (p *Provider) decode(d *Descriptor, raw json.RawMessage) (any, error) {
 	return in, nil
 }
 
+// integersAsWritten rewrites the integer arguments that JSON Schema reads as integers but
+// Go's decoder does not ("limit": 1.0, 1e2) as integer literals; one too large for the
+// argument is refused, naming it.
+func integersAsWritten(d *Descriptor, raw json.RawMessage, args source.Value) (json.RawMessage, error) {
+	var m map[string]json.RawMessage
+	changed := false
+	for i := 0; i < d.Input.NumField(); i++ {
+		f := d.Input.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch f.Type.Kind() {
+		case reflect.Int, reflect.Int64:
+		default:
+			continue
+		}
+		v, ok := args.Get(name)
+		if !ok || v.Kind() != source.Number || !v.Num().IsInteger() {
+			continue
+		}
+		n, fits := v.Num().Int64()
+		if !fits || (f.Type.Kind() == reflect.Int && int64(int(n)) != n) {
+			return nil, fmt.Errorf("argument %s: %s is too large", name, v.Num())
+		}
+		lit := strconv.FormatInt(n, 10)
+		if m == nil {
+			if err := json.Unmarshal(raw, &m); err != nil {
+				return nil, err
+			}
+		}
+		if string(bytes.TrimSpace(m[name])) != lit {
+			m[name], changed = json.RawMessage(lit), true
+		}
+	}
+	if !changed {
+		return raw, nil
+	}
+	return json.Marshal(m)
+}
+
 // Result turns a report into an MCP result: the text report (bounded) as content and the
 // report itself as structured content.
-func Result(r Report) *mcp.CallResult {
+func Result(r Report) *mcp.CallResult { return result(r, defaultHint) }
+
+func result(r Report, hint string) *mcp.CallResult {
 	var buf bytes.Buffer
 	if err := r.WriteText(&buf); err != nil {
 		return mcp.ErrorResult("rendering the report: %v", err)
 	}
 	res := &mcp.CallResult{
-		Content:           []mcp.Content{mcp.TextContent(Bound(buf.String(), MaxText))},
+		Content:           []mcp.Content{mcp.TextContent(BoundHint(buf.String(), MaxText, hint))},
 		StructuredContent: r,
 	}
 	if f, ok := r.(Failer); ok && f.Failure() != nil {
@@ -183,9 +251,15 @@ func Result(r Report) *mcp.CallResult {
 	return res
 }
 
+// defaultHint is Bound's hint: the arguments of the tools that list.
+const defaultHint = "narrow the call with limit and offset"
+
 // Bound cuts text to at most max bytes, keeping its beginning and its last lines (where
 // reports put their verdict) and saying how much was left out between them.
-func Bound(text string, max int) string {
+func Bound(text string, max int) string { return BoundHint(text, max, defaultHint) }
+
+// BoundHint is Bound whose note ends with hint, which says how to get the rest.
+func BoundHint(text string, max int, hint string) string {
 	if len(text) <= max {
 		return text
 	}
@@ -206,8 +280,8 @@ func Bound(text string, max int) string {
 		}
 	}
 	cut := text[len(head) : len(text)-len(tail)]
-	return head + fmt.Sprintf("... [%d characters (%d lines) not shown; narrow the call with limit and offset]\n",
-		len(cut), strings.Count(cut, "\n")) + tail
+	return head + fmt.Sprintf("... [%d characters (%d lines) not shown; %s]\n",
+		len(cut), strings.Count(cut, "\n"), hint) + tail
 }
 
 // schemaArguments are the argument names of the documents that are schemas, in every tool

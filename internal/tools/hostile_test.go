@@ -102,3 +102,51 @@ func TestAuditRedaction(t *testing.T) {
 		t.Errorf("an unknown tool's arguments: %v", got)
 	}
 }
+
+// TestIntegerArguments: an integer written as 1.0 or 1e1 is an integer (the input schema
+// accepts it, so the call does); one too large is refused naming the argument, not with
+// Go's decoder's words.
+func TestIntegerArguments(t *testing.T) {
+	p := NewProvider(testEnv(), All())
+	base := `"schema": {"path": "schema.json"}, "instances": [{"path": "many.ndjson"}]`
+	for _, limit := range []string{"1.0", "1e0", "10E-1"} {
+		res := call(t, p, "validate", `{`+base+`, "limit": `+limit+`}`)
+		if res.IsError {
+			t.Fatalf("limit %s: %v", limit, res.Content)
+		}
+		if r := res.StructuredContent.(*validate.Result); len(r.Instances) != 1 || r.Page == nil || r.Page.Limit != 1 {
+			t.Errorf("limit %s: %d instances, page %+v", limit, len(r.Instances), r.Page)
+		}
+	}
+	for limit, want := range map[string]string{
+		"1.5":  "argument limit: value must be integer",
+		"1e30": "argument limit: 1e+30 is too large",
+	} {
+		res := call(t, p, "validate", `{`+base+`, "limit": `+limit+`}`)
+		if !res.IsError || !strings.Contains(res.Content[0].Text, want) || strings.Contains(res.Content[0].Text, "unmarshal") {
+			t.Errorf("limit %s: %v, want an error saying %q", limit, res.Content, want)
+		}
+	}
+}
+
+// TestNarrowHint: the note of a cut text names only arguments the tool has.
+func TestNarrowHint(t *testing.T) {
+	got := map[string]string{}
+	for _, d := range All() {
+		got[d.Name] = narrowHint(d)
+	}
+	want := map[string]string{
+		"bundle": "the structured content holds all of it", "coverage": "narrow the call with limit and offset",
+		"diff": "narrow the call with limit and offset", "infer": "the structured content holds all of it",
+		"lint": "narrow the call with limit and offset", "list_schemas": "narrow the call with limit and offset",
+		"sample": "the structured content holds all of it", "schema_context": "narrow the call with limit and maxText",
+		"test": "narrow the call with limit and offset", "validate": "narrow the call with limit and offset",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("hints (-want +got):\n%s", diff)
+	}
+	long := strings.Repeat("x\n", MaxText)
+	if b := BoundHint(long, MaxText, got["infer"]); !strings.Contains(b, "not shown; the structured content holds all of it]") || len(b) > MaxText {
+		t.Errorf("bounded: %d bytes, %q", len(b), b[len(b)-100:])
+	}
+}
