@@ -315,7 +315,7 @@ func (r *runner) context() context.Context {
 // stopOn records an error that ends the run: a cancelled or expired context, or the
 // pattern budget used up. Other errors (a reference loop in one schema) are the file's.
 func (r *runner) stopOn(err error) {
-	if r == nil || !(errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, schema.ErrRegexBudget)) {
+	if r == nil || !schema.EndsRun(err) {
 		return
 	}
 	r.mu.Lock()

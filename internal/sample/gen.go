@@ -2,7 +2,6 @@ package sample
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -556,16 +555,10 @@ func (g *gen) valid(s *schema.Schema, v source.Value) (bool, error) {
 
 // stopOn halts the generation when err ends the run.
 func (g *gen) stopOn(err error) {
-	if g.halt == nil && endsRun(err) {
+	if g.halt == nil && schema.EndsRun(err) {
 		g.halt = err
 		g.budget = 0
 	}
-}
-
-// endsRun reports an error after which no check of the run can succeed.
-func endsRun(err error) bool {
-	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
-		errors.Is(err, schema.ErrRegexBudget)
 }
 
 // crowded reports whether this attempt has generated so much already that what remains
