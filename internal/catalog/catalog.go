@@ -677,13 +677,14 @@ func (w *Workspace) check(ctx context.Context) error {
 	var mu sync.Mutex
 	done := 0
 	var catch panics.Catcher // a worker's panic is raised again after wg.Wait
+	var halt schema.Halt     // the first evaluation error that ends the run
 	for range max(1, runtime.GOMAXPROCS(0)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for s := range jobs {
 				catch.Do(func() {
-					w.checkOne(s, loader, metas)
+					w.checkOne(ctx, &halt, s, loader, metas)
 					if w.opts.Progress != nil {
 						mu.Lock()
 						defer mu.Unlock()
@@ -701,12 +702,38 @@ func (w *Workspace) check(ctx context.Context) error {
 		if err = ctx.Err(); err != nil {
 			break
 		}
+		if err = halt.Err(); err != nil {
+			break
+		}
 		jobs <- s
 	}
 	close(jobs)
 	wg.Wait()
 	catch.Repanic()
-	return err
+	if e := halt.Err(); e != nil {
+		err = e
+	}
+	if err != nil {
+		return schema.Stopped(ctx, err)
+	}
+	roots, err := w.compileAll(ctx, w.compileLoader(loader))
+	if err != nil {
+		return schema.Stopped(ctx, err)
+	}
+	w.firstInvalidReached(roots)
+	return nil
+}
+
+// compileLoader is loader with the workspace's parsed documents, so that compiles read
+// none again and a file loaded under two URIs (its path, its $id) is one document.
+func (w *Workspace) compileLoader(loader *schema.Loader) *schema.Loader {
+	docs := make(map[string]*source.Document, len(w.files))
+	for p, f := range w.files {
+		if f.doc != nil {
+			docs[p] = f.doc
+		}
+	}
+	return &schema.Loader{FS: loader.FS, IndexRoot: loader.IndexRoot, Resolve: loader.Resolve, Limits: loader.Limits, Docs: docs}
 }
 
 // loader finds referenced documents as the schema package does, in its order (the resolve

@@ -11,9 +11,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/debug"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/jstk-dev/jstk/internal/tools"
 )
@@ -135,6 +137,11 @@ func runCommand(ctx context.Context, args []string, st Streams) int {
 	if collectLate[d.Name] && os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(-1)
 	}
+	// SIGINT or SIGTERM stops the run (the engines check their context as they go); a
+	// second signal ends the process at once, as without the handler.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	context.AfterFunc(ctx, stop)
 	return output(ctx, d, env, in, g, st)
 }
 

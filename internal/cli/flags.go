@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/jstk-dev/jstk/internal/diag"
@@ -81,16 +82,65 @@ func newCommand(d *tools.Descriptor) (*command, error) {
 
 // globals are the flags every command has.
 type globals struct {
-	format     string
-	maxSize    int64
-	maxDepth   int
-	maxAliases int
-	resolve    []string
+	format      string
+	maxSize     int64
+	maxDepth    int
+	maxAliases  int
+	resolve     []string
+	timeout     time.Duration
+	regexBudget time.Duration
 }
 
 func (g *globals) register(fs *flag.FlagSet) {
 	fs.StringVar(&g.format, "format", "text", "output format: text, json, sarif or github")
 	g.registerLimits(fs)
+	g.registerBudgets(fs, 0)
+}
+
+// registerBudgets adds the flags that bound a run's time: --timeout (default timeout; 0
+// is none) and --regex-budget.
+func (g *globals) registerBudgets(fs *flag.FlagSet, timeout time.Duration) {
+	g.timeout, g.regexBudget = timeout, tools.DefaultRegexBudget
+	what := "the run"
+	if timeout > 0 {
+		what = "each tool call"
+	}
+	fs.Func("timeout", fmt.Sprintf("stop %s after this long and report what was done (e.g. 30s, 5m; a bare number is seconds; 0: no limit) (default %s)",
+		what, durationText(timeout)), func(s string) error {
+		d, err := parseDuration(s)
+		g.timeout = d
+		return err
+	})
+	fs.Func("regex-budget", fmt.Sprintf("the time all pattern matches of %s may take together, so that hostile patterns cannot hang it (0: no budget) (default %s)",
+		what, durationText(tools.DefaultRegexBudget)), func(s string) error {
+		d, err := parseDuration(s)
+		g.regexBudget = d
+		if d == 0 {
+			g.regexBudget = -1 // tools.Env: negative is no budget
+		}
+		return err
+	})
+}
+
+// parseDuration reads a duration for --timeout and --regex-budget: Go's syntax (1m30s,
+// 500ms) or a bare number of seconds.
+func parseDuration(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if f, err := strconv.ParseFloat(s, 64); err == nil && f >= 0 && f < math.MaxInt64/float64(time.Second) {
+		return time.Duration(f * float64(time.Second)), nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("invalid duration %q: use a number of seconds or a duration such as 30s, 2m, 1m30s", s)
+	}
+	return d, nil
+}
+
+func durationText(d time.Duration) string {
+	if d == 0 {
+		return "no limit"
+	}
+	return d.String()
 }
 
 // registerLimits adds the flags about reading: limits and the resolve map.
@@ -154,7 +204,8 @@ func (g *globals) env(st Streams, cmd string, in any) (*tools.Env, error) {
 	}
 	notes := tools.NewNotes(func(msg string) { fmt.Fprintf(st.Stderr, "jstk %s: %s\n", cmd, msg) })
 	return &tools.Env{FS: fsys, Stdin: st.Stdin, Resolve: cfg.Resolve, Root: root,
-		Index: tools.NewIndex(fsys, dirs, g.limits()), Notes: notes, Limits: g.limits()}, nil
+		Index: tools.NewIndex(fsys, dirs, g.limits()), Notes: notes, Limits: g.limits(),
+		Timeout: g.timeout, RegexBudget: g.regexBudget}, nil
 }
 
 func (g *globals) limits() *source.Limits {
@@ -318,6 +369,7 @@ func (c *command) help(w io.Writer) {
 	fmt.Fprintf(w, "  --format %s\n      output format (default text)\n", strings.Join(append([]string{"text", "json", "sarif", "github"}, c.d.Formats...), "|"))
 	fmt.Fprintf(w, "  --resolve URI=PATH\n      map a URI or URI prefix (ending in /) to a file or directory, for offline $ref; repeatable\n")
 	fmt.Fprintf(w, "  --max-size SIZE, --max-depth N, --max-alias-nodes N\n      limits on each document read (defaults 256MiB, %d, %d)\n", source.DefaultMaxDepth, source.DefaultMaxAliasNodes)
+	fmt.Fprintf(w, "  --timeout DURATION, --regex-budget DURATION\n      stop the run after this long (default: no limit), and bound the time all its pattern\n      matches take together (default %s); a run stopped says so and exits 2\n", durationText(tools.DefaultRegexBudget))
 	if c.positional != nil {
 		dots := "..."
 		if c.positional.typ.Kind() != reflect.Slice {

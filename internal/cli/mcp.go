@@ -9,9 +9,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/jstk-dev/jstk/internal/mcp"
 	"github.com/jstk-dev/jstk/internal/tools"
@@ -19,14 +21,29 @@ import (
 )
 
 const mcpUsage = `Usage: jstk mcp [--root DIR] [--expose a,b] [--exclude c] [--audit FILE] [--page-size N]
+                [--timeout D] [--regex-budget D] [--max-calls N] [--drain D]
 
 Serves jstk's commands as Model Context Protocol tools over stdio (newline-delimited
 JSON-RPC 2.0), for AI agents. Every tool is read-only and confined to the workspace root:
 paths outside it, ".." that climbs out, and symbolic links that lead out are refused.
 Stdout carries only protocol messages; diagnostics go to stderr.
 
+At EOF on stdin the calls in flight get --drain to finish, then are cancelled; on SIGTERM
+or SIGINT they are cancelled at once. The answers of the calls that end within half a
+second are sent, and the server exits 0.
+
 Flags:
 `
+
+// Defaults of jstk mcp.
+const (
+	// DefaultCallTimeout bounds each tool call.
+	DefaultCallTimeout = 60 * time.Second
+	// DefaultDrain is how long calls in flight at EOF may take to finish.
+	DefaultDrain = 500 * time.Millisecond
+	// shutdownGrace is how long cancelled calls may take to send their answers.
+	shutdownGrace = 500 * time.Millisecond
+)
 
 // runMCP serves the descriptor table over stdio until EOF or a termination signal.
 func runMCP(ctx context.Context, args []string, st Streams) int {
@@ -37,8 +54,16 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 	exclude := fs.String("exclude", "", "do not serve these tools (comma-separated)")
 	audit := fs.String("audit", "", "append one JSON line per tool call to `FILE`")
 	pageSize := fs.Int("page-size", mcp.DefaultPageSize, "tools per tools/list page (1-1000)")
+	maxCalls := fs.Int("max-calls", runtime.NumCPU(), "tool calls that run at once; the others wait their turn")
+	drain := DefaultDrain
+	fs.Func("drain", "how long the calls in flight at EOF may take to finish before they are cancelled (default 500ms)", func(s string) error {
+		d, err := parseDuration(s)
+		drain = d
+		return err
+	})
 	g := &globals{}
 	g.registerLimits(fs)
+	g.registerBudgets(fs, DefaultCallTimeout)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(st.Stdout, mcpUsage)
@@ -55,6 +80,10 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 	}
 	if *pageSize < 1 || *pageSize > 1000 {
 		fmt.Fprintf(st.Stderr, "jstk mcp: --page-size %d: must be between 1 and 1000\n", *pageSize)
+		return ExitError
+	}
+	if *maxCalls < 1 {
+		fmt.Fprintf(st.Stderr, "jstk mcp: --max-calls %d: must be at least 1\n", *maxCalls)
 		return ExitError
 	}
 	selected, left, err := selectTools(*expose, *exclude)
@@ -76,7 +105,7 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 		u, p, _ := tools.ParseResolve(r)
 		cfg.Resolve[u] = p
 	}
-	opts := &mcp.Options{Name: "jstk", Version: Version, PageSize: *pageSize,
+	opts := &mcp.Options{Name: "jstk", Version: Version, PageSize: *pageSize, MaxConcurrent: *maxCalls,
 		Logf: func(format string, args ...any) { fmt.Fprintf(st.Stderr, "jstk mcp: "+format+"\n", args...) }}
 	if *audit != "" {
 		f, err := os.OpenFile(*audit, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
@@ -86,6 +115,11 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 		}
 		defer f.Close()
 		opts.Audit = f
+		// The log may lie inside the workspace: no tool may read it back.
+		if err := workspace.Hide(fsys, *audit); err != nil {
+			fmt.Fprintf(st.Stderr, "jstk mcp: --audit: %v\n", err)
+			return ExitError
+		}
 	}
 	names := make([]string, len(selected))
 	for i, d := range selected {
@@ -98,12 +132,13 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 	// The $id index of the root is built by the first call that needs it, and renewed for
 	// every call (reading again only the files that changed), as the catalog is.
 	env := &tools.Env{FS: fsys, Resolve: cfg.Resolve, Root: ".", Cache: tools.NewSchemaCache(64),
-		Index: tools.NewIndex(fsys, []string{"."}, g.limits()), Limits: g.limits()}
+		Index: tools.NewIndex(fsys, []string{"."}, g.limits()), Limits: g.limits(),
+		Timeout: g.timeout, RegexBudget: g.regexBudget}
 	srv := mcp.NewServer(tools.NewProvider(env, selected), opts)
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return serve(ctx, srv, mcp.DefaultMaxMessageSize, st)
+	return serve(ctx, srv, mcp.DefaultMaxMessageSize, st, drain)
 }
 
 // selectTools applies --expose and --exclude, and says what was left out and why.
@@ -147,15 +182,36 @@ func selectTools(expose, exclude string) ([]*tools.Descriptor, []string, error) 
 // serve is the stdio loop: one message per line in, one per line out. A line longer than
 // the server's limit is fed piece by piece to an mcp.Oversize, never held whole, and
 // answered with an error that still carries its id.
-func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams) int {
+//
+// It ends at EOF, after the calls in flight had drain to finish (then they are cancelled),
+// or when ctx ends (a signal: the calls are cancelled at once). Either way the cancelled
+// calls get shutdownGrace to send their answers; then nothing more is written, and it
+// returns 0, whether or not a call is still stuck in work it cannot interrupt.
+func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams, drain time.Duration) int {
+	calls, cancelCalls := context.WithCancel(ctx)
+	defer cancelCalls()
 	var mu sync.Mutex
+	closed := false
 	out := bufio.NewWriterSize(st.Stdout, 64<<10)
 	send := func(msg []byte) {
 		mu.Lock()
 		defer mu.Unlock()
+		if closed {
+			return
+		}
 		out.Write(msg)
 		out.WriteByte('\n')
 		out.Flush()
+	}
+	// shutdown cancels the calls still running, waits briefly for their answers, and
+	// closes the output: a call that ends later must not write half a line as the process
+	// exits.
+	shutdown := func() {
+		cancelCalls()
+		srv.WaitTimeout(shutdownGrace)
+		mu.Lock()
+		closed = true
+		mu.Unlock()
 	}
 	type item struct {
 		line []byte
@@ -208,18 +264,23 @@ func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams) int {
 			if it.over != nil {
 				srv.RefuseOversize(it.over, send)
 			} else {
-				srv.Handle(ctx, it.line, send)
+				srv.Handle(calls, it.line, send)
 			}
 		case err := <-done:
-			srv.Wait()
+			// EOF: the calls in flight may finish (within drain), then are stopped.
+			if !srv.WaitTimeout(drain) {
+				fmt.Fprintf(st.Stderr, "jstk mcp: stdin closed: cancelling the calls still running after %s\n", drain)
+			}
+			shutdown()
 			if err != io.EOF {
 				fmt.Fprintf(st.Stderr, "jstk mcp: reading stdin: %v\n", err)
 				return ExitError
 			}
 			return ExitOK
 		case <-ctx.Done():
-			// Terminated: the calls in flight are cancelled, and still answered and audited.
-			srv.Wait()
+			// Terminated: the calls in flight are cancelled, and answered and audited when
+			// they end within the grace.
+			shutdown()
 			return ExitOK
 		}
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -27,6 +28,9 @@ func output(ctx context.Context, d *tools.Descriptor, env *tools.Env, in any, g 
 	}
 	report, err := d.Run(ctx, env, in)
 	if err != nil {
+		if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+			err = errors.New("interrupted: stopped by a signal before the run was done")
+		}
 		message(st, d.Name, err)
 		return ExitError
 	}

@@ -114,7 +114,7 @@ func BenchmarkEvaluate(b *testing.B) {
 		m := newModel(s, schemastoreResolve)
 		v := m.add(s)
 		m.finish()
-		tr := newTracer(m)
+		tr := newTracer(context.Background(), nil, m)
 		tr.v = v
 		b.Run(name+"/validate", func(b *testing.B) {
 			for b.Loop() {

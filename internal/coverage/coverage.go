@@ -125,11 +125,12 @@ func Measure(ctx context.Context, s *schema.Schema, srcs []Source, opts *Options
 	workers = max(1, min(workers, len(units)))
 	outcomes := make([]outcome, len(units))
 	tracers := make([]*tracer, workers)
+	var halt schema.Halt // the first evaluation error that ends the run
 	var wg sync.WaitGroup
 	next := make(chan int)
 	var catch panics.Catcher // a worker's panic is raised again after wg.Wait
 	for w := range workers {
-		tracers[w] = newTracer(m)
+		tracers[w] = newTracer(ctx, &halt, m)
 		wg.Add(1)
 		go func(tr *tracer) {
 			defer wg.Done()
@@ -138,14 +139,17 @@ func Measure(ctx context.Context, s *schema.Schema, srcs []Source, opts *Options
 			}
 		}(tracers[w])
 	}
-	for i := 0; i < len(units) && ctx.Err() == nil; i++ {
+	for i := 0; i < len(units) && ctx.Err() == nil && halt.Err() == nil; i++ {
 		next <- i
 	}
 	close(next)
 	wg.Wait()
 	catch.Repanic()
+	if err := halt.Err(); err != nil {
+		return nil, schema.Stopped(ctx, err)
+	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, schema.Stopped(ctx, err)
 	}
 	hits := make([]uint64, len(m.items))
 	objects := make([]uint64, len(m.infos))

@@ -489,7 +489,7 @@ func TestReplaysCountAsSteps(t *testing.T) {
 }
 
 func replaysCountAsSteps(t *testing.T, s *schema.Schema, v *view, m *model, maxEffects int) int {
-	oneByOne, atOnce := newTracer(m), newTracer(m)
+	oneByOne, atOnce := newTracer(context.Background(), nil, m), newTracer(context.Background(), nil, m)
 	oneByOne.v, atOnce.v = v, v
 	atOnce.maxEffects = maxEffects
 	replays := 0

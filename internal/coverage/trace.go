@@ -1,6 +1,7 @@
 package coverage
 
 import (
+	"context"
 	"strconv"
 	"strings"
 
@@ -19,6 +20,9 @@ type tracer struct {
 	m    *model
 	v    *view
 	hits []uint32
+	// ctx is the run's; halt records an evaluation error that ends the run.
+	ctx  context.Context
+	halt *schema.Halt
 
 	run run
 	// onValid are hits that count only if the test turns out valid as expected (a branch
@@ -66,8 +70,8 @@ type run struct {
 	depPos         int
 }
 
-func newTracer(m *model) *tracer {
-	return &tracer{m: m, hits: make([]uint32, len(m.items)), objects: make([]uint32, len(m.infos)),
+func newTracer(ctx context.Context, halt *schema.Halt, m *model) *tracer {
+	return &tracer{ctx: ctx, halt: halt, m: m, hits: make([]uint32, len(m.items)), objects: make([]uint32, len(m.infos)),
 		maxEffects: maxEffectHits}
 }
 
@@ -83,7 +87,11 @@ func (t *tracer) hit(i int) {
 // trace evaluates v against s, counting its steps.
 func (t *tracer) trace(s *schema.Schema, v source.Value) ([]schema.Error, error) {
 	t.forgetEffects()
-	return s.TraceReplays(v, t.on, t.replay)
+	errs, err := s.TraceReplaysContext(t.ctx, v, t.on, t.replay)
+	if err != nil {
+		t.halt.Note(err)
+	}
+	return errs, err
 }
 
 // forgetEffects drops the effects kept, as a new trace must: recording ids start again.

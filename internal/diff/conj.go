@@ -609,7 +609,7 @@ func (m *merged) intOnly() bool {
 // could not decide (a pattern timed out).
 func (e *engine) valid(c *conj, v source.Value) (valid, ok bool) {
 	for _, r := range c.roots {
-		good, err := r.Valid(v)
+		good, err := r.ValidContext(e.ctx, v)
 		if err != nil {
 			return false, false
 		}
@@ -852,7 +852,7 @@ func (e *engine) partSchemas(n *node, name string, subs []*schema.Schema) ([]*sc
 		}
 	}
 	if n.propNames != nil {
-		if ok, _ := n.propNames.Valid(source.StringValue(name)); !ok {
+		if ok, _ := n.propNames.ValidContext(e.ctx, source.StringValue(name)); !ok {
 			return subs, true
 		}
 	}

@@ -363,6 +363,9 @@ func compare(ctx context.Context, old, new *schema.Schema, o Options, beside boo
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if err := schema.BudgetSpent(ctx); err != nil {
+		return nil, err // checks that ran out of pattern time decided nothing
+	}
 	changes = s.attr.changes // with those the search added
 	res := &Result{Direction: o.Direction}
 	res.Backward = verdict(bwProved, bwEx)

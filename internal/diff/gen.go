@@ -589,7 +589,7 @@ func (g *gen) arrays(alt *conj, m *merged, hint *conj, hints []*merged, depth in
 		for _, f := range h.contains {
 			vals := g.values(itemC(alt, 0), e.one(f.s), depth+1, false)
 			for _, v := range vals {
-				if ok, _ := f.s.Valid(v); !ok {
+				if ok, _ := f.s.ValidContext(g.e.ctx, v); !ok {
 					out = append(out, source.ArrayValue(v))
 					break
 				}

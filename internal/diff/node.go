@@ -795,7 +795,7 @@ func (e *engine) patternMatch(src, name string) bool {
 	if re == nil {
 		return false
 	}
-	m, err := re.Match(name)
+	m, err := re.MatchContext(e.ctx, name)
 	return err == nil && m
 }
 

@@ -311,7 +311,7 @@ func (e *engine) implies(a *conj, ma *merged, f *fact, d typeSet, depth int) boo
 	if vals, ok := e.finiteValues(a, ma, d, true); ok {
 		all := true
 		for _, v := range vals {
-			if good, err := f.n.s.Valid(v); err != nil || !good {
+			if good, err := f.n.s.ValidContext(e.ctx, v); err != nil || !good {
 				all = false
 				break
 			}
@@ -436,7 +436,7 @@ func (e *engine) implies(a *conj, ma *merged, f *fact, d typeSet, depth int) boo
 	case fPropNames:
 		if names, ok := e.closedNames(a); ok {
 			for _, k := range names {
-				if good, err := f.s.Valid(source.StringValue(k)); err != nil || !good {
+				if good, err := f.s.ValidContext(e.ctx, source.StringValue(k)); err != nil || !good {
 					return false
 				}
 			}
@@ -573,7 +573,7 @@ func (e *engine) defaultFills(f *fact) bool {
 	if !ok {
 		return false
 	}
-	good, err := f.n.props[f.str].Valid(v)
+	good, err := f.n.props[f.str].ValidContext(e.ctx, v)
 	return err == nil && good
 }
 

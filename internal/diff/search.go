@@ -262,7 +262,7 @@ func (s *searcher) check(x source.Value, dir int, at *item) (source.Value, *shri
 	if dir == dirForward {
 		src, other = s.new, s.old
 	}
-	ok, err := src.Valid(x)
+	ok, err := src.ValidContext(s.e.ctx, x)
 	if err != nil || !ok {
 		return source.Value{}, nil, false
 	}
@@ -270,11 +270,11 @@ func (s *searcher) check(x source.Value, dir int, at *item) (source.Value, *shri
 	if s.e.opts.RequiredWithDefault {
 		read = s.e.fillDefaults(s.e.one(other), x, 0)
 	}
-	ok, err = other.Valid(read)
+	ok, err = other.ValidContext(s.e.ctx, read)
 	if err != nil || ok {
 		return source.Value{}, nil, false
 	}
-	errs, _ := other.Validate(read)
+	errs, _ := other.ValidateContext(s.e.ctx, read)
 	s.prepare(dir)
 	ch := s.attr.best(dir, errs, at, x)
 	if ch != nil && ch.example.IsValid() && s.found {
@@ -294,7 +294,7 @@ func (s *searcher) check(x source.Value, dir int, at *item) (source.Value, *shri
 	if s.e.opts.RequiredWithDefault {
 		read = s.e.fillDefaults(s.e.one(other), x, 0)
 	}
-	errs, _ = other.Validate(read)
+	errs, _ = other.ValidateContext(s.e.ctx, read)
 	s.assign(s.orphan(dir, errs, at), x, dir)
 	return x, nil, true
 }
@@ -308,20 +308,20 @@ func (s *searcher) separates(dir int, ch *change, a *attributor, at *item) func(
 		src, other = s.new, s.old
 	}
 	return func(y source.Value) bool {
-		if ok, err := src.Valid(y); err != nil || !ok {
+		if ok, err := src.ValidContext(s.e.ctx, y); err != nil || !ok {
 			return false
 		}
 		r := y
 		if s.e.opts.RequiredWithDefault {
 			r = s.e.fillDefaults(s.e.one(other), y, 0)
 		}
-		if ok, err := other.Valid(r); err != nil || ok {
+		if ok, err := other.ValidContext(s.e.ctx, r); err != nil || ok {
 			return false
 		}
 		if ch == nil {
 			return true
 		}
-		errs, err := other.Validate(r)
+		errs, err := other.ValidateContext(s.e.ctx, r)
 		if err != nil || len(errs) == 0 {
 			return false
 		}

@@ -169,8 +169,10 @@ func TestStdoutIsOnlyJSONRPC(t *testing.T) {
 }
 
 // TestEOFWaitsForCallsInFlight: stdin closed while eight calls run concurrently, each with a
-// large answer (every instance invalid) and progress notifications: every call is answered,
-// each message is written whole on its own line, and the process exits 0.
+// large answer (every instance invalid) and progress notifications: given the time to
+// finish (--drain; by default calls still running half a second after EOF are cancelled,
+// see hostile_budget_test.go), every call is answered, each message is written whole on its
+// own line, and the process exits 0.
 func TestEOFWaitsForCallsInFlight(t *testing.T) {
 	needTool(t, "validate")
 	strict := `{"value":{"properties":{"id":{"pattern":"^NEVER"},"status":{"const":"never"}}}}`
@@ -180,7 +182,7 @@ func TestEOFWaitsForCallsInFlight(t *testing.T) {
 	for i := 1; i <= n; i++ {
 		fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"validate","arguments":{"schema":%s,"instances":[{"path":"medium.ndjson"}]},"_meta":{"progressToken":%d}}}`+"\n", i, strict, i)
 	}
-	cmd := exec.Command(jstkBin, "mcp", "--root", workDir)
+	cmd := exec.Command(jstkBin, "mcp", "--root", workDir, "--drain", "10m")
 	cmd.Stdin = strings.NewReader(in.String())
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

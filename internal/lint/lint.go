@@ -183,7 +183,7 @@ func Run(ctx context.Context, srcs []Source, fsys workspace.FS, opts *Options) (
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	r := &runner{opts: opts, sev: sev, fsys: fsys}
+	r := &runner{opts: opts, sev: sev, fsys: fsys, ctx: ctx}
 	if opts.Timing {
 		r.stats = map[string]*ruleStat{}
 	}
@@ -221,8 +221,11 @@ feed:
 	close(next)
 	wg.Wait()
 	catch.Repanic()
+	if err := r.stopped(); err != nil {
+		return nil, schema.Stopped(ctx, err)
+	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, schema.Stopped(ctx, err)
 	}
 	res := &Result{Findings: []Finding{}, FailOn: failOn}
 	for _, fr := range results {
@@ -301,6 +304,38 @@ type runner struct {
 	fsys  workspace.FS
 	mu    sync.Mutex
 	stats map[string]*ruleStat
+	// ctx is the run's: the checks of examples and defaults and the pattern matches run
+	// within it. stopErr is the first error that ended the run (its time limit, its pattern
+	// budget), guarded by mu.
+	ctx     context.Context
+	stopErr error
+}
+
+// context returns the run's context.
+func (r *runner) context() context.Context {
+	if r == nil || r.ctx == nil {
+		return context.Background()
+	}
+	return r.ctx
+}
+
+// stopOn records an error that ends the run: a cancelled or expired context, or the
+// pattern budget used up. Other errors (a reference loop in one schema) are the file's.
+func (r *runner) stopOn(err error) {
+	if r == nil || !schema.EndsRun(err) {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.stopErr == nil {
+		r.stopErr = err
+	}
+}
+
+func (r *runner) stopped() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stopErr
 }
 
 type ruleStat struct {
@@ -331,7 +366,7 @@ type idDecl struct {
 func (r *runner) lintSource(ctx context.Context, src Source, index int) fileResult {
 	name := src.Name
 	fr := fileResult{name: name}
-	if ctx.Err() != nil {
+	if ctx.Err() != nil || r.stopped() != nil {
 		return fr
 	}
 	var data []byte
@@ -438,6 +473,7 @@ func (r *runner) lintText(name, uri string, data []byte) (*file, error) {
 		return nil, &source.Error{File: name, Msg: "a schema must be an object or a boolean, not " + kindWord(doc.Root)}
 	}
 	f := newFile(name, uri, doc, r.opts)
+	f.r = r
 	f.lint(r)
 	return f, nil
 }
@@ -476,6 +512,16 @@ type file struct {
 	ids       []idDecl
 	protected []string                  // pointers fixes must not remove or move (reference targets)
 	described map[*node]map[string]bool // namesDescribedBy
+	r         *runner                   // the run: its context, and where a stop is recorded
+}
+
+// match matches a pattern within the run, recording an error that ends it.
+func (f *file) match(re schema.Regexp, s string) (bool, error) {
+	ok, err := re.MatchContext(f.r.context(), s)
+	if err != nil {
+		f.r.stopOn(err)
+	}
+	return ok, err
 }
 
 func newFile(name, uri string, doc *source.Document, opts *Options) *file {

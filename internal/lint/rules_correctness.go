@@ -618,7 +618,7 @@ func checkDuplicateOneOf(c *checker, n *node) {
 
 // allowsName reports whether the schema's properties, patternProperties or
 // additionalProperties let a property name through (ignoring what its value must be).
-func allowsName(n *node, name string) (allowed bool, propSchema source.Value, hasProp bool) {
+func allowsName(f *file, n *node, name string) (allowed bool, propSchema source.Value, hasProp bool) {
 	if pv, ok := n.get("properties"); ok && pv.Kind() == source.Object {
 		if s, ok := pv.Get(name); ok {
 			return true, s, true
@@ -630,7 +630,7 @@ func allowsName(n *node, name string) (allowed bool, propSchema source.Value, ha
 			if err != nil {
 				return true, source.Value{}, false // cannot tell
 			}
-			if m, err := re.Match(name); err != nil || m {
+			if m, err := f.match(re, name); err != nil || m {
 				return true, source.Value{}, false
 			}
 		}
@@ -653,7 +653,7 @@ func checkRequiredForbidden(c *checker, n *node) {
 		if it.Kind() != source.String {
 			continue
 		}
-		allowed, ps, has := allowsName(n, it.Str())
+		allowed, ps, has := allowsName(c.f, n, it.Str())
 		switch {
 		case !allowed:
 			c.report(n, "/required/"+strconv.Itoa(i), fmt.Sprintf("%s is required but additionalProperties rejects it (it is not in properties "+
@@ -748,7 +748,7 @@ func checkAdditionalWithAllOf(c *checker, n *node) {
 	declared := c.f.inPlaceProperties(n, 0, map[string]bool{})
 	var names []string
 	for name := range declared {
-		if allowed, _, _ := allowsName(n, name); !allowed {
+		if allowed, _, _ := allowsName(c.f, n, name); !allowed {
 			names = append(names, name)
 		}
 	}
@@ -794,7 +794,10 @@ func (f *file) validateAt(n *node, v source.Value) (string, bool) {
 	if s == nil {
 		return "", true
 	}
-	errs, err := s.Validate(v)
+	errs, err := s.ValidateContext(f.r.context(), v)
+	if err != nil {
+		f.r.stopOn(err)
+	}
 	if err != nil || len(errs) == 0 {
 		return "", true
 	}

@@ -840,7 +840,7 @@ func checkRequiredNotInProperties(c *checker, n *node) {
 		if slices.ContainsFunc(parents, func(m map[string]bool) bool { return m[it.Str()] }) {
 			continue
 		}
-		if _, _, has := allowsName(n, it.Str()); has || matchesPatternProperty(n, it.Str()) {
+		if _, _, has := allowsName(c.f, n, it.Str()); has || matchesPatternProperty(c.f, n, it.Str()) {
 			continue
 		}
 		c.report(n, "/required/"+strconv.Itoa(i), fmt.Sprintf("required property %s is not described by any properties keyword", quoted(it.Str())), nil)
@@ -870,7 +870,7 @@ func (f *file) namesDescribedBy(p *node) map[string]bool {
 }
 
 // matchesPatternProperty reports whether a name matches a patternProperties key of n.
-func matchesPatternProperty(n *node, name string) bool {
+func matchesPatternProperty(f *file, n *node, name string) bool {
 	pp, ok := n.get("patternProperties")
 	if !ok || pp.Kind() != source.Object {
 		return false
@@ -880,7 +880,7 @@ func matchesPatternProperty(n *node, name string) bool {
 		if err != nil {
 			continue
 		}
-		if m, err := re.Match(name); err == nil && m {
+		if m, err := f.match(re, name); err == nil && m {
 			return true
 		}
 	}

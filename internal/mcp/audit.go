@@ -29,6 +29,7 @@ var secretWords = map[string]bool{
 	"secret": true, "token": true, "auth": true, "authorization": true, "bearer": true,
 	"jwt": true, "credential": true, "credentials": true, "cookie": true, "session": true,
 	"apikey": true, "privatekey": true, "accesskey": true, "secretkey": true,
+	"sessionid": true, "sessid": true, "sessionkey": true, "accountkey": true, "connectionstring": true,
 }
 
 // secretPairs are two consecutive words that name a secret.
@@ -95,15 +96,42 @@ var secretValueREs = sync.OnceValue(func() []*regexp.Regexp {
 		regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`), // a JWT
 		regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{16,}`),                                   // OpenAI/Anthropic-style keys
 		regexp.MustCompile(`\b(gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,})`),
-		regexp.MustCompile(`\b(AKIA|ASIA)[0-9A-Z]{16}\b`),        // AWS access key ids
-		regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`),    // Slack tokens
-		regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`),            // Google API keys
-		regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----`), // PEM private keys
+		regexp.MustCompile(`\b(AKIA|ASIA)[0-9A-Z]{16}\b`),          // AWS access key ids
+		regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`),      // Slack tokens
+		regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`),              // Google API keys
+		regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----`),   // PEM private keys
+		regexp.MustCompile(`\b[sr]k_(live|test)_[A-Za-z0-9]{16,}`), // Stripe secret and restricted keys
+		regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`),              // npm access tokens
+		regexp.MustCompile(`\bhf_[A-Za-z0-9]{30,}\b`),              // Hugging Face tokens
 	}
 })
 
+// secretPartREs match the secret part of a string that is not a secret as a whole: the
+// credentials of a URL ("postgres://admin:pw@db/x", "https://token@host/"), the key of a
+// connection string ("...;AccountKey=...;", "Password=..."). Group 2 is replaced; groups 1
+// and 3 are kept.
+var secretPartREs = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`(?i)(\b[a-z][a-z0-9+.-]*://)([^/\s@"'<>]+)(@)`),
+		regexp.MustCompile(`(?i)(\b(?:AccountKey|SharedAccessKey|SharedAccessSignature|Password|Pwd|ApiKey|SecretKey|AccessKey)\s*=\s*)([^;&\s"']+)()`),
+	}
+})
+
+// redactString returns s with its secrets replaced: all of it when it looks like a
+// credential, else the secret parts of URLs and connection strings.
+func redactString(s string) string {
+	if LooksSecret(s) {
+		return Redacted
+	}
+	for _, re := range secretPartREs() {
+		s = re.ReplaceAllString(s, "${1}"+Redacted+"${3}")
+	}
+	return s
+}
+
 // LooksSecret reports whether a string value looks like a credential (a bearer token, a JWT, an
-// "sk-..." key, a GitHub, AWS, Slack or Google key, a PEM private key).
+// "sk-..." key, a GitHub, AWS, Slack, Google, Stripe, npm or Hugging Face key, a PEM private
+// key).
 func LooksSecret(s string) bool {
 	for _, re := range secretValueREs() {
 		if re.MatchString(s) {
@@ -115,30 +143,36 @@ func LooksSecret(s string) bool {
 
 // Redact returns a copy of a decoded JSON value (as produced by encoding/json into any) in
 // which the value of every object member whose name looks secret, and every string that looks
-// like a credential, is replaced by Redacted, at any depth. Strings longer than 4096 bytes are
+// like a credential, is replaced by Redacted, at any depth, and so are the credentials of
+// URLs and the keys of connection strings inside strings. Strings longer than 4096 bytes are
 // cut, noting how many bytes were left out.
-func Redact(v any) any {
+func Redact(v any) any { return redact(v, true) }
+
+// RedactValues is Redact by shape only: member names are not read. It suits documents
+// whose member names are not what their values hold, such as a schema, where "password"
+// names a property and its value is a subschema, not a secret.
+func RedactValues(v any) any { return redact(v, false) }
+
+func redact(v any, byName bool) any {
 	switch v := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(v))
 		for k, e := range v {
-			if secretKey(k) {
+			if byName && secretKey(k) {
 				out[k] = Redacted
 			} else {
-				out[k] = Redact(e)
+				out[k] = redact(e, byName)
 			}
 		}
 		return out
 	case []any:
 		out := make([]any, len(v))
 		for i, e := range v {
-			out[i] = Redact(e)
+			out[i] = redact(e, byName)
 		}
 		return out
 	case string:
-		if LooksSecret(v) {
-			return Redacted
-		}
+		v = redactString(v)
 		if len(v) > auditMaxString {
 			cut := auditMaxString
 			for cut > 0 && !utf8.RuneStart(v[cut]) {
@@ -149,6 +183,14 @@ func Redact(v any) any {
 		return v
 	}
 	return v
+}
+
+// ArgumentRedactor is implemented by a Provider that knows its tools' arguments better
+// than their names tell: the audit log then records RedactArguments(tool, args) instead of
+// Redact(args). args is the decoded arguments object (numbers as json.Number); the result
+// must be a copy built with Redact and RedactValues.
+type ArgumentRedactor interface {
+	RedactArguments(tool string, args any) any
 }
 
 type auditInvoker struct {
@@ -182,7 +224,11 @@ func (s *Server) audit(start time.Time, elapsed time.Duration, req *CallRequest,
 	if err := dec.Decode(&args); err != nil { // cannot happen: validated
 		args = map[string]any{}
 	}
-	args = Redact(args)
+	if r, ok := s.p.(ArgumentRedactor); ok {
+		args = r.RedactArguments(req.Name, args)
+	} else {
+		args = Redact(args)
+	}
 	if b, err := marshal(args); err != nil || len(b) > auditMaxArguments {
 		args = map[string]any{"jstk/omitted": fmt.Sprintf("arguments of %d bytes after redaction are too large for the audit log", len(b))}
 	}

@@ -32,6 +32,13 @@ func TestRedact(t *testing.T) {
 		{"provider keys", `["sk-ant-api03-abcdefghijklmnop","sk-proj-0123456789abcdefXYZ","ghp_0123456789abcdefghijklmnopqrstuvwxyz","AKIAIOSFODNN7EXAMPLE","xoxb-1234567890-abc","AIzaSyA1234567890abcdefghijklmnopqrstuv","-----BEGIN RSA PRIVATE KEY-----\nMII"]`,
 			`["[REDACTED]","[REDACTED]","[REDACTED]","[REDACTED]","[REDACTED]","[REDACTED]","[REDACTED]"]`},
 		{"look-alikes are kept", `["sk-short","skeleton","Bearer","eyJ.not.jwt","desk-0123456789abcdefghij"]`, `["sk-short","skeleton","Bearer","eyJ.not.jwt","desk-0123456789abcdefghij"]`},
+		{"credentials in URLs", `["postgres://admin:pw@db.internal:5432/orders","https://user:pa55@example.com/x","https://ghtoken123@github.com/o/r.git","see mongodb+srv://u:p@c0.example.net/?x=1 now","https://example.com/a@b","mailto:someone@example.com"]`,
+			`["postgres://[REDACTED]@db.internal:5432/orders","https://[REDACTED]@example.com/x","https://[REDACTED]@github.com/o/r.git","see mongodb+srv://[REDACTED]@c0.example.net/?x=1 now","https://example.com/a@b","mailto:someone@example.com"]`},
+		{"connection strings", `["DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=Zm9vYmFyYmF6cXV4==;EndpointSuffix=core.windows.net","Server=db;User Id=sa;Password=hunter2;","Endpoint=sb://x/;SharedAccessKeyName=k;SharedAccessKey=abc123="]`,
+			`["DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=[REDACTED];EndpointSuffix=core.windows.net","Server=db;User Id=sa;Password=[REDACTED];","Endpoint=sb://x/;SharedAccessKeyName=k;SharedAccessKey=[REDACTED]"]`},
+		{"more token families", `["sk_live_4eC39HqLyjWDarjtT1zdp7dc","rk_test_51H8abcdefghijklmnop","npm_abcdefghijklmnopqrstuvwxyz0123456789","hf_abcdefghijklmnopqrstuvwxyzABCDEFGH","pk_live_4eC39HqLyjWDarjtT1zdp7dc","npm_short"]`,
+			`["[REDACTED]","[REDACTED]","[REDACTED]","[REDACTED]","pk_live_4eC39HqLyjWDarjtT1zdp7dc","npm_short"]`},
+		{"session ids", `{"sessionid":"abc","sessionId":"abc","SESSID":"abc","sessions":3}`, `{"sessionid":"[REDACTED]","sessionId":"[REDACTED]","SESSID":"[REDACTED]","sessions":3}`},
 		{"long strings are cut on a rune boundary", fmt.Sprintf(`{"text":%q}`, long), fmt.Sprintf(`{"text":%q}`, strings.Repeat("é", 2048)+"…[1904 more bytes]")},
 	}
 	for _, c := range cases {
@@ -48,6 +55,22 @@ func TestRedact(t *testing.T) {
 				t.Errorf("Redact (-want +got):\n%s", d)
 			}
 		})
+	}
+}
+
+// TestRedactValues: by shape only, a schema keeps its property names and their subschemas,
+// and still loses what looks like a credential.
+func TestRedactValues(t *testing.T) {
+	t.Parallel()
+	var in, want any
+	if err := json.Unmarshal([]byte(`{"properties":{"password":{"type":"string","minLength":8},"token":{"default":"sk-ant-api03-abcdefghijklmnop"}},"$id":"https://u:p@x.test/s"}`), &in); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(`{"properties":{"password":{"type":"string","minLength":8},"token":{"default":"[REDACTED]"}},"$id":"https://[REDACTED]@x.test/s"}`), &want); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(want, RedactValues(in)); d != "" {
+		t.Errorf("RedactValues (-want +got):\n%s", d)
 	}
 }
 

@@ -17,6 +17,10 @@ import (
 // call is one tools/call in flight.
 type call struct {
 	cancel context.CancelFunc
+	// admitted is closed when the call may run (see Server.admit); gaveUp is set, under
+	// Server.mu, when it was cancelled while it waited for its turn.
+	admitted chan struct{}
+	gaveUp   bool
 
 	mu                sync.Mutex // orders progress before the answer; guards the fields below
 	cancelledByClient bool
@@ -57,7 +61,7 @@ func (s *Server) toolsCall(ctx context.Context, id json.RawMessage, params map[s
 	}
 
 	cctx, cancel := context.WithCancel(ctx)
-	c := &call{cancel: cancel}
+	c := &call{cancel: cancel, admitted: make(chan struct{})}
 	key := idKey(id)
 	s.mu.Lock()
 	if _, busy := s.inflight[key]; busy { // a concurrent Handle took the id meanwhile
@@ -68,6 +72,7 @@ func (s *Server) toolsCall(ctx context.Context, id json.RawMessage, params map[s
 	}
 	s.inflight[key] = c
 	s.wg.Add(1)
+	s.admitLocked(c)
 	s.mu.Unlock()
 
 	req := &CallRequest{
@@ -111,11 +116,22 @@ func (s *Server) progressFunc(c *call, token json.RawMessage, send func([]byte))
 	}
 }
 
-// run executes one call and answers it, unless the client cancelled it.
+// run executes one call and answers it, unless the client cancelled it. It first waits
+// for a slot among the calls that may run at once (Options.MaxConcurrent).
 func (s *Server) run(ctx context.Context, c *call, key string, id json.RawMessage, req *CallRequest, meta requestMeta, send func([]byte)) {
 	defer s.wg.Done()
 	start := s.opts.Now()
-	res, panicked := s.invoke(ctx, req)
+	var res *CallResult
+	panicked := false
+	if s.await(ctx, c) {
+		res, panicked = s.invoke(ctx, req)
+		s.mu.Lock()
+		s.releaseLocked()
+		s.mu.Unlock()
+	} else {
+		res = ErrorResult("tool %q was cancelled before it started: it was waiting for one of the %d calls running at once to end (run %s)",
+			req.Name, s.opts.MaxConcurrent, req.RunID)
+	}
 	elapsed := s.opts.Now().Sub(start)
 
 	body, encErr := s.encodeCallResult(id, res, req.RunID, meta.modern)
@@ -148,6 +164,55 @@ func (s *Server) run(ctx context.Context, c *call, key string, id json.RawMessag
 		outcome = OutcomeError
 	}
 	s.audit(start, elapsed, req, outcome)
+}
+
+// admitLocked lets c run when fewer than MaxConcurrent calls run, else puts it in line.
+// Calls are admitted in the order they came (Handle's order). s.mu is held.
+func (s *Server) admitLocked(c *call) {
+	if s.running < s.opts.MaxConcurrent {
+		s.running++
+		close(c.admitted)
+		return
+	}
+	s.waiting = append(s.waiting, c)
+}
+
+// releaseLocked ends a call's turn: the first call in line that still wants it runs next.
+// s.mu is held.
+func (s *Server) releaseLocked() {
+	for len(s.waiting) > 0 {
+		next := s.waiting[0]
+		s.waiting[0] = nil
+		s.waiting = s.waiting[1:]
+		if !next.gaveUp {
+			close(next.admitted)
+			return
+		}
+	}
+	s.running--
+}
+
+// await waits for c's turn; false when ctx ends first (then c never runs).
+func (s *Server) await(ctx context.Context, c *call) bool {
+	select {
+	case <-c.admitted: // a call admitted at once runs, even when already cancelled
+		return true
+	default:
+	}
+	select {
+	case <-c.admitted:
+		return true
+	case <-ctx.Done():
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	select {
+	case <-c.admitted: // its turn came meanwhile: pass it on
+		s.releaseLocked()
+	default:
+		c.gaveUp = true
+	}
+	return false
 }
 
 // invoke calls the provider, turning a panic or a nil result into an error result.

@@ -17,7 +17,9 @@ func TestConcurrentCallsAreEachAnsweredOnce(t *testing.T) {
 	t.Parallel()
 	p := newFakeProvider()
 	p.started = make(chan string, 100)
-	ss := newSession(t, p, nil)
+	opts := testOptions()
+	opts.MaxConcurrent = 100 // every call runs at once
+	ss := newSession(t, p, opts)
 	ss.do(initLine)
 	const n = 40
 	var lines []string

@@ -9,9 +9,10 @@
 //     and server/discover carry ttlMs and cacheScope, and an unsupported per-request version is
 //     answered with -32022 listing the supported versions.
 //
-// In both eras it serves tools/list (cursor pagination), tools/call (run concurrently, stopped
-// and never answered after notifications/cancelled, notifications/progress when the request
-// carried a progressToken) and writes an optional audit line per call. The tools come from a
+// In both eras it serves tools/list (cursor pagination), tools/call (run concurrently, at
+// most Options.MaxConcurrent at once and the others in line, stopped and never answered after
+// notifications/cancelled, notifications/progress when the request carried a progressToken)
+// and writes an optional audit line per call. The tools come from a
 // [Provider]; this package imports no jstk engine.
 //
 // # Driving a Server (the stdio loop in internal/cli)
@@ -31,8 +32,10 @@
 //     at the top level (the TypeScript SDK writes "id" last), in constant memory. (Handle also
 //     refuses an over-long message, but it can only echo an id found in what it was given.)
 //  4. Pass one long-lived context to every Handle call: it is the parent of every tool call's
-//     context. On SIGTERM cancel it; at EOF (and after SIGTERM) call [Server.Wait] so that
-//     in-flight calls finish and their responses are written, then exit 0.
+//     context. On SIGTERM cancel it; at EOF give the calls in flight a short time to finish
+//     ([Server.WaitTimeout]), then cancel it. Then wait a short time more for the cancelled
+//     calls' answers ([Server.WaitTimeout]), stop writing, and exit 0: a call stuck in work
+//     it cannot interrupt must not keep the process alive.
 //
 // # Decisions on odd input (each is tested)
 //
@@ -72,6 +75,7 @@
 //     cacheScope and _meta serverInfo are sent only on 2026-07-28 results.
 //   - A tools/call whose context is cancelled by the Handle context (shutdown) is still
 //     answered with whatever the tool returned; one cancelled by notifications/cancelled is
-//     not. Progress notifications must increase, are dropped after the answer or the
+//     not. One cancelled while it waits for its turn never runs (by the Handle context it is
+//     answered isError, saying so). Progress notifications must increase, are dropped after the answer or the
 //     cancellation, and are dropped when not finite.
 package mcp

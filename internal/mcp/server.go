@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -90,6 +91,10 @@ type Options struct {
 	NewRunID func() string
 	// Logf receives diagnostics (stderr in the CLI); nil discards them.
 	Logf func(format string, args ...any)
+	// MaxConcurrent bounds the tools/call that run at once; the others wait, in the order
+	// they came, until one ends (a call cancelled while it waits never runs). <= 0 means
+	// the number of CPUs.
+	MaxConcurrent int
 }
 
 // Server is the protocol core. It is safe for concurrent use.
@@ -110,6 +115,10 @@ type Server struct {
 
 	wg      sync.WaitGroup
 	auditMu sync.Mutex
+	// running counts the calls running (at most Options.MaxConcurrent); waiting are the
+	// calls in line for a turn, in the order they came. Both are guarded by mu.
+	running int
+	waiting []*call
 }
 
 type listedTool struct {
@@ -150,6 +159,9 @@ func NewServer(p Provider, opts *Options) *Server {
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
+	if o.MaxConcurrent <= 0 {
+		o.MaxConcurrent = runtime.NumCPU()
+	}
 	s.serverInfo = ClientInfo{Name: o.Name, Version: o.Version}
 	return s
 }
@@ -157,6 +169,25 @@ func NewServer(p Provider, opts *Options) *Server {
 // Wait blocks until every in-flight tools/call has finished, its answer sent and its audit
 // line written. It must not run concurrently with Handle (call it once no more messages come).
 func (s *Server) Wait() { s.wg.Wait() }
+
+// WaitTimeout is Wait for at most d; it reports whether every call finished. A stdio loop
+// shutting down cancels the calls (through the Handle context), waits a little for their
+// answers, and exits whether or not a call is still stuck in work it cannot interrupt.
+func (s *Server) WaitTimeout(d time.Duration) bool {
+	done := make(chan struct{})
+	go func() {
+		s.wg.Wait()
+		close(done)
+	}()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-done:
+		return true
+	case <-t.C:
+		return false
+	}
+}
 
 // rpcError is a JSON-RPC error object.
 type rpcError struct {

@@ -110,7 +110,7 @@ func (g *gen) allowed(parts []*info, name string) bool {
 		}
 		declared = declared || inProps || p.addl != nil
 		if p.propNames != nil {
-			if ok, err := p.propNames.Valid(source.StringValue(name)); err != nil || !ok {
+			if ok, err := g.valid(p.propNames, source.StringValue(name)); err != nil || !ok {
 				return false
 			}
 		}

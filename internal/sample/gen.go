@@ -1,6 +1,7 @@
 package sample
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -12,9 +13,15 @@ import (
 
 // gen generates instances for one schema. It is not safe for concurrent use.
 type gen struct {
+	ctx  context.Context // the run's: every check made for it is stopped with it
 	root *schema.Schema
 	opts *Options
 	r    *rand.Rand
+	// halt is the error that stopped the run: the context ended, or the pattern budget
+	// was used up. Generation then winds down without another check.
+	halt error
+	// attempts is the number of attempts of the last instance, for a stopped run's report.
+	attempts int
 
 	infos       map[*schema.Schema]*info
 	patterns    map[string]*patternGen
@@ -54,8 +61,8 @@ func (g *gen) fail(ptr string, static bool, format string, args ...any) {
 	}
 }
 
-func newGen(root *schema.Schema, opts *Options) *gen {
-	g := &gen{root: root, opts: opts, infos: map[*schema.Schema]*info{}, patterns: map[string]*patternGen{},
+func newGen(ctx context.Context, root *schema.Schema, opts *Options) *gen {
+	g := &gen{ctx: ctx, root: root, opts: opts, infos: map[*schema.Schema]*info{}, patterns: map[string]*patternGen{},
 		patternErrs: map[string]error{}, formats: map[string]*schema.Schema{}, estimates: map[*schema.Schema]int{},
 		dynAnchors: map[string]map[string]*schema.Schema{}, recAnchors: map[string]*schema.Schema{}}
 	schema.Walk(root, func(s *schema.Schema) bool {
@@ -88,45 +95,88 @@ type conj struct {
 	// scopes holds, for each schema of all, the dynamic scope it was reached through:
 	// the base URIs of the resources entered, outermost first.
 	scopes map[*schema.Schema][]string
+	// member holds the schemas of all; the value is true for a schema that another one of
+	// all applies in place with $ref or allOf: validating that one validates it too, so
+	// check skips it (a chain of n references is checked once, not n times).
+	member map[*schema.Schema]bool
 }
 
 func (c *conj) clone() *conj {
-	return &conj{all: slices.Clone(c.all), nots: slices.Clone(c.nots), pending: slices.Clone(c.pending), scopes: maps.Clone(c.scopes)}
+	return &conj{all: slices.Clone(c.all), nots: slices.Clone(c.nots), pending: slices.Clone(c.pending),
+		scopes: maps.Clone(c.scopes), member: maps.Clone(c.member)}
+}
+
+// addFrame is a schema whose in-place subschemas add is expanding.
+type addFrame struct {
+	s     *schema.Schema
+	scope []string
+	kids  []addKid
+	next  int
+}
+
+type addKid struct {
+	s       *schema.Schema
+	covered bool // applied in place by the parent ($ref, allOf): the parent's check covers it
 }
 
 // add expands s, reached through the dynamic scope from, into c: s itself, what it
-// references, its allOf; its choices are queued.
+// references, its allOf; its choices are queued. It walks with an explicit stack: a chain
+// of references as long as the schema allows costs no goroutine stack.
 func (g *gen) add(c *conj, s *schema.Schema, from []string) {
-	if s == nil || slices.Contains(c.all, s) {
-		return
+	var stack []addFrame
+	enter := func(s *schema.Schema, from []string, covered bool) {
+		if s == nil {
+			return
+		}
+		if _, in := c.member[s]; in {
+			return
+		}
+		if c.member == nil {
+			c.member = map[*schema.Schema]bool{}
+		}
+		c.member[s] = covered
+		c.all = append(c.all, s)
+		if _, isBool := s.Bool(); isBool {
+			return
+		}
+		scope := from
+		if u := s.BaseURI(); len(scope) == 0 || scope[len(scope)-1] != u {
+			scope = append(slices.Clip(scope), u)
+		}
+		if c.scopes == nil {
+			c.scopes = map[*schema.Schema][]string{}
+		}
+		c.scopes[s] = scope
+		var kids []addKid
+		if t := s.Ref(); t != nil {
+			kids = append(kids, addKid{t, true})
+		}
+		if t, dyn := s.DynamicRef(); t != nil {
+			kids = append(kids, addKid{g.dynamicTarget(scope, s, t, dyn), false})
+		}
+		for _, a := range g.info(s).allOf {
+			kids = append(kids, addKid{a, true})
+		}
+		stack = append(stack, addFrame{s: s, scope: scope, kids: kids})
 	}
-	c.all = append(c.all, s)
-	if _, isBool := s.Bool(); isBool {
-		return
-	}
-	scope := from
-	if u := s.BaseURI(); len(scope) == 0 || scope[len(scope)-1] != u {
-		scope = append(slices.Clip(scope), u)
-	}
-	if c.scopes == nil {
-		c.scopes = map[*schema.Schema][]string{}
-	}
-	c.scopes[s] = scope
-	if t := s.Ref(); t != nil {
-		g.add(c, t, scope)
-	}
-	if t, dyn := s.DynamicRef(); t != nil {
-		g.add(c, g.dynamicTarget(scope, s, t, dyn), scope)
-	}
-	in := g.info(s)
-	for _, a := range in.allOf {
-		g.add(c, a, scope)
-	}
-	if in.not != nil {
-		c.nots = append(c.nots, in.not)
-	}
-	if in.anyOf != nil || in.oneOf != nil || in.ifS != nil {
-		c.pending = append(c.pending, s)
+	enter(s, from, false)
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		if f.next < len(f.kids) {
+			k := f.kids[f.next]
+			f.next++
+			enter(k.s, f.scope, k.covered)
+			continue
+		}
+		// Every in-place subschema is in: queue what s itself asks for.
+		in := g.info(f.s)
+		if in.not != nil {
+			c.nots = append(c.nots, in.not)
+		}
+		if in.anyOf != nil || in.oneOf != nil || in.ifS != nil {
+			c.pending = append(c.pending, f.s)
+		}
+		stack = stack[:len(stack)-1]
 	}
 }
 
@@ -197,40 +247,70 @@ func (g *gen) resolve(c *conj, depth int) {
 	}
 }
 
-// staticTypes returns the types a schema allows on its own, following $ref and allOf.
+// staticTypes returns the types a schema allows on its own, following $ref and allOf
+// (a schema met again adds nothing). It walks with an explicit stack.
 func (g *gen) staticTypes(s *schema.Schema, seen map[*schema.Schema]bool) typeSet {
-	if s == nil || seen[s] {
-		return tAll
+	type frame struct {
+		t    typeSet
+		kids []*schema.Schema
+		next int
 	}
-	seen[s] = true
-	in := g.info(s)
-	switch in.boolean {
-	case 1:
-		return tAll
-	case -1:
-		return 0
-	}
-	t := tAll
-	if in.types != 0 {
-		t = in.types
-	}
-	if in.hasEnum {
-		var et typeSet
-		for _, e := range in.enum {
-			et |= valueType(e)
+	var stack []frame
+	// enter starts on s; it returns s's types at once when they need no walk.
+	enter := func(s *schema.Schema) (typeSet, bool) {
+		if s == nil || seen[s] {
+			return tAll, true
 		}
-		t &= et
+		seen[s] = true
+		in := g.info(s)
+		switch in.boolean {
+		case 1:
+			return tAll, true
+		case -1:
+			return 0, true
+		}
+		t := tAll
+		if in.types != 0 {
+			t = in.types
+		}
+		if in.hasEnum {
+			var et typeSet
+			for _, e := range in.enum {
+				et |= valueType(e)
+			}
+			t &= et
+		}
+		var kids []*schema.Schema
+		if r := s.Ref(); r != nil {
+			kids = append(kids, r)
+		}
+		kids = append(kids, in.allOf...)
+		stack = append(stack, frame{t: t, kids: kids})
+		return 0, false
 	}
-	if r := s.Ref(); r != nil {
-		t &= g.staticTypes(r, seen)
+	if t, done := enter(s); done {
+		return t
 	}
-	for _, a := range in.allOf {
-		t &= g.staticTypes(a, seen)
+	for {
+		f := &stack[len(stack)-1]
+		if f.next < len(f.kids) {
+			k := f.kids[f.next]
+			f.next++
+			if t, done := enter(k); done {
+				f.t &= t
+			}
+			continue
+		}
+		t := f.t
+		if t&tNumber != 0 {
+			t |= tInteger
+		}
+		stack = stack[:len(stack)-1]
+		if len(stack) == 0 {
+			return t
+		}
+		stack[len(stack)-1].t &= t
 	}
-	if t&tNumber != 0 {
-		t |= tInteger
-	}
-	return t
 }
 
 func valueType(v source.Value) typeSet {
@@ -284,17 +364,85 @@ func (g *gen) choose(c *conj, branches []*schema.Schema, depth int) int {
 }
 
 // estimate is how deep an instance of s must nest at least (recursion counts as deep).
+// It walks with an explicit stack; a schema met again while its own estimate is under way
+// counts 100 (a cycle).
 func (g *gen) estimate(s *schema.Schema) int {
 	if e, ok := g.estimates[s]; ok {
 		return e
 	}
-	g.estimates[s] = 100 // in progress: a cycle
-	e := g.estimateOf(s)
-	g.estimates[s] = e
-	return e
+	type frame struct {
+		s    *schema.Schema
+		kids []*schema.Schema
+		vals []int
+	}
+	var stack []frame
+	enter := func(s *schema.Schema) {
+		g.estimates[s] = 100 // in progress: a cycle
+		stack = append(stack, frame{s: s, kids: g.estimateKids(s)})
+	}
+	enter(s)
+	for {
+		f := &stack[len(stack)-1]
+		if i := len(f.vals); i < len(f.kids) {
+			k := f.kids[i]
+			if e, ok := g.estimates[k]; ok {
+				f.vals = append(f.vals, e)
+			} else {
+				enter(k)
+			}
+			continue
+		}
+		e := g.estimateOf(f.s, f.vals)
+		g.estimates[f.s] = e
+		stack = stack[:len(stack)-1]
+		if len(stack) == 0 {
+			return e
+		}
+		top := &stack[len(stack)-1]
+		top.vals = append(top.vals, e)
+	}
 }
 
-func (g *gen) estimateOf(s *schema.Schema) int {
+// estimateKids lists the subschemas whose estimates s's depends on, in the order
+// estimateOf reads them: $ref, $dynamicRef, allOf, anyOf, oneOf, then the required
+// properties and the items when s needs an object or an array.
+func (g *gen) estimateKids(s *schema.Schema) []*schema.Schema {
+	in := g.info(s)
+	if in.boolean != 0 {
+		return nil
+	}
+	var kids []*schema.Schema
+	if r := s.Ref(); r != nil {
+		kids = append(kids, r)
+	}
+	if r, _ := s.DynamicRef(); r != nil {
+		kids = append(kids, r)
+	}
+	kids = append(kids, in.allOf...)
+	kids = append(kids, in.anyOf...)
+	kids = append(kids, in.oneOf...)
+	t := in.types
+	if t == 0 {
+		t = tAll
+	}
+	if t&^(tObject|tArray) != 0 {
+		return kids // a scalar will do
+	}
+	if t&tObject != 0 {
+		for _, r := range in.required {
+			if p := in.props[r]; p != nil {
+				kids = append(kids, p)
+			}
+		}
+	}
+	if t&tArray != 0 && in.minItems > 0 && in.items != nil {
+		kids = append(kids, in.items)
+	}
+	return kids
+}
+
+// estimateOf combines the estimates of s's kids (see estimateKids), in their order.
+func (g *gen) estimateOf(s *schema.Schema, vals []int) int {
 	in := g.info(s)
 	switch in.boolean {
 	case 1:
@@ -302,41 +450,32 @@ func (g *gen) estimateOf(s *schema.Schema) int {
 	case -1:
 		return 1000
 	}
+	next := func() int {
+		v := vals[0]
+		vals = vals[1:]
+		return v
+	}
 	e := 0
 	if r := s.Ref(); r != nil {
-		e = max(e, g.estimate(r))
+		e = max(e, next())
 	}
 	if r, _ := s.DynamicRef(); r != nil {
-		e = max(e, g.estimate(r))
+		e = max(e, next())
 	}
-	for _, a := range in.allOf {
-		e = max(e, g.estimate(a))
+	for range in.allOf {
+		e = max(e, next())
 	}
 	for _, list := range [][]*schema.Schema{in.anyOf, in.oneOf} {
+		m := 1 << 20
+		for range list {
+			m = min(m, next())
+		}
 		if list != nil {
-			m := 1 << 20
-			for _, b := range list {
-				m = min(m, g.estimate(b))
-			}
 			e = max(e, m)
 		}
 	}
-	t := in.types
-	if t == 0 {
-		t = tAll
-	}
-	if t&^(tObject|tArray) != 0 {
-		return e // a scalar will do
-	}
-	if t&tObject != 0 {
-		for _, r := range in.required {
-			if p := in.props[r]; p != nil {
-				e = max(e, 1+g.estimate(p))
-			}
-		}
-	}
-	if t&tArray != 0 && in.minItems > 0 && in.items != nil {
-		e = max(e, 1+g.estimate(in.items))
+	for _, v := range vals { // required properties and items: one level deeper
+		e = max(e, 1+v)
 	}
 	return e
 }
@@ -381,19 +520,45 @@ func onlyType(s *schema.Schema) bool {
 	return true
 }
 
-// check reports whether v satisfies c.
+// check reports whether v satisfies c. A schema that another of c applies in place is
+// checked by that one's check.
 func (g *gen) check(c *conj, v source.Value) bool {
 	for _, s := range c.all {
-		if ok, err := s.Valid(v); err != nil || !ok {
+		if c.member[s] {
+			continue
+		}
+		if ok, err := g.valid(s, v); err != nil || !ok {
 			return false
 		}
 	}
 	for _, n := range c.nots {
-		if ok, err := n.Valid(v); err == nil && ok {
+		if ok, err := g.valid(n, v); err == nil && ok {
 			return false
 		}
 	}
 	return true
+}
+
+// valid checks v against s within the run. An error that ends the run (the context
+// ended, the pattern budget is used up) halts the generation: its budget drops to zero,
+// so that it winds down without another check.
+func (g *gen) valid(s *schema.Schema, v source.Value) (bool, error) {
+	if g.halt != nil {
+		return false, g.halt
+	}
+	ok, err := s.ValidContext(g.ctx, v)
+	if err != nil {
+		g.stopOn(err)
+	}
+	return ok, err
+}
+
+// stopOn halts the generation when err ends the run.
+func (g *gen) stopOn(err error) {
+	if g.halt == nil && schema.EndsRun(err) {
+		g.halt = err
+		g.budget = 0
+	}
 }
 
 // crowded reports whether this attempt has generated so much already that what remains

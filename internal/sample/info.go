@@ -393,6 +393,9 @@ func (g *gen) patternGen(src string) (*patternGen, error) {
 		return pg, g.patternErrs[src]
 	}
 	pg, err := newPatternGen(src)
+	if pg != nil {
+		pg.ctx, pg.stop = g.ctx, g.stopOn
+	}
 	g.patterns[src] = pg
 	g.patternErrs[src] = err
 	return pg, err

@@ -32,6 +32,9 @@ func (g *gen) invalidInstance(ctx context.Context, i int, used map[string]int) (
 		}
 		base, f, ok := g.validInstance(ctx, i*g.opts.Attempts+a)
 		attempts++
+		if g.halt != nil {
+			return source.Value{}, nil, nil, false
+		}
 		if !ok {
 			f.Reason = "no valid instance to start from: " + f.Reason
 			return source.Value{}, nil, f, false
@@ -54,7 +57,13 @@ func (g *gen) invalidInstance(ctx context.Context, i int, used map[string]int) (
 			if !ok {
 				continue
 			}
-			errs, err := g.root.Validate(v)
+			errs, err := g.root.ValidateContext(ctx, v)
+			if err != nil {
+				g.stopOn(err)
+				if g.halt != nil {
+					return source.Value{}, nil, nil, false
+				}
+			}
 			if err != nil || len(errs) != 1 {
 				continue
 			}
@@ -330,7 +339,7 @@ func (g *gen) partMutations(p *info, ptr string, cur source.Value, add func(stri
 		if p.propNames != nil {
 			add("propertyNames", ptr, func(v source.Value) (source.Value, bool) {
 				for _, name := range []string{"", "~", "0", "Invalid Name!", strings.Repeat("x", 300)} {
-					if ok, _ := p.propNames.Valid(source.StringValue(name)); !ok && !v.Has(name) {
+					if ok, _ := g.valid(p.propNames, source.StringValue(name)); !ok && !v.Has(name) {
 						return withMember(v, name, source.StringValue("x")), true
 					}
 				}

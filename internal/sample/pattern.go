@@ -1,6 +1,7 @@
 package sample
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -32,6 +33,10 @@ type patternGen struct {
 	// runs, with nested quantifiers): the pattern is not matched again, since every try
 	// would cost the whole time limit.
 	slow bool
+	// ctx is the run's (its cancellation, deadline and pattern budget bound each match);
+	// stop hears of an error that ends the run. Both are set by the generator.
+	ctx  context.Context
+	stop func(error)
 }
 
 func newPatternGen(src string) (*patternGen, error) {
@@ -39,7 +44,7 @@ func newPatternGen(src string) (*patternGen, error) {
 	if err != nil {
 		return nil, err
 	}
-	pg := &patternGen{src: src, re: re, sets: map[*syntax.CharSet][]rune{}}
+	pg := &patternGen{src: src, re: re, sets: map[*syntax.CharSet][]rune{}, ctx: context.Background()}
 	tree, err := syntax.Parse(src, syntax.ParseOptions{RegexOptions: syntax.ECMAScript | syntax.Unicode})
 	if err != nil {
 		// The validator accepted the pattern, so it compiled through RE2: generation falls
@@ -73,9 +78,12 @@ func (pg *patternGen) matches(s string) bool {
 	if pg.slow {
 		return false
 	}
-	ok, err := pg.re.Match(s)
+	ok, err := pg.re.MatchContext(pg.ctx, s)
 	if err != nil {
 		pg.slow = true
+		if pg.stop != nil {
+			pg.stop(err)
+		}
 	}
 	return err == nil && ok
 }

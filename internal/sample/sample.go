@@ -88,6 +88,9 @@ type Failure struct {
 	InstanceLocation string `json:"instanceLocation"`
 	// Attempts is the number of attempts made for the instance that failed.
 	Attempts int `json:"attempts"`
+	// Stopped is true when the run was stopped by one of its budgets (its time limit, its
+	// pattern budget) before it could finish: Reason then says "stopped after N s: ...".
+	Stopped bool `json:"stopped,omitempty"`
 }
 
 // Values returns the generated instances as values.
@@ -127,6 +130,9 @@ func (r *Result) WriteText(w io.Writer) error {
 }
 
 func (f *Failure) message(r *Result) string {
+	if f.Stopped {
+		return fmt.Sprintf("sample: %d of %d instances generated; %s", len(r.values), r.Requested, f.Reason)
+	}
 	what := "no valid instance"
 	if r.invalid {
 		what = "no instance violating exactly one constraint"
@@ -149,15 +155,22 @@ func (r *Result) Diagnostics() []diag.Diagnostic {
 		return nil
 	}
 	code := "sample/not-found"
-	if r.Failure.Unsatisfiable {
+	switch {
+	case r.Failure.Stopped:
+		code = "sample/stopped"
+	case r.Failure.Unsatisfiable:
 		code = "sample/unsatisfiable"
 	}
 	return []diag.Diagnostic{{Code: code, Severity: diag.Error, Message: r.Failure.message(r), Pointer: r.Failure.InstanceLocation}}
 }
 
-// ExitCode is 1 when fewer instances than requested were generated.
+// ExitCode is 1 when fewer instances than requested were generated, 2 when a budget
+// stopped the run (it could not finish).
 func (r *Result) ExitCode() int {
-	if r.Failure != nil {
+	switch {
+	case r.Failure != nil && r.Failure.Stopped:
+		return 2
+	case r.Failure != nil:
 		return 1
 	}
 	return 0
@@ -180,10 +193,14 @@ func (o *Options) withDefaults() *Options {
 	return &c
 }
 
-// Generate generates instances of s. The error is non-nil only when the context ends.
+// Generate generates instances of s. Every check it makes runs within ctx: a cancelled
+// context stops it at once, with the context's error. A run stopped by a budget (the
+// context's deadline, the pattern budget of schema.WithRegexBudget) is a result: the
+// instances generated so far, and a Failure marked Stopped that says after how long and
+// why.
 func Generate(ctx context.Context, s *schema.Schema, opts *Options) (*Result, error) {
 	o := opts.withDefaults()
-	g := newGen(s, o)
+	g := newGen(ctx, s, o)
 	res := &Result{Samples: []json.RawMessage{}, Requested: o.Count, Seed: o.Seed, invalid: o.Invalid}
 	used := map[string]int{}
 	for i := 0; i < o.Count; i++ {
@@ -196,8 +213,15 @@ func Generate(ctx context.Context, s *schema.Schema, opts *Options) (*Result, er
 		} else {
 			v, failure, ok = g.validInstance(ctx, i)
 		}
-		if err := ctx.Err(); err != nil {
-			return nil, err
+		if err := g.halt; err != nil || ctx.Err() != nil {
+			if err == nil {
+				err = ctx.Err()
+			}
+			if !schema.IsStopped(err) && !errors.Is(err, schema.ErrRegexBudget) {
+				return nil, err // cancelled
+			}
+			res.Failure = &Failure{Reason: schema.Stopped(ctx, err).Error(), Stopped: true, Attempts: g.attempts}
+			break
 		}
 		if !ok {
 			res.Failure = failure
@@ -226,8 +250,9 @@ func (g *gen) validInstance(ctx context.Context, i int) (source.Value, *Failure,
 	var lastErr *schema.Error
 	var evalErr error // validation itself failed (a reference loop, a pattern out of time)
 	attempts, contradicted := 0, 0
+	defer func() { g.attempts = attempts }()
 	for a := 0; a < g.opts.Attempts; a++ {
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || g.halt != nil {
 			return source.Value{}, nil, false
 		}
 		attempts++
@@ -238,9 +263,15 @@ func (g *gen) validInstance(ctx context.Context, i int) (source.Value, *Failure,
 		g.add(c, g.root, nil)
 		v, _ := g.generate(c, "", 0, nil)
 		if v.IsValid() {
-			errs, err := g.root.Validate(v)
+			errs, err := g.root.ValidateContext(ctx, v)
 			if err == nil && len(errs) == 0 {
 				return v, nil, true
+			}
+			if err != nil {
+				g.stopOn(err)
+				if g.halt != nil {
+					return source.Value{}, nil, false
+				}
 			}
 			if len(errs) > 0 {
 				lastErr = &errs[0]

@@ -436,7 +436,7 @@ func (g *gen) formatOK(name, s string, draft *schema.Draft) bool {
 	if chk == nil {
 		return true
 	}
-	ok, err := chk.Valid(source.StringValue(s))
+	ok, err := g.valid(chk, source.StringValue(s))
 	return err == nil && ok
 }
 

@@ -57,6 +57,10 @@ type Compiler struct {
 	regexes map[string]Regexp
 	loading map[string]bool // meta-schema URIs being resolved, to stop cycles
 	info    *compileInfo
+	// unfinished are the documents loaded since finish last went through them: a
+	// compiler that serves many Compile calls goes through each document once, not once
+	// per call.
+	unfinished []*document
 }
 
 // compileInfo is what the schemas of one compiler share.
@@ -130,7 +134,7 @@ func (c *Compiler) compileAt(u, frag string) (*Schema, error) {
 	mark := len(c.added)
 	s, err := c.resolve(u, frag, nil)
 	if err == nil {
-		err = c.finish()
+		err = c.finish(mark)
 	}
 	if err == nil {
 		added := make([]*Schema, 0, len(c.added)-mark)
@@ -157,47 +161,50 @@ func (c *Compiler) compileAt(u, frag string) (*Schema, error) {
 // finish compiles the schemas that dynamic references may jump to: the roots of resources
 // with $recursiveAnchor and the targets of every $dynamicAnchor. Compiling them may load
 // more documents, so it repeats until nothing new appears.
-func (c *Compiler) finish() error {
+//
+// Only the documents loaded since the last finish are gone through, and only the schemas
+// this Compile began (from mark) are looked at: a compiler that serves many Compile calls
+// does not go through everything it holds at each one.
+func (c *Compiler) finish(mark int) error {
 	defer func() {
-		for _, s := range c.schemas {
-			if s.dynAnchor != "" || (s.recursiveRef != nil && s.recursiveRef.res.recursive) {
+		for _, k := range c.added[mark:] {
+			s := c.schemas[k]
+			if s != nil && (s.dynAnchor != "" || (s.recursiveRef != nil && s.recursiveRef.res.recursive)) {
 				c.info.dynamic.Store(true)
 			}
 		}
 	}()
-	for {
-		changed := false
-		for _, doc := range c.docs {
-			for _, r := range doc.resources {
-				if r.recursive && r.root == nil {
-					v, _ := doc.src.Root.Pointer(r.ptr)
-					s, err := c.compileValue(doc, r.ptr, v)
-					if err != nil {
-						return err
-					}
-					r.root, changed = s, true
+	for len(c.unfinished) > 0 {
+		doc := c.unfinished[0]
+		for _, r := range doc.resources {
+			if r.recursive && r.root == nil {
+				v, _ := doc.src.Root.Pointer(r.ptr)
+				s, err := c.compileValue(doc, r.ptr, v)
+				if err != nil {
+					return err
 				}
-				for name := range r.dynamic {
-					if _, ok := r.dynSchemas[name]; ok {
-						continue
-					}
-					ptr := r.anchors[name]
-					v, _ := doc.src.Root.Pointer(ptr)
-					s, err := c.compileValue(doc, ptr, v)
-					if err != nil {
-						return err
-					}
-					if r.dynSchemas == nil {
-						r.dynSchemas = map[string]*Schema{}
-					}
-					r.dynSchemas[name], changed = s, true
+				r.root = s
+			}
+			for name := range r.dynamic {
+				if _, ok := r.dynSchemas[name]; ok {
+					continue
 				}
+				ptr := r.anchors[name]
+				v, _ := doc.src.Root.Pointer(ptr)
+				s, err := c.compileValue(doc, ptr, v)
+				if err != nil {
+					return err
+				}
+				if r.dynSchemas == nil {
+					r.dynSchemas = map[string]*Schema{}
+				}
+				r.dynSchemas[name] = s
 			}
 		}
-		if !changed {
-			return nil
-		}
+		// Compiling may have loaded more documents: they queue behind.
+		c.unfinished = c.unfinished[1:]
 	}
+	return nil
 }
 
 // loadDocument returns the document at uri, loading, meta-validating and indexing it on
@@ -262,6 +269,7 @@ func (c *Compiler) addDocument(uri string, src *source.Document, name string, bu
 			return nil, err
 		}
 	}
+	c.unfinished = append(c.unfinished, doc)
 	return doc, nil
 }
 

@@ -1,10 +1,12 @@
 package schema
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"hash/maphash"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -57,7 +59,15 @@ func (e *Error) SchemaPosition() (file string, line, col int) {
 // The error is non-nil only when the evaluation could not be completed: a pattern match
 // that exceeded its time limit, or a reference loop that never reaches the instance.
 func (s *Schema) Validate(v source.Value) ([]Error, error) {
-	errs, _, err := s.ValidateLimit(v, 0)
+	return s.ValidateContext(context.Background(), v)
+}
+
+// ValidateContext is Validate within a run: the evaluation stops, with the context's
+// error, once ctx is cancelled or past its deadline (it checks as it goes, so a long
+// evaluation stops promptly), and its pattern matches draw on the run's budget
+// (WithRegexBudget), whose end is a *StoppedError.
+func (s *Schema) ValidateContext(ctx context.Context, v source.Value) ([]Error, error) {
+	errs, _, err := s.ValidateLimitContext(ctx, v, 0)
 	return errs, err
 }
 
@@ -66,7 +76,12 @@ func (s *Schema) Validate(v source.Value) ([]Error, error) {
 // errors (a large generated document against a schema of many alternatives) is then
 // reported in bounded time and memory.
 func (s *Schema) ValidateLimit(v source.Value, max int) (errs []Error, truncated bool, err error) {
-	e := getEvaluator(true)
+	return s.ValidateLimitContext(context.Background(), v, max)
+}
+
+// ValidateLimitContext is ValidateLimit within a run (see ValidateContext).
+func (s *Schema) ValidateLimitContext(ctx context.Context, v source.Value, max int) (errs []Error, truncated bool, err error) {
+	e := getEvaluator(ctx, true)
 	defer putEvaluator(e)
 	e.maxErrors = max
 	e.eval(s, v, nil)
@@ -83,7 +98,12 @@ func (s *Schema) ValidateLimit(v source.Value, max int) (errs []Error, truncated
 
 // Valid reports whether an instance is valid, stopping at the first error.
 func (s *Schema) Valid(v source.Value) (bool, error) {
-	e := getEvaluator(false)
+	return s.ValidContext(context.Background(), v)
+}
+
+// ValidContext is Valid within a run (see ValidateContext).
+func (s *Schema) ValidContext(ctx context.Context, v source.Value) (bool, error) {
+	e := getEvaluator(ctx, false)
 	defer putEvaluator(e)
 	ok := e.eval(s, v, nil)
 	if e.fatal != nil {
@@ -100,6 +120,8 @@ type pathTok struct {
 }
 
 type evaluator struct {
+	ctx        context.Context // the run's: cancellation, deadline, pattern budget
+	ticks      uint            // evaluations since the context was last checked
 	collect    bool
 	errs       []Error
 	ipath      []pathTok
@@ -142,7 +164,7 @@ type Event struct {
 
 // Trace evaluates an instance like Validate and calls fn for each evaluation step.
 func (s *Schema) Trace(v source.Value, fn func(Event)) ([]Error, error) {
-	return s.TraceReplays(v, fn, nil)
+	return s.TraceReplaysContext(context.Background(), v, fn, nil)
 }
 
 // TraceReplays is Trace for a consumer that can take repeated steps at once. Tracing
@@ -153,7 +175,12 @@ func (s *Schema) Trace(v source.Value, fn func(Event)) ([]Error, error) {
 // steps are what fn would have received, in order, right after the event of the schema
 // reached (Keyword ""). steps is only valid during the call.
 func (s *Schema) TraceReplays(v source.Value, fn func(Event), replay func(id int, steps []Event)) ([]Error, error) {
-	e := getEvaluator(true)
+	return s.TraceReplaysContext(context.Background(), v, fn, replay)
+}
+
+// TraceReplaysContext is TraceReplays within a run (see ValidateContext).
+func (s *Schema) TraceReplaysContext(ctx context.Context, v source.Value, fn func(Event), replay func(id int, steps []Event)) ([]Error, error) {
+	e := getEvaluator(ctx, true)
 	defer putEvaluator(e)
 	e.trace = fn
 	e.replay = replay
@@ -238,10 +265,32 @@ const maxKeptTraced = 1 << 9
 
 var evalPool = sync.Pool{New: func() any { return &evaluator{} }}
 
-func getEvaluator(collect bool) *evaluator {
+func getEvaluator(ctx context.Context, collect bool) *evaluator {
 	e := evalPool.Get().(*evaluator)
+	e.ctx, e.ticks = ctx, 0
 	e.collect = collect
 	return e
+}
+
+// ctxEvery is how many evaluations go between two looks at the run's context: often
+// enough that a cancelled run stops within a millisecond or so, rarely enough to cost
+// nothing measurable.
+const ctxEvery = 1024
+
+// halted reports whether the evaluation must stop: a fatal error so far, or (looked at
+// every ctxEvery evaluations) a cancelled or expired context.
+func (e *evaluator) halted() bool {
+	if e.fatal != nil {
+		return true
+	}
+	e.ticks++
+	if e.ticks%ctxEvery == 0 {
+		if err := e.ctx.Err(); err != nil {
+			e.setFatal(err)
+			return true
+		}
+	}
+	return false
 }
 
 func putEvaluator(e *evaluator) {
@@ -263,6 +312,7 @@ func putEvaluator(e *evaluator) {
 			e.steps = nil // a pooled evaluator does not keep a large document's steps
 		}
 	}
+	e.ctx = nil
 	evalPool.Put(e)
 }
 
@@ -399,6 +449,9 @@ func (a *annotations) item(i int) {
 // eval evaluates s on v. ann, when non-nil, receives the members and items of v that s
 // evaluated.
 func (e *evaluator) eval(s *Schema, v source.Value, ann *annotations) bool {
+	if e.halted() {
+		return false
+	}
 	if e.trace != nil {
 		e.emit(s, "", s.always != alwaysFalse, "")
 		if e.quietDepth > 0 && !e.collect && ann == nil && s.always == alwaysNone && !s.info.dynamic.Load() &&
@@ -793,6 +846,17 @@ func (e *evaluator) evalNumber(s *Schema, v source.Value) bool {
 // moreRunes reports whether str has more than n characters (code points; an invalid byte
 // counts as one, as in utf8.RuneCountInString), counting only when its byte length does
 // not settle it.
+// countText renders a count keyword (minLength, maxItems, ...) for a message as the schema
+// writes it: the compiled count is clamped to 2^31-1, which "1e18" is not.
+func countText(s *Schema, kw string, n int) string {
+	if n == math.MaxInt32 {
+		if v, ok := s.Value().Get(kw); ok && v.Kind() == source.Number {
+			return v.Num().String()
+		}
+	}
+	return strconv.Itoa(n)
+}
+
 func moreRunes(str string, n int) bool {
 	switch {
 	case len(str) <= n:
@@ -820,20 +884,20 @@ func (e *evaluator) evalString(s *Schema, v source.Value) bool {
 			}
 		}
 		if !okMax {
-			valid = e.fail(s, "maxLength", "string is %d characters long, more than the maximum of %d", utf8.RuneCountInString(str), s.maxLength)
+			valid = e.fail(s, "maxLength", "string is %d characters long, more than the maximum of %s", utf8.RuneCountInString(str), countText(s, "maxLength", s.maxLength))
 			if !e.collect {
 				return false
 			}
 		}
 		if !okMin {
-			valid = e.fail(s, "minLength", "string is %d characters long, less than the minimum of %d", utf8.RuneCountInString(str), s.minLength)
+			valid = e.fail(s, "minLength", "string is %d characters long, less than the minimum of %s", utf8.RuneCountInString(str), countText(s, "minLength", s.minLength))
 			if !e.collect {
 				return false
 			}
 		}
 	}
 	if s.pattern != nil {
-		ok, err := s.pattern.Match(str)
+		ok, err := s.pattern.MatchContext(e.ctx, str)
 		if err != nil {
 			e.setFatal(err)
 			return false
@@ -884,13 +948,13 @@ func (e *evaluator) evalArray(s *Schema, v source.Value, ann *annotations) bool 
 		}
 	}
 	if s.minItems >= 0 && len(items) < s.minItems {
-		valid = e.fail(s, "minItems", "array has %d items, fewer than the minimum of %d", len(items), s.minItems)
+		valid = e.fail(s, "minItems", "array has %d items, fewer than the minimum of %s", len(items), countText(s, "minItems", s.minItems))
 		if !e.collect {
 			return false
 		}
 	}
 	if s.maxItems >= 0 && len(items) > s.maxItems {
-		valid = e.fail(s, "maxItems", "array has %d items, more than the maximum of %d", len(items), s.maxItems)
+		valid = e.fail(s, "maxItems", "array has %d items, more than the maximum of %s", len(items), countText(s, "maxItems", s.maxItems))
 		if !e.collect {
 			return false
 		}
@@ -976,7 +1040,7 @@ func (e *evaluator) evalArray(s *Schema, v source.Value, ann *annotations) bool 
 			msg := "no item matches the \"contains\" schema"
 			if s.minContains >= 0 {
 				kw = "minContains"
-				msg = fmt.Sprintf("%d item(s) match the \"contains\" schema, fewer than minContains %d", matched, s.minContains)
+				msg = fmt.Sprintf("%d item(s) match the \"contains\" schema, fewer than minContains %s", matched, countText(s, "minContains", s.minContains))
 			}
 			valid = e.fail(s, kw, "%s", msg)
 			if !e.collect {
@@ -984,7 +1048,7 @@ func (e *evaluator) evalArray(s *Schema, v source.Value, ann *annotations) bool 
 			}
 		}
 		if s.maxContains >= 0 && matched > s.maxContains {
-			valid = e.fail(s, "maxContains", "%d items match the \"contains\" schema, more than maxContains %d", matched, s.maxContains)
+			valid = e.fail(s, "maxContains", "%d items match the \"contains\" schema, more than maxContains %s", matched, countText(s, "maxContains", s.maxContains))
 			if !e.collect {
 				return false
 			}
@@ -1063,13 +1127,13 @@ func (e *evaluator) evalObject(s *Schema, v source.Value, ann *annotations) bool
 		e.traceObject(s, v)
 	}
 	if s.minProps >= 0 && n < s.minProps {
-		valid = e.fail(s, "minProperties", "object has %d properties, fewer than the minimum of %d", n, s.minProps)
+		valid = e.fail(s, "minProperties", "object has %d properties, fewer than the minimum of %s", n, countText(s, "minProperties", s.minProps))
 		if !e.collect {
 			return false
 		}
 	}
 	if s.maxProps >= 0 && n > s.maxProps {
-		valid = e.fail(s, "maxProperties", "object has %d properties, more than the maximum of %d", n, s.maxProps)
+		valid = e.fail(s, "maxProperties", "object has %d properties, more than the maximum of %s", n, countText(s, "maxProperties", s.maxProps))
 		if !e.collect {
 			return false
 		}
@@ -1122,7 +1186,7 @@ func (e *evaluator) evalObject(s *Schema, v source.Value, ann *annotations) bool
 				}
 			}
 			for _, pp := range s.patternProps {
-				m, err := pp.re.Match(key)
+				m, err := pp.re.MatchContext(e.ctx, key)
 				if err != nil {
 					e.setFatal(err)
 					return false

@@ -46,6 +46,10 @@ type Loader struct {
 	// Notify, when set, receives the notices a user should see: a URI resolved from the $id
 	// index (so that a surprising source is seen), an index cut short by its bounds.
 	Notify func(string)
+	// Docs, when set, holds documents already parsed, by file name: they are used instead
+	// of reading and parsing the file again (the catalog shares the workspace it parsed
+	// with its compiles, so that a file loaded under two URIs is one document).
+	Docs map[string]*source.Document
 
 	once      sync.Once
 	usedIndex atomic.Bool
@@ -309,6 +313,9 @@ func (l *Loader) fromMap(uri string) (string, bool) {
 }
 
 func (l *Loader) read(name string) (*source.Document, error) {
+	if d, ok := l.Docs[name]; ok {
+		return d, nil
+	}
 	limit := int64(source.DefaultMaxSize)
 	if l.Limits != nil && l.Limits.MaxSize > 0 {
 		limit = l.Limits.MaxSize

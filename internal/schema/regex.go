@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"regexp"
@@ -15,6 +16,10 @@ type Regexp interface {
 	// Match reports whether s contains a match. The error is non-nil only when the match
 	// could not be decided in time.
 	Match(s string) (bool, error)
+	// MatchContext is Match within a run: the match also ends at the context's deadline
+	// and draws on the run's pattern budget (WithRegexBudget), and a cancelled context
+	// refuses it. Its error is then the context's, or a *StoppedError for the budget.
+	MatchContext(ctx context.Context, s string) (bool, error)
 	String() string
 }
 
@@ -69,6 +74,10 @@ type re2 struct {
 func (r re2) Match(s string) (bool, error) { return r.re.MatchString(s), nil }
 func (r re2) String() string               { return r.src }
 
+// MatchContext runs the linear-time engine, which cannot hang: it neither draws on the
+// budget nor needs the context.
+func (r re2) MatchContext(_ context.Context, s string) (bool, error) { return r.re.MatchString(s), nil }
+
 type ecma struct {
 	re      *regexp2.Regexp
 	src     string
@@ -84,6 +93,90 @@ func (r ecma) Match(s string) (bool, error) {
 }
 
 func (r ecma) String() string { return r.src }
+
+func (r ecma) MatchContext(ctx context.Context, s string) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	timeout := r.timeout
+	b := budgetOf(ctx)
+	if b != nil {
+		left := b.remaining()
+		if left <= 0 {
+			return false, b.exhausted(r.src)
+		}
+		timeout = min(timeout, left)
+	}
+	byDeadline := false
+	if dl, ok := ctx.Deadline(); ok {
+		if until := time.Until(dl); until < timeout {
+			timeout, byDeadline = until, true
+		}
+		if timeout <= 0 {
+			return false, context.DeadlineExceeded
+		}
+	}
+	start := time.Now()
+	var ok bool
+	var err error
+	if ctx.Done() == nil || timeout <= firstSlice {
+		ok, err = r.matchWithin(s, timeout)
+	} else {
+		// Nearly every match ends within microseconds. One that runs past the first slice
+		// is run again where a cancellation need not wait for it: on cancellation the
+		// call returns at once and the match, left behind, ends at its own limit.
+		ok, err = r.matchWithin(s, firstSlice)
+		if rest := timeout - time.Since(start); err != nil && rest > 0 && ctx.Err() == nil {
+			type result struct {
+				ok  bool
+				err error
+			}
+			ch := make(chan result, 1)
+			go func() {
+				ok, err := r.matchWithin(s, rest)
+				ch <- result{ok, err}
+			}()
+			select {
+			case res := <-ch:
+				ok, err = res.ok, res.err
+			case <-ctx.Done():
+				ok, err = false, ctx.Err()
+			}
+		}
+	}
+	if b != nil {
+		b.spent(time.Since(start))
+	}
+	if err == nil {
+		return ok, nil
+	}
+	switch {
+	case b != nil && b.remaining() <= 0:
+		return false, b.exhausted(r.src)
+	case ctx.Err() != nil:
+		return false, ctx.Err()
+	case byDeadline:
+		return false, context.DeadlineExceeded
+	}
+	return false, fmt.Errorf("%w: pattern %q did not finish within %v", ErrRegexTimeout, r.src, r.timeout)
+}
+
+// firstSlice is how long a backtracking match runs before it is moved where a
+// cancellation of its run need not wait for it.
+const firstSlice = 100 * time.Millisecond
+
+// matchWithin matches with a time limit of its own.
+func (r ecma) matchWithin(s string, timeout time.Duration) (bool, error) {
+	re := r.re
+	if timeout != r.timeout {
+		// The time limit is read from the Regexp at each match: a shallow copy carries
+		// this match's (the compiled program and the runner pool are shared, read-only).
+		cp := *r.re
+		cp.MatchTimeout = timeout
+		re = &cp
+	}
+	return re.MatchString(s)
+}
 
 // toRE2 translates a pattern to RE2 syntax when it only uses constructs whose meaning is the
 // same in both languages: literals, ".", anchors, groups, alternation, quantifiers, and

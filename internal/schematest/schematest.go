@@ -272,12 +272,16 @@ func Run(ctx context.Context, srcs []Source, opts *Options) (*Result, error) {
 		}
 	}
 	out := make([][]TestResult, len(units))
+	var halt schema.Halt // the first evaluation error that ends the run
 	parallel(ctx, len(units), workers, func(k int) {
 		u := units[k]
-		out[k] = cases[caseIndex[[2]int{u.file, u.c}]].run(ctx, &o, u.start, u.end)
+		out[k] = cases[caseIndex[[2]int{u.file, u.c}]].run(ctx, &halt, &o, u.start, u.end)
 	})
+	if err := halt.Err(); err != nil {
+		return nil, schema.Stopped(ctx, err)
+	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, schema.Stopped(ctx, err)
 	}
 
 	res := newResult()
@@ -359,7 +363,7 @@ type compiled struct {
 
 // run runs tests [start, end) of the case, compiling its schema first if no other chunk
 // has. When the schema cannot be compiled, the tests are reported as not run.
-func (cc *compiled) run(ctx context.Context, opts *Options, start, end int) []TestResult {
+func (cc *compiled) run(ctx context.Context, halt *schema.Halt, opts *Options, start, end int) []TestResult {
 	cc.once.Do(func() { cc.s, cc.err = cc.c.Compile(opts) })
 	c := cc.c
 	out := make([]TestResult, 0, end-start)
@@ -376,10 +380,10 @@ func (cc *compiled) run(ctx context.Context, opts *Options, start, end int) []Te
 		return out
 	}
 	for _, t := range c.Tests[start:end] {
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || halt.Err() != nil {
 			return out
 		}
-		out = append(out, runTest(cc.s, c, t, opts))
+		out = append(out, runTest(ctx, halt, cc.s, c, t, opts))
 	}
 	return out
 }
@@ -398,7 +402,7 @@ func (c *Case) newResult(t *Test) TestResult {
 }
 
 // runTest evaluates one test.
-func runTest(s *schema.Schema, c *Case, t *Test, opts *Options) TestResult {
+func runTest(ctx context.Context, halt *schema.Halt, s *schema.Schema, c *Case, t *Test, opts *Options) TestResult {
 	began := time.Now()
 	r := c.newResult(t)
 	defer func() { r.Duration = time.Since(began).Milliseconds() }()
@@ -410,8 +414,9 @@ func runTest(s *schema.Schema, c *Case, t *Test, opts *Options) TestResult {
 	valid := true
 	for i := range insts {
 		in := &insts[i]
-		errs, err := s.Validate(in.Value)
+		errs, err := s.ValidateContext(ctx, in.Value)
 		if err != nil {
+			halt.Note(err)
 			r.setError("the evaluation could not be completed: " + describe(err))
 			return r
 		}

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -119,10 +121,15 @@ func (p *Provider) Call(ctx context.Context, req *mcp.CallRequest) (res *mcp.Cal
 	env.Notes = NewNotes(nil)
 	report, err := d.Run(ctx, &env, in)
 	if err != nil {
-		res := mcp.ErrorResult("%s could not run: %s", d.Name, describeLoadError(err))
-		return withNotes(res, env.Notes)
+		if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+			return withNotes(mcp.ErrorResult("%s was cancelled before it was done (the server is shutting down, or the client cancelled the call)", d.Name), env.Notes)
+		}
+		if schema.IsStopped(err) || errors.Is(err, schema.ErrRegexBudget) {
+			return withNotes(mcp.ErrorResult("%s %s", d.Name, err.Error()), env.Notes) // "lint stopped after 10 s: ..."
+		}
+		return withNotes(mcp.ErrorResult("%s could not run: %s", d.Name, describeLoadError(err)), env.Notes)
 	}
-	return withNotes(Result(report), env.Notes)
+	return withNotes(result(report, narrowHint(d)), env.Notes)
 }
 
 // withNotes adds the notices of a call to its result, as one more text item after the
@@ -132,6 +139,25 @@ func withNotes(res *mcp.CallResult, notes *Notes) *mcp.CallResult {
 		res.Content = append(res.Content, mcp.TextContent("note: "+strings.Join(list, "\nnote: ")))
 	}
 	return res
+}
+// narrowHint says how to get what a bounded text leaves out, naming only arguments the
+// tool has.
+func narrowHint(d *Descriptor) string {
+	var args []string
+	for _, name := range []string{"limit", "offset", "maxText"} {
+		for i := 0; i < d.Input.NumField(); i++ {
+			if n, _, _ := strings.Cut(d.Input.Field(i).Tag.Get("json"), ","); n == name {
+				args = append(args, name)
+			}
+		}
+	}
+	switch len(args) {
+	case 0:
+		return "the structured content holds all of it"
+	case 1:
+		return "narrow the call with " + args[0]
+	}
+	return "narrow the call with " + strings.Join(args[:len(args)-1], ", ") + " and " + args[len(args)-1]
 }
 
 // decode checks raw arguments against the tool's input schema and decodes them.
@@ -160,10 +186,17 @@ func (p *Provider) decode(d *Descriptor, raw json.RawMessage) (any, error) {
 		}
 		return nil, fmt.Errorf("invalid arguments for %s: %s", d.Name, strings.Join(msgs, "; "))
 	}
+	raw, err = integersAsWritten(d, raw, doc.Root)
+	if err != nil {
+		return nil, fmt.Errorf("invalid arguments for %s: %v", d.Name, err)
+	}
 	in := d.NewInput()
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(in); err != nil {
+		if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok && te.Field != "" {
+			return nil, fmt.Errorf("invalid arguments for %s: argument %s: a %s cannot be read as %s", d.Name, te.Field, te.Value, te.Type)
+		}
 		return nil, fmt.Errorf("invalid arguments for %s: %v", d.Name, err)
 	}
 	// Lists are paged by default over MCP.
@@ -173,15 +206,55 @@ func (p *Provider) decode(d *Descriptor, raw json.RawMessage) (any, error) {
 	return in, nil
 }
 
+// integersAsWritten rewrites the integer arguments that JSON Schema reads as integers but
+// Go's decoder does not ("limit": 1.0, 1e2) as integer literals; one too large for the
+// argument is refused, naming it.
+func integersAsWritten(d *Descriptor, raw json.RawMessage, args source.Value) (json.RawMessage, error) {
+	var m map[string]json.RawMessage
+	changed := false
+	for i := 0; i < d.Input.NumField(); i++ {
+		f := d.Input.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch f.Type.Kind() {
+		case reflect.Int, reflect.Int64:
+		default:
+			continue
+		}
+		v, ok := args.Get(name)
+		if !ok || v.Kind() != source.Number || !v.Num().IsInteger() {
+			continue
+		}
+		n, fits := v.Num().Int64()
+		if !fits || (f.Type.Kind() == reflect.Int && int64(int(n)) != n) {
+			return nil, fmt.Errorf("argument %s: %s is too large", name, v.Num())
+		}
+		lit := strconv.FormatInt(n, 10)
+		if m == nil {
+			if err := json.Unmarshal(raw, &m); err != nil {
+				return nil, err
+			}
+		}
+		if string(bytes.TrimSpace(m[name])) != lit {
+			m[name], changed = json.RawMessage(lit), true
+		}
+	}
+	if !changed {
+		return raw, nil
+	}
+	return json.Marshal(m)
+}
+
 // Result turns a report into an MCP result: the text report (bounded) as content and the
 // report itself as structured content.
-func Result(r Report) *mcp.CallResult {
+func Result(r Report) *mcp.CallResult { return result(r, defaultHint) }
+
+func result(r Report, hint string) *mcp.CallResult {
 	var buf bytes.Buffer
 	if err := r.WriteText(&buf); err != nil {
 		return mcp.ErrorResult("rendering the report: %v", err)
 	}
 	res := &mcp.CallResult{
-		Content:           []mcp.Content{mcp.TextContent(Bound(buf.String(), MaxText))},
+		Content:           []mcp.Content{mcp.TextContent(BoundHint(buf.String(), MaxText, hint))},
 		StructuredContent: r,
 	}
 	if f, ok := r.(Failer); ok && f.Failure() != nil {
@@ -191,9 +264,15 @@ func Result(r Report) *mcp.CallResult {
 	return res
 }
 
+// defaultHint is Bound's hint: the arguments of the tools that list.
+const defaultHint = "narrow the call with limit and offset"
+
 // Bound cuts text to at most max bytes, keeping its beginning and its last lines (where
 // reports put their verdict) and saying how much was left out between them.
-func Bound(text string, max int) string {
+func Bound(text string, max int) string { return BoundHint(text, max, defaultHint) }
+
+// BoundHint is Bound whose note ends with hint, which says how to get the rest.
+func BoundHint(text string, max int, hint string) string {
 	if len(text) <= max {
 		return text
 	}
@@ -214,6 +293,39 @@ func Bound(text string, max int) string {
 		}
 	}
 	cut := text[len(head) : len(text)-len(tail)]
-	return head + fmt.Sprintf("... [%d characters (%d lines) not shown; narrow the call with limit and offset]\n",
-		len(cut), strings.Count(cut, "\n")) + tail
+	return head + fmt.Sprintf("... [%d characters (%d lines) not shown; %s]\n",
+		len(cut), strings.Count(cut, "\n"), hint) + tail
+}
+
+// schemaArguments are the argument names of the documents that are schemas, in every tool
+// that has them.
+var schemaArguments = map[string]bool{"schema": true, "schemas": true, "old": true, "new": true, "from": true}
+
+// RedactArguments redacts a call's arguments for the audit log (mcp.ArgumentRedactor):
+// the documents that are schemas by shape only (mcp.RedactValues), since a schema's
+// property named "password" describes a secret, it is not one; every other argument, and
+// the instances and tests above all, by name and by shape (mcp.Redact).
+func (p *Provider) RedactArguments(tool string, args any) any {
+	m, ok := args.(map[string]any)
+	d, found := Lookup(tool)
+	if !ok || !found {
+		return mcp.Redact(args)
+	}
+	docs := map[string]bool{}
+	for i := 0; i < d.Input.NumField(); i++ {
+		f := d.Input.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if schemaArguments[name] && (f.Type == docType || f.Type == reflect.TypeFor[[]Doc]()) {
+			docs[name] = true
+		}
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		if docs[k] {
+			out[k] = mcp.RedactValues(v)
+		} else {
+			out[k] = mcp.Redact(map[string]any{k: v}).(map[string]any)[k]
+		}
+	}
+	return out
 }

@@ -43,7 +43,9 @@ func NewStream(d *Descriptor, f diag.Format, w io.Writer, tool diag.Tool) *Strea
 		return &Stream{
 			OnItem: func(x any) { tw.Instance(x.(*validate.Instance)) },
 			Finish: func(r Report) error {
-				tw.Summary(r.(*validate.Result).Summary, nil, 0)
+				res := r.(*validate.Result)
+				tw.Summary(res.Summary, nil, 0)
+				tw.Stopped(res.Stopped)
 				return tw.Err
 			},
 		}
@@ -55,14 +57,21 @@ func NewStream(d *Descriptor, f diag.Format, w io.Writer, tool diag.Tool) *Strea
 					err = diag.WriteGitHub(w, validate.InstanceDiagnostics(x.(*validate.Instance)))
 				}
 			},
-			Finish: func(Report) error { return err },
+			Finish: func(r Report) error {
+				if err == nil {
+					err = diag.WriteGitHub(w, r.(*validate.Result).StoppedDiagnostics())
+				}
+				return err
+			},
 		}
 	case diag.SARIF:
 		tool.Rules = validate.Rules
 		var ds []diag.Diagnostic
 		return &Stream{
 			OnItem: func(x any) { ds = append(ds, validate.InstanceDiagnostics(x.(*validate.Instance))...) },
-			Finish: func(Report) error { return diag.WriteSARIF(w, tool, ds) },
+			Finish: func(r Report) error {
+				return diag.WriteSARIF(w, tool, append(ds, r.(*validate.Result).StoppedDiagnostics()...))
+			},
 		}
 	case diag.JSON:
 		n := 0
@@ -97,7 +106,15 @@ func NewStream(d *Descriptor, f diag.Format, w io.Writer, tool diag.Tool) *Strea
 				if e != nil {
 					return e
 				}
-				write(fmt.Sprintf("],\n  \"summary\": %s,\n  \"valid\": %v\n}\n", sum, res.Valid))
+				stopped := ""
+				if res.Stopped != "" {
+					b, e := marshalIndent(res.Stopped, "  ")
+					if e != nil {
+						return e
+					}
+					stopped = ",\n  \"stopped\": " + b
+				}
+				write(fmt.Sprintf("],\n  \"summary\": %s,\n  \"valid\": %v%s\n}\n", sum, res.Valid, stopped))
 				return err
 			},
 		}

@@ -12,6 +12,7 @@ import (
 	"io"
 	"reflect"
 	"sort"
+	"time"
 
 	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/schema"
@@ -53,7 +54,16 @@ type Env struct {
 	OnItem func(any)
 	// Progress reports progress of long calls; may be nil.
 	Progress func(done, total float64, message string)
+	// Timeout bounds each run (0: no limit): a run that reaches it ends with "stopped after
+	// N s: ..." (a result for validate and sample, the error of the others).
+	Timeout time.Duration
+	// RegexBudget is the time all the pattern matches of one run may take together (see
+	// schema.WithRegexBudget); 0 means schema.DefaultRegexBudget, negative no budget.
+	RegexBudget time.Duration
 }
+
+// DefaultRegexBudget is the pattern budget of a run when Env gives none.
+const DefaultRegexBudget = schema.DefaultRegexBudget
 
 // Descriptor describes one tool.
 type Descriptor struct {
@@ -85,9 +95,22 @@ type Descriptor struct {
 // NewInput returns a pointer to a zero input value.
 func (d *Descriptor) NewInput() any { return d.newInput() }
 
-// Run calls the handler with an input made by NewInput.
+// Run calls the handler with an input made by NewInput, as one run: within env's time
+// limit and pattern budget. An error that a budget caused says so ("stopped after N s:
+// ...", see schema.Stopped).
 func (d *Descriptor) Run(ctx context.Context, env *Env, in any) (Report, error) {
-	return d.run(ctx, env, in)
+	ctx, cancel := schema.WithTimeout(ctx, env.Timeout)
+	defer cancel()
+	budget := env.RegexBudget
+	if budget == 0 {
+		budget = schema.DefaultRegexBudget
+	}
+	ctx = schema.WithRegexBudget(ctx, budget)
+	r, err := d.run(ctx, env, in)
+	if err != nil {
+		return nil, schema.Stopped(ctx, err)
+	}
+	return r, nil
 }
 
 // InputSchema is the JSON Schema of the arguments.

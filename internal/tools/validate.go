@@ -82,41 +82,53 @@ func runValidate(ctx context.Context, env *Env, in *ValidateInput) (*validate.Re
 		}
 	}
 	opts := &validate.Options{Limits: env.Limits, MaxErrors: in.MaxErrors}
-	var collected []validate.Instance
+	// A paged call keeps only its page, however many instances stream by: memory follows
+	// the answer, not the input (the summary counts them all).
+	paged := env.OnItem == nil && (in.Offset > 0 || in.Limit > 0)
+	var kept []validate.Instance
+	listed := 0
+	list := func(inst *validate.Instance) {
+		switch {
+		case in.InvalidOnly && inst.Valid:
+		case env.OnItem != nil:
+			env.OnItem(inst)
+		case paged:
+			if listed >= in.Offset && (in.Limit <= 0 || listed < in.Offset+in.Limit) {
+				kept = append(kept, *inst)
+			}
+			listed++
+		default:
+			kept = append(kept, *inst)
+		}
+	}
 	done := 0
 	opts.OnInstance = func(inst *validate.Instance) {
 		done++
 		if env.Progress != nil && done%progressEvery == 0 {
 			env.Progress(float64(done), 0, fmt.Sprintf("%d instances validated", done))
 		}
-		switch {
-		case in.InvalidOnly && inst.Valid:
-		case env.OnItem != nil:
-			env.OnItem(inst)
-		default:
-			collected = append(collected, *inst)
-		}
+		list(inst)
 	}
 	res, err := validate.Run(ctx, s, srcs, env.FS, opts)
 	if err != nil {
 		return nil, err
 	}
-	if collected != nil {
-		res.Instances = collected
-	}
-	for i := range problems {
-		p := problems[i]
-		res.Summary.Total++
-		res.Summary.Unreadable++
-		res.Valid = false
-		if env.OnItem != nil {
-			env.OnItem(&p)
-		} else {
-			res.Instances = append(res.Instances, p)
+	if res.Stopped == "" {
+		for i := range problems {
+			p := problems[i]
+			res.Summary.Total++
+			res.Summary.Unreadable++
+			res.Valid = false
+			list(&p)
 		}
 	}
-	if in.Offset > 0 || in.Limit > 0 {
-		res.Cut(in.Offset, in.Limit)
+	if kept != nil {
+		res.Instances = kept
+	}
+	if paged {
+		if off := min(in.Offset, listed); off > 0 || len(res.Instances) < listed {
+			res.Page = &validate.Page{Offset: off, Limit: in.Limit, Total: listed, Omitted: listed - len(res.Instances)}
+		}
 	}
 	return res, nil
 }

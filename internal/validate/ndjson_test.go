@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
@@ -529,12 +530,22 @@ func TestCancel(t *testing.T) {
 	})
 
 	t.Run("a deadline", func(t *testing.T) {
+		// A run that reaches its time limit is a result: the instances checked before, in
+		// order, and why it stopped.
 		before := runtime.NumGoroutine()
-		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		ctx, cancel := schema.WithTimeout(context.Background(), 50*time.Millisecond)
 		defer cancel()
 		res, err := Run(ctx, s, []Source{{Name: "-", Reader: &endless{}}}, nil, &Options{Workers: 2})
-		if !errors.Is(err, context.DeadlineExceeded) || res != nil {
-			t.Errorf("Run = %v, %v; want nil, context.DeadlineExceeded", res, err)
+		if err != nil || res == nil || !strings.HasPrefix(res.Stopped, "stopped after ") || res.Valid || res.ExitCode() != 2 {
+			t.Fatalf("Run = %v; want a result stopped by its time limit", err)
+		}
+		if res.Summary.Total != len(res.Instances) || res.Summary.Valid != res.Summary.Total {
+			t.Errorf("summary %+v for %d instances", res.Summary, len(res.Instances))
+		}
+		for i, in := range res.Instances {
+			if in.Line != i+1 {
+				t.Fatalf("instance %d has line %d: the instances checked are not a prefix", i, in.Line)
+			}
 		}
 		settle(t, before)
 	})

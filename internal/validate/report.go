@@ -24,7 +24,8 @@ var Rules = func() []diag.Rule {
 	}
 	return append(rules,
 		diag.Rule{Code: "validate/false-schema", Description: "An instance has a value where the schema allows none.", Severity: diag.Error},
-		diag.Rule{Code: "validate/unreadable", Description: "An instance could not be read or parsed.", Severity: diag.Error})
+		diag.Rule{Code: "validate/unreadable", Description: "An instance could not be read or parsed.", Severity: diag.Error},
+		diag.Rule{Code: "validate/stopped", Description: "The run was stopped by its time limit or its pattern budget before every instance was checked.", Severity: diag.Error})
 }()
 
 // SARIFRules returns the rule table, for SARIF output.
@@ -111,6 +112,13 @@ func (t *TextWriter) Summary(s Summary, page *Page, shown int) {
 	t.printf("%d %s: %s\n", s.Total, noun, strings.Join(parts, ", "))
 }
 
+// Stopped prints why the run ended before its end, if it did.
+func (t *TextWriter) Stopped(msg string) {
+	if msg != "" {
+		t.printf("%s\n", msg)
+	}
+}
+
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
@@ -126,6 +134,7 @@ func (r *Result) WriteText(w io.Writer) error {
 		t.Instance(&r.Instances[i])
 	}
 	t.Summary(r.Summary, r.Page, len(r.Instances))
+	t.Stopped(r.Stopped)
 	return t.Err
 }
 
@@ -135,7 +144,15 @@ func (r *Result) Diagnostics() []diag.Diagnostic {
 	for i := range r.Instances {
 		out = append(out, InstanceDiagnostics(&r.Instances[i])...)
 	}
-	return out
+	return append(out, r.StoppedDiagnostics()...)
+}
+
+// StoppedDiagnostics is the diagnostic of a run stopped before its end (none otherwise).
+func (r *Result) StoppedDiagnostics() []diag.Diagnostic {
+	if r.Stopped == "" {
+		return nil
+	}
+	return []diag.Diagnostic{{Code: "validate/stopped", Severity: diag.Error, Message: r.Stopped}}
 }
 
 // InstanceDiagnostics converts one instance's errors.

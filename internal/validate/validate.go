@@ -59,6 +59,10 @@ type Result struct {
 	Valid bool `json:"valid"`
 	// Page is set when Instances holds only part of the list.
 	Page *Page `json:"page,omitempty"`
+	// Stopped says why the run ended before every instance was checked: its time limit,
+	// or its pattern budget ("stopped after 10 s: ..."). The instances and the summary
+	// are those checked before; Valid is then false.
+	Stopped string `json:"stopped,omitempty"`
 }
 
 // Summary counts instances.
@@ -83,6 +87,8 @@ type Instance struct {
 	Problem string `json:"problem,omitempty"`
 	// Truncated says that the instance has more errors than were reported (MaxErrors).
 	Truncated bool `json:"truncated,omitempty"`
+
+	stopped bool // the run ended while this instance was checked: it is not reported
 }
 
 // DefaultMaxErrors is how many errors of one instance are reported by default.
@@ -113,6 +119,9 @@ type SchemaLocation struct {
 // Run validates the sources against s. Files are read through fsys. The error is non-nil
 // only when the run as a whole could not go on (the context was cancelled); an unreadable
 // or unparsable instance is reported in its Instance and the others are still validated.
+// A run that reaches the context's deadline or uses up its pattern budget
+// (schema.WithRegexBudget) ends there: the result holds the instances checked before, in
+// order, and Stopped says why.
 func Run(ctx context.Context, s *schema.Schema, srcs []Source, fsys workspace.FS, opts *Options) (*Result, error) {
 	if opts == nil {
 		opts = &Options{}
@@ -121,6 +130,7 @@ func Run(ctx context.Context, s *schema.Schema, srcs []Source, fsys workspace.FS
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	parent := ctx
 	res := &Result{Instances: []Instance{}}
 	emit := func(in *Instance) {
 		res.Summary.Total++
@@ -139,23 +149,50 @@ func Run(ctx context.Context, s *schema.Schema, srcs []Source, fsys workspace.FS
 		}
 	}
 
-	// One document needs no pipeline: validate it here (the common call over MCP).
-	if len(srcs) == 1 && srcs[0].Reader == nil && !isNDJSONPath(srcs[0].Path) {
-		p := &pipeline{ctx: ctx, schema: s, fsys: fsys, lim: opts.Limits, maxErrors: maxErrors(opts)}
-		out := p.process(&job{name: srcs[0].Name, src: srcs[0]})
-		if err := ctx.Err(); err != nil {
+	var halt schema.Halt // the error that ended the run, if one did
+	// finish completes the result; a run that reached its time limit or used up its
+	// pattern budget is a result that says so, a cancelled one is an error.
+	finish := func(err error) (*Result, error) {
+		if err == nil {
+			err = halt.Err()
+		}
+		if err == nil && errors.Is(parent.Err(), context.DeadlineExceeded) {
+			err = parent.Err()
+		}
+		switch {
+		case err == nil:
+			res.Valid = res.Summary.Total > 0 && res.Summary.Valid == res.Summary.Total
+		case schema.IsStopped(err) || errors.Is(err, schema.ErrRegexBudget):
+			res.Stopped = schema.Stopped(parent, err).Error()
+		default:
 			return nil, err
 		}
+		return res, nil
+	}
+	emitAll := func(out []Instance) bool {
 		for i := range out {
+			if out[i].stopped {
+				return false
+			}
 			emit(&out[i])
 		}
-		res.Valid = res.Summary.Total > 0 && res.Summary.Valid == res.Summary.Total
-		return res, nil
+		return true
+	}
+
+	// One document needs no pipeline: validate it here (the common call over MCP).
+	if len(srcs) == 1 && srcs[0].Reader == nil && !isNDJSONPath(srcs[0].Path) {
+		p := &pipeline{ctx: ctx, schema: s, fsys: fsys, lim: opts.Limits, maxErrors: maxErrors(opts), halt: &halt}
+		out := p.process(&job{name: srcs[0].Name, src: srcs[0]})
+		if err := ctx.Err(); err != nil {
+			return finish(err)
+		}
+		emitAll(out)
+		return finish(nil)
 	}
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	p := &pipeline{ctx: ctx, schema: s, fsys: fsys, lim: opts.Limits, maxErrors: maxErrors(opts),
+	p := &pipeline{ctx: ctx, schema: s, fsys: fsys, lim: opts.Limits, maxErrors: maxErrors(opts), halt: &halt,
 		work: make(chan *job, 4*workers), order: make(chan *job, 8*workers)}
 	var wg sync.WaitGroup
 	// A panic of a worker or of the producer stops the pipeline and is raised again here
@@ -217,20 +254,17 @@ emitLoop:
 		if ctx.Err() != nil {
 			break
 		}
-		for i := range out {
-			emit(&out[i])
+		if !emitAll(out) {
+			break // the run ended at an instance of this job: the others are not emitted
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		cancel()
-		wg.Wait()
-		catch.Repanic()
-		return nil, err
-	}
+	cancel()
 	wg.Wait()
 	catch.Repanic()
-	res.Valid = res.Summary.Total > 0 && res.Summary.Valid == res.Summary.Total
-	return res, nil
+	if halt.Err() == nil && parent.Err() != nil {
+		return finish(parent.Err())
+	}
+	return finish(nil)
 }
 
 // job is a unit of work: a whole document, or a chunk of NDJSON lines.
@@ -245,6 +279,7 @@ type job struct {
 }
 
 type pipeline struct {
+	halt      *schema.Halt // records the error that ends the run
 	maxErrors int
 	ctx       context.Context
 	schema    *schema.Schema
@@ -464,9 +499,13 @@ func (p *pipeline) processLines(j *job) []Instance {
 	return out
 }
 
-// check validates one document.
+// check validates one document. An error that ends the run (out of time, out of pattern
+// budget, cancelled) gives an instance marked stopped, which is not reported.
 func (p *pipeline) check(name string, line int, doc *source.Document) Instance {
-	errs, truncated, err := p.schema.ValidateLimit(doc.Root, p.maxErrors)
+	errs, truncated, err := p.schema.ValidateLimitContext(p.ctx, doc.Root, p.maxErrors)
+	if err != nil && p.halt.Note(err) {
+		return Instance{File: name, Line: line, stopped: true}
+	}
 	if err != nil {
 		loc := name
 		if line > 0 {
@@ -550,10 +589,10 @@ func readAll(r io.Reader, limit int64) ([]byte, error) {
 func (r *Result) Failed() bool { return r.Summary.Unreadable > 0 }
 
 // ExitCode is the CLI's exit status for the result: 0 all valid, 1 an instance is
-// invalid, 2 an instance could not be read.
+// invalid, 2 an instance could not be read or the run was stopped before its end.
 func (r *Result) ExitCode() int {
 	switch {
-	case r.Summary.Unreadable > 0:
+	case r.Summary.Unreadable > 0 || r.Stopped != "":
 		return 2
 	case r.Summary.Invalid > 0:
 		return 1

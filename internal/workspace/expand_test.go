@@ -152,18 +152,18 @@ func TestExpandRoot(t *testing.T) {
 		t.Errorf("patterns outside the workspace: %v", errs)
 	}
 	files, errs := Expand(fsys, []string{"."}, jsonExts)
-	want := []string{".dot.json", "a.json", "link-in.json", "sub/c.json", "sub/deep/d.JSON", "sub/link-up.json"}
+	want := []string{".dot.json", "a.json", "link-abs-in.json", "link-in.json", "sub/c.json", "sub/deep/d.JSON", "sub/link-up.json", "sub/roundabout.json"}
 	if diff := cmp.Diff(want, files); diff != "" || errs != nil {
 		t.Errorf("Expand(.) errors %v, files (-want +got):\n%s", errs, diff)
 	}
 	files, errs = Expand(fsys, []string{"**/*.json"}, nil)
-	want = []string{"a.json", "link-in.json", "sub/c.json", "sub/link-up.json"}
+	want = []string{"a.json", "link-abs-in.json", "link-in.json", "sub/c.json", "sub/link-up.json", "sub/roundabout.json"}
 	if diff := cmp.Diff(want, files); diff != "" || errs != nil {
 		t.Errorf("Expand(**/*.json) errors %v, files (-want +got):\n%s", errs, diff)
 	}
 	// Named explicitly, a link to a directory inside is a directory.
 	files, errs = Expand(fsys, []string{"dir-in"}, jsonExts)
-	want = []string{"dir-in/c.json", "dir-in/deep/d.JSON", "dir-in/link-up.json"}
+	want = []string{"dir-in/c.json", "dir-in/deep/d.JSON", "dir-in/link-up.json", "dir-in/roundabout.json"}
 	if diff := cmp.Diff(want, files); diff != "" || errs != nil {
 		t.Errorf("Expand(dir-in) errors %v, files (-want +got):\n%s", errs, diff)
 	}

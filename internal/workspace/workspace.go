@@ -5,7 +5,9 @@
 //
 // A confined workspace refuses absolute paths outside its root, ".." that climbs out of it,
 // symbolic links whose target lies outside, and anything that is not a regular file or a
-// directory, with an error that names the path.
+// directory, with an error that names the path. A symbolic link is judged by where it
+// leads: one to a file inside is followed, absolute or relative, whatever way it takes.
+// Files hidden from it (the audit log of jstk mcp) cannot be read or listed.
 package workspace
 
 import (
@@ -16,6 +18,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing/fstest"
@@ -164,9 +167,78 @@ func (o *osFS) Rel(abs string) (string, bool) {
 // ---- confined root ----
 
 type rootFS struct {
-	root  *os.Root
-	dir   string // absolute, slash-separated, symbolic links resolved
-	alias string // dir as given (made absolute), when symbolic links made it differ
+	root   *os.Root
+	dir    string        // absolute, slash-separated, symbolic links resolved
+	alias  string        // dir as given (made absolute), when symbolic links made it differ
+	hidden []fs.FileInfo // files no name may reach (see Hide)
+}
+
+// Hide makes a file unreachable through fsys, a workspace made by Root, by any name: its
+// own, a symbolic link to it, a hard link. Open and Stat refuse it and ReadDir leaves it
+// out. jstk mcp hides its audit log, which may lie inside the workspace. On another FS it
+// does nothing.
+func Hide(fsys FS, file string) error {
+	r, ok := fsys.(*rootFS)
+	if !ok {
+		return nil
+	}
+	fi, err := os.Stat(file)
+	if err != nil {
+		return err
+	}
+	r.hidden = append(r.hidden, fi)
+	return nil
+}
+
+// isHidden reports whether fi is a hidden file.
+func (r *rootFS) isHidden(fi fs.FileInfo) bool {
+	for _, h := range r.hidden {
+		if os.SameFile(h, fi) {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *rootFS) hiddenErr(name string) error {
+	return fmt.Errorf("%s: refused: it is the audit log of this server, which no tool reads", name)
+}
+
+// stat is os.Root's Stat, judging symbolic links by where they lead: os.Root refuses an
+// absolute link, and a relative one whose way passes outside, even when the file they name
+// lies inside; such a path is resolved and used again when its real path is inside. It
+// returns the name to open (resolved when it had to be).
+func (r *rootFS) stat(n string) (string, fs.FileInfo, error) {
+	fi, err := r.root.Stat(n)
+	if err != nil && escapes(err) {
+		if real, ok := r.realInside(n); ok {
+			if rfi, rerr := r.root.Stat(real); rerr == nil {
+				return real, rfi, nil
+			}
+		}
+	}
+	return n, fi, err
+}
+
+// realInside resolves every symbolic link of n and reports the result, relative to the
+// root, when it lies inside. os.Root still checks each later access: a link swapped in the
+// meantime cannot lead out.
+func (r *rootFS) realInside(n string) (string, bool) {
+	real, err := filepath.EvalSymlinks(filepath.Join(filepath.FromSlash(r.dir), filepath.FromSlash(n)))
+	if err != nil {
+		return "", false
+	}
+	rel, ok := r.Rel(filepath.ToSlash(real))
+	if !ok || rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", false
+	}
+	return rel, true
+}
+
+// escapes reports os.Root's refusal of a path that leads outside.
+func escapes(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "escapes") || strings.Contains(msg, "outside")
 }
 
 // Root returns the files under dir, confined: no name may reach outside dir, whether by an
@@ -213,9 +285,12 @@ func (r *rootFS) Open(name string) (io.ReadCloser, error) {
 	if err != nil {
 		return nil, err
 	}
-	fi, err := r.root.Stat(n)
+	n, fi, err := r.stat(n)
 	if err != nil {
 		return nil, confinedErr("open", name, r.dir, err)
+	}
+	if r.isHidden(fi) {
+		return nil, r.hiddenErr(name)
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, notRegular(name, fi)
@@ -223,6 +298,13 @@ func (r *rootFS) Open(name string) (io.ReadCloser, error) {
 	f, err := r.root.Open(n)
 	if err != nil {
 		return nil, confinedErr("open", name, r.dir, err)
+	}
+	if st, err := f.Stat(); err != nil || r.isHidden(st) { // the file opened is the one checked
+		f.Close()
+		if err != nil {
+			return nil, pathErr("open", name, err)
+		}
+		return nil, r.hiddenErr(name)
 	}
 	return f, nil
 }
@@ -232,9 +314,12 @@ func (r *rootFS) Stat(name string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	fi, err := r.root.Stat(n)
+	_, fi, err := r.stat(n)
 	if err != nil {
 		return nil, confinedErr("stat", name, r.dir, err)
+	}
+	if r.isHidden(fi) {
+		return nil, r.hiddenErr(name)
 	}
 	return fi, nil
 }
@@ -244,6 +329,10 @@ func (r *rootFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	if err != nil {
 		return nil, err
 	}
+	n, _, err = r.stat(n)
+	if err != nil {
+		return nil, confinedErr("read directory", name, r.dir, err)
+	}
 	f, err := r.root.Open(n)
 	if err != nil {
 		return nil, confinedErr("read directory", name, r.dir, err)
@@ -252,6 +341,12 @@ func (r *rootFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	es, err := f.ReadDir(-1)
 	if err != nil {
 		return nil, confinedErr("read directory", name, r.dir, err)
+	}
+	if len(r.hidden) > 0 {
+		es = slices.DeleteFunc(es, func(e fs.DirEntry) bool {
+			fi, err := e.Info()
+			return err == nil && fi.Mode().IsRegular() && r.isHidden(fi)
+		})
 	}
 	sort.Slice(es, func(i, j int) bool { return es[i].Name() < es[j].Name() })
 	return es, nil
@@ -287,8 +382,7 @@ func confinedErr(op, name, dir string, err error) error {
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
-	msg := err.Error()
-	if strings.Contains(msg, "escapes") || strings.Contains(msg, "outside") {
+	if escapes(err) {
 		return fmt.Errorf("%s: refused: the path or a symbolic link in it leads outside the workspace %s", name, dir)
 	}
 	return pathErr(op, name, err)

@@ -53,16 +53,19 @@ func makeTree(t *testing.T) tree {
 		}
 	}
 	links := map[string]string{
-		"ws/link-in.json":      "a.json",                                                  // relative, inside
-		"ws/sub/link-up.json":  "../a.json",                                               // relative, climbs but stays inside
-		"ws/link-out.json":     "../outside/secret.json",                                  // relative, outside
-		"ws/link-abs-out.json": filepath.Join(tr.outside, "secret.json"),                  // absolute, outside
-		"ws/link-abs-in.json":  filepath.Join(tr.root, "a.json"),                          // absolute, inside
-		"ws/dir-out":           "../outside",                                              // a directory outside
-		"ws/dir-in":            "sub",                                                     // a directory inside
-		"ws/dangling.json":     "missing.json",                                            // target does not exist
-		"ws/sub/chain.json":    "../link-out.json",                                        // inside link to an outside link
-		"ws/sub/deep/far.json": filepath.Join("..", "..", "..", "outside", "secret.json"), // climbs out step by step
+		"ws/link-in.json":         "a.json",                                                  // relative, inside
+		"ws/sub/link-up.json":     "../a.json",                                               // relative, climbs but stays inside
+		"ws/link-out.json":        "../outside/secret.json",                                  // relative, outside
+		"ws/link-abs-out.json":    filepath.Join(tr.outside, "secret.json"),                  // absolute, outside
+		"ws/link-abs-in.json":     filepath.Join(tr.root, "a.json"),                          // absolute, inside
+		"ws/dir-out":              "../outside",                                              // a directory outside
+		"ws/dir-in":               "sub",                                                     // a directory inside
+		"ws/dangling.json":        "missing.json",                                            // target does not exist
+		"ws/sub/chain.json":       "../link-out.json",                                        // inside link to an outside link
+		"ws/sub/deep/far.json":    filepath.Join("..", "..", "..", "outside", "secret.json"), // climbs out step by step
+		"ws/sub/roundabout.json":  filepath.Join("..", "..", "ws", "a.json"),                 // out of the root and back in
+		"ws/dir-abs-in":           filepath.Join(tr.root, "sub"),                             // an absolute link to a directory inside
+		"ws/abs-to-out-link.json": filepath.Join(tr.root, "link-out.json"),                   // absolute, inside, to a link that leads out
 	}
 	for name, target := range links {
 		if err := os.Symlink(target, filepath.Join(base, filepath.FromSlash(name))); err != nil {
@@ -144,8 +147,12 @@ func TestRootConfinement(t *testing.T) {
 		{name: "dir-out/secret.json", err: "dir-out/secret.json" + refused},
 		{name: "sub/chain.json", err: "sub/chain.json" + refused},
 		{name: "sub/deep/far.json", err: "sub/deep/far.json" + refused},
-		// os.Root refuses every absolute link target, even one inside the workspace.
-		{name: "link-abs-in.json", err: "link-abs-in.json" + refused},
+		// A link is judged by where it leads, absolute or relative, whatever way it takes
+		// (os.Root alone refuses every absolute target, and a way that passes outside).
+		{name: "link-abs-in.json", want: `{"a":1}`},
+		{name: "sub/roundabout.json", want: `{"a":1}`},
+		{name: "dir-abs-in/c.json", want: `{"c":3}`},
+		{name: "abs-to-out-link.json", err: "abs-to-out-link.json" + refused},
 
 		{name: "missing.json", err: "missing.json: no such file or directory", notFound: true},
 		{name: "dangling.json", err: "dangling.json: no such file or directory", notFound: true},
@@ -195,7 +202,7 @@ func TestRootReadDir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{".dot.json", ".hidden", "a.json", "b.yaml", "dangling.json", "dir-in", "dir-out", "fifo.json",
+	want := []string{".dot.json", ".hidden", "a.json", "abs-to-out-link.json", "b.yaml", "dangling.json", "dir-abs-in", "dir-in", "dir-out", "fifo.json",
 		"link-abs-in.json", "link-abs-out.json", "link-in.json", "link-out.json", "node_modules", "notes.txt", "sub"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("ReadDir(.) (-want +got):\n%s", diff)
