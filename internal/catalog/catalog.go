@@ -733,7 +733,8 @@ func (w *Workspace) compileLoader(loader *schema.Loader) *schema.Loader {
 			docs[p] = f.doc
 		}
 	}
-	return &schema.Loader{FS: loader.FS, IndexRoot: loader.IndexRoot, Resolve: loader.Resolve, Limits: loader.Limits, Docs: docs}
+	return &schema.Loader{FS: loader.FS, Index: loader.Index, IndexRoot: loader.IndexRoot, Resolve: loader.Resolve,
+		Limits: loader.Limits, Notify: loader.Notify, Docs: docs}
 }
 
 // loader finds referenced documents as the schema package does, in its order (the resolve
