@@ -339,11 +339,11 @@ func (m *model) add(t *schema.Schema) *view {
 			f, _ := x.Pointer()
 			m.files[f] = true
 		}
-		si := m.byLoc[x.Location]
+		si := m.byLoc[x.Location()]
 		if si == nil {
 			file, ptr := x.Pointer()
 			si = &sinfo{s: x, file: file, ptr: ptr}
-			m.byLoc[x.Location] = si
+			m.byLoc[x.Location()] = si
 			m.infos = append(m.infos, si)
 		}
 		v.node(x).info = si

@@ -381,7 +381,7 @@ func TestWalkAndTrace(t *testing.T) {
 		t.Errorf("a schema without subschemas has children %v", leaf.Children())
 	}
 	n := s.Children()[1].Schema
-	if n.Ref() == nil || n.Ref().Location != s.BaseURI()+"#/$defs/pos" {
+	if n.Ref() == nil || n.Ref().Location() != s.BaseURI()+"#/$defs/pos" {
 		t.Errorf("ref of /properties/n: %v", n.Ref())
 	}
 	if v, ok := s.Keyword("required"); !ok || v.Len() != 1 || len(s.Keywords()) != 7 {
@@ -652,7 +652,7 @@ func TestCompiledCount(t *testing.T) {
 	Walk(a, func(s *Schema) bool {
 		id, i := s.Index()
 		if id != ida || i < 0 || i >= CompiledCount(a) || seen[i] {
-			t.Errorf("%s: index %d (compiler %v, want %v)", s.Location, i, id == ida, true)
+			t.Errorf("%s: index %d (compiler %v, want %v)", s.Location(), i, id == ida, true)
 		}
 		seen[i] = true
 		return true
