@@ -90,6 +90,15 @@ func init() {
 			Bad:  `{"type": "string"}`,
 			Good: `{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "string"}`,
 			file: checkMissingDialect},
+		&Rule{ID: "deep-nesting", Category: Portability, Severity: diag.Warning,
+			Summary: fmt.Sprintf("Subschemas nested more than %d levels deep", maxNesting),
+			Explanation: "Most validators follow a schema with one level of recursion per level of nesting, and " +
+				"some run out of stack long before the nesting jstk accepts (10,000 levels of JSON by default). No " +
+				"real schema needs such depth: generated ones that reach it usually lack a $ref to a shared " +
+				"definition. jstk lint does not look below this level, so nothing under it is linted.",
+			Bad:  strings.Repeat(`{"items": `, maxNesting+1) + `{"type": "string"}` + strings.Repeat("}", maxNesting+1),
+			Good: `{"$defs": {"list": {"type": "array", "items": {"$ref": "#/$defs/list"}}}, "$ref": "#/$defs/list"}`,
+			file: checkDeepNesting},
 		&Rule{ID: "ignored-schema-keyword", Category: Correctness, Severity: diag.Warning, Fixable: true,
 			Summary: "$schema inside a subschema that is not a resource root is ignored",
 			Explanation: "A subschema can change dialect only where it starts a resource: in 2019-09 and later, " +
@@ -449,6 +458,15 @@ func checkMissingDialect(c *checker) {
 	c.report(root, "", fmt.Sprintf("no $schema: each validator picks a draft of its own (jstk reads it as %s)", c.f.rootDraft.Name), nil)
 }
 
+func checkDeepNesting(c *checker) {
+	n := c.f.tooDeep
+	if n == nil {
+		return
+	}
+	c.report(n.parent, strings.TrimPrefix(n.ptr, n.parent.ptr),
+		fmt.Sprintf("subschemas nested more than %d levels deep: validators that recurse per level may run out of stack; lint did not look below here", maxNesting), nil)
+}
+
 func checkIgnoredSchemaKeyword(c *checker, n *node) {
 	if n.parent == nil || !n.isObject() || !n.has("$schema") {
 		return
@@ -690,7 +708,7 @@ func checkOrphanDefinitions(c *checker) {
 	}
 	used := map[string]bool{}
 	for p := range f.usedPointers() {
-		ancestors(p, func(a string) { used[a] = true })
+		markAncestors(used, p)
 	}
 	idAnc := f.fixIdx().idAnc
 	var defs []*node
@@ -716,8 +734,10 @@ func (f *file) usedPointers() map[string]bool {
 	used := map[string]bool{}
 	if root := f.compiledRoot(); root != nil {
 		schema.Walk(root, func(s *schema.Schema) bool {
-			if p, ok := f.pointerOf(s); ok {
-				used[p] = true
+			if s.Document() == f.doc {
+				// Below maxNesting there are no nodes: a schema there stands for its
+				// ancestor at that depth (two tokens at most per level).
+				used[s.PointerPrefix(2*maxNesting+2)] = true
 				return true
 			}
 			return false // another document: its references back here count below
