@@ -706,17 +706,22 @@ func checkOrphanDefinitions(c *checker) {
 	if library {
 		return
 	}
-	used := map[string]bool{}
-	for p := range f.usedPointers() {
-		markAncestors(used, p)
-	}
-	idAnc := f.fixIdx().idAnc
 	var defs []*node
+	depth := 0 // the deepest definition's, in tokens
 	for _, n := range f.nodes {
 		if n.parent != nil && isDefinitionsKeyword(n.kw) && !n.inert {
 			defs = append(defs, n)
+			depth = max(depth, strings.Count(n.ptr, "/"))
 		}
 	}
+	if len(defs) == 0 {
+		return
+	}
+	used := map[string]bool{}
+	for p := range f.usedPointers(depth) {
+		markAncestors(used, p)
+	}
+	idAnc := f.fixIdx().idAnc
 	for _, d := range defs {
 		if idAnc[d.ptr] || used[d.ptr] {
 			continue
@@ -728,16 +733,18 @@ func checkOrphanDefinitions(c *checker) {
 }
 
 // usedPointers returns the pointers of this document's schemas that evaluation can reach
-// from the root: through the compiled schema when it compiles, else through every local
-// reference found in the document.
-func (f *file) usedPointers() map[string]bool {
+// from the root (through the compiled schema when it compiles, else through every local
+// reference found in the document), cut to their first depth tokens: what is asked of them
+// is whether a definition no deeper than that is one of their ancestors, and a document of
+// many schemas need not have all their pointers made.
+func (f *file) usedPointers(depth int) map[string]bool {
 	used := map[string]bool{}
 	if root := f.compiledRoot(); root != nil {
+		reached := map[int]bool{} // the offsets of the schema objects reached
 		schema.Walk(root, func(s *schema.Schema) bool {
 			if s.Document() == f.doc {
-				// Below maxNesting there are no nodes: a schema there stands for its
-				// ancestor at that depth (two tokens at most per level).
-				used[s.PointerPrefix(2*maxNesting+2)] = true
+				used[s.PointerPrefix(depth)] = true
+				reached[s.Value().Offset()] = true
 				return true
 			}
 			return false // another document: its references back here count below
@@ -745,18 +752,31 @@ func (f *file) usedPointers() map[string]bool {
 		// References from inert places and from other documents are not followed; count
 		// every local reference target of a reached schema's subtree anyway.
 		for _, r := range f.refs {
-			if r.local && r.found && used[r.n.ptr] {
-				used[r.target] = true
+			if r.local && r.found && reached[r.n.val.Offset()] {
+				used[cutPointer(r.target, depth)] = true
 			}
 		}
 		return used
 	}
 	for _, r := range f.refs {
 		if r.local && r.found {
-			used[r.target] = true
+			used[cutPointer(r.target, depth)] = true
 		}
 	}
 	return used
+}
+
+// cutPointer returns the first n reference tokens of a JSON Pointer.
+func cutPointer(p string, n int) string {
+	for i := 0; i < len(p); i++ {
+		if p[i] == '/' {
+			if n == 0 {
+				return p[:i]
+			}
+			n--
+		}
+	}
+	return p
 }
 
 func checkDefinitionsToDefs(c *checker, n *node) {

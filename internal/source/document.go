@@ -135,7 +135,7 @@ func (d *Document) Position(off int) (line, col int) {
 }
 
 // markEvery is the spacing, in bytes, of the character counts kept for long lines.
-const markEvery = 4096
+const markEvery = 512
 
 // charsBetween counts the characters of src[from:to]: the bytes that do not continue a
 // UTF-8 sequence. Within one line of at most a few blocks it counts directly; across a long
