@@ -280,6 +280,9 @@ func (c *Compiler) dialectOf(metaURI, base string) (*Draft, map[string]bool, err
 	if c.loading[u] {
 		return nil, nil, fmt.Errorf("meta-schema %q refers to itself through $schema", metaURI)
 	}
+	if len(c.loading) >= maxMetaChain {
+		return nil, nil, fmt.Errorf("meta-schema %q: meta-schemas chained through $schema deeper than %d", metaURI, maxMetaChain)
+	}
 	c.loading[u] = true
 	defer delete(c.loading, u)
 	src, _, err := c.loader.Load(u)
@@ -316,6 +319,10 @@ func (c *Compiler) dialectOf(metaURI, base string) (*Draft, map[string]bool, err
 	}
 	return draft, vocabs, nil
 }
+
+// maxMetaChain bounds a chain of custom meta-schemas, each naming the next in its
+// $schema, which dialectOf follows by recursion.
+const maxMetaChain = 32
 
 func vocabName(d *Draft, uri string) (string, bool) {
 	for _, v := range append(d.vocabs, "format-assertion") {

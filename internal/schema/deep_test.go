@@ -136,3 +136,19 @@ func TestNestedCauses(t *testing.T) {
 		t.Errorf("causes nested %d deep (%d errors), want %d", depth, count, maxCauseDepth+1)
 	}
 }
+
+// TestMetaSchemaChain checks that a chain of custom meta-schemas, each naming the next in
+// its $schema, is followed to maxMetaChain links and no further.
+func TestMetaSchemaChain(t *testing.T) {
+	files := map[string]string{}
+	const n = 40
+	for i := range n {
+		files[fmt.Sprintf("m%d.json", i)] = fmt.Sprintf(`{"$id": "https://x.test/m%d", "$schema": "https://x.test/m%d"}`, i, i+1)
+	}
+	files[fmt.Sprintf("m%d.json", n)] = `{"$id": "https://x.test/m40", "$schema": "https://json-schema.org/draft/2020-12/schema"}`
+	files["s.json"] = `{"$schema": "https://x.test/m0", "type": "string"}`
+	_, err := compileFiles(t, files, "s.json", &Options{Loader: &Loader{IndexRoot: "."}})
+	if err == nil || !strings.Contains(err.Error(), "meta-schemas chained through $schema deeper than 32") {
+		t.Errorf("compile: %v", err)
+	}
+}
