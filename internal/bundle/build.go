@@ -433,7 +433,7 @@ func (b *bundler) checkDraftMix(d *doc) error {
 	if rv == dv {
 		return nil
 	}
-	for oi, o := range d.objects {
+	for _, o := range d.objects {
 		v := o.v
 		for i := 0; i < v.Len(); i++ {
 			k := v.Key(i)
@@ -457,7 +457,7 @@ func (b *bundler) checkDraftMix(d *doc) error {
 			if differs {
 				return fmt.Errorf("%w: %s is %s and uses %s (at %s), which a %s schema reads differently; give the root "+
 					"a $schema of 2019-09 or later to bundle it as an embedded resource", ErrDraftMix, b.display(d),
-					d.draft.Name, k, d.pointer(oi)+"/"+source.EscapeToken(k), b.root.draft.Name)
+					d.draft.Name, k, o.at.String()+"/"+source.EscapeToken(k), b.root.draft.Name)
 			}
 		}
 	}

@@ -23,10 +23,7 @@ type doc struct {
 	refs      []*ref
 	ids       []string // pointers of the identifier keywords ($id, id) of subschemas
 	schemas   []string // pointers of "$schema" keywords below the root
-	// objects are the schema objects, the root's first; each names its parent, so that
-	// their pointers, which a deeply nested document has too many of to keep (their
-	// lengths add up to the square of its depth), are made only when asked for.
-	objects []object
+	objects   []object // the schema objects, the root's first
 	// rootURI is the URI of the document's root resource ($id, else the retrieval URI).
 	rootURI string
 
@@ -60,25 +57,11 @@ type ref struct {
 	targetPtr string
 }
 
-// object is a schema object of a document.
+// object is a schema object of a document, with its place: its pointer, which a deeply
+// nested document has too many long ones of to keep, is made only when asked for.
 type object struct {
-	v      source.Value
-	parent int    // its parent's index in objects (-1 for the root)
-	rel    string // its pointer relative to its parent's
-}
-
-// pointer returns the pointer of objects[i].
-func (d *doc) pointer(i int) string {
-	n := 0
-	for j := i; j >= 0; j = d.objects[j].parent {
-		n += len(d.objects[j].rel)
-	}
-	b := make([]byte, n)
-	for j := i; j >= 0; j = d.objects[j].parent {
-		n -= len(d.objects[j].rel)
-		copy(b[n:], d.objects[j].rel)
-	}
-	return string(b)
+	v  source.Value
+	at *source.Trail
 }
 
 // index walks a document: its resources, anchors, references and identifiers. The walk
@@ -88,22 +71,20 @@ func (d *doc) index() {
 	d.resources = map[string]*resource{}
 	root := &resource{doc: d, ptr: "", uri: d.uri, anchors: map[string]string{}, draft: d.draft}
 	d.resources[""] = root
-	d.walk(d.src.Root, -1, "", root, true)
+	d.walk(d.src.Root, nil, root, true)
 	d.rootURI = root.uri
 }
 
-// walk indexes the schema v, whose pointer is its parent's (objects[parent]) followed by
-// rel.
-func (d *doc) walk(v source.Value, parent int, rel string, res *resource, isRoot bool) {
+// walk indexes the schema v at the place at.
+func (d *doc) walk(v source.Value, at *source.Trail, res *resource, isRoot bool) {
 	if v.Kind() != source.Object {
 		return
 	}
-	self := len(d.objects)
-	d.objects = append(d.objects, object{v: v, parent: parent, rel: rel})
+	d.objects = append(d.objects, object{v: v, at: at})
 	ptr := "" // made when first needed
 	pointer := func() string {
 		if ptr == "" && !isRoot {
-			ptr = d.pointer(self)
+			ptr = at.String()
 		}
 		return ptr
 	}
@@ -163,18 +144,18 @@ func (d *doc) walk(v source.Value, parent int, rel string, res *resource, isRoot
 		base := "/" + source.EscapeToken(k.Str())
 		switch dr.SubschemaShape(k.Str()) {
 		case schema.OneSchema:
-			d.walk(val, self, base, res, false)
+			d.walk(val, &source.Trail{Up: at, Rel: base}, res, false)
 		case schema.SchemaArray:
 			for j, it := range val.Items() {
-				d.walk(it, self, base+"/"+strconv.Itoa(j), res, false)
+				d.walk(it, &source.Trail{Up: at, Rel: base + "/" + strconv.Itoa(j)}, res, false)
 			}
 		case schema.SchemaOrArray:
 			if val.Kind() == source.Array {
 				for j, it := range val.Items() {
-					d.walk(it, self, base+"/"+strconv.Itoa(j), res, false)
+					d.walk(it, &source.Trail{Up: at, Rel: base + "/" + strconv.Itoa(j)}, res, false)
 				}
 			} else {
-				d.walk(val, self, base, res, false)
+				d.walk(val, &source.Trail{Up: at, Rel: base}, res, false)
 			}
 		case schema.SchemaMap, schema.DepsMap:
 			if val.Kind() != source.Object {
@@ -185,7 +166,7 @@ func (d *doc) walk(v source.Value, parent int, rel string, res *resource, isRoot
 				if pv.Kind() == source.Array {
 					continue
 				}
-				d.walk(pv, self, base+"/"+source.EscapeToken(pk.Str()), res, false)
+				d.walk(pv, &source.Trail{Up: at, Rel: base + "/" + source.EscapeToken(pk.Str())}, res, false)
 			}
 		}
 	}

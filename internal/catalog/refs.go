@@ -206,31 +206,10 @@ func rootID(v source.Value, d *schema.Draft) (string, bool) {
 	return idv.Str(), true
 }
 
-// place is the JSON Pointer of a schema object being walked, as the pointer of its parent
-// (up) and the rest (rel): the pointers of a deeply nested document add up to the square of
-// its depth, so walk makes one only where it records something.
-type place struct {
-	up  *place
-	rel string
-}
-
-func (p *place) String() string {
-	n := 0
-	for q := p; q != nil; q = q.up {
-		n += len(q.rel)
-	}
-	b := make([]byte, n)
-	for q := p; q != nil; q = q.up {
-		n -= len(q.rel)
-		copy(b[n:], q.rel)
-	}
-	return string(b)
-}
-
 // walk visits the schema objects of a document, recording resources, anchors and
 // references. It recurses once per level of the document, which the parsers bound
-// (source.MaxDepthCeiling at most).
-func (w *Workspace) walk(s *schemaDoc, v source.Value, at *place, d *schema.Draft, res *resourceInfo, isRoot bool) {
+// (source.MaxDepthCeiling at most), and makes a pointer only where it records something.
+func (w *Workspace) walk(s *schemaDoc, v source.Value, at *source.Trail, d *schema.Draft, res *resourceInfo, isRoot bool) {
 	if v.Kind() != source.Object {
 		return
 	}
@@ -292,15 +271,15 @@ func (w *Workspace) walk(s *schemaDoc, v source.Value, at *place, d *schema.Draf
 		key := "/" + escapeToken(k.Str())
 		switch {
 		case shape == oneSchema || (shape == schemaOrArray && val.Kind() != source.Array):
-			w.walk(s, val, &place{at, key}, d, res, false)
+			w.walk(s, val, &source.Trail{Up: at, Rel: key}, d, res, false)
 		case shape == schemaArray || shape == schemaOrArray:
 			for j, item := range val.Items() {
-				w.walk(s, item, &place{at, key + "/" + strconv.Itoa(j)}, d, res, false)
+				w.walk(s, item, &source.Trail{Up: at, Rel: key + "/" + strconv.Itoa(j)}, d, res, false)
 			}
 		default: // maps of schemas
 			for j := 0; j < val.Len(); j++ {
 				pk, pv := val.Member(j)
-				w.walk(s, pv, &place{at, key + "/" + escapeToken(pk.Str())}, d, res, false)
+				w.walk(s, pv, &source.Trail{Up: at, Rel: key + "/" + escapeToken(pk.Str())}, d, res, false)
 			}
 		}
 	}

@@ -390,3 +390,18 @@ func TestLocatorAgreesWithLocateKey(t *testing.T) {
 		}
 	}
 }
+
+func TestTrail(t *testing.T) {
+	t.Parallel()
+	var root *Trail
+	a := &Trail{Up: root, Rel: "/properties/a~1b"}
+	b := &Trail{Up: a, Rel: "/items"}
+	for _, tc := range []struct {
+		t    *Trail
+		want string
+	}{{root, ""}, {a, "/properties/a~1b"}, {b, "/properties/a~1b/items"}} {
+		if got := tc.t.String(); got != tc.want {
+			t.Errorf("String() = %q, want %q", got, tc.want)
+		}
+	}
+}
