@@ -22,14 +22,45 @@ type edits struct {
 	drop  map[string]bool     // pointers of members to leave out
 	front map[string][]member // pointer of an object -> members to put first
 	back  map[string][]member // pointer of an object -> members to add at the end
+	// below holds the pointers of the edits and of their ancestors, once copyValue starts:
+	// a value elsewhere is copied as it is, without a walk through it.
+	below map[string]bool
 }
 
 func newEdits() *edits {
 	return &edits{refs: map[string]string{}, drop: map[string]bool{}, front: map[string][]member{}, back: map[string][]member{}}
 }
 
-// copyValue copies v (at ptr of its document), applying the edits.
+// copyValue copies v (at ptr of its document), applying the edits. It goes down only
+// where edits are, recursing once per level of the document (which the parsers bound).
 func (e *edits) copyValue(v source.Value, ptr string) source.Value {
+	if e.below == nil {
+		e.below = map[string]bool{}
+		mark := func(p string) {
+			for !e.below[p] {
+				e.below[p] = true
+				if p == "" {
+					return
+				}
+				p = p[:max(strings.LastIndexByte(p, '/'), 0)]
+			}
+		}
+		for p := range e.refs {
+			mark(p)
+		}
+		for p := range e.drop {
+			mark(p)
+		}
+		for p := range e.front {
+			mark(p)
+		}
+		for p := range e.back {
+			mark(p)
+		}
+	}
+	if !e.below[ptr] {
+		return v
+	}
 	if nv, ok := e.refs[ptr]; ok {
 		return source.StringValue(nv)
 	}
@@ -402,8 +433,8 @@ func (b *bundler) checkDraftMix(d *doc) error {
 	if rv == dv {
 		return nil
 	}
-	for _, p := range d.objects {
-		v, _ := d.src.Root.Pointer(p)
+	for _, o := range d.objects {
+		v := o.v
 		for i := 0; i < v.Len(); i++ {
 			k := v.Key(i)
 			differs := false
@@ -426,7 +457,7 @@ func (b *bundler) checkDraftMix(d *doc) error {
 			if differs {
 				return fmt.Errorf("%w: %s is %s and uses %s (at %s), which a %s schema reads differently; give the root "+
 					"a $schema of 2019-09 or later to bundle it as an embedded resource", ErrDraftMix, b.display(d),
-					d.draft.Name, k, p+"/"+source.EscapeToken(k), b.root.draft.Name)
+					d.draft.Name, k, o.at.String()+"/"+source.EscapeToken(k), b.root.draft.Name)
 			}
 		}
 	}

@@ -97,9 +97,38 @@ type bundler struct {
 	errs   []string
 	warns  []string
 	root   *doc
-	// reached holds "file name\x00pointer" of every schema evaluation can reach (from
-	// Options.Compiled); nil when unknown.
-	reached map[string]bool
+	// reached holds every schema evaluation can reach (from Options.Compiled), by file
+	// name and depth, made when a reference fails; nil when unknown.
+	reached map[reachKey][]*schema.Schema
+}
+
+type reachKey struct {
+	file  string
+	depth int
+}
+
+// isReached reports whether evaluation can reach the schema at ptr in file, or true when
+// that is not known. The schemas are indexed by file and depth, and pointers compared only
+// among those of the same depth: a deeply nested document has too many long pointers to
+// make them all.
+func (b *bundler) isReached(file, ptr string) bool {
+	if b.opts.Compiled == nil {
+		return true
+	}
+	if b.reached == nil {
+		b.reached = map[reachKey][]*schema.Schema{}
+		schema.Walk(b.opts.Compiled, func(s *schema.Schema) bool {
+			k := reachKey{s.File(), s.Depth()}
+			b.reached[k] = append(b.reached[k], s)
+			return true
+		})
+	}
+	for _, s := range b.reached[reachKey{file, strings.Count(ptr, "/")}] {
+		if _, p := s.Pointer(); p == ptr {
+			return true
+		}
+	}
+	return false
 }
 
 // Bundle bundles the schema document src, retrieved from uri (an absolute URI; a file://
@@ -112,14 +141,6 @@ func Bundle(ctx context.Context, name, uri string, src *source.Document, opts *O
 		opts.Draft = schema.Draft2020
 	}
 	b := &bundler{opts: opts, byURI: map[string]*resource{}, byName: map[string]*doc{}}
-	if opts.Compiled != nil {
-		b.reached = map[string]bool{}
-		schema.Walk(opts.Compiled, func(s *schema.Schema) bool {
-			file, ptr := s.Pointer()
-			b.reached[file+"\x00"+ptr] = true
-			return true
-		})
-	}
 	b.root = b.add(uri, name, src, false)
 	for i := 0; i < len(b.docs); i++ {
 		if err := ctx.Err(); err != nil {
@@ -217,7 +238,7 @@ func (b *bundler) display(d *doc) string {
 // evaluation never reaches it (the reference is then left as written).
 func (b *bundler) fail(r *ref, msg string) {
 	node := strings.TrimSuffix(r.ptr, "/"+source.EscapeToken(r.kw))
-	if b.reached != nil && !b.reached[r.doc.name+"\x00"+node] {
+	if !b.isReached(r.doc.name, node) {
 		b.warns = append(b.warns, msg+" (left as written: evaluation never reaches it)")
 		return
 	}

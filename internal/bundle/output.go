@@ -25,9 +25,17 @@ func (r *Result) JSON() []byte {
 // strings that YAML would read as something else are quoted.
 func (r *Result) YAML() ([]byte, error) {
 	var sb strings.Builder
-	enc := yaml.NewEncoder(&sb)
-	enc.SetIndent(2)
-	if err := enc.Encode(yamlNode(r.value)); err != nil {
+	// Lines are wrapped at 80 columns, except in a document nested deeper than
+	// source.MaxIndentDepth: its deep part is in flow style, and wrapping would indent it.
+	width := 80
+	if deeperThan(r.value, source.MaxIndentDepth) {
+		width = -1
+	}
+	enc, err := yaml.NewDumper(&sb, yaml.WithV3Defaults(), yaml.WithIndent(2), yaml.WithLineWidth(width))
+	if err != nil {
+		return nil, err
+	}
+	if err := enc.Dump(yamlNode(r.value, 0)); err != nil {
 		return nil, err
 	}
 	if err := enc.Close(); err != nil {
@@ -36,19 +44,55 @@ func (r *Result) YAML() ([]byte, error) {
 	return []byte(sb.String()), nil
 }
 
-func yamlNode(v source.Value) *yaml.Node {
+// deeperThan reports whether v nests arrays and objects deeper than n levels, with a stack
+// of its own.
+func deeperThan(v source.Value, n int) bool {
+	type item struct {
+		v     source.Value
+		depth int
+	}
+	stack := []item{{v, 0}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if it.depth > n {
+			return true
+		}
+		switch it.v.Kind() {
+		case source.Array:
+			for _, c := range it.v.Items() {
+				stack = append(stack, item{c, it.depth + 1})
+			}
+		case source.Object:
+			for i := 0; i < it.v.Len(); i++ {
+				_, c := it.v.Member(i)
+				stack = append(stack, item{c, it.depth + 1})
+			}
+		}
+	}
+	return false
+}
+
+// yamlNode converts v, at the given depth, to a YAML node: in block style down to
+// source.MaxIndentDepth levels, in flow style below (as the JSON output stops indenting
+// there). It recurses once per level of v, which the parsers bound.
+func yamlNode(v source.Value, depth int) *yaml.Node {
+	var style yaml.Style
+	if depth >= source.MaxIndentDepth {
+		style = yaml.FlowStyle
+	}
 	switch v.Kind() {
 	case source.Object:
-		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: style}
 		for i := 0; i < v.Len(); i++ {
 			k, val := v.Member(i)
-			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k.Str()}, yamlNode(val))
+			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k.Str()}, yamlNode(val, depth+1))
 		}
 		return n
 	case source.Array:
-		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: style}
 		for _, it := range v.Items() {
-			n.Content = append(n.Content, yamlNode(it))
+			n.Content = append(n.Content, yamlNode(it, depth+1))
 		}
 		return n
 	case source.String:

@@ -23,7 +23,7 @@ type doc struct {
 	refs      []*ref
 	ids       []string // pointers of the identifier keywords ($id, id) of subschemas
 	schemas   []string // pointers of "$schema" keywords below the root
-	objects   []string // pointers of every schema object
+	objects   []object // the schema objects, the root's first
 	// rootURI is the URI of the document's root resource ($id, else the retrieval URI).
 	rootURI string
 
@@ -57,20 +57,37 @@ type ref struct {
 	targetPtr string
 }
 
-// index walks a document: its resources, anchors, references and identifiers.
+// object is a schema object of a document, with its place: its pointer, which a deeply
+// nested document has too many long ones of to keep, is made only when asked for.
+type object struct {
+	v  source.Value
+	at *source.Trail
+}
+
+// index walks a document: its resources, anchors, references and identifiers. The walk
+// recurses once per level of the document's nesting, which the parsers bound
+// (source.MaxDepthCeiling at most).
 func (d *doc) index() {
 	d.resources = map[string]*resource{}
 	root := &resource{doc: d, ptr: "", uri: d.uri, anchors: map[string]string{}, draft: d.draft}
 	d.resources[""] = root
-	d.walk(d.src.Root, "", root, true)
+	d.walk(d.src.Root, nil, root, true)
 	d.rootURI = root.uri
 }
 
-func (d *doc) walk(v source.Value, ptr string, res *resource, isRoot bool) {
+// walk indexes the schema v at the place at.
+func (d *doc) walk(v source.Value, at *source.Trail, res *resource, isRoot bool) {
 	if v.Kind() != source.Object {
 		return
 	}
-	d.objects = append(d.objects, ptr)
+	d.objects = append(d.objects, object{v: v, at: at})
+	ptr := "" // made when first needed
+	pointer := func() string {
+		if ptr == "" && !isRoot {
+			ptr = at.String()
+		}
+		return ptr
+	}
 	dr := res.draft
 	_, hasRef := v.Get("$ref")
 	idk := dr.IDKeyword()
@@ -85,24 +102,24 @@ func (d *doc) walk(v source.Value, ptr string, res *resource, isRoot bool) {
 			}
 		}
 		if strings.HasPrefix(id, "#") && dr.Version <= 7 {
-			res.anchors[id[1:]] = ptr
+			res.anchors[id[1:]] = pointer()
 		} else if u, frag, err := resolve(res.uri, id); err == nil {
 			if isRoot {
 				res.uri, res.idValue, res.draft = u, id, nd
 			} else {
-				res = &resource{doc: d, ptr: ptr, uri: u, idValue: id, parent: res, anchors: map[string]string{}, draft: nd}
-				d.resources[ptr] = res
+				res = &resource{doc: d, ptr: pointer(), uri: u, idValue: id, parent: res, anchors: map[string]string{}, draft: nd}
+				d.resources[pointer()] = res
 			}
 			if frag != "" {
-				res.anchors[frag] = ptr
+				res.anchors[frag] = pointer()
 			}
 			dr = nd
 		}
-		d.ids = append(d.ids, ptr+"/"+idk)
+		d.ids = append(d.ids, pointer()+"/"+idk)
 	}
 	if !isRoot {
 		if _, ok := v.Get("$schema"); ok {
-			d.schemas = append(d.schemas, ptr+"/$schema")
+			d.schemas = append(d.schemas, pointer()+"/$schema")
 		}
 	}
 	if dr.Version >= 2019 {
@@ -112,33 +129,33 @@ func (d *doc) walk(v source.Value, ptr string, res *resource, isRoot bool) {
 			}
 			if a, ok := v.Get(akw); ok && a.Kind() == source.String {
 				if _, dup := res.anchors[a.Str()]; !dup {
-					res.anchors[a.Str()] = ptr
+					res.anchors[a.Str()] = pointer()
 				}
 			}
 		}
 	}
 	for _, kw := range dr.RefKeywords() {
 		if rv, ok := v.Get(kw); ok && rv.Kind() == source.String {
-			d.refs = append(d.refs, &ref{doc: d, ptr: ptr + "/" + source.EscapeToken(kw), kw: kw, value: rv.Str(), res: res})
+			d.refs = append(d.refs, &ref{doc: d, ptr: pointer() + "/" + source.EscapeToken(kw), kw: kw, value: rv.Str(), res: res})
 		}
 	}
 	for i := 0; i < v.Len(); i++ {
 		k, val := v.Member(i)
-		base := ptr + "/" + source.EscapeToken(k.Str())
+		base := "/" + source.EscapeToken(k.Str())
 		switch dr.SubschemaShape(k.Str()) {
 		case schema.OneSchema:
-			d.walk(val, base, res, false)
+			d.walk(val, &source.Trail{Up: at, Rel: base}, res, false)
 		case schema.SchemaArray:
 			for j, it := range val.Items() {
-				d.walk(it, base+"/"+strconv.Itoa(j), res, false)
+				d.walk(it, &source.Trail{Up: at, Rel: base + "/" + strconv.Itoa(j)}, res, false)
 			}
 		case schema.SchemaOrArray:
 			if val.Kind() == source.Array {
 				for j, it := range val.Items() {
-					d.walk(it, base+"/"+strconv.Itoa(j), res, false)
+					d.walk(it, &source.Trail{Up: at, Rel: base + "/" + strconv.Itoa(j)}, res, false)
 				}
 			} else {
-				d.walk(val, base, res, false)
+				d.walk(val, &source.Trail{Up: at, Rel: base}, res, false)
 			}
 		case schema.SchemaMap, schema.DepsMap:
 			if val.Kind() != source.Object {
@@ -149,7 +166,7 @@ func (d *doc) walk(v source.Value, ptr string, res *resource, isRoot bool) {
 				if pv.Kind() == source.Array {
 					continue
 				}
-				d.walk(pv, base+"/"+source.EscapeToken(pk.Str()), res, false)
+				d.walk(pv, &source.Trail{Up: at, Rel: base + "/" + source.EscapeToken(pk.Str())}, res, false)
 			}
 		}
 	}

@@ -254,8 +254,46 @@ type schemaDoc struct {
 	dependency string
 	incoming   []Incoming
 	search     string // lower-case id, path, title and description, for queries
-	// walked holds the pointers the reference walk has visited, while analyze runs.
-	walked map[string]bool
+	// places and walked hold, while analyze runs, the places of the document the reference
+	// walk has made (one Trail per reference token, so that a pointer string is made only
+	// where something is recorded) and those of them it has visited.
+	places map[placeKey]*source.Trail
+	walked map[*source.Trail]bool
+}
+
+// placeKey names a place of a document: the place above it (nil: the root) and its last
+// reference token, escaped, with its leading "/".
+type placeKey struct {
+	up  *source.Trail
+	rel string
+}
+
+// place returns the one Trail of the place below up at rel (a "/" and one escaped reference
+// token), making it on first use.
+func (s *schemaDoc) place(up *source.Trail, rel string) *source.Trail {
+	k := placeKey{up, rel}
+	t, ok := s.places[k]
+	if !ok {
+		t = &source.Trail{Up: up, Rel: rel}
+		s.places[k] = t
+	}
+	return t
+}
+
+// placeOf returns the Trail of the place a JSON Pointer names, and false for a malformed
+// pointer.
+func (s *schemaDoc) placeOf(ptr string) (*source.Trail, bool) {
+	if ptr == "" {
+		return nil, true
+	}
+	if !strings.HasPrefix(ptr, "/") {
+		return nil, false
+	}
+	var t *source.Trail
+	for _, tok := range strings.Split(ptr[1:], "/") {
+		t = s.place(t, "/"+tok)
+	}
+	return t, true
 }
 
 // Scan reads the workspace and builds the catalog. With opts.Cache set, files unchanged

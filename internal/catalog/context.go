@@ -576,11 +576,12 @@ func (w *Workspace) followLocal(s *schemaDoc, d *schema.Draft) {
 				continue
 			}
 		}
-		if s.walked[ptr] {
+		at, ok := s.placeOf(ptr)
+		if !ok || s.walked[at] {
 			continue
 		}
 		if v, ok := s.file.doc.Root.Pointer(ptr); ok {
-			w.walk(s, v, ptr, d, s.resourceAt(ptr), false)
+			w.walk(s, v, at, d, s.resourceAt(ptr), false)
 		}
 	}
 }

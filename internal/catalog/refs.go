@@ -189,10 +189,10 @@ func (w *Workspace) analyze(s *schemaDoc) {
 	}
 	s.res[fileURI] = rootRes
 	s.res[rootRes.uri] = rootRes
-	s.walked = map[string]bool{}
-	w.walk(s, root, "", d, rootRes, true)
+	s.places, s.walked = map[placeKey]*source.Trail{}, map[*source.Trail]bool{}
+	w.walk(s, root, nil, d, rootRes, true)
 	w.followLocal(s, d)
-	s.walked = nil
+	s.places, s.walked = nil, nil
 	for _, r := range s.refs {
 		w.resolve(s, r)
 	}
@@ -210,12 +210,22 @@ func rootID(v source.Value, d *schema.Draft) (string, bool) {
 	return idv.Str(), true
 }
 
-// walk visits the schema objects of a document, recording resources, anchors and references.
-func (w *Workspace) walk(s *schemaDoc, v source.Value, ptr string, d *schema.Draft, res *resourceInfo, isRoot bool) {
-	if v.Kind() != source.Object || s.walked[ptr] {
+// walk visits the schema objects of a document, recording resources, anchors and
+// references. It recurses once per level of the document, which the parsers bound
+// (source.MaxDepthCeiling at most), and makes a pointer only where it records something.
+// at is the place of v (see schemaDoc.place); a place walked already is not walked again.
+func (w *Workspace) walk(s *schemaDoc, v source.Value, at *source.Trail, d *schema.Draft, res *resourceInfo, isRoot bool) {
+	if v.Kind() != source.Object || s.walked[at] {
 		return
 	}
-	s.walked[ptr] = true
+	s.walked[at] = true
+	ptr := "" // made when first needed
+	pointer := func() string {
+		if ptr == "" && at != nil {
+			ptr = at.String()
+		}
+		return ptr
+	}
 	if !isRoot {
 		if id, ok := rootID(v, d); ok {
 			if d.Version >= 2019 {
@@ -226,31 +236,31 @@ func (w *Workspace) walk(s *schemaDoc, v source.Value, ptr string, d *schema.Dra
 				}
 			}
 			if strings.HasPrefix(id, "#") && d.Version <= 7 {
-				res.anchor(id[1:], ptr)
+				res.anchor(id[1:], pointer())
 			} else if u, frag, err := schema.ResolveURI(res.uri, id); err == nil {
-				nr := &resourceInfo{uri: u, ptr: ptr}
+				nr := &resourceInfo{uri: u, ptr: pointer()}
 				if _, dup := s.res[u]; !dup {
 					s.res[u] = nr
 				}
 				res = nr
 				if frag != "" {
-					res.anchor(frag, ptr)
+					res.anchor(frag, pointer())
 				}
 			}
 		}
 	}
 	if d.Version >= 2019 {
 		if a, ok := v.Get("$anchor"); ok && a.Kind() == source.String {
-			res.anchor(a.Str(), ptr)
+			res.anchor(a.Str(), pointer())
 		}
 		if a, ok := v.Get("$dynamicAnchor"); ok && a.Kind() == source.String && d.Version >= 2020 {
-			res.anchor(a.Str(), ptr)
+			res.anchor(a.Str(), pointer())
 		}
 	}
 	for _, kw := range d.RefKeywords() {
 		if rv, ok := v.Get(kw); ok && rv.Kind() == source.String {
-			kp := ptr + "/" + kw
-			line, col := s.file.doc.LocateKey(kp)
+			kp := pointer() + "/" + kw
+			line, col := s.file.doc.Locator().LocateKeyIn(v, "/"+kw)
 			s.refs = append(s.refs, &Ref{Pointer: kp, Line: line, Column: col, Keyword: kw, Ref: rv.Str(), base: res.uri})
 		}
 	}
@@ -264,18 +274,20 @@ func (w *Workspace) walk(s *schemaDoc, v source.Value, ptr string, d *schema.Dra
 		if !ok {
 			continue
 		}
-		key := ptr + "/" + escapeToken(k.Str())
+		key := "/" + escapeToken(k.Str())
 		switch {
 		case shape == oneSchema || (shape == schemaOrArray && val.Kind() != source.Array):
-			w.walk(s, val, key, d, res, false)
+			w.walk(s, val, s.place(at, key), d, res, false)
 		case shape == schemaArray || shape == schemaOrArray:
+			kt := s.place(at, key)
 			for j, item := range val.Items() {
-				w.walk(s, item, key+"/"+strconv.Itoa(j), d, res, false)
+				w.walk(s, item, s.place(kt, "/"+strconv.Itoa(j)), d, res, false)
 			}
 		default: // maps of schemas
+			kt := s.place(at, key)
 			for j := 0; j < val.Len(); j++ {
 				pk, pv := val.Member(j)
-				w.walk(s, pv, key+"/"+escapeToken(pk.Str()), d, res, false)
+				w.walk(s, pv, s.place(kt, "/"+escapeToken(pk.Str())), d, res, false)
 			}
 		}
 	}

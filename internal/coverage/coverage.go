@@ -107,6 +107,7 @@ func Measure(ctx context.Context, s *schema.Schema, srcs []Source, opts *Options
 	}
 	rootView := m.add(s)
 	res := newResult(s)
+	res.Unmeasured = m.tooDeep
 
 	// Read the inputs and compile the tests' schemas, in order.
 	var units []unit

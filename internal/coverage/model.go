@@ -248,6 +248,12 @@ type sinfo struct {
 	depItems      map[string][2]int // kw NUL prop -> triggered, not triggered
 }
 
+// MaxDepth is the deepest a measured subschema lies: the number of reference tokens of
+// its JSON Pointer. The model keeps each measured schema's pointer, and a document nested
+// thousands of levels deep has too many long ones (their lengths add up to the square of
+// its depth); below this depth schemas are left out and counted (Result.Unmeasured).
+const MaxDepth = 200
+
 // model is the static list of everything that can be covered.
 type model struct {
 	root     *schema.Schema
@@ -260,6 +266,7 @@ type model struct {
 	external map[string]bool // files reached through the resolve map
 	resolve  map[string]string
 	rootDoc  *source.Document
+	tooDeep  int // the schemas of the measured files deeper than MaxDepth, left out
 
 	ignores []ignore
 }
@@ -282,7 +289,7 @@ func newModel(root *schema.Schema, resolve map[string]string) *model {
 // compilation decides which files those are; other compilations (the tests' targets) only
 // add schemas of those files.
 func (m *model) measured(t *schema.Schema, root bool) bool {
-	f, _ := t.Pointer()
+	f := t.File()
 	if root {
 		if t.Document() == m.rootDoc {
 			return true
@@ -335,15 +342,21 @@ func (m *model) add(t *schema.Schema) *view {
 			// outside the measured files and reach into them.
 			return !root
 		}
-		if root {
-			f, _ := x.Pointer()
-			m.files[f] = true
+		if x.Depth() > MaxDepth {
+			// Not measured, but the walk goes on: it may reach measured schemas again.
+			if root {
+				m.tooDeep++
+			}
+			return true
 		}
-		si := m.byLoc[x.Location]
+		if root {
+			m.files[x.File()] = true
+		}
+		si := m.byLoc[x.Location()]
 		if si == nil {
 			file, ptr := x.Pointer()
 			si = &sinfo{s: x, file: file, ptr: ptr}
-			m.byLoc[x.Location] = si
+			m.byLoc[x.Location()] = si
 			m.infos = append(m.infos, si)
 		}
 		v.node(x).info = si
@@ -535,7 +548,7 @@ func (m *model) isIgnored(file, ptr string) bool {
 	for _, ig := range m.ignores {
 		f := ig.file
 		if f == "" {
-			f, _ = m.root.Pointer()
+			f = m.root.File()
 		}
 		if f == file && (ptr == ig.ptr || strings.HasPrefix(ptr, ig.ptr+"/") || ig.ptr == "") {
 			return true

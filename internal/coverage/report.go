@@ -36,6 +36,9 @@ type Result struct {
 	Problems []string `json:"problems"`
 	// Page is set when Entries holds only part of the list.
 	Page *Page `json:"page,omitempty"`
+	// Unmeasured counts the subschemas of the measured files that lie deeper than
+	// MaxDepth, which the measure leaves out.
+	Unmeasured int `json:"unmeasured,omitempty"`
 
 	all      []Entry
 	complete int
@@ -130,7 +133,7 @@ type Page struct {
 }
 
 func newResult(s *schema.Schema) *Result {
-	file, _ := s.Pointer()
+	file := s.File()
 	return &Result{Schema: file, Entries: []Entry{}, Thresholds: []Threshold{}, Problems: []string{}, Passed: true,
 		Listed: "incomplete"}
 }
@@ -314,6 +317,10 @@ func (r *Result) WriteText(w io.Writer) error {
 	if in.Unexpected > 0 {
 		tw.printf("note: %s did not have the expected outcome (run jstk test): %s\n",
 			plural(in.Unexpected, "test", "tests"), strings.Join(in.UnexpectedTests, ", "))
+	}
+	if r.Unmeasured > 0 {
+		tw.printf("note: %s nested deeper than %d levels (JSON Pointer tokens) not measured\n",
+			plural(r.Unmeasured, "subschema", "subschemas"), MaxDepth)
 	}
 	width := 0
 	for _, k := range Kinds {

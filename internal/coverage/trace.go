@@ -364,7 +364,7 @@ func (t *tracer) closedObject(e *schema.Error, expectedInvalid bool) {
 		return
 	}
 	t.hit(si.other[e.Keyword])
-	if child := t.m.byLoc[si.s.Location+"/"+e.Keyword]; child != nil {
+	if child := t.m.byLoc[si.s.Location()+"/"+e.Keyword]; child != nil {
 		t.hit(child.reached)
 	}
 	if expectedInvalid {

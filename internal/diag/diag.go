@@ -7,6 +7,7 @@
 package diag
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -163,12 +164,90 @@ func Write(w io.Writer, f Format, r Report, tool Tool) error {
 	return fmt.Errorf("unknown output format %q (text, json, sarif, github)", f)
 }
 
-// WriteJSON prints v as indented JSON followed by a newline.
+// WriteJSON prints v as indented JSON followed by a newline, as json.Encoder does with a
+// two-space indent and no HTML escaping, except that values nested deeper than
+// MaxIndentDepth levels are written compact: indenting a result that holds a document
+// nested thousands of levels deep (an inferred or bundled schema) would take space
+// quadratic in its depth.
 func WriteJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	out := appendIndented(make([]byte, 0, buf.Len()+buf.Len()/2), bytes.TrimSuffix(buf.Bytes(), []byte("\n")), MaxIndentDepth)
+	_, err := w.Write(append(out, '\n'))
+	return err
+}
+
+// MaxIndentDepth is the deepest level WriteJSON indents (as source.MaxIndentDepth).
+const MaxIndentDepth = 64
+
+// appendIndented appends the compact JSON text src indented as json.Indent does (no prefix,
+// two spaces), down to maxDepth levels of nesting; the containers below are copied as
+// they are.
+func appendIndented(dst, src []byte, maxDepth int) []byte {
+	newline := func(dst []byte, depth int) []byte {
+		dst = append(dst, '\n')
+		for range depth {
+			dst = append(dst, "  "...)
+		}
+		return dst
+	}
+	open := 0     // containers open
+	compact := -1 // when >= 0, the containers open before the one written compact
+	inStr, esc := false, false
+	for i, c := range src {
+		if inStr {
+			dst = append(dst, c)
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inStr = true
+			dst = append(dst, c)
+		case '{', '[':
+			if compact < 0 && open >= maxDepth {
+				compact = open
+			}
+			open++
+			dst = append(dst, c)
+			if compact < 0 && i+1 < len(src) && src[i+1] != '}' && src[i+1] != ']' {
+				dst = newline(dst, open)
+			}
+		case '}', ']':
+			open--
+			if compact < 0 && src[i-1] != '{' && src[i-1] != '[' {
+				dst = newline(dst, open)
+			}
+			dst = append(dst, c)
+			if compact == open {
+				compact = -1
+			}
+		case ',':
+			dst = append(dst, c)
+			if compact < 0 {
+				dst = newline(dst, open)
+			}
+		case ':':
+			dst = append(dst, c)
+			if compact < 0 {
+				dst = append(dst, ' ')
+			}
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
 }
 
 // WriteGitHub prints GitHub Actions workflow commands, one annotation per diagnostic.

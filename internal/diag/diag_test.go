@@ -319,3 +319,50 @@ func TestDiagnosticJSON(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestWriteJSONIndent checks that WriteJSON writes what json.Encoder writes with an indent,
+// down to MaxIndentDepth levels, and below them the compact text, so that a deep result
+// takes space linear in its depth.
+func TestWriteJSONIndent(t *testing.T) {
+	t.Parallel()
+	deep := func(n int) any {
+		var v any = map[string]any{}
+		for range n {
+			v = map[string]any{"a": []any{v, "x,y:{[\"\\"}}
+		}
+		return v
+	}
+	for _, v := range []any{
+		nil, 1, "a\u2028<b>", []any{}, map[string]any{}, map[string]any{"a": []any{}, "b": map[string]any{}},
+		map[string]any{"s": "{[,:]}\"\\", "n": []any{1, 2.5, true, nil, []any{[]any{}}}},
+		deep(MaxIndentDepth / 2),
+	} {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(v); err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		if err := WriteJSON(&got, v); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want.String(), got.String()); diff != "" {
+			t.Errorf("WriteJSON(%.60v) differs from json.Encoder (-want +got):\n%s", v, diff)
+		}
+	}
+	// Deeper than MaxIndentDepth: the same value, in size linear in the depth.
+	const n = 5000
+	var got bytes.Buffer
+	if err := WriteJSON(&got, deep(n)); err != nil {
+		t.Fatal(err)
+	}
+	compact, _ := json.Marshal(deep(n))
+	if max := len(compact) + (2*MaxIndentDepth+2)*(MaxIndentDepth*2+8); got.Len() > max {
+		t.Errorf("WriteJSON of a value nested %d levels wrote %d bytes, want at most %d", 2*n, got.Len(), max)
+	}
+	if !bytes.Contains(got.Bytes(), compact[len(compact)-200:]) {
+		t.Errorf("the deep part is not written compact")
+	}
+}

@@ -37,8 +37,9 @@ type engine struct {
 	hashMemo      map[*source.Document]map[int]uint64
 	seed          maphash.Seed
 	sameMemo      map[[2]*schema.Schema]int8
-	sameDepth     int
 	sameTentative [][2]*schema.Schema
+	sameStack     []sameFrame // samePair's own stack
+	sameReqs      []sameReq
 	evalMemo      map[*schema.Schema]int8 // does the in-place closure evaluate properties/items
 	epoch         uint32                  // marks the nodes seen by one conjClose
 	size          int                     // the schemas of the compilers compared (newEngine)
@@ -307,28 +308,35 @@ func (e *engine) closed(s *schema.Schema) []*node {
 }
 
 // closeOver appends s and the schemas it implies in place (through $ref and allOf) to
-// parts, each node once per epoch.
+// parts, each node once per epoch. It keeps a stack of its own: a chain of references can
+// be as long as the documents allow.
 func (e *engine) closeOver(parts []*node, s *schema.Schema, epoch uint32) []*node {
-	if s == nil {
-		return parts
-	}
-	n := e.shell(s)
-	if n.mark == epoch {
-		return parts
-	}
-	n.mark = epoch
-	if n.isBool && n.boolVal {
-		return parts // true adds nothing
-	}
-	parts = append(parts, n)
-	parts = e.closeOver(parts, n.ref, epoch)
-	for _, t := range n.dynRefs {
-		parts = e.closeOver(parts, t, epoch)
-	}
-	if n.hasAll { // read with the shell; the pieces of another may be being read
-		for _, a := range n.allOf {
-			parts = e.closeOver(parts, a, epoch)
+	stack := []*schema.Schema{s}
+	for len(stack) > 0 {
+		s := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if s == nil {
+			continue
 		}
+		n := e.shell(s)
+		if n.mark == epoch {
+			continue
+		}
+		n.mark = epoch
+		if n.isBool && n.boolVal {
+			continue // true adds nothing
+		}
+		parts = append(parts, n)
+		// Pushed in reverse, so that they are taken in the order they stand.
+		if n.hasAll { // read with the shell; the pieces of another may be being read
+			for i := len(n.allOf) - 1; i >= 0; i-- {
+				stack = append(stack, n.allOf[i])
+			}
+		}
+		for i := len(n.dynRefs) - 1; i >= 0; i-- {
+			stack = append(stack, n.dynRefs[i])
+		}
+		stack = append(stack, n.ref)
 	}
 	return parts
 }
@@ -680,17 +688,7 @@ func twin(v source.Value) (source.Value, bool) {
 // anyOf, oneOf, if/then/else, dependentSchemas) contain keywords that evaluate properties
 // or items, which makes unevaluatedProperties/Items of s depend on annotations.
 func (e *engine) evaluatesInPlace(n *body) bool {
-	var subs []*schema.Schema
-	subs = append(subs, n.ref)
-	subs = append(subs, n.dynRefs...)
-	subs = append(subs, n.allOf...)
-	subs = append(subs, n.anyOf...)
-	subs = append(subs, n.oneOf...)
-	subs = append(subs, n.ifS, n.thenS, n.elseS)
-	for _, s := range n.depSchemas {
-		subs = append(subs, s)
-	}
-	for _, s := range subs {
+	for _, s := range inPlaceSubs(nil, n) {
 		if s != nil && e.evaluates(s) {
 			return true
 		}
@@ -698,23 +696,82 @@ func (e *engine) evaluatesInPlace(n *body) bool {
 	return n.dynamic
 }
 
+// inPlaceSubs appends the schemas the in-place applicators of n apply (nil for those
+// absent).
+func inPlaceSubs(out []*schema.Schema, n *body) []*schema.Schema {
+	out = append(out, n.ref)
+	out = append(out, n.dynRefs...)
+	out = append(out, n.allOf...)
+	out = append(out, n.anyOf...)
+	out = append(out, n.oneOf...)
+	out = append(out, n.ifS, n.thenS, n.elseS)
+	for _, s := range n.depSchemas {
+		out = append(out, s)
+	}
+	return out
+}
+
+// evaluates reports whether s, or a schema it applies in place, has keywords that evaluate
+// properties or items, or a dynamic reference; a schema met again while it is being
+// looked at counts as evaluating (conservative). The search is depth first, with a stack
+// of its own: chains of references can be as long as the documents allow.
 func (e *engine) evaluates(s *schema.Schema) bool {
 	switch e.evalMemo[s] {
 	case 1, 3:
-		return true // in progress counts as evaluating (conservative)
+		return true
 	case 2:
 		return false
 	}
-	e.evalMemo[s] = 1
-	n := e.node(s)
-	r := len(n.props) > 0 || len(n.patterns) > 0 || n.additional != nil || n.unevalP != nil ||
-		len(n.prefix) > 0 || n.items != nil || n.contains != nil || n.unevalI != nil || e.evaluatesInPlace(n.body)
-	if r {
-		e.evalMemo[s] = 3
-	} else {
-		e.evalMemo[s] = 2
+	type frame struct {
+		s                *schema.Schema
+		start, next, end int // its in-place subschemas in subs
+		dynamic          bool
 	}
-	return r
+	var frames []frame
+	var subs []*schema.Schema
+	// open starts looking at t, and reports true when t evaluates by its own keywords.
+	open := func(t *schema.Schema) bool {
+		e.evalMemo[t] = 1
+		n := e.node(t)
+		if len(n.props) > 0 || len(n.patterns) > 0 || n.additional != nil || n.unevalP != nil ||
+			len(n.prefix) > 0 || n.items != nil || n.contains != nil || n.unevalI != nil {
+			e.evalMemo[t] = 3
+			return true
+		}
+		start := len(subs)
+		subs = inPlaceSubs(subs, n.body)
+		frames = append(frames, frame{s: t, start: start, next: start, end: len(subs), dynamic: n.dynamic})
+		return false
+	}
+	found := open(s)
+	for !found && len(frames) > 0 {
+		f := &frames[len(frames)-1]
+		if f.next == f.end {
+			if f.dynamic {
+				found = true
+				break
+			}
+			e.evalMemo[f.s] = 2
+			subs, frames = subs[:f.start], frames[:len(frames)-1]
+			continue
+		}
+		t := subs[f.next]
+		f.next++
+		if t == nil {
+			continue
+		}
+		switch e.evalMemo[t] {
+		case 1, 3:
+			found = true
+		case 0:
+			found = open(t)
+		}
+	}
+	// Every schema being looked at applies, in place, the one found.
+	for _, f := range frames {
+		e.evalMemo[f.s] = 3
+	}
+	return found
 }
 
 // unevalAsAdditional reports whether unevaluatedProperties/Items of n acts like
@@ -1001,48 +1058,105 @@ func (e *engine) maxPropsOf(c *conj, m *merged) int {
 func (e *engine) same(a, b *schema.Schema) bool { return e.samePair(a, b, true) }
 
 func (e *engine) samePair(a, b *schema.Schema, checkText bool) bool {
+	if r, done := e.sameKnown(a, b, checkText); done {
+		return r
+	}
+	// Depth first, with a stack of its own (sameStack, and the pairs each frame is still
+	// to check in sameReqs): a long chain of references or a deep nest of subschemas
+	// does not recurse.
+	base, reqBase := len(e.sameStack), len(e.sameReqs)
+	ok := e.sameOpen(a, b, checkText)
+	for ok && len(e.sameStack) > base {
+		f := &e.sameStack[len(e.sameStack)-1]
+		if f.next == f.end {
+			// Every pair it leads to is the same (or under examination): so is it, if the
+			// whole check succeeds.
+			e.sameTentative = append(e.sameTentative, f.k)
+			e.sameReqs = e.sameReqs[:f.start]
+			e.sameStack = e.sameStack[:len(e.sameStack)-1]
+			continue
+		}
+		q := e.sameReqs[f.next]
+		f.next++
+		if r, done := e.sameKnown(q.a, q.b, q.text); done {
+			ok = r
+			continue
+		}
+		ok = e.sameOpen(q.a, q.b, q.text)
+	}
+	if !ok {
+		// The pairs under examination that led to the failing one are not the same either.
+		for _, f := range e.sameStack[base:] {
+			e.sameMemo[f.k] = 3
+		}
+		e.sameStack, e.sameReqs = e.sameStack[:base], e.sameReqs[:reqBase]
+	}
+	for _, t := range e.sameTentative {
+		if ok {
+			e.sameMemo[t] = 2
+		} else if e.sameMemo[t] == 1 {
+			delete(e.sameMemo, t)
+		}
+	}
+	e.sameTentative = e.sameTentative[:0]
+	return ok
+}
+
+// sameReq is a pair of schemas that samePair is still to check.
+type sameReq struct {
+	a, b *schema.Schema
+	text bool // compare their texts too (see samePair)
+}
+
+// sameFrame is a pair under examination: the pairs it leads to are sameReqs[start:end],
+// and next is the first not yet checked.
+type sameFrame struct {
+	k                [2]*schema.Schema
+	start, next, end int
+}
+
+// sameKnown answers samePair when it needs no examination: the same schema, one missing,
+// different texts, or a pair met before (under examination counts as the same).
+func (e *engine) sameKnown(a, b *schema.Schema, checkText bool) (same, known bool) {
 	if a == b {
-		return true
+		return true, true
 	}
 	if a == nil || b == nil {
-		return false
+		return false, true
 	}
 	if checkText && e.hashOf(a) != e.hashOf(b) {
 		// Different text, known without a memo: every pair this check examines has the
 		// same text (children of the same text, targets that are checked in turn), so
 		// no pair under examination is of different text.
-		return false
+		return false, true
 	}
-	k := [2]*schema.Schema{a, b}
-	switch e.sameMemo[k] {
+	switch e.sameMemo[[2]*schema.Schema{a, b}] {
 	case 1, 2:
-		return true // 1: under examination (coinductive), 2: the same
+		return true, true // 1: under examination (coinductive), 2: the same
 	case 3:
-		return false
+		return false, true
 	}
-	top := e.sameDepth == 0
-	e.sameDepth++
-	e.sameMemo[k] = 1
-	r := e.sameShape(a, b, checkText)
-	e.sameDepth--
-	if r {
-		e.sameTentative = append(e.sameTentative, k)
-	} else {
-		e.sameMemo[k] = 3
-	}
-	if top {
-		for _, t := range e.sameTentative {
-			if r {
-				e.sameMemo[t] = 2
-			} else if e.sameMemo[t] == 1 {
-				delete(e.sameMemo, t)
-			}
-		}
-		e.sameTentative = e.sameTentative[:0]
-	}
-	return r
+	return false, false
 }
 
+// sameOpen puts a pair under examination: it checks what the two schemas hold themselves
+// and pushes a frame with the pairs they lead to (their references' targets, then their
+// children). It reports false, and records the pair as not the same, when they differ.
+func (e *engine) sameOpen(a, b *schema.Schema, checkText bool) bool {
+	k := [2]*schema.Schema{a, b}
+	start := len(e.sameReqs)
+	if !e.sameShape(a, b, checkText) {
+		e.sameReqs = e.sameReqs[:start]
+		e.sameMemo[k] = 3
+		return false
+	}
+	e.sameMemo[k] = 1
+	e.sameStack = append(e.sameStack, sameFrame{k: k, start: start, next: start, end: len(e.sameReqs)})
+	return true
+}
+
+// sameShape compares what two schemas hold themselves, and appends to sameReqs the pairs
+// that must be the same in turn.
 func (e *engine) sameShape(a, b *schema.Schema, checkText bool) bool {
 	va, ba := a.Bool()
 	vb, bb := b.Bool()
@@ -1060,16 +1174,20 @@ func (e *engine) sameShape(a, b *schema.Schema, checkText bool) bool {
 			return false
 		}
 	}
-	if (a.Ref() == nil) != (b.Ref() == nil) || (a.Ref() != nil && !e.same(a.Ref(), b.Ref())) {
+	if (a.Ref() == nil) != (b.Ref() == nil) {
 		return false
+	}
+	if a.Ref() != nil {
+		e.sameReqs = append(e.sameReqs, sameReq{a.Ref(), b.Ref(), true})
 	}
 	ta, da := a.DynamicRef()
 	tb, db := b.DynamicRef()
-	if da != db || (ta == nil) != (tb == nil) || (ta != nil && !e.same(ta, tb)) {
+	if da != db || (ta == nil) != (tb == nil) {
 		return false
 	}
-	// the children of both sides go on the engine's scratch stack (the checks below
-	// push above them and pop back)
+	if ta != nil {
+		e.sameReqs = append(e.sameReqs, sameReq{ta, tb, true})
+	}
 	base := len(e.childBuf)
 	e.childBuf = a.AppendChildren(e.childBuf)
 	mid := len(e.childBuf)
@@ -1083,9 +1201,7 @@ func (e *engine) sameShape(a, b *schema.Schema, checkText bool) bool {
 		if ca[i].Keyword != cb[i].Keyword || ca[i].Key != cb[i].Key || ca[i].Index != cb[i].Index {
 			return false
 		}
-		if !e.samePair(ca[i].Schema, cb[i].Schema, false) {
-			return false
-		}
+		e.sameReqs = append(e.sameReqs, sameReq{ca[i].Schema, cb[i].Schema, false})
 	}
 	return true
 }

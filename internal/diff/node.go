@@ -820,9 +820,9 @@ func (f *fact) pointer() string {
 // location is the fact's absolute keyword location, as the validator reports it.
 func (f *fact) location() string {
 	if kw := f.keyword(); kw != "" {
-		return f.n.s.Location + "/" + kw
+		return f.n.s.Location() + "/" + kw
 	}
-	return f.n.s.Location
+	return f.n.s.Location()
 }
 
 // kwName is the keyword of a fact (the first token of its path).

@@ -16,6 +16,12 @@ import (
 // or an item (a greatest fixpoint, sound because instances are finite); results that rest
 // on such an assumption are not cached until the assumption itself is proved.
 
+// maxProofDepth bounds the nesting of the prover's questions (each takes about 2 KB of
+// the goroutine's stack through sub, subCore, proveFacts, implies, ...): schemas nested or
+// chained by references deeper than that are compared down to it, and the rest is
+// unknown. Real schemas nest a few dozen levels.
+const maxProofDepth = 10_000
+
 // maxSplits bounds the alternatives one proof may split a conjunction into (over all its
 // anyOf, oneOf and if groups together).
 const maxSplits = 48
@@ -73,6 +79,12 @@ func (e *engine) prove(memo map[proofKey]bool, prog map[proofKey]progress, key p
 		return false
 	}
 	if !e.spend() {
+		return false
+	}
+	if e.stack >= maxProofDepth {
+		// As deep as proofs go: the budget counts as spent, and what is not proved yet
+		// stays unknown.
+		e.steps = e.stepBudget + 1
 		return false
 	}
 	idx := e.stack

@@ -348,7 +348,13 @@ type rawServer struct {
 // startRaw starts `jstk mcp --root workDir ARGS...` with pipes.
 func startRaw(t testing.TB, args ...string) *rawServer {
 	t.Helper()
-	cmd := exec.Command(jstkBin, append([]string{"mcp", "--root", workDir}, args...)...)
+	return startRawIn(t, workDir, args...)
+}
+
+// startRawIn starts `jstk mcp --root ROOT ARGS...` with pipes.
+func startRawIn(t testing.TB, root string, args ...string) *rawServer {
+	t.Helper()
+	cmd := exec.Command(jstkBin, append([]string{"mcp", "--root", root}, args...)...)
 	r := &rawServer{cmd: cmd, stderr: &syncBuffer{}, lines: make(chan []byte, 1024), done: make(chan struct{}), rawOut: &syncBuffer{}}
 	cmd.Stderr = r.stderr
 	var err error

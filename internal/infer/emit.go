@@ -1,7 +1,9 @@
 package infer
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,9 +14,10 @@ import (
 
 // sobj is a schema object being written: keywords in the order they will be printed.
 type sobj struct {
-	keys []string
-	vals []any // string, bool, int, int64, source.Decimal, source.Value, *sobj, []any
-	hint string
+	keys   []string
+	vals   []any // string, bool, int, int64, source.Decimal, source.Value, *sobj, []any
+	hint   string
+	schema bool // a schema, not an object of schemas (properties) or of definitions
 }
 
 func (o *sobj) set(k string, v any) {
@@ -119,7 +122,7 @@ func typeValue(ts []string) any {
 
 // schema writes the schema of one location; hint names it (the property it belongs to).
 func (e *emitter) schema(n *node, hint string) *sobj {
-	s := &sobj{hint: hint}
+	s := &sobj{hint: hint, schema: true}
 	e.annotations(s, n)
 	if n.count == 0 && n.seed == nil {
 		return s
@@ -441,7 +444,7 @@ func (e *emitter) alternatives(n *node, hint string) []any {
 	}
 	var alts []any
 	for _, g := range groups {
-		s := &sobj{hint: hint}
+		s := &sobj{hint: hint, schema: true}
 		s.set("type", "object")
 		e.objectKeywords(s, g)
 		alts = append(alts, s)
@@ -450,7 +453,7 @@ func (e *emitter) alternatives(n *node, hint string) []any {
 	rest := *n
 	rest.nObj, rest.props, rest.shapes, rest.mapVals = 0, nil, nil, nil
 	if ts := e.typeNames(&rest); len(ts) > 0 {
-		s := &sobj{hint: hint}
+		s := &sobj{hint: hint, schema: true}
 		s.set("type", typeValue(ts))
 		e.typeKeywords(s, &rest, ts, hint)
 		alts = append(alts, s)
@@ -547,57 +550,224 @@ func singular(name string) string {
 	return name + "Item"
 }
 
+// ---- bounded depth ----
+
+// maxDepth is the deepest nesting the inferred schema of instances read under lim may
+// have: the instances' own limit, and at most source.DefaultMaxDepth, which common JSON
+// decoders accept (Go's among them: deeper, an MCP answer could not be written), less room
+// for the envelope of an answer and for the $defs that extractDefs may add.
+func maxDepth(lim *source.Limits) int {
+	d := source.DefaultMaxDepth
+	if lim != nil && lim.MaxDepth > 0 {
+		d = min(d, lim.MaxDepth)
+	}
+	return max(d-10, 8)
+}
+
+// cutDeep replaces the schemas of doc nested deeper than limit-2 levels (doc being at level
+// 1) by empty schemas, which accept every value, so the schema stays sound and nests at
+// most limit levels. It returns a note saying where, or "" when nothing was cut. Its walk
+// keeps a stack of its own.
+func cutDeep(doc *sobj, limit int) string {
+	type step struct {
+		up  int // the step before, -1 at the root
+		tok string
+	}
+	type visit struct {
+		x     any
+		depth int // the nesting of x
+		at    int // its last step
+	}
+	steps := []step{}
+	stack := []visit{{doc, 1, -1}}
+	cut, first := 0, -1
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		var keys []string
+		var vals []any
+		switch x := it.x.(type) {
+		case *sobj:
+			keys, vals = x.keys, x.vals
+		case []any:
+			vals = x
+		}
+		for i := len(vals) - 1; i >= 0; i-- {
+			v := vals[i]
+			o, isObj := v.(*sobj)
+			_, isArr := v.([]any)
+			if !isObj && !isArr {
+				continue
+			}
+			tok := strconv.Itoa(i)
+			if keys != nil {
+				tok = source.EscapeToken(keys[i])
+			}
+			steps = append(steps, step{it.at, tok})
+			if isObj && o.schema && it.depth+1 > limit-2 {
+				vals[i] = &sobj{schema: true, hint: o.hint}
+				if cut++; first < 0 || len(steps)-1 < first {
+					first = len(steps) - 1
+				}
+				continue
+			}
+			stack = append(stack, visit{v, it.depth + 1, len(steps) - 1})
+		}
+	}
+	if cut == 0 {
+		return ""
+	}
+	var toks []string
+	for s := first; s >= 0; s = steps[s].up {
+		toks = append(toks, steps[s].tok)
+	}
+	slices.Reverse(toks)
+	where := "/" + strings.Join(toks, "/")
+	if len(where) > 200 {
+		where = where[:100] + "..." + where[len(where)-97:]
+	}
+	more := ""
+	if cut > 1 {
+		more = fmt.Sprintf(" and %d other places", cut-1)
+	}
+	return fmt.Sprintf("the inferred schema nests deeper than %d levels: it is cut at %s%s, where any value is accepted", limit, where, more)
+}
+
 // ---- repeated shapes into $defs ----
 
-// canon returns a canonical text of a schema (keys sorted, required sorted), so that
-// schemas that differ only in the order of their keywords or properties compare equal.
-func canon(x any, sb *strings.Builder) {
+// canonTable numbers the canonical forms of the schema objects of a tree: two get the same
+// number exactly when their canonical texts are equal, the text with keys sorted and the
+// required names sorted (so that schemas that differ only in the order of their keywords
+// or properties compare equal), and size is the length of that text. Both are made bottom
+// up, each object's from its children's numbers: a deep tree takes time linear in its size,
+// where the texts themselves would take the square of its depth.
+type canonTable struct {
+	ids  map[string]int
+	id   map[*sobj]int
+	size map[*sobj]int
+}
+
+func newCanonTable() *canonTable {
+	return &canonTable{ids: map[string]int{}, id: map[*sobj]int{}, size: map[*sobj]int{}}
+}
+
+// eachChild calls fn with every schema object among the values of o, inside arrays too.
+func eachChild(o *sobj, fn func(*sobj)) {
+	var stack []any
+	for i := len(o.vals) - 1; i >= 0; i-- {
+		stack = append(stack, o.vals[i])
+	}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch x := x.(type) {
+		case *sobj:
+			fn(x)
+		case []any:
+			for i := len(x) - 1; i >= 0; i-- {
+				stack = append(stack, x[i])
+			}
+		}
+	}
+}
+
+// number numbers root and every schema object under it, children first, with a stack of
+// its own.
+func (t *canonTable) number(root *sobj) {
+	type frame struct {
+		o    *sobj
+		open bool
+	}
+	stack := []frame{{o: root}}
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		if _, done := t.id[f.o]; done {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		if !f.open {
+			f.open = true
+			o := f.o
+			eachChild(o, func(c *sobj) {
+				if _, done := t.id[c]; !done {
+					stack = append(stack, frame{o: c})
+				}
+			})
+			continue
+		}
+		o := f.o
+		stack = stack[:len(stack)-1]
+		key, size := t.form(o)
+		id, ok := t.ids[key]
+		if !ok {
+			id = len(t.ids)
+			t.ids[key] = id
+		}
+		t.id[o], t.size[o] = id, size
+	}
+}
+
+// form returns the key of o's canonical text, with its numbered children standing for
+// theirs, and the text's length.
+func (t *canonTable) form(o *sobj) (string, int) {
+	idx := make([]int, len(o.keys))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return o.keys[idx[a]] < o.keys[idx[b]] })
+	var sb strings.Builder
+	size := 2 + max(len(idx)-1, 0)
+	sb.WriteByte('{')
+	for n, i := range idx {
+		if n > 0 {
+			sb.WriteByte(',')
+		}
+		k := strconv.Quote(o.keys[i])
+		sb.WriteString(k)
+		sb.WriteByte(':')
+		size += len(k) + 1
+		if o.keys[i] == "required" {
+			if list, ok := o.vals[i].([]any); ok {
+				strs := make([]string, len(list))
+				for j, v := range list {
+					strs[j], _ = v.(string)
+				}
+				sort.Strings(strs)
+				q := strconv.Quote(strings.Join(strs, "\x00"))
+				sb.WriteString(q)
+				size += len(q)
+				continue
+			}
+		}
+		size += t.valueForm(o.vals[i], &sb)
+	}
+	sb.WriteByte('}')
+	return sb.String(), size
+}
+
+// valueForm writes the key of a value's canonical text and returns the text's length. A
+// numbered schema object stands as "#" and its number (no JSON text starts with "#").
+func (t *canonTable) valueForm(x any, sb *strings.Builder) int {
 	switch x := x.(type) {
 	case *sobj:
-		idx := make([]int, len(x.keys))
-		for i := range idx {
-			idx[i] = i
-		}
-		sort.Slice(idx, func(a, b int) bool { return x.keys[idx[a]] < x.keys[idx[b]] })
-		sb.WriteByte('{')
-		for n, i := range idx {
-			if n > 0 {
-				sb.WriteByte(',')
-			}
-			sb.WriteString(strconv.Quote(x.keys[i]))
-			sb.WriteByte(':')
-			if x.keys[i] == "required" {
-				if list, ok := x.vals[i].([]any); ok {
-					strs := make([]string, len(list))
-					for j, v := range list {
-						strs[j], _ = v.(string)
-					}
-					sort.Strings(strs)
-					sb.WriteString(strconv.Quote(strings.Join(strs, "\x00")))
-					continue
-				}
-			}
-			canon(x.vals[i], sb)
-		}
-		sb.WriteByte('}')
+		sb.WriteByte('#')
+		sb.WriteString(strconv.Itoa(t.id[x]))
+		return t.size[x]
 	case []any:
+		size := 2 + max(len(x)-1, 0)
 		sb.WriteByte('[')
 		for i, v := range x {
 			if i > 0 {
 				sb.WriteByte(',')
 			}
-			canon(v, sb)
+			size += t.valueForm(v, sb)
 		}
 		sb.WriteByte(']')
-	default:
-		sb.Write(source.AppendJSON(nil, anyValue(x)))
+		return size
 	}
-}
-
-func canonical(x any) string {
-	var sb strings.Builder
-	canon(x, &sb)
-	return sb.String()
+	text := source.AppendJSON(nil, anyValue(x))
+	sb.Write(text)
+	return len(text)
 }
 
 // isShape reports whether a schema is worth a definition of its own: an object schema
@@ -612,8 +782,9 @@ func isShape(o *sobj) bool {
 }
 
 // extractDefs moves object shapes that occur more than once into $defs (definitions
-// before 2019-09) and refers to them with $ref. The largest repeated shape goes first;
-// then the count is taken again, until no shape repeats.
+// before 2019-09) and refers to them with $ref. The largest repeated shape (the longest
+// canonical text) goes first; then the count is taken again, until no shape repeats. Its
+// walks keep stacks of their own.
 func extractDefs(root *sobj, draft *schema.Draft) {
 	defsKw := "$defs"
 	if draft.Version < 2019 {
@@ -622,76 +793,89 @@ func extractDefs(root *sobj, draft *schema.Draft) {
 	defs := &sobj{}
 	used := map[string]bool{}
 	for range 1000 {
-		counts := map[string]int{}
-		first := map[string]*sobj{}
-		var order []string
-		var walk func(x any, top bool)
-		walk = func(x any, top bool) {
-			switch x := x.(type) {
+		t := newCanonTable()
+		t.number(root)
+		for _, v := range defs.vals {
+			if o, ok := v.(*sobj); ok {
+				t.number(o)
+			}
+		}
+		// Count the shapes, depth first in document order; the tops (the root and the
+		// definitions) are not counted themselves.
+		counts := map[int]int{}
+		first := map[int]*sobj{}
+		var order []int
+		type visit struct {
+			x   any
+			top bool
+		}
+		var stack []visit
+		for i := len(defs.vals) - 1; i >= 0; i-- {
+			stack = append(stack, visit{defs.vals[i], true})
+		}
+		stack = append(stack, visit{root, true})
+		for len(stack) > 0 {
+			it := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			var kids []any
+			switch x := it.x.(type) {
 			case *sobj:
-				if !top && isShape(x) {
-					c := canonical(x)
+				if !it.top && isShape(x) {
+					c := t.id[x]
 					if counts[c] == 0 {
 						first[c] = x
 						order = append(order, c)
 					}
 					counts[c]++
 				}
-				for _, v := range x.vals {
-					walk(v, false)
-				}
+				kids = x.vals
 			case []any:
-				for _, v := range x {
-					walk(v, false)
-				}
+				kids = x
+			}
+			for i := len(kids) - 1; i >= 0; i-- {
+				stack = append(stack, visit{kids[i], false})
 			}
 		}
-		walk(root, true)
-		for _, v := range defs.vals {
-			walk(v, true)
-		}
-		best := ""
+		best, bestSize := -1, 0
 		for _, c := range order {
-			if counts[c] >= 2 && len(c) > len(best) {
-				best = c
+			if counts[c] >= 2 && t.size[first[c]] > bestSize {
+				best, bestSize = c, t.size[first[c]]
 			}
 		}
-		if best == "" {
+		if best < 0 {
 			break
 		}
 		body := first[best]
 		name := defName(body.hint, used)
 		used[name] = true
-		ref := &sobj{}
+		ref := &sobj{schema: true}
 		ref.set("$ref", "#/"+defsKw+"/"+name)
-		var replace func(x any) any
-		replace = func(x any) any {
-			switch x := x.(type) {
-			case *sobj:
-				if isShape(x) && canonical(x) == best {
-					return ref
-				}
-				for i, v := range x.vals {
-					x.vals[i] = replace(v)
-				}
-			case []any:
-				for i, v := range x {
-					x[i] = replace(v)
+		// Replace every occurrence by the reference (the numbers are those of the tree as
+		// it was when counted: a replaced shape is not gone into).
+		replace := func(vals []any) {
+			slots := [][]any{vals}
+			for len(slots) > 0 {
+				vs := slots[len(slots)-1]
+				slots = slots[:len(slots)-1]
+				for i, v := range vs {
+					switch x := v.(type) {
+					case *sobj:
+						if isShape(x) && t.id[x] == best {
+							vs[i] = ref
+						} else {
+							slots = append(slots, x.vals)
+						}
+					case []any:
+						slots = append(slots, x)
+					}
 				}
 			}
-			return x
 		}
-		for i, v := range root.vals {
-			root.vals[i] = replace(v)
-		}
-		for i, v := range defs.vals {
-			defs.vals[i] = replace(v)
-		}
+		replace(root.vals)
+		replace(defs.vals)
 		// The body's own children may hold other repeated shapes: replace inside it,
 		// but not the body itself.
-		for i, v := range body.vals {
-			body.vals[i] = replace(v)
-		}
+		replace(body.vals)
 		defs.set(name, body)
 	}
 	if len(defs.keys) > 0 {

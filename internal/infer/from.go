@@ -170,18 +170,37 @@ func (sd *seed) multipleHolds(n *node) bool {
 
 // seeder builds the seeded tree of a --from schema.
 type seeder struct {
-	draft *schema.Draft
-	notes []string
-	stack []*schema.Schema
-	fmts  map[string]*schema.Schema
+	draft   *schema.Draft
+	notes   []string
+	noted   map[string]bool         // the notes, as a set
+	stack   []*schema.Schema        // the schemas being applied, outermost first
+	onStack map[*schema.Schema]bool // the same, as a set
+	fmts    map[string]*schema.Schema
 }
 
-func (sr *seeder) note(format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
-	if !slices.Contains(sr.notes, msg) {
+// note records a note about s: its location, then the message. Past maxNotes notes, one
+// last says that more were left out, and the others are not even made (a location is as
+// long as the schema is deep).
+func (sr *seeder) note(s *schema.Schema, format string, args ...any) {
+	if len(sr.notes) > maxNotes {
+		return
+	}
+	if len(sr.notes) == maxNotes {
+		sr.notes = append(sr.notes, "further notes about the --from schema are left out")
+		return
+	}
+	msg := location(s) + fmt.Sprintf(format, args...)
+	if !sr.noted[msg] {
+		if sr.noted == nil {
+			sr.noted = map[string]bool{}
+		}
+		sr.noted[msg] = true
 		sr.notes = append(sr.notes, msg)
 	}
 }
+
+// maxNotes bounds the notes about a --from schema.
+const maxNotes = 100
 
 func location(s *schema.Schema) string {
 	_, ptr := s.Pointer()
@@ -190,6 +209,11 @@ func location(s *schema.Schema) string {
 	}
 	return "#" + ptr
 }
+
+// maxSeedDepth bounds the nesting of the schemas a --from schema is read through (its
+// subschemas, and the targets of its references): apply recurses once per level, and the
+// schema inferred is cut at the input's depth limit anyway.
+const maxSeedDepth = 5000
 
 // build returns the seeded node for s.
 func (sr *seeder) build(s *schema.Schema) *node {
@@ -202,16 +226,27 @@ func (sr *seeder) build(s *schema.Schema) *node {
 func (sr *seeder) apply(n *node, s *schema.Schema) {
 	if b, isBool := s.Bool(); isBool {
 		if !b {
-			sr.note("%s: the false schema accepts nothing; infer reads it as saying nothing", location(s))
+			sr.note(s, ": the false schema accepts nothing; infer reads it as saying nothing")
 		}
 		return
 	}
-	if slices.Contains(sr.stack, s) {
-		sr.note("%s: a recursive $ref is not followed; the recursion is cut there", location(s))
+	if sr.onStack[s] {
+		sr.note(s, ": a recursive $ref is not followed; the recursion is cut there")
 		return
 	}
+	if len(sr.stack) >= maxSeedDepth {
+		sr.note(s, ": nested deeper than %d schemas (through subschemas and $ref); not followed below", maxSeedDepth)
+		return
+	}
+	if sr.onStack == nil {
+		sr.onStack = map[*schema.Schema]bool{}
+	}
 	sr.stack = append(sr.stack, s)
-	defer func() { sr.stack = sr.stack[:len(sr.stack)-1] }()
+	sr.onStack[s] = true
+	defer func() {
+		sr.stack = sr.stack[:len(sr.stack)-1]
+		delete(sr.onStack, s)
+	}()
 	if n.seed == nil {
 		n.seed = &seed{minLength: -1, maxLength: -1, minItems: -1, maxItems: -1, minProps: -1, maxProps: -1}
 	}
@@ -232,7 +267,7 @@ func (sr *seeder) apply(n *node, s *schema.Schema) {
 			continue
 		}
 		if !understood[kw] {
-			sr.note("%s/%s: not kept (infer writes no %s)", location(s), kw, kw)
+			sr.note(s, "/%s: not kept (infer writes no %s)", kw, kw)
 			continue
 		}
 		sr.keyword(n, s, kw, v)
@@ -339,7 +374,7 @@ func (sr *seeder) keyword(n *node, s *schema.Schema, kw string, v source.Value) 
 		}
 	case "items":
 		if v.Kind() == source.Array {
-			sr.note("%s/items: a list of item schemas is not kept (infer writes one schema for all items)", location(s))
+			sr.note(s, "/items: a list of item schemas is not kept (infer writes one schema for all items)")
 			return
 		}
 		for _, c := range s.Children() {

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/jstk-dev/jstk/internal/diag"
@@ -90,10 +91,12 @@ type Result struct {
 	Instances int64 `json:"instances"`
 	// Draft names the dialect of the schema.
 	Draft string `json:"draft"`
-	// Notes say what of a --from schema could not be kept.
+	// Notes say what of a --from schema could not be kept, and where a schema nested
+	// deeper than the instances' depth limit was cut.
 	Notes []string `json:"notes,omitempty"`
 
 	root source.Value
+	cut  string // the note of the cut, if any
 }
 
 // WriteText writes the schema, indented, as the human report.
@@ -108,7 +111,11 @@ func (r *Result) WriteText(w io.Writer) error {
 func (r *Result) Diagnostics() []diag.Diagnostic {
 	var ds []diag.Diagnostic
 	for _, n := range r.Notes {
-		ds = append(ds, diag.Diagnostic{Code: "infer/from-keyword-dropped", Severity: diag.Info, Message: n})
+		code := "infer/from-keyword-dropped"
+		if n == r.cut {
+			code = "infer/schema-cut"
+		}
+		ds = append(ds, diag.Diagnostic{Code: code, Severity: diag.Info, Message: n})
 	}
 	return ds
 }
@@ -195,10 +202,15 @@ func (s *Summary) Result() *Result {
 			doc.set(k, body.vals[i])
 		}
 	}
+	notes := s.notes
+	cut := cutDeep(doc, maxDepth(s.opts.Limits))
+	if cut != "" {
+		notes = append(slices.Clip(notes), cut)
+	}
 	extractDefs(doc, s.opts.Draft)
 	root := doc.value()
 	return &Result{Schema: source.AppendJSON(nil, root), Instances: s.count, Draft: s.opts.Draft.Name,
-		Notes: s.notes, root: root}
+		Notes: notes, root: root, cut: cut}
 }
 
 func schemaURI(d *schema.Draft) string {

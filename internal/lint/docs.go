@@ -89,10 +89,11 @@ func Markdown() []byte {
 
 func mdEscape(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
 
-// pretty indents an example schema.
+// pretty indents an example schema, unless it is longer than a page (deep-nesting's),
+// which stays as written.
 func pretty(s string) string {
 	doc, err := source.ParseJSON("", []byte(s), nil)
-	if err != nil {
+	if err != nil || len(s) > 1000 {
 		return s
 	}
 	return string(source.AppendJSONIndent(nil, doc.Root, "", "  "))

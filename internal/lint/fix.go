@@ -63,6 +63,23 @@ func ancestors(p string, fn func(string)) {
 	}
 }
 
+// markAncestors adds a pointer and its ancestors to set. It goes up from the pointer and
+// stops at the first one already there, whose ancestors then are too: marking the
+// ancestors of every schema of a document takes time proportional to the document, not to
+// the sum of the schemas' depths.
+func markAncestors(set map[string]bool, p string) {
+	for {
+		if set[p] {
+			return
+		}
+		set[p] = true
+		if p == "" {
+			return
+		}
+		p = p[:max(strings.LastIndexByte(p, '/'), 0)]
+	}
+}
+
 // fixIndex holds what the safety check of fixes asks about a document, computed once.
 type fixIndex struct {
 	idAnc     map[string]bool   // ancestors-or-self of schemas that declare an $id or anchor
@@ -85,18 +102,16 @@ func (f *file) fixIdx() *fixIndex {
 				continue
 			}
 			if n.has(k) {
-				ancestors(n.ptr, func(a string) { x.idAnc[a] = true })
+				markAncestors(x.idAnc, n.ptr)
 				break
 			}
 		}
 	}
 	for _, t := range f.protected {
 		x.protExact[t] = true
-		ancestors(t, func(a string) {
-			if a != t {
-				x.protAnc[a] = true
-			}
-		})
+		if i := strings.LastIndexByte(t, '/'); i >= 0 {
+			markAncestors(x.protAnc, t[:i])
+		}
 	}
 	for _, r := range f.refs {
 		ancestors(r.n.ptr, func(a string) { x.refAnc[a] = append(x.refAnc[a], r) })
@@ -271,20 +286,23 @@ type dupKey struct {
 }
 
 // scan walks the whole text once: it records where every value ends and every repeated
-// key.
+// key. Its recursion is bounded by scanMaxDepth; the pointer of a value is made only for a
+// repeated key (a deep document's pointers would take space quadratic in its depth).
 func (t *textIndex) scan() []dupKey {
 	src := t.src
 	var out []dupKey
+	var toks []string // the reference tokens (escaped) of the value being scanned
+	pointer := func() string { return "/" + strings.Join(toks, "/") }
 	skipWS := func(i int) int {
 		for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\r' || src[i] == '\n') {
 			i++
 		}
 		return i
 	}
-	var walk func(i int, ptr string, depth int) int
-	walk = func(i int, ptr string, depth int) int {
+	var walk func(i int, depth int) int
+	walk = func(i int, depth int) int {
 		i = skipWS(i)
-		if i >= len(src) || depth > 10000 {
+		if i >= len(src) || depth > scanMaxDepth {
 			return len(src)
 		}
 		start := i
@@ -308,13 +326,13 @@ func (t *textIndex) scan() []dupKey {
 					}
 					key = k
 				}
-				mptr := ptr + "/" + source.EscapeToken(key)
+				toks = append(toks, source.EscapeToken(key))
 				if n > 0 {
 					if seen == nil {
 						seen = map[string]bool{}
 					}
 					if seen[key] {
-						out = append(out, dupKey{ptr: mptr, key: key})
+						out = append(out, dupKey{ptr: pointer(), key: key})
 					}
 				}
 				if seen != nil {
@@ -327,7 +345,8 @@ func (t *textIndex) scan() []dupKey {
 				if i < len(src) && src[i] == ':' {
 					i++
 				}
-				i = skipWS(walk(i, mptr, depth+1))
+				i = skipWS(walk(i, depth+1))
+				toks = toks[:len(toks)-1]
 				if i < len(src) && src[i] == ',' {
 					i = skipWS(i + 1)
 				}
@@ -337,7 +356,9 @@ func (t *textIndex) scan() []dupKey {
 		case '[':
 			i = skipWS(i + 1)
 			for k := 0; i < len(src) && src[i] != ']'; k++ {
-				i = skipWS(walk(i, ptr+"/"+strconv.Itoa(k), depth+1))
+				toks = append(toks, strconv.Itoa(k))
+				i = skipWS(walk(i, depth+1))
+				toks = toks[:len(toks)-1]
 				if i < len(src) && src[i] == ',' {
 					i = skipWS(i + 1)
 				}
@@ -353,9 +374,13 @@ func (t *textIndex) scan() []dupKey {
 	if len(src) >= 3 && string(src[:3]) == "\uFEFF" {
 		start = 3
 	}
-	walk(start, "", 0)
+	walk(start, 0)
 	return out
 }
+
+// scanMaxDepth bounds the nesting that textIndex.scan follows (and so its recursion): as
+// deep as the parsers accept by default, which a document linted has passed.
+const scanMaxDepth = source.DefaultMaxDepth
 
 // edits turns a fix's patch into text edits, when the document is JSON and every object on
 // the way is free of repeated keys (where text and value disagree).

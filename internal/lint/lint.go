@@ -496,7 +496,9 @@ type file struct {
 	opts      *Options
 	rootDraft *schema.Draft
 
+	locator   *source.Locator // locates findings (report)
 	nodes     []*node
+	tooDeep   *node // the first schema below maxNesting, not linted (and not in nodes)
 	byPtr     map[string]*node
 	resources map[string]*resourceInfo // by URI
 	resByPtr  map[string]*resourceInfo
@@ -632,7 +634,20 @@ func (c *checker) report(n *node, rel, msg string, fix *Fix) {
 	if n != nil {
 		ptr = n.ptr + rel
 	}
-	line, col := c.f.doc.LocateKey(ptr)
+	// Located from the node's parent rather than from the root: a document's findings may
+	// be many and deep.
+	if c.f.locator == nil {
+		c.f.locator = c.f.doc.Locator()
+	}
+	var line, col int
+	switch {
+	case n == nil:
+		line, col = c.f.locator.LocateKey(rel)
+	case n.parent == nil:
+		line, col = c.f.locator.LocateKeyIn(n.val, rel)
+	default:
+		line, col = c.f.locator.LocateKeyIn(n.parent.val, ptr[len(n.parent.ptr):])
+	}
 	kw := ""
 	if rel != "" {
 		toks, _ := source.SplitPointer(rel)
@@ -733,16 +748,6 @@ func (f *file) schemaAt(ptr string) *schema.Schema {
 	}
 	cp.at[ptr] = s
 	return s
-}
-
-// pointerOf returns the document pointer of a compiled schema, if it lives in this
-// document.
-func (f *file) pointerOf(s *schema.Schema) (string, bool) {
-	if s == nil || s.Document() != f.doc {
-		return "", false
-	}
-	_, ptr := s.Pointer()
-	return ptr, true
 }
 
 // ---- identifiers across documents ----

@@ -90,6 +90,15 @@ func init() {
 			Bad:  `{"type": "string"}`,
 			Good: `{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "string"}`,
 			file: checkMissingDialect},
+		&Rule{ID: "deep-nesting", Category: Portability, Severity: diag.Warning,
+			Summary: fmt.Sprintf("Subschemas nested more than %d levels deep", maxNesting),
+			Explanation: "Most validators follow a schema with one level of recursion per level of nesting, and " +
+				"some run out of stack long before the nesting jstk accepts (10,000 levels of JSON by default). No " +
+				"real schema needs such depth: generated ones that reach it usually lack a $ref to a shared " +
+				"definition. jstk lint does not look below this level, so nothing under it is linted.",
+			Bad:  strings.Repeat(`{"items": `, maxNesting+1) + `{"type": "string"}` + strings.Repeat("}", maxNesting+1),
+			Good: `{"$defs": {"list": {"type": "array", "items": {"$ref": "#/$defs/list"}}}, "$ref": "#/$defs/list"}`,
+			file: checkDeepNesting},
 		&Rule{ID: "ignored-schema-keyword", Category: Correctness, Severity: diag.Warning, Fixable: true,
 			Summary: "$schema inside a subschema that is not a resource root is ignored",
 			Explanation: "A subschema can change dialect only where it starts a resource: in 2019-09 and later, " +
@@ -449,6 +458,15 @@ func checkMissingDialect(c *checker) {
 	c.report(root, "", fmt.Sprintf("no $schema: each validator picks a draft of its own (jstk reads it as %s)", c.f.rootDraft.Name), nil)
 }
 
+func checkDeepNesting(c *checker) {
+	n := c.f.tooDeep
+	if n == nil {
+		return
+	}
+	c.report(n.parent, strings.TrimPrefix(n.ptr, n.parent.ptr),
+		fmt.Sprintf("subschemas nested more than %d levels deep: validators that recurse per level may run out of stack; lint did not look below here", maxNesting), nil)
+}
+
 func checkIgnoredSchemaKeyword(c *checker, n *node) {
 	if n.parent == nil || !n.isObject() || !n.has("$schema") {
 		return
@@ -688,17 +706,22 @@ func checkOrphanDefinitions(c *checker) {
 	if library {
 		return
 	}
-	used := map[string]bool{}
-	for p := range f.usedPointers() {
-		ancestors(p, func(a string) { used[a] = true })
-	}
-	idAnc := f.fixIdx().idAnc
 	var defs []*node
+	depth := 0 // the deepest definition's, in tokens
 	for _, n := range f.nodes {
 		if n.parent != nil && isDefinitionsKeyword(n.kw) && !n.inert {
 			defs = append(defs, n)
+			depth = max(depth, strings.Count(n.ptr, "/"))
 		}
 	}
+	if len(defs) == 0 {
+		return
+	}
+	used := map[string]bool{}
+	for p := range f.usedPointers(depth) {
+		markAncestors(used, p)
+	}
+	idAnc := f.fixIdx().idAnc
 	for _, d := range defs {
 		if idAnc[d.ptr] || used[d.ptr] {
 			continue
@@ -710,14 +733,18 @@ func checkOrphanDefinitions(c *checker) {
 }
 
 // usedPointers returns the pointers of this document's schemas that evaluation can reach
-// from the root: through the compiled schema when it compiles, else through every local
-// reference found in the document.
-func (f *file) usedPointers() map[string]bool {
+// from the root (through the compiled schema when it compiles, else through every local
+// reference found in the document), cut to their first depth tokens: what is asked of them
+// is whether a definition no deeper than that is one of their ancestors, and a document of
+// many schemas need not have all their pointers made.
+func (f *file) usedPointers(depth int) map[string]bool {
 	used := map[string]bool{}
 	if root := f.compiledRoot(); root != nil {
+		reached := map[int]bool{} // the offsets of the schema objects reached
 		schema.Walk(root, func(s *schema.Schema) bool {
-			if p, ok := f.pointerOf(s); ok {
-				used[p] = true
+			if s.Document() == f.doc {
+				used[s.PointerPrefix(depth)] = true
+				reached[s.Value().Offset()] = true
 				return true
 			}
 			return false // another document: its references back here count below
@@ -725,18 +752,31 @@ func (f *file) usedPointers() map[string]bool {
 		// References from inert places and from other documents are not followed; count
 		// every local reference target of a reached schema's subtree anyway.
 		for _, r := range f.refs {
-			if r.local && r.found && used[r.n.ptr] {
-				used[r.target] = true
+			if r.local && r.found && reached[r.n.val.Offset()] {
+				used[cutPointer(r.target, depth)] = true
 			}
 		}
 		return used
 	}
 	for _, r := range f.refs {
 		if r.local && r.found {
-			used[r.target] = true
+			used[cutPointer(r.target, depth)] = true
 		}
 	}
 	return used
+}
+
+// cutPointer returns the first n reference tokens of a JSON Pointer.
+func cutPointer(p string, n int) string {
+	for i := 0; i < len(p); i++ {
+		if p[i] == '/' {
+			if n == 0 {
+				return p[:i]
+			}
+			n--
+		}
+	}
+	return p
 }
 
 func checkDefinitionsToDefs(c *checker, n *node) {

@@ -15,6 +15,7 @@ type node struct {
 	val    source.Value
 	draft  *schema.Draft
 	parent *node
+	depth  int    // the nesting of subschemas: 0 at the root, its parent's plus one below
 	kw     string // the keyword of the parent that holds this schema ("" at the root)
 	key    string // property name, pattern or index under kw ("" for single-schema keywords)
 	base   string // absolute base URI (without fragment) that references here resolve against
@@ -77,7 +78,15 @@ type walker struct {
 	maxNode int
 }
 
-// walk visits every schema of the document, depth first in document order.
+// maxNesting bounds the nesting of the subschemas lint reads: below it, nothing is
+// linted and the rule deep-nesting says so. It bounds walk's recursion, and the length of
+// the pointers lint keeps for its nodes (a document nested thousands of levels deep would
+// otherwise take space quadratic in its depth). Real schemas stay far above it: the
+// deepest of SchemaStore's nests 11 levels.
+const maxNesting = 100
+
+// walk visits every schema of the document, depth first in document order, down to
+// maxNesting levels.
 func (w *walker) walk(v source.Value, ptr string, parent *node, kw, key string, inert bool) {
 	if v.Kind() != source.Object && v.Kind() != source.Bool {
 		return
@@ -87,6 +96,15 @@ func (w *walker) walk(v source.Value, ptr string, parent *node, kw, key string, 
 		return
 	}
 	n := &node{ptr: ptr, val: v, parent: parent, kw: kw, key: key, inert: inert}
+	if parent != nil {
+		n.depth = parent.depth + 1
+	}
+	if n.depth > maxNesting {
+		if w.f.tooDeep == nil {
+			w.f.tooDeep = n
+		}
+		return
+	}
 	if parent == nil {
 		n.draft = w.f.rootDraft
 		n.base = w.f.uri

@@ -624,7 +624,7 @@ func (g *gen) value(c *conj, ptr string, depth int, avoid []source.Value) (sourc
 	}
 	for _, s := range c.all {
 		if g.info(s).boolean == -1 {
-			g.fail(ptr, true, "the schema at %s is false: no value is allowed", s.Location)
+			g.fail(ptr, true, "the schema at %s is false: no value is allowed", s.Location())
 			return source.Value{}, false
 		}
 	}
@@ -710,7 +710,7 @@ func (g *gen) enumCandidates(c *conj) ([]source.Value, bool) {
 func enumSource(g *gen, c *conj) string {
 	for _, s := range c.all {
 		if g.info(s).hasEnum {
-			return s.Location
+			return s.Location()
 		}
 	}
 	return "?"
@@ -721,12 +721,12 @@ func typeConflict(g *gen, c *conj) string {
 	for _, s := range c.all {
 		in := g.info(s)
 		if in.types != 0 {
-			parts = append(parts, fmt.Sprintf("%v at %s", in.types.names(), s.Location))
+			parts = append(parts, fmt.Sprintf("%v at %s", in.types.names(), s.Location()))
 		}
 	}
 	for _, n := range c.nots {
 		if in := g.info(n); in.types != 0 && onlyType(n) {
-			parts = append(parts, fmt.Sprintf("not %v at %s", in.types.names(), n.Location))
+			parts = append(parts, fmt.Sprintf("not %v at %s", in.types.names(), n.Location()))
 		}
 	}
 	if len(parts) == 0 {

@@ -28,12 +28,12 @@ func (g *gen) numberBounds(c *conj, integer bool) bounds {
 		in := g.info(s)
 		if in.lower != nil {
 			if cmp := cmpRat(in.lower, b.lower); b.lower == nil || cmp > 0 || cmp == 0 && in.lowerExcl {
-				b.lower, b.lowerExcl, b.lowerAt = in.lower, in.lowerExcl, s.Location
+				b.lower, b.lowerExcl, b.lowerAt = in.lower, in.lowerExcl, s.Location()
 			}
 		}
 		if in.upper != nil {
 			if cmp := cmpRat(in.upper, b.upper); b.upper == nil || cmp < 0 || cmp == 0 && in.upperExcl {
-				b.upper, b.upperExcl, b.upperAt = in.upper, in.upperExcl, s.Location
+				b.upper, b.upperExcl, b.upperAt = in.upper, in.upperExcl, s.Location()
 			}
 		}
 		if in.multipleOf != nil {

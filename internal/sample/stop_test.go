@@ -35,7 +35,7 @@ func TestChainCheckedOnce(t *testing.T) {
 	var checked []string
 	for _, m := range c.all {
 		if !c.member[m] {
-			checked = append(checked, m.Location)
+			checked = append(checked, m.Location())
 		}
 	}
 	if len(c.all) != n+2 || len(checked) != 1 {
@@ -51,7 +51,7 @@ func TestChainCheckedOnce(t *testing.T) {
 	checked = nil
 	for _, m := range c.all {
 		if !c.member[m] {
-			checked = append(checked, m.Location)
+			checked = append(checked, m.Location())
 		}
 	}
 	if len(checked) != 2 {

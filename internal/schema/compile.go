@@ -11,6 +11,7 @@ package schema
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -47,20 +48,23 @@ type Options struct {
 // schemas compiled from one Compiler share their references. A Compiler is not safe for
 // concurrent use; the Schemas it returns are.
 type Compiler struct {
-	opts    Options
-	loader  *Loader
-	docs    map[string]*document // by retrieval URI
-	res     map[string]*resource // by base URI (and retrieval URI of each document)
-	schemas map[schemaKey]*Schema
-	added   []schemaKey        // keys of schemas, in the order compilation began them
+	opts   Options
+	loader *Loader
+	docs   map[string]*document // by retrieval URI
+	res    map[string]*resource // by base URI (and retrieval URI of each document)
+	added  []*Schema            // the schemas, in the order compilation began them
+	// pending holds the schemas begun whose keywords are still to be read: compilation
+	// works through them with this stack instead of recursing, so that neither a deep
+	// document nor a long chain of references can exhaust the goroutine's stack.
+	pending []*Schema
 	metas   map[string]*Schema // compiled meta-schemas by URI
 	regexes map[string]Regexp
 	loading map[string]bool // meta-schema URIs being resolved, to stop cycles
 	info    *compileInfo
-	// unfinished are the documents loaded since finish last went through them: a
-	// compiler that serves many Compile calls goes through each document once, not once
-	// per call.
-	unfinished []*document
+	// unfinished are the resources indexed (of documents loaded, of schemas entered in a
+	// container) since finish last went through them: a compiler that serves many Compile
+	// calls goes through each resource once, not once per call.
+	unfinished []*resource
 }
 
 // compileInfo is what the schemas of one compiler share.
@@ -76,17 +80,11 @@ type compileInfo struct {
 	strict bool
 }
 
-type schemaKey struct {
-	doc *source.Document
-	ptr string
-}
-
 // NewCompiler returns a Compiler; opts may be nil.
 func NewCompiler(opts *Options) *Compiler {
 	c := &Compiler{
 		docs:    map[string]*document{},
 		res:     map[string]*resource{},
-		schemas: map[schemaKey]*Schema{},
 		metas:   map[string]*Schema{},
 		regexes: map[string]Regexp{},
 		loading: map[string]bool{},
@@ -125,23 +123,25 @@ func (c *Compiler) Compile(uri string) (*Schema, error) {
 	if i := strings.IndexByte(uri, '#'); i >= 0 {
 		frag = uri[i+1:]
 	}
-	return c.compileAt(u, frag)
+	return c.compileFrag(u, frag)
 }
 
-// compileAt compiles the schema at fragment frag (a JSON Pointer or an anchor) of the
+// compileFrag compiles the schema at fragment frag (a JSON Pointer or an anchor) of the
 // document or resource with URI u.
-func (c *Compiler) compileAt(u, frag string) (*Schema, error) {
+func (c *Compiler) compileFrag(u, frag string) (*Schema, error) {
 	mark := len(c.added)
 	s, err := c.resolve(u, frag, nil)
+	if err == nil {
+		err = c.drain()
+	}
 	if err == nil {
 		err = c.finish(mark)
 	}
 	if err == nil {
-		added := make([]*Schema, 0, len(c.added)-mark)
-		for _, k := range c.added[mark:] {
-			added = append(added, c.schemas[k])
-			if t := condTestOf(c.schemas[k]); t != nil {
-				c.schemas[k].rare().cond = t
+		added := c.added[mark:]
+		for _, a := range added {
+			if t := condTestOf(a); t != nil {
+				a.rare().cond = t
 			}
 		}
 		markLoops(added)
@@ -149,59 +149,77 @@ func (c *Compiler) compileAt(u, frag string) (*Schema, error) {
 	if err != nil {
 		// Forget the schemas this attempt began, so a later Compile cannot meet one of
 		// them half built.
-		for _, k := range c.added[mark:] {
-			delete(c.schemas, k)
+		for _, a := range c.added[mark:] {
+			a.at.schema = nil
 		}
+		clear(c.added[mark:])
 		c.added = c.added[:mark]
+		clear(c.pending)
+		c.pending = c.pending[:0]
 		return nil, err
 	}
 	return s, nil
+}
+
+// drain reads the keywords of the schemas begun, and of the subschemas they begin, until
+// none is left. The subschemas a schema begins are read first, in the order they stand.
+func (c *Compiler) drain() error {
+	for len(c.pending) > 0 {
+		s := c.pending[len(c.pending)-1]
+		c.pending = c.pending[:len(c.pending)-1]
+		mark := len(c.pending)
+		if err := c.compileKeywords(s, s.val); err != nil {
+			return err
+		}
+		slices.Reverse(c.pending[mark:])
+	}
+	return nil
 }
 
 // finish compiles the schemas that dynamic references may jump to: the roots of resources
 // with $recursiveAnchor and the targets of every $dynamicAnchor. Compiling them may load
 // more documents, so it repeats until nothing new appears.
 //
-// Only the documents loaded since the last finish are gone through, and only the schemas
+// Only the resources indexed since the last finish are gone through, and only the schemas
 // this Compile began (from mark) are looked at: a compiler that serves many Compile calls
 // does not go through everything it holds at each one.
 func (c *Compiler) finish(mark int) error {
 	defer func() {
-		for _, k := range c.added[mark:] {
-			s := c.schemas[k]
-			if s != nil && (s.dynAnchor != "" || (s.recursiveRef != nil && s.recursiveRef.res.recursive)) {
+		for _, s := range c.added[mark:] {
+			if s.dynAnchor != "" || (s.recursiveRef != nil && s.recursiveRef.res.recursive) {
 				c.info.dynamic.Store(true)
 			}
 		}
 	}()
 	for len(c.unfinished) > 0 {
-		doc := c.unfinished[0]
-		for _, r := range doc.resources {
-			if r.recursive && r.root == nil {
-				v, _ := doc.src.Root.Pointer(r.ptr)
-				s, err := c.compileValue(doc, r.ptr, v)
-				if err != nil {
-					return err
-				}
-				r.root = s
+		r := c.unfinished[0]
+		if r.recursive && r.root == nil {
+			s, err := c.compileAt(r.doc, r.at)
+			if err == nil {
+				err = c.drain()
 			}
-			for name := range r.dynamic {
-				if _, ok := r.dynSchemas[name]; ok {
-					continue
-				}
-				ptr := r.anchors[name]
-				v, _ := doc.src.Root.Pointer(ptr)
-				s, err := c.compileValue(doc, ptr, v)
-				if err != nil {
-					return err
-				}
-				if r.dynSchemas == nil {
-					r.dynSchemas = map[string]*Schema{}
-				}
-				r.dynSchemas[name] = s
+			if err != nil {
+				return err
 			}
+			r.root = s
 		}
-		// Compiling may have loaded more documents: they queue behind.
+		for name := range r.dynamic {
+			if _, ok := r.dynSchemas[name]; ok {
+				continue
+			}
+			s, err := c.compileAt(r.doc, r.anchors[name])
+			if err == nil {
+				err = c.drain()
+			}
+			if err != nil {
+				return err
+			}
+			if r.dynSchemas == nil {
+				r.dynSchemas = map[string]*Schema{}
+			}
+			r.dynSchemas[name] = s
+		}
+		// Compiling may have loaded more documents: their resources queue behind.
 		c.unfinished = c.unfinished[1:]
 	}
 	return nil
@@ -269,7 +287,7 @@ func (c *Compiler) addDocument(uri string, src *source.Document, name string, bu
 			return nil, err
 		}
 	}
-	c.unfinished = append(c.unfinished, doc)
+	c.unfinished = append(c.unfinished, doc.resources...)
 	return doc, nil
 }
 
@@ -284,6 +302,9 @@ func (c *Compiler) dialectOf(metaURI, base string) (*Draft, map[string]bool, err
 	}
 	if c.loading[u] {
 		return nil, nil, fmt.Errorf("meta-schema %q refers to itself through $schema", metaURI)
+	}
+	if len(c.loading) >= maxMetaChain {
+		return nil, nil, fmt.Errorf("meta-schema %q: meta-schemas chained through $schema deeper than %d", metaURI, maxMetaChain)
 	}
 	c.loading[u] = true
 	defer delete(c.loading, u)
@@ -322,6 +343,10 @@ func (c *Compiler) dialectOf(metaURI, base string) (*Draft, map[string]bool, err
 	return draft, vocabs, nil
 }
 
+// maxMetaChain bounds a chain of custom meta-schemas, each naming the next in its
+// $schema, which dialectOf follows by recursion.
+const maxMetaChain = 32
+
 func vocabName(d *Draft, uri string) (string, bool) {
 	for _, v := range append(d.vocabs, "format-assertion") {
 		if uri == d.vocabURL(v) {
@@ -347,43 +372,45 @@ func (c *Compiler) resolve(u, frag string, from *Schema) (*Schema, error) {
 			r = doc.resources[0]
 		}
 	}
-	ptr := r.ptr
+	at := r.at
 	switch {
 	case frag == "":
 	case strings.HasPrefix(frag, "/"):
-		ptr += frag
+		l, ok := r.doc.locate(r.at, frag)
+		if !ok {
+			return nil, fmt.Errorf("%s#%s does not exist", c.loader.Display(u), frag)
+		}
+		at = l
 	default:
-		p, ok := r.anchors[frag]
+		l, ok := r.anchors[frag]
 		if !ok {
 			return nil, fmt.Errorf("no anchor %q in %s", frag, c.loader.Display(u))
 		}
-		ptr = p
-	}
-	v, ok := r.doc.src.Root.Pointer(ptr)
-	if !ok {
-		return nil, fmt.Errorf("%s#%s does not exist", c.loader.Display(u), frag)
+		at = l
 	}
 	if r.doc.container != nil {
-		if err := c.enterContainer(r.doc, ptr); err != nil {
+		if err := c.enterContainer(r.doc, at); err != nil {
 			return nil, err
 		}
 	}
-	return c.compileValue(r.doc, ptr, v)
+	return c.compileAt(r.doc, at)
 }
 
-// compileValue compiles the schema at ptr in doc.
-func (c *Compiler) compileValue(doc *document, ptr string, v source.Value) (*Schema, error) {
-	key := schemaKey{doc.src, ptr}
-	if s, ok := c.schemas[key]; ok {
-		return s, nil
+// compileAt begins the schema at the place l of doc: the schema is made at once, and its
+// keywords are read when drain reaches it.
+func (c *Compiler) compileAt(doc *document, l *loc) (*Schema, error) {
+	if l.schema != nil {
+		return l.schema, nil
 	}
-	res := doc.resourceAt(ptr)
-	rel := strings.TrimPrefix(ptr, res.ptr)
+	res := resourceAt(l)
+	if res.shown == "" && res.uri != "" {
+		res.shown = c.loader.Display(res.uri)
+	}
+	v := l.val
 	s := &Schema{
-		Location:  c.loader.Display(res.uri) + "#" + rel,
 		Draft:     res.draft,
 		doc:       doc,
-		ptr:       ptr,
+		at:        l,
 		val:       v,
 		res:       res,
 		info:      c.info,
@@ -391,8 +418,8 @@ func (c *Compiler) compileValue(doc *document, ptr string, v source.Value) (*Sch
 		minLength: -1, maxLength: -1, minItems: -1, maxItems: -1,
 		rareKeywords: &noRare,
 	}
-	c.schemas[key] = s
-	c.added = append(c.added, key)
+	l.schema = s
+	c.added = append(c.added, s)
 	c.info.schemas.Add(1)
 	switch v.Kind() {
 	case source.Bool:
@@ -401,13 +428,10 @@ func (c *Compiler) compileValue(doc *document, ptr string, v source.Value) (*Sch
 		} else {
 			s.always = alwaysFalse
 		}
-		return s, nil
 	case source.Object:
+		c.pending = append(c.pending, s)
 	default:
-		return nil, c.schemaErr(doc, ptr, "a schema must be an object or a boolean, not %s", kindName(v))
-	}
-	if err := c.compileKeywords(s, v); err != nil {
-		return nil, err
+		return nil, c.schemaErr(doc, l.String(), "a schema must be an object or a boolean, not %s", kindName(v))
 	}
 	return s, nil
 }
@@ -500,16 +524,17 @@ func (c *Compiler) metaValidate(doc *document) error {
 	// An embedded resource that declares a dialect of its own (a compound document, such as
 	// a bundle) is checked against its own meta-schema, not against the root's.
 	for _, r := range doc.resources {
-		if r.ptr == "" {
+		if r.at == doc.root {
 			continue
 		}
-		v, _ := doc.src.Root.Pointer(r.ptr)
+		v := r.at.val
 		if _, has := v.Get("$schema"); !has {
 			continue
 		}
+		ptr := r.at.String()
 		kept := errs[:0]
 		for _, e := range errs {
-			if e.InstanceLocation != r.ptr && !strings.HasPrefix(e.InstanceLocation, r.ptr+"/") {
+			if e.InstanceLocation != ptr && !strings.HasPrefix(e.InstanceLocation, ptr+"/") {
 				kept = append(kept, e)
 			}
 		}
@@ -519,7 +544,7 @@ func (c *Compiler) metaValidate(doc *document) error {
 			return err
 		}
 		for i := range sub {
-			prefixLocations(&sub[i], r.ptr)
+			prefixLocations(&sub[i], ptr)
 		}
 		errs = append(errs, sub...)
 	}

@@ -2,7 +2,6 @@ package schema
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/jstk-dev/jstk/internal/source"
@@ -81,7 +80,7 @@ func ContainerOf(root source.Value) (Container, bool) {
 type containerInfo struct {
 	kind    Container
 	known   bool                // kind was recognised from the root
-	roots   []string            // pointers of the schemas entered so far
+	root    *resource           // the document's root, which is no schema
 	dialect dialect             // of its schemas
 	at      map[string]*dialect // dialects the caller gave for schemas at some pointers
 }
@@ -142,8 +141,12 @@ func (c *Compiler) addContainer(uri string, src *source.Document, name string, c
 	if ct.Dialect == "" {
 		doc.container.dialect.uri = draft.URL
 	}
-	root := &resource{doc: doc, ptr: "", uri: uri, draft: draft, vocabs: vocabs}
+	doc.root = &loc{val: src.Root}
+	doc.locs = map[locKey]*loc{}
+	root := &resource{doc: doc, at: doc.root, uri: uri, draft: draft, vocabs: vocabs}
+	doc.root.res = root
 	doc.resources = []*resource{root}
+	doc.container.root = root
 	if err := c.register(uri, root); err != nil {
 		return nil, err
 	}
@@ -158,27 +161,29 @@ func (c *Compiler) CompileAt(uri, ptr string) (*Schema, error) {
 	if ptr != "" && !strings.HasPrefix(ptr, "/") {
 		return nil, fmt.Errorf("%q is not a JSON Pointer (it must start with \"/\")", ptr)
 	}
-	return c.compileAt(uri, ptr)
+	return c.compileFrag(uri, ptr)
 }
 
-// enterContainer makes the schema at ptr of a container document a schema resource: it is
-// indexed and checked against its meta-schema, once. A pointer at or under a schema
-// entered before is already one.
-func (c *Compiler) enterContainer(doc *document, ptr string) error {
+// enterContainer makes the schema at the place at of a container document a schema
+// resource: it is indexed, its resources registered, and it is checked against its
+// meta-schema, once. A place at or under a schema entered before is already one. A schema
+// that cannot be entered leaves no trace: a later reference to it fails the same way.
+func (c *Compiler) enterContainer(doc *document, at *loc) error {
 	ci := doc.container
-	for _, r := range ci.roots {
-		if ptr == r || strings.HasPrefix(ptr, r+"/") || r == "" {
-			return nil
+	for x := at; x != nil; x = x.parent {
+		if x.res != nil && x.res != ci.root {
+			return nil // the resource of a schema entered before
 		}
 	}
-	if ptr == "" && ci.known {
+	if at == doc.root && ci.known {
 		return c.schemaErr(doc, "", "this %s document is not a schema: name a schema inside it by JSON Pointer (%s#/components/schemas/NAME, for instance)",
 			ci.kind.Describe(), doc.displayName())
 	}
-	v, _ := doc.src.Root.Pointer(ptr)
+	ptr := at.String()
+	v := at.val
 	dl := ci.dialect
-	if at, ok := ci.at[ptr]; ok {
-		dl = *at
+	if d, ok := ci.at[ptr]; ok {
+		dl = *d
 	}
 	if sv, ok := v.Get("$schema"); ok && sv.Kind() == source.String && dl.draft.Version >= 2019 {
 		d, vv, err := c.dialectOf(sv.Str(), doc.uri)
@@ -191,34 +196,53 @@ func (c *Compiler) enterContainer(doc *document, ptr string) error {
 		}
 	}
 	draft, vocabs := dl.draft, dl.vocabs
-	res := &resource{doc: doc, ptr: ptr, uri: doc.uri, draft: draft, vocabs: vocabs}
+	res := &resource{doc: doc, at: at, uri: doc.uri, draft: draft, vocabs: vocabs}
 	before := len(doc.resources)
 	doc.resources = append(doc.resources, res)
-	if err := c.indexValue(doc, v, ptr, res, true); err != nil {
+	prev := at.res // the container's root resource, when at is the document's root
+	at.res = res
+	var registered []*resource
+	undo := func() {
+		for _, r := range registered {
+			if c.res[r.uri] == r {
+				delete(c.res, r.uri)
+			}
+		}
+		for _, r := range doc.resources[before:] {
+			r.at.res = nil
+		}
+		at.res = prev
+		clear(doc.resources[before:])
 		doc.resources = doc.resources[:before]
+	}
+	if err := c.indexFrom(doc, res); err != nil {
+		undo()
 		return err
 	}
-	added := append([]*resource(nil), doc.resources[before:]...)
-	sort.Slice(doc.resources, func(i, j int) bool { return doc.resources[i].ptr < doc.resources[j].ptr })
-	for _, r := range added {
+	for _, r := range doc.resources[before:] {
 		if r.uri == doc.uri {
 			continue // the document's own URI stays with its root
 		}
 		if err := c.register(r.uri, r); err != nil {
+			undo()
 			return err
 		}
+		registered = append(registered, r)
 	}
 	if !c.opts.NoMetaValidation {
 		metaURI := strings.TrimSuffix(dl.uri, "#")
 		meta, err := c.metaSchema(metaURI)
 		if err != nil {
+			undo()
 			return c.schemaErr(doc, ptr, "cannot load meta-schema %s: %v", metaURI, err)
 		}
 		errs, err := meta.Validate(v)
 		if err != nil {
+			undo()
 			return c.schemaErr(doc, ptr, "checking against meta-schema %s: %v", metaURI, err)
 		}
 		if len(errs) > 0 {
+			undo()
 			for i := range errs {
 				prefixLocations(&errs[i], ptr)
 			}
@@ -229,7 +253,8 @@ func (c *Compiler) enterContainer(doc *document, ptr string) error {
 			return e
 		}
 	}
-	ci.roots = append(ci.roots, ptr)
+	// Its dynamic anchors are for finish to compile, as a loaded document's are.
+	c.unfinished = append(c.unfinished, doc.resources[before:]...)
 	return nil
 }
 

@@ -77,6 +77,14 @@ func TestContainerSchemas(t *testing.T) {
 	    "B": {"$id": "https://x.test/b", "properties": {"b": {"$ref": "#/$defs/c"}}, "$defs": {"c": {"type": "integer"}}},
 	    "C": {"$ref": "https://x.test/b"},
 	    "D": {"prefixItems": [{"type": "integer"}], "items": false}}}}`
+	// Strict extends Tree through its dynamic anchor: the anchors of schemas entered in a
+	// document are compiled for $dynamicRef as a schema file's are.
+	openapi31dyn := `{"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+	  "components": {"schemas": {
+	    "Tree": {"$id": "https://x.test/tree", "$dynamicAnchor": "node", "type": "object",
+	      "properties": {"kids": {"type": "array", "items": {"$dynamicRef": "#node"}}}},
+	    "Strict": {"$ref": "#/components/schemas/Tree",
+	      "$defs": {"n": {"$dynamicAnchor": "node", "$ref": "#/components/schemas/Tree", "unevaluatedProperties": false}}}}}}`
 	openapi31d7 := `{"openapi": "3.1.0", "jsonSchemaDialect": "http://json-schema.org/draft-07/schema#",
 	  "components": {"schemas": {"A": {"items": [{"type": "integer"}], "additionalItems": false}}}}`
 	tests := []struct {
@@ -102,6 +110,10 @@ func TestContainerSchemas(t *testing.T) {
 			[]string{`{"b": 1}`, `{"b": "x"}`}, []bool{true, false}},
 		{"OpenAPI 3.1: prefixItems", map[string]string{"api.json": openapi31}, "api.json", "/components/schemas/D", nil, "2020-12",
 			[]string{`[1]`, `[1, 2]`}, []bool{true, false}},
+		{"OpenAPI 3.1: $dynamicRef to a component's dynamic anchor", map[string]string{"api.json": openapi31dyn}, "api.json", "/components/schemas/Strict", nil, "2020-12",
+			[]string{`{"kids": [{"kids": []}]}`, `{"kids": [{"x": 1}]}`}, []bool{true, false}},
+		{"OpenAPI 3.1: the extended schema alone", map[string]string{"api.json": openapi31dyn}, "api.json", "/components/schemas/Tree", nil, "2020-12",
+			[]string{`{"kids": [{"kids": []}]}`, `{"kids": [{"x": 1}]}`}, []bool{true, true}},
 		{"OpenAPI 3.1 with jsonSchemaDialect draft-07", map[string]string{"api.json": openapi31d7}, "api.json", "/components/schemas/A", nil, "draft-07",
 			[]string{`[1]`, `[1, 2]`, `["x"]`}, []bool{true, false, false}},
 		{"AsyncAPI 2: draft 7", map[string]string{"a.json": asyncapi}, "a.json", "/components/schemas/A", nil, "draft-07",
@@ -161,6 +173,40 @@ func TestContainerErrors(t *testing.T) {
 				t.Errorf("line %d, want %d (%v)", se.Line, tc.line, err)
 			}
 		})
+	}
+}
+
+// A schema of a document that fails to enter leaves nothing behind: naming it again fails
+// again; its neighbours, a schema inside one entered and one holding it, still compile.
+func TestContainerEnterAgain(t *testing.T) {
+	fsys := workspace.Memory(map[string]string{"api.yaml": petstore30})
+	c := NewCompiler(&Options{Loader: &Loader{FS: fsys}})
+	uri := FileURI(fsys.Abs("api.yaml"))
+	for i := range 2 {
+		if _, err := c.CompileAt(uri, "/components/schemas/Bad"); err == nil || !strings.Contains(err.Error(), "not a valid openapi-3.0 schema") {
+			t.Errorf("attempt %d: %v", i+1, err)
+		}
+	}
+	for _, tc := range []struct {
+		ptr, inst string
+		valid     bool
+	}{
+		{"/components/schemas/Pet/properties/tag", `"abcd"`, false},
+		{"/components/schemas/Pet", `{"name": null}`, true},
+		{"/components/schemas/Pet/properties/kind", `"cat"`, true},
+		{"/components/schemas/Pet/properties/kind", `null`, false},
+		{"/components/schemas/Tag", `"abc"`, true},
+	} {
+		s, err := c.CompileAt(uri, tc.ptr)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.ptr, err)
+		}
+		if got := verdicts(t, s, []string{tc.inst}); got[0] != tc.valid {
+			t.Errorf("%s on %s: valid %v, want %v", tc.ptr, tc.inst, got[0], tc.valid)
+		}
+		if file, ptr := s.Pointer(); file != "api.yaml" || ptr != tc.ptr {
+			t.Errorf("Pointer() = %q, %q; want api.yaml, %q", file, ptr, tc.ptr)
+		}
 	}
 }
 

@@ -13,15 +13,11 @@ import (
 // Schema is a compiled schema, ready to evaluate instances. It is immutable and safe for
 // concurrent use.
 type Schema struct {
-	// Location is the schema's absolute URI: base URI of its resource, "#", JSON Pointer;
-	// a resource read from a file of the workspace is named by the file's name instead of
-	// its file:// URI (see Loader.Display).
-	Location string
 	// Draft is the dialect the schema is read in.
 	Draft *Draft
 
 	doc   *document
-	ptr   string
+	at    *loc // its place in doc
 	val   source.Value
 	res   *resource
 	info  *compileInfo // shared by the schemas of one compiler
@@ -143,16 +139,45 @@ type patternProp struct {
 }
 
 // Pointer returns the schema's JSON Pointer within its document, and the document's file
-// name ("" for inline and built-in documents).
-func (s *Schema) Pointer() (file, ptr string) { return s.doc.name, s.ptr }
+// name ("" for inline and built-in documents). The pointer is made on each call, in time
+// proportional to its length: a walk over every schema of a deeply nested document that
+// asks each for its pointer takes time quadratic in the depth.
+func (s *Schema) Pointer() (file, ptr string) { return s.doc.name, s.at.String() }
+
+// PointerPrefix returns the first n reference tokens of the schema's JSON Pointer (the
+// whole pointer when it has no more), made in time proportional to its length.
+func (s *Schema) PointerPrefix(n int) string {
+	l := s.at
+	for l.depth > n {
+		l = l.parent
+	}
+	return l.String()
+}
+
+// Depth returns the number of reference tokens of the schema's JSON Pointer.
+func (s *Schema) Depth() int { return s.at.depth }
+
+// File returns the name of the schema's file ("" for inline and built-in documents).
+func (s *Schema) File() string { return s.doc.name }
+
+// Location returns the schema's absolute URI: the base URI of its resource, "#", and its
+// JSON Pointer relative to the resource; a resource read from a file of the workspace is
+// named by the file's name instead of its file:// URI (see Loader.Display). Like Pointer,
+// it is made on each call.
+func (s *Schema) Location() string { return s.res.shown + "#" + s.at.from(s.res.at) }
 
 // Position returns the line and column of the schema's keyword kw ("" for the schema
-// itself) in its document.
+// itself) in its document: where the member's (last) key starts, or where the schema
+// starts when it has no such keyword.
 func (s *Schema) Position(kw string) (line, col int) {
-	if kw == "" {
-		return s.doc.src.Locate(s.ptr)
+	if kw != "" && s.val.Kind() == source.Object {
+		for i := s.val.Len() - 1; i >= 0; i-- {
+			if k, _ := s.val.Member(i); k.Str() == kw {
+				return s.doc.src.Position(k.Offset())
+			}
+		}
 	}
-	return s.doc.src.LocateKey(s.ptr + "/" + source.EscapeToken(kw))
+	return s.doc.src.Position(s.val.Offset())
 }
 
 // Document returns the parsed document the schema lives in.
@@ -237,7 +262,7 @@ func (r *kwReader) get(kw string) (source.Value, bool) {
 
 func (r *kwReader) fail(kw, format string, args ...any) {
 	if r.err == nil {
-		ptr := r.s.ptr
+		ptr := r.s.at.String()
 		if kw != "" {
 			ptr += "/" + source.EscapeToken(kw)
 		}
@@ -245,12 +270,16 @@ func (r *kwReader) fail(kw, format string, args ...any) {
 	}
 }
 
-// sub compiles the subschema at a pointer suffix of this schema.
-func (r *kwReader) sub(suffix string, v source.Value) *Schema {
+// sub begins the subschema of this schema at the reference tokens toks (unescaped).
+func (r *kwReader) sub(toks ...string) *Schema {
 	if r.err != nil {
 		return nil
 	}
-	s, err := r.c.compileValue(r.s.doc, r.s.ptr+suffix, v)
+	l := r.s.at
+	for _, t := range toks {
+		l = r.s.doc.child(l, t)
+	}
+	s, err := r.c.compileAt(r.s.doc, l)
 	if err != nil {
 		r.err = err
 		return nil
@@ -259,11 +288,10 @@ func (r *kwReader) sub(suffix string, v source.Value) *Schema {
 }
 
 func (r *kwReader) schema(kw string) *Schema {
-	v, ok := r.get(kw)
-	if !ok {
+	if _, ok := r.get(kw); !ok {
 		return nil
 	}
-	return r.sub("/"+source.EscapeToken(kw), v)
+	return r.sub(kw)
 }
 
 func (r *kwReader) schemaList(kw string) []*Schema {
@@ -276,8 +304,8 @@ func (r *kwReader) schemaList(kw string) []*Schema {
 		return nil
 	}
 	out := make([]*Schema, v.Len())
-	for i, item := range v.Items() {
-		out[i] = r.sub("/"+kw+"/"+strconv.Itoa(i), item)
+	for i := range v.Items() {
+		out[i] = r.sub(kw, strconv.Itoa(i))
 	}
 	return out
 }
@@ -563,8 +591,8 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 		} else {
 			s.properties = make(map[string]*Schema, pv.Len())
 			for i := 0; i < pv.Len(); i++ {
-				k, sv := pv.Member(i)
-				s.properties[k.Str()] = r.sub("/properties/"+source.EscapeToken(k.Str()), sv)
+				k, _ := pv.Member(i)
+				s.properties[k.Str()] = r.sub("properties", k.Str())
 			}
 			s.propKeys = sortedKeys(s.properties)
 		}
@@ -574,14 +602,14 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 			r.fail("patternProperties", "patternProperties must be an object")
 		} else {
 			for i := 0; i < pv.Len(); i++ {
-				k, sv := pv.Member(i)
+				k, _ := pv.Member(i)
 				re, err := c.regexp(k.Str())
 				if err != nil {
 					r.fail("patternProperties", "pattern %q is not a valid ECMA-262 regular expression: %v", k.Str(), err)
 					break
 				}
 				x := s.rare()
-				x.patternProps = append(x.patternProps, patternProp{k.Str(), re, r.sub("/patternProperties/"+source.EscapeToken(k.Str()), sv)})
+				x.patternProps = append(x.patternProps, patternProp{k.Str(), re, r.sub("patternProperties", k.Str())})
 			}
 		}
 	}
@@ -610,7 +638,7 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 				continue
 			}
 			x := s.rare()
-			x.depSchemas = append(x.depSchemas, depSchema{k.Str(), r.sub("/"+depKw+"/"+source.EscapeToken(k.Str()), val), depKw})
+			x.depSchemas = append(x.depSchemas, depSchema{k.Str(), r.sub(depKw, k.Str()), depKw})
 		}
 	}
 	if d.Version >= 2019 {

@@ -15,36 +15,51 @@ func RefLoop(root *Schema) *SchemaError {
 		done   = 2
 	)
 	state := map[*Schema]uint8{}
+	// The depth-first search keeps its own stack: path holds the schemas being visited,
+	// outermost first, and next the edge each is to follow next (see refEdge).
 	var path []*Schema
+	var next []int
 	var found *SchemaError
-	var visit func(s *Schema)
-	visit = func(s *Schema) {
-		if s == nil || found != nil {
-			return
+	Walk(root, func(start *Schema) bool {
+		if found != nil || state[start] != 0 {
+			return found == nil
 		}
-		switch state[s] {
-		case done:
-			return
-		case onPath:
-			found = loopError(path, s)
-			return
-		}
-		state[s] = onPath
-		path = append(path, s)
-		visit(s.ref)
-		if !s.hasRef {
-			for _, a := range s.allOf {
-				visit(a)
+		state[start] = onPath
+		path, next = append(path[:0], start), append(next[:0], 0)
+		for len(path) > 0 {
+			top := len(path) - 1
+			t, more := refEdge(path[top], next[top])
+			if !more {
+				state[path[top]] = done
+				path, next = path[:top], next[:top]
+				continue
+			}
+			next[top]++
+			switch {
+			case t == nil || state[t] == done:
+			case state[t] == onPath:
+				found = loopError(path, t)
+				return false
+			default:
+				state[t] = onPath
+				path, next = append(path, t), append(next, 0)
 			}
 		}
-		path = path[:len(path)-1]
-		state[s] = done
-	}
-	Walk(root, func(s *Schema) bool {
-		visit(s)
-		return found == nil
+		return true
 	})
 	return found
+}
+
+// refEdge returns the i-th schema that s always applies in place (its $ref target, then
+// its allOf subschemas, which $ref hides in drafts 4 to 7), and false past the last.
+func refEdge(s *Schema, i int) (*Schema, bool) {
+	if i == 0 {
+		return s.ref, true
+	}
+	if i--; !s.hasRef && i < len(s.allOf) {
+		return s.allOf[i], true
+	}
+	return nil, false
 }
 
 // loopError describes the loop that closes when the last schema of path applies target.
@@ -56,12 +71,12 @@ func loopError(path []*Schema, target *Schema) *SchemaError {
 	last := path[len(path)-1]
 	name := func(s *Schema) string {
 		if s.doc == last.doc {
-			return "#" + s.ptr // in the same file: its pointer
+			return "#" + s.at.String() // in the same file: its pointer
 		}
 		if s.doc.name != "" {
-			return s.doc.name + "#" + s.ptr
+			return s.doc.name + "#" + s.at.String()
 		}
-		return s.Location
+		return s.Location()
 	}
 	names := make([]string, 0, len(path)-start+1)
 	for _, s := range path[start:] {
@@ -72,7 +87,7 @@ func loopError(path []*Schema, target *Schema) *SchemaError {
 	if last.ref == target {
 		kw = "$ref"
 	}
-	e := &SchemaError{File: last.doc.name, URI: last.Location, Pointer: last.ptr + "/" + kw,
+	e := &SchemaError{File: last.doc.name, URI: last.Location(), Pointer: last.at.String() + "/" + kw,
 		Msg: "reference loop " + strings.Join(names, " -> ") +
 			": these schemas apply each other forever without reaching into the instance, so validating an instance that gets here never ends (jstk stops with an error)"}
 	e.Line, e.Column = last.Position(kw)
@@ -90,11 +105,14 @@ func (s *Schema) InPlaceLoop() bool { return s.onLoop }
 
 // inPlace appends the schemas s applies to the instance it is applied to.
 func (s *Schema) inPlace(out []*Schema) []*Schema {
-	out = append(out, s.ref, s.dynRef, s.recursiveRef)
+	for _, t := range [...]*Schema{s.ref, s.dynRef, s.recursiveRef, s.not, s.ifS, s.thenS, s.elseS} {
+		if t != nil {
+			out = append(out, t)
+		}
+	}
 	out = append(out, s.allOf...)
 	out = append(out, s.anyOf...)
 	out = append(out, s.oneOf...)
-	out = append(out, s.not, s.ifS, s.thenS, s.elseS)
 	for _, d := range s.depSchemas {
 		out = append(out, d.schema)
 	}

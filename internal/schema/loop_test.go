@@ -113,7 +113,7 @@ func TestInPlaceLoop(t *testing.T) {
 			var got []string
 			Walk(root, func(s *Schema) bool {
 				if s.InPlaceLoop() && s.doc == root.doc {
-					got = append(got, s.ptr)
+					got = append(got, s.at.String())
 				}
 				return true
 			})

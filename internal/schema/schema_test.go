@@ -382,7 +382,7 @@ func TestWalkAndTrace(t *testing.T) {
 	}
 	n := s.Children()[1].Schema
 	// A file without $id is named by its name, never by the machine's file:// URI.
-	if n.Ref() == nil || n.Ref().Location != "s.json#/$defs/pos" || s.BaseURI() != FileURI("/ws/s.json") {
+	if n.Ref() == nil || n.Ref().Location() != "s.json#/$defs/pos" || s.BaseURI() != FileURI("/ws/s.json") {
 		t.Errorf("ref of /properties/n: %v", n.Ref())
 	}
 	if v, ok := s.Keyword("required"); !ok || v.Len() != 1 || len(s.Keywords()) != 7 {
@@ -653,7 +653,7 @@ func TestCompiledCount(t *testing.T) {
 	Walk(a, func(s *Schema) bool {
 		id, i := s.Index()
 		if id != ida || i < 0 || i >= CompiledCount(a) || seen[i] {
-			t.Errorf("%s: index %d (compiler %v, want %v)", s.Location, i, id == ida, true)
+			t.Errorf("%s: index %d (compiler %v, want %v)", s.Location(), i, id == ida, true)
 		}
 		seen[i] = true
 		return true

@@ -213,29 +213,37 @@ func (s *Schema) Properties() map[string]*Schema { return s.properties }
 func (s *Schema) PropertyNames() []string { return s.propKeys }
 
 // Walk visits s and every schema reachable from it through children and references,
-// each once, depth first. fn returns false to stop descending below a schema.
+// each once, depth first. fn returns false to stop descending below a schema. Walk keeps
+// its own stack, so the depth of a schema does not count against the goroutine's.
 func Walk(s *Schema, fn func(*Schema) bool) {
 	seen := map[*Schema]bool{}
-	var visit func(*Schema)
-	visit = func(s *Schema) {
+	stack := []*Schema{s}
+	var kids []Child
+	for len(stack) > 0 {
+		s := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
 		if s == nil || seen[s] {
-			return
+			continue
 		}
 		seen[s] = true
 		if !fn(s) {
-			return
+			continue
 		}
-		for _, c := range s.Children() {
-			visit(c.Schema)
+		mark := len(stack)
+		kids = s.AppendChildren(kids[:0])
+		for _, c := range kids {
+			stack = append(stack, c.Schema)
 		}
-		visit(s.ref)
-		visit(s.dynRef)
-		visit(s.recursiveRef)
-		if s.dynAnchor != "" {
-			for _, t := range s.res.dynSchemas {
-				visit(t)
+		for _, t := range [...]*Schema{s.ref, s.dynRef, s.recursiveRef} {
+			if t != nil {
+				stack = append(stack, t)
 			}
 		}
+		if s.dynAnchor != "" {
+			for _, t := range s.res.dynSchemas {
+				stack = append(stack, t)
+			}
+		}
+		slices.Reverse(stack[mark:]) // the first child is visited first
 	}
-	visit(s)
 }

@@ -67,11 +67,17 @@ func (l *Limits) maxSize() int64 {
 	return l.MaxSize
 }
 
+// MaxDepthCeiling is the deepest nesting a limit can allow: every walk over a parsed
+// document (printing, comparing, hashing, inferring, evaluating) takes one step of
+// recursion or of an explicit stack per level, and this keeps the deepest of them far
+// below what the goroutine stack allows. A larger Limits.MaxDepth counts as this.
+const MaxDepthCeiling = 100_000
+
 func (l *Limits) maxDepth() int {
 	if l == nil || l.MaxDepth <= 0 {
 		return DefaultMaxDepth
 	}
-	return l.MaxDepth
+	return min(l.MaxDepth, MaxDepthCeiling)
 }
 
 // Document is one parsed document: its root value and what is needed to turn an offset into
@@ -129,7 +135,7 @@ func (d *Document) Position(off int) (line, col int) {
 }
 
 // markEvery is the spacing, in bytes, of the character counts kept for long lines.
-const markEvery = 4096
+const markEvery = 512
 
 // charsBetween counts the characters of src[from:to]: the bytes that do not continue a
 // UTF-8 sequence. Within one line of at most a few blocks it counts directly; across a long
@@ -204,11 +210,19 @@ func (d *Document) Locator() *Locator { return &Locator{d: d} }
 // LocateKey returns the position of the key of the member at ptr, or where Locate puts
 // ptr when that is not an object member.
 func (l *Locator) LocateKey(ptr string) (line, col int) {
-	toks, _ := SplitPointer(ptr)
+	return l.LocateKeyIn(l.d.Root, ptr)
+}
+
+// LocateKeyIn is LocateKey for a pointer rel relative to v, a value of the document: what
+// LocateKey gives for v's pointer followed by rel. It walks from v, not from the root, so
+// locating many pointers below values already at hand (the subschemas of a deeply nested
+// document) takes time proportional to their relative parts.
+func (l *Locator) LocateKeyIn(v Value, rel string) (line, col int) {
+	toks, _ := SplitPointer(rel)
 	if len(toks) == 0 {
-		return l.d.Locate(ptr)
+		return l.d.Position(v.Offset())
 	}
-	v, rest := l.d.Root, toks[:len(toks)-1]
+	rest := toks[:len(toks)-1]
 	for len(rest) > 0 {
 		c, ok := l.at(v, rest[0], false)
 		if !ok {

@@ -429,3 +429,18 @@ func TestWithMember(t *testing.T) {
 		t.Error("k0 lost")
 	}
 }
+
+func TestTrail(t *testing.T) {
+	t.Parallel()
+	var root *Trail
+	a := &Trail{Up: root, Rel: "/properties/a~1b"}
+	b := &Trail{Up: a, Rel: "/items"}
+	for _, tc := range []struct {
+		t    *Trail
+		want string
+	}{{root, ""}, {a, "/properties/a~1b"}, {b, "/properties/a~1b/items"}} {
+		if got := tc.t.String(); got != tc.want {
+			t.Errorf("String() = %q, want %q", got, tc.want)
+		}
+	}
+}

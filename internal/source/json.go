@@ -50,6 +50,9 @@ func sizeMessage(size, limit int64) string {
 }
 
 func depthMessage(limit int) string {
+	if limit >= MaxDepthCeiling {
+		return "nesting deeper than " + strconv.Itoa(limit) + " levels, the most jstk reads"
+	}
 	return "nesting deeper than " + strconv.Itoa(limit) + " levels (raise the limit with --max-depth)"
 }
 

@@ -49,14 +49,19 @@ func AppendJSON(buf []byte, v Value) []byte {
 
 // AppendJSONIndent is like AppendJSON, but writes each item and member on a line of its own,
 // starting with prefix and indented by one indent per level, as json.MarshalIndent does.
-// Empty arrays and objects stay "[]" and "{}".
+// Empty arrays and objects stay "[]" and "{}". Values nested deeper than MaxIndentDepth
+// levels are written compact, on the line where they start: the indentation of a document
+// nested thousands of levels deep would take space quadratic in its depth.
 func AppendJSONIndent(buf []byte, v Value, prefix, indent string) []byte {
 	return appendIndent(buf, v, prefix, indent, 0)
 }
 
+// MaxIndentDepth is the deepest level that AppendJSONIndent indents.
+const MaxIndentDepth = 64
+
 func appendIndent(buf []byte, v Value, prefix, indent string, depth int) []byte {
 	kids := v.elems()
-	if len(kids) == 0 {
+	if len(kids) == 0 || depth >= MaxIndentDepth {
 		return AppendJSON(buf, v)
 	}
 	newline := func(buf []byte, depth int) []byte {

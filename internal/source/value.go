@@ -466,6 +466,29 @@ func EscapeToken(t string) string {
 
 var tokenEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
+// A Trail is a JSON Pointer kept as the trail before it and the rest (Rel, escaped, "" or
+// starting with "/"), for walks over a document that need the pointers of few of the places
+// they go through: the pointers of every place of a document nested thousands of levels
+// deep take space quadratic in its depth, their trails linear. The nil Trail is the root.
+type Trail struct {
+	Up  *Trail
+	Rel string
+}
+
+// String returns the JSON Pointer, made in time proportional to its length.
+func (t *Trail) String() string {
+	n := 0
+	for x := t; x != nil; x = x.Up {
+		n += len(x.Rel)
+	}
+	b := make([]byte, n)
+	for x := t; x != nil; x = x.Up {
+		n -= len(x.Rel)
+		copy(b[n:], x.Rel)
+	}
+	return string(b)
+}
+
 // JoinPointer builds a JSON Pointer from unescaped tokens.
 func JoinPointer(tokens ...string) string {
 	var sb strings.Builder

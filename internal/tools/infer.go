@@ -37,7 +37,7 @@ func init() {
 			"only when every string there satisfies it, strings become an enum only when few values repeat " +
 			"often, objects with many varying keys become maps (additionalProperties). Repeated object shapes " +
 			"go to $defs. The result's schema field is the schema document; instances counts the documents " +
-			"read; notes says what of a from schema could not be kept. Output is deterministic.",
+			"read; notes says what of a from schema could not be kept, and where a schema nested deeper than the input's depth limit was cut. Output is deterministic.",
 	}, runInfer))
 }
 
