@@ -128,7 +128,9 @@ func TestStdoutIsOnlyJSONRPC(t *testing.T) {
 	// "text", {} and the line cut by EOF.
 	const nullIDErrors = 11
 
-	cmd := exec.Command(jstkBin, "mcp", "--root", workDir)
+	// The whole script is written at once and stdin closes at its end: calls still running
+	// then must finish (a loaded machine may take over the default half second of --drain).
+	cmd := exec.Command(jstkBin, "mcp", "--root", workDir, "--drain", "10m")
 	cmd.Stdin = strings.NewReader(input)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
