@@ -50,6 +50,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	probeMain()
 	flag.Parse()
 	if raceEnabled {
 		bigLines = 60_000
