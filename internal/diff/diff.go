@@ -87,6 +87,10 @@ type Options struct {
 	// ProofSteps bounds the rule engine's work (default 400000); beyond it, what is not
 	// proved is unknown.
 	ProofSteps int
+	// DocumentBudget bounds the schema comparisons of two OpenAPI or AsyncAPI documents as
+	// a whole (default 20 s; CompareDocuments only): the locations not compared by then are
+	// unknown, and the result says how many. Each comparison stays as thorough as alone.
+	DocumentBudget time.Duration
 
 	maxLocations int // the walk's locations (default 200,000)
 	maxParts     int // the parts an engine copies (default maxPartsCopied; overParts)
@@ -124,6 +128,9 @@ func (o *Options) normalize() (Options, error) {
 	}
 	if n.ProofSteps <= 0 {
 		n.ProofSteps = 400000
+	}
+	if n.DocumentBudget <= 0 {
+		n.DocumentBudget = 20 * time.Second
 	}
 	if n.maxLocations <= 0 {
 		n.maxLocations = 200000

@@ -79,6 +79,9 @@ type LocationResult struct {
 	Example json.RawMessage `json:"example,omitempty"`
 	// ExampleValidUnder is "old" or "new".
 	ExampleValidUnder string `json:"exampleValidUnder,omitempty"`
+	// NotCompared is set when the document's budget ran out before this location was
+	// compared: its verdicts are unknown.
+	NotCompared bool `json:"notCompared,omitempty"`
 }
 
 // CompareDocuments compares two versions of an OpenAPI or AsyncAPI document: every schema
@@ -129,16 +132,22 @@ func CompareDocuments(ctx context.Context, old, new *openapi.Document, opts *Opt
 	type job struct {
 		old, new *schema.Schema
 		name     string
+		checked  bool // a location clients meet uses it: compared first
 		res      *Result
 		err      error
+		skipped  bool // not compared within the document's budget
 	}
 	jobs := map[string]*job{}
 	var order []*job
 	of := make([]*job, len(pairs)) // nil: unchanged
+	same := openapi.NewSameness(old, new)
 	for i := range pairs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		p := &pairs[i]
 		oldPtr, newPtr := old.Target(p.Old.Schema), new.Target(p.New.Schema)
-		if openapi.Same(old, p.Old, oldPtr, new, p.New, newPtr) {
+		if same.Same(p.Old, oldPtr, p.New, newPtr) {
 			continue
 		}
 		// a request reads the schemas of an OpenAPI 3.0 document without requiring its
@@ -147,6 +156,7 @@ func CompareDocuments(ctx context.Context, old, new *openapi.Document, opts *Opt
 		k := oldPtr + "\x00" + p.Old.Dialect + "\x00" + newPtr + "\x00" + p.New.Dialect + "\x00" + string(role)
 		if j := jobs[k]; j != nil {
 			of[i] = j
+			j.checked = j.checked || p.New.Role != openapi.Shared
 			continue
 		}
 		oldS, err := old.SchemaAs(oldPtr, role)
@@ -157,12 +167,26 @@ func CompareDocuments(ctx context.Context, old, new *openapi.Document, opts *Opt
 		if err != nil {
 			return nil, fmt.Errorf("new %s: %w", p.New.Name, err)
 		}
-		j := &job{old: oldS, new: newS, name: p.New.Name}
+		j := &job{old: oldS, new: newS, name: p.New.Name, checked: p.New.Role != openapi.Shared}
 		jobs[k], of[i] = j, j
 		order = append(order, j)
 	}
+	// The locations clients meet are compared first; a component alone only after them.
+	slices.SortStableFunc(order, func(a, b *job) int {
+		switch {
+		case a.checked == b.checked:
+			return 0
+		case a.checked:
+			return -1
+		}
+		return 1
+	})
 	lo := o
 	lo.Direction, lo.Check = Full, false
+	// One budget for the whole: a document of thousands of schemas that reach each other
+	// (a chain of references through the components) is compared in its time, not for ever.
+	budget, stopBudget := context.WithTimeout(ctx, o.DocumentBudget)
+	defer stopBudget()
 	next := make(chan *job)
 	var wg sync.WaitGroup
 	var catch panics.Catcher // a worker's panic is raised again after the wait
@@ -171,7 +195,14 @@ func CompareDocuments(ctx context.Context, old, new *openapi.Document, opts *Opt
 		go func() {
 			defer wg.Done()
 			for j := range next {
-				catch.Do(func() { j.res, j.err = Compare(ctx, j.old, j.new, &lo) })
+				if budget.Err() != nil {
+					j.skipped = true
+					continue
+				}
+				catch.Do(func() { j.res, j.err = Compare(budget, j.old, j.new, &lo) })
+				if j.err != nil && ctx.Err() == nil && budget.Err() != nil {
+					j.res, j.err, j.skipped = nil, nil, true
+				}
 			}
 		}()
 	}
@@ -184,9 +215,14 @@ func CompareDocuments(ctx context.Context, old, new *openapi.Document, opts *Opt
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	skipped := 0
 	for _, j := range order {
 		if j.err != nil {
 			return nil, fmt.Errorf("%s: %w", j.name, j.err)
+		}
+		if j.skipped {
+			skipped++
+			continue
 		}
 		r := j.res
 		res.Search.Candidates += r.Search.Candidates
@@ -203,6 +239,23 @@ func CompareDocuments(ctx context.Context, old, new *openapi.Document, opts *Opt
 		rep.Compared++
 		if of[i] == nil {
 			rep.Unchanged++ // the same schemas, read alike: nothing to compare
+			continue
+		}
+		if of[i].skipped {
+			lr := LocationResult{Location: p.New.Name, Role: string(p.New.Role), Direction: dir, Via: p.Via,
+				OldPointer: p.Old.Schema, NewPointer: p.New.Schema, Backward: Unknown, Forward: Unknown,
+				Checked: dir != "" && p.New.Role != openapi.Shared, NotCompared: true, Verdict: Compatible}
+			lr.Old = locate(old, p.Old.Schema)
+			lr.New = locate(new, p.New.Schema)
+			bw.add(Unknown)
+			fw.add(Unknown)
+			if dir != "" {
+				lr.Verdict = Unknown
+				if lr.Checked {
+					verdict.add(Unknown)
+				}
+			}
+			rep.Locations = append(rep.Locations, lr)
 			continue
 		}
 		r := of[i].res
@@ -237,6 +290,10 @@ func CompareDocuments(ctx context.Context, old, new *openapi.Document, opts *Opt
 			continue
 		}
 		rep.Locations = append(rep.Locations, lr)
+	}
+	if skipped > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%d of %d distinct schema comparisons did not run within the document's budget of %v: "+
+			"their locations are unknown (not compared); compare one alone by naming it, FILE#/pointer", skipped, len(order), o.DocumentBudget))
 	}
 	for _, ac := range apiChanges {
 		c := apiChange(old, new, ac)

@@ -2,9 +2,12 @@ package diff
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -202,5 +205,74 @@ func TestDocumentAgainstItself(t *testing.T) {
 				t.Errorf("%s %s against itself: %v", p.Name, name, VerdictLines(r))
 			}
 		}
+	}
+}
+
+// chainDocument is an OpenAPI document whose response reaches, through hops components that
+// refer to each other, a last schema of type last.
+func chainDocument(hops int, last string) string {
+	var b strings.Builder
+	b.WriteString(`{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/p": {"get": {"responses": {"200": {"description": "ok",
+	  "content": {"application/json": {"schema": {"$ref": "#/components/schemas/S0"}}}}}}}}, "components": {"schemas": {`)
+	for i := range hops {
+		if i%2 == 0 {
+			fmt.Fprintf(&b, `"S%d": {"$ref": "#/components/schemas/S%d"}, `, i, i+1)
+		} else {
+			fmt.Fprintf(&b, `"S%d": {"type": "object", "properties": {"x": {"$ref": "#/components/schemas/S%d"}}}, `, i, i+1)
+		}
+	}
+	fmt.Fprintf(&b, `"S%d": {"type": %q}}}}`, hops, last)
+	return b.String()
+}
+
+// Two documents whose components form a chain of references: every component reaches the
+// end. Whether each location is unchanged is decided once per reference target (a chain of
+// thousands is linear, with no recursion); the comparisons share one budget, and those it
+// leaves out are unknown, said in the text and the notes, never compatible.
+func TestDocumentChainAndBudget(t *testing.T) {
+	fsys := workspace.Memory(nil)
+	old := openAPIDoc(t, fsys, "o.json", chainDocument(200, "string"))
+	same := openAPIDoc(t, fsys, "s.json", chainDocument(200, "string"))
+	new := openAPIDoc(t, fsys, "n.json", chainDocument(200, "integer"))
+	r, err := CompareDocuments(context.Background(), old, same, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict != Compatible || r.Document.Unchanged != r.Document.Compared || r.Document.Compared != 202 {
+		t.Errorf("the same document: verdict %s, %d of %d unchanged", r.Verdict, r.Document.Unchanged, r.Document.Compared)
+	}
+	r, err = CompareDocuments(context.Background(), old, new, &Options{DocumentBudget: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict != Unknown || len(r.Document.Locations) != 202 {
+		t.Fatalf("out of budget: verdict %s, %d locations", r.Verdict, len(r.Document.Locations))
+	}
+	for _, l := range r.Document.Locations {
+		if !l.NotCompared || l.Backward != Unknown || l.Forward != Unknown {
+			t.Errorf("%s: not compared %v, %s/%s", l.Location, l.NotCompared, l.Backward, l.Forward)
+		}
+	}
+	var text strings.Builder
+	if err := r.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"MAY BREAK GET /p response 200 application/json: forward unknown (not compared: the document's budget ran out)",
+		"note: 101 of 101 distinct schema comparisons did not run within the document's budget of 1ns"} {
+		if !strings.Contains(text.String(), s) {
+			t.Errorf("text lacks %q:\n%.3000s", s, text.String())
+		}
+	}
+	r, err = CompareDocuments(context.Background(), old, new, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict != Incompatible || r.Document.Locations[0].Location != "GET /p response 200 application/json" || r.Document.Locations[0].NotCompared {
+		t.Errorf("verdict %s, first location %+v", r.Verdict, r.Document.Locations[0])
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := CompareDocuments(ctx, old, new, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
 	}
 }

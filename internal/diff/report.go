@@ -483,6 +483,9 @@ func (r *Result) writeDocument(pw *printer) {
 		if l.Direction != "" && !l.Checked {
 			pw.printf(" (a component: checked where it is used)")
 		}
+		if l.NotCompared {
+			pw.printf(" (not compared: the document's budget ran out)")
+		}
 		pw.printf("\n")
 		if len(l.Example) > 0 {
 			pw.printf("            example valid under %s, rejected by %s: %s\n", strings.ToUpper(l.ExampleValidUnder),

@@ -51,7 +51,8 @@ func parentPointer(p string) string {
 	return p[:i]
 }
 
-// walker follows the local references of schemas.
+// walker follows the local references of schemas, with a stack of its own: a chain of
+// 100,000 references is a loop, not a recursion.
 type walker struct {
 	root  source.Value
 	seen  map[string]bool // reference targets reached
@@ -59,30 +60,33 @@ type walker struct {
 }
 
 func (w *walker) walk(v source.Value) {
-	w.steps++
-	if w.steps > maxWalk {
-		return
-	}
-	switch v.Kind() {
-	case source.Array:
-		for _, it := range v.Items() {
-			w.walk(it)
+	stack := []source.Value{v}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		w.steps++
+		if w.steps > maxWalk {
+			return
 		}
-	case source.Object:
-		for i := 0; i < v.Len(); i++ {
-			k, val := v.Member(i)
-			if k.Str() == "$ref" && val.Kind() == source.String && strings.HasPrefix(val.Str(), "#") {
-				target := unescapeFragment(val.Str()[1:])
-				if w.seen[target] {
+		switch v.Kind() {
+		case source.Array:
+			stack = append(stack, v.Items()...)
+		case source.Object:
+			for i := 0; i < v.Len(); i++ {
+				k, val := v.Member(i)
+				if k.Str() == "$ref" && val.Kind() == source.String && strings.HasPrefix(val.Str(), "#") {
+					target := unescapeFragment(val.Str()[1:])
+					if w.seen[target] {
+						continue
+					}
+					w.seen[target] = true
+					if tv, ok := w.root.Pointer(target); ok {
+						stack = append(stack, tv)
+					}
 					continue
 				}
-				w.seen[target] = true
-				if tv, ok := w.root.Pointer(target); ok {
-					w.walk(tv)
-				}
-				continue
+				stack = append(stack, val)
 			}
-			w.walk(val)
 		}
 	}
 }

@@ -93,6 +93,8 @@ func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diff.Result, error)
 		Level:               in.Level,
 		SearchBudget:        time.Duration(in.SearchBudget) * time.Millisecond,
 		Seed:                uint64(in.Seed),
+		// two documents: twenty times the search budget for all their comparisons
+		DocumentBudget: 20 * time.Duration(in.SearchBudget) * time.Millisecond,
 	}
 	if oldAPI, newAPI, err := apiPair(env, oa, na, so); err != nil {
 		return nil, err
