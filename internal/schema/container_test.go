@@ -237,3 +237,26 @@ func TestContainerOf(t *testing.T) {
 	}
 	var _ = source.Value{}
 }
+
+// A schema inside a container document, with no identifier of its own, is located from the
+// document's root (its references resolve from there too); one with an $id from its own.
+func TestContainerLocation(t *testing.T) {
+	files := map[string]string{"api.json": `{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "components": {"schemas": {
+	  "Pet": {"type": "object", "properties": {"name": {"type": "string"}}},
+	  "B": {"$id": "https://x.test/b", "properties": {"b": {"type": "integer"}}}}}}`}
+	for _, tc := range []struct{ ptr, prop, want, wantProp string }{
+		{"/components/schemas/Pet", "name", "api.json#/components/schemas/Pet", "api.json#/components/schemas/Pet/properties/name"},
+		{"/components/schemas/B", "b", "https://x.test/b#", "https://x.test/b#/properties/b"},
+	} {
+		s, err := compileAt(t, files, "api.json", tc.ptr, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Location(); got != tc.want {
+			t.Errorf("%s: Location() = %q, want %q", tc.ptr, got, tc.want)
+		}
+		if got := s.Properties()[tc.prop].Location(); got != tc.wantProp {
+			t.Errorf("%s: property's Location() = %q, want %q", tc.ptr, got, tc.wantProp)
+		}
+	}
+}

@@ -164,7 +164,15 @@ func (s *Schema) File() string { return s.doc.name }
 // JSON Pointer relative to the resource; a resource read from a file of the workspace is
 // named by the file's name instead of its file:// URI (see Loader.Display). Like Pointer,
 // it is made on each call.
-func (s *Schema) Location() string { return s.res.shown + "#" + s.at.from(s.res.at) }
+func (s *Schema) Location() string {
+	base := s.res.at
+	if s.res.uri == s.res.doc.uri {
+		// A resource with no identifier of its own (a schema inside an OpenAPI document, say)
+		// is addressed from its document's root, as its references are.
+		base = nil
+	}
+	return s.res.shown + "#" + s.at.from(base)
+}
 
 // Position returns the line and column of the schema's keyword kw ("" for the schema
 // itself) in its document: where the member's (last) key starts, or where the schema
