@@ -80,8 +80,8 @@ func TestInferDeep(t *testing.T) {
 			if d, limit := nesting(res.Value()), maxDepth(tc.limits); d > limit {
 				t.Errorf("the schema nests %d levels, more than %d", d, limit)
 			}
-			if got := len(res.Notes) == 1 && strings.Contains(res.Notes[0], "is cut at /"); got != tc.cut {
-				t.Errorf("notes %.200q: cut %v, want %v", res.Notes, got, tc.cut)
+			if got := len(res.NoteList) == 1 && strings.Contains(res.NoteList[0], "is cut at /"); got != tc.cut {
+				t.Errorf("notes %.200q: cut %v, want %v", res.NoteList, got, tc.cut)
 			}
 			if tc.cut {
 				if ds := res.Diagnostics(); len(ds) != 1 || ds[0].Code != "infer/schema-cut" {

@@ -91,13 +91,17 @@ type Result struct {
 	Instances int64 `json:"instances"`
 	// Draft names the dialect of the schema.
 	Draft string `json:"draft"`
-	// Notes say what of a --from schema could not be kept, and where a schema nested
+	// NoteList says what of a --from schema could not be kept, and where a schema nested
 	// deeper than the instances' depth limit was cut.
-	Notes []string `json:"notes,omitempty"`
+	NoteList []string `json:"notes,omitempty"`
 
 	root source.Value
 	cut  string // the note of the cut, if any
 }
+
+// Notes returns the notes: the command line prints them on stderr after a text report, where
+// the schema alone goes to stdout.
+func (r *Result) Notes() []string { return r.NoteList }
 
 // WriteText writes the schema, indented, as the human report.
 func (r *Result) WriteText(w io.Writer) error {
@@ -110,7 +114,7 @@ func (r *Result) WriteText(w io.Writer) error {
 // Diagnostics lists the notes as informational diagnostics.
 func (r *Result) Diagnostics() []diag.Diagnostic {
 	var ds []diag.Diagnostic
-	for _, n := range r.Notes {
+	for _, n := range r.NoteList {
 		code := "infer/from-keyword-dropped"
 		if n == r.cut {
 			code = "infer/schema-cut"
@@ -210,7 +214,7 @@ func (s *Summary) Result() *Result {
 	extractDefs(doc, s.opts.Draft)
 	root := doc.value()
 	return &Result{Schema: source.AppendJSON(nil, root), Instances: s.count, Draft: s.opts.Draft.Name,
-		Notes: notes, root: root, cut: cut}
+		NoteList: notes, root: root, cut: cut}
 }
 
 func schemaURI(d *schema.Draft) string {

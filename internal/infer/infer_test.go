@@ -190,7 +190,7 @@ func TestFrom(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if notes := sum.Result().Notes; len(notes) != 1 || !strings.Contains(notes[0], "oneOf") {
+	if notes := sum.Result().NoteList; len(notes) != 1 || !strings.Contains(notes[0], "oneOf") {
 		t.Errorf("notes = %q, want one about oneOf", notes)
 	}
 }
@@ -204,7 +204,7 @@ func TestFromRecursive(t *testing.T) {
 	sum.Add(values(t, `{"kids":[{"kids":[]}]}`)[0])
 	res := sum.Result()
 	var kinds []string
-	for _, n := range res.Notes {
+	for _, n := range res.NoteList {
 		switch {
 		case strings.Contains(n, "recursive"):
 			kinds = append(kinds, "recursive")
@@ -213,9 +213,9 @@ func TestFromRecursive(t *testing.T) {
 		}
 	}
 	if diff := cmp.Diff([]string{"recursive", "not"}, kinds); diff != "" {
-		t.Errorf("notes %q (-want +got)\n%s", res.Notes, diff)
+		t.Errorf("notes %q (-want +got)\n%s", res.NoteList, diff)
 	}
-	if len(res.Diagnostics()) != len(res.Notes) {
+	if len(res.Diagnostics()) != len(res.NoteList) {
 		t.Errorf("diagnostics %v", res.Diagnostics())
 	}
 }
