@@ -19,14 +19,14 @@ import (
 
 // LintInput are the arguments of lint.
 type LintInput struct {
-	Schemas []Doc    `json:"schemas,omitempty" role:"schema" desc:"The schemas to lint. A path may name a file (JSON or YAML), a directory (its .json/.yaml/.yml files) or a glob pattern."`
-	FailOn  string   `json:"failOn,omitempty" enum:"error,warning,info" desc:"The least severity that counts as a failure (exit status 1). Default: warning, or lint.failOn in jstk.json."`
-	Rules   []string `json:"rules,omitempty" cli:"flag" desc:"Rule settings RULE=off|on|error|warning|info, where RULE is a rule id, a category (correctness, redundancy, portability, documentation, style) or all; e.g. style=off, unknown-format=error. They apply after lint.rules of jstk.json."`
-	Draft   string   `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" desc:"Read schemas that have no $schema as this draft (default 2020-12)."`
-	List    bool     `json:"list,omitempty" desc:"List the rules (id, category, severity, whether enabled) instead of linting."`
+	Schemas []Doc    `json:"schemas,omitempty" role:"schema" pointer:"-" brief:"Paths may be directories or globs" desc:"The schemas to lint. A path may name a file (JSON or YAML), a directory (its .json/.yaml/.yml files) or a glob pattern."`
+	FailOn  string   `json:"failOn,omitempty" enum:"error,warning,info" brief:"Least severity that fails (default warning)" desc:"The least severity that counts as a failure (exit status 1). Default: warning, or lint.failOn in jstk.json."`
+	Rules   []string `json:"rules,omitempty" cli:"flag" brief:"RULE=off|on|error|warning|info; RULE: an id, a category or all" desc:"Rule settings RULE=off|on|error|warning|info, where RULE is a rule id, a category (correctness, redundancy, portability, documentation, style) or all; e.g. style=off, unknown-format=error. They apply after lint.rules of jstk.json."`
+	Draft   string   `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" brief:"For schemas without $schema" desc:"Read schemas that have no $schema as this draft (default 2020-12)."`
+	List    bool     `json:"list,omitempty" brief:"List the rules instead" desc:"List the rules (id, category, severity, whether enabled) instead of linting."`
 	Fix     bool     `json:"fix,omitempty" cli:"only" desc:"Apply the fixes that provably keep the set of valid instances, writing the fixed files (JSON files only)."`
-	Offset  int      `json:"offset,omitempty" min:"0" desc:"Skip this many findings of the list (for paging through long results)."`
-	Limit   int      `json:"limit,omitempty" min:"0" desc:"List at most this many findings (0: the default of the surface; the CLI lists all)."`
+	Offset  int      `json:"offset,omitempty" min:"0" brief:"-" desc:"Skip this many findings of the list (for paging through long results)."`
+	Limit   int      `json:"limit,omitempty" min:"0" default:"100" brief:"-" desc:"List at most this many findings (0: the default of the surface; the CLI lists all)."`
 }
 
 // schemaExts are the extensions a directory argument contributes to lint and bundle.
@@ -34,20 +34,11 @@ var schemaExts = []string{".json", ".yaml", ".yml"}
 
 func init() {
 	register(define(Descriptor{
-		Name:    "lint",
-		Title:   "Lint JSON Schemas",
-		Summary: "find mistakes, dead keywords and portability problems in schemas, with safe fixes",
-		Usage:   "[flags] SCHEMA...",
-		Description: "Answers: what is wrong or doubtful in these schemas? Use it to review a schema before " +
-			"trusting or publishing it. It runs a table of rules over each schema document: correctness " +
-			"(references that resolve nowhere, keywords ignored where they stand or misspelled, keywords of " +
-			"another draft, unsatisfiable or contradictory subschemas, defaults and examples that do not " +
-			"validate, unanchored patterns, additionalProperties: false beside allOf, duplicate $id), " +
-			"redundancy, portability (non-ECMA-262 patterns, unknown formats, dialect URIs), documentation " +
-			"and style. Each finding has the rule id, a severity, a message, the file, line, column and JSON " +
-			"Pointer, and, when a safe fix exists, the fix as JSON Patch operations and text edits (a fix " +
-			"never changes which instances are valid). Suppress rules for a subschema with \"x-lint-ignore\": " +
-			"[\"rule-id\"]. Set list to get the rules.",
+		Name:        "lint",
+		Title:       "Lint JSON Schemas",
+		Summary:     "find mistakes, dead keywords and portability problems in schemas, with safe fixes",
+		Usage:       "[flags] SCHEMA...",
+		Description: "Answers: what is wrong or doubtful in these schemas? Use it to review a schema before trusting or publishing it: unresolvable $ref, misplaced keywords, unsatisfiable subschemas, invalid defaults, portability. Each finding has its rule, severity, message, position and a safe fix if one exists.",
 	}, runLint))
 }
 

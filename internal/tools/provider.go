@@ -24,7 +24,7 @@ const MaxText = 16000
 const DefaultLimit = 100
 
 // Contract is the _meta entry every tool carries: what it may touch.
-var Contract = map[string]any{"jstk/contract": map[string]any{"access": "read", "readOnly": true, "network": false, "writes": false}}
+var Contract = map[string]any{"jstk/contract": map[string]any{"access": "read"}}
 
 // Provider serves descriptors as MCP tools.
 type Provider struct {
@@ -77,7 +77,7 @@ func MCPTool(d *Descriptor, in, out json.RawMessage) mcp.Tool {
 		Description:  d.Description,
 		InputSchema:  in,
 		OutputSchema: out,
-		Annotations: &mcp.Annotations{Title: d.Title, ReadOnlyHint: true, DestructiveHint: false,
+		Annotations: &mcp.Annotations{ReadOnlyHint: true, DestructiveHint: false,
 			IdempotentHint: true, OpenWorldHint: false},
 		Meta: Contract,
 	}
@@ -140,6 +140,7 @@ func withNotes(res *mcp.CallResult, notes *Notes) *mcp.CallResult {
 	}
 	return res
 }
+
 // narrowHint says how to get what a bounded text leaves out, naming only arguments the
 // tool has.
 func narrowHint(d *Descriptor) string {
@@ -169,6 +170,9 @@ func (p *Provider) decode(d *Descriptor, raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("arguments are not valid JSON: %v", err)
 	}
+	if err := knownArguments(d, doc.Root); err != nil {
+		return nil, err
+	}
 	errs, err := p.inputs[d.Name].Validate(doc.Root)
 	if err != nil {
 		return nil, fmt.Errorf("checking arguments: %v", err)
@@ -194,6 +198,10 @@ func (p *Provider) decode(d *Descriptor, raw json.RawMessage) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(in); err != nil {
+		if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			// the arguments themselves are checked above: this is a member of a document
+			return nil, fmt.Errorf("invalid arguments for %s: a document argument has the member %s; a document has path, value or text, and pointer", d.Name, field)
+		}
 		if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok && te.Field != "" {
 			return nil, fmt.Errorf("invalid arguments for %s: argument %s: a %s cannot be read as %s", d.Name, te.Field, te.Value, te.Type)
 		}
@@ -204,6 +212,33 @@ func (p *Provider) decode(d *Descriptor, raw json.RawMessage) (any, error) {
 		f.SetInt(DefaultLimit)
 	}
 	return in, nil
+}
+
+// knownArguments refuses an argument the tool does not list (its input schema leaves
+// additionalProperties out, to keep tools/list lean), naming it and the arguments there
+// are; a flag of the command line only (lint's fix, bundle's output) is refused so too.
+func knownArguments(d *Descriptor, args source.Value) error {
+	if args.Kind() != source.Object {
+		return nil // the schema check says what is wrong
+	}
+	var names []string
+	known := map[string]bool{}
+	for i := 0; i < d.Input.NumField(); i++ {
+		f := d.Input.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" || name == "-" || f.Tag.Get("cli") == "only" {
+			continue
+		}
+		known[name] = true
+		names = append(names, name)
+	}
+	for i := 0; i < args.Len(); i++ {
+		if k := args.Key(i); !known[k] {
+			return fmt.Errorf("invalid arguments for %s: argument %s: %s has no such argument (its arguments: %s)",
+				d.Name, k, d.Name, strings.Join(names, ", "))
+		}
+	}
+	return nil
 }
 
 // integersAsWritten rewrites the integer arguments that JSON Schema reads as integers but

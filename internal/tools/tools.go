@@ -114,10 +114,10 @@ func (d *Descriptor) Run(ctx context.Context, env *Env, in any) (Report, error) 
 }
 
 // InputSchema is the JSON Schema of the arguments.
-func (d *Descriptor) InputSchema() json.RawMessage { return schemaFor(d.Input) }
+func (d *Descriptor) InputSchema() json.RawMessage { return schemaFor(d.Input, false) }
 
 // OutputSchema is the JSON Schema of the structured result.
-func (d *Descriptor) OutputSchema() json.RawMessage { return schemaFor(d.Output) }
+func (d *Descriptor) OutputSchema() json.RawMessage { return schemaFor(d.Output, true) }
 
 // define builds a descriptor from a typed handler.
 func define[In any, Out Report](d Descriptor, run func(context.Context, *Env, *In) (Out, error)) *Descriptor {

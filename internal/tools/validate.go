@@ -11,14 +11,14 @@ import (
 
 // ValidateInput are the arguments of validate.
 type ValidateInput struct {
-	Schema       Doc    `json:"schema" role:"schema" desc:"The JSON Schema to validate against; pointer (FILE#/pointer on the command line) names one inside a document, such as an OpenAPI document's /components/schemas/Pet, read in that document's dialect."`
-	Instances    []Doc  `json:"instances" desc:"The documents to check. A path may name a file (JSON, YAML, TOML, or NDJSON with one instance per line), a directory (its .json/.yaml/.yml/.toml/.ndjson/.jsonl files) or a glob pattern."`
-	AssertFormat bool   `json:"assertFormat,omitempty" desc:"Check format keywords (date-time, email, uri, ...) as assertions instead of annotations."`
-	Draft        string `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" desc:"Read the schema as this draft, whatever its $schema says. By default $schema decides, and 2020-12 when there is none."`
-	MaxErrors    int    `json:"maxErrors,omitempty" min:"0" desc:"Report at most this many errors of one instance (causes of anyOf/oneOf count; default 1000); the instance is then marked truncated."`
-	InvalidOnly  bool   `json:"invalidOnly,omitempty" desc:"List only the instances that are invalid or unreadable (the summary still counts all)."`
-	Offset       int    `json:"offset,omitempty" min:"0" desc:"Skip this many instances of the list (for paging through long results)."`
-	Limit        int    `json:"limit,omitempty" min:"0" desc:"List at most this many instances (0: the default of the surface; the CLI lists all)."`
+	Schema       Doc    `json:"schema" role:"schema" brief:"-" desc:"The JSON Schema to validate against; pointer (FILE#/pointer on the command line) names one inside a document, such as an OpenAPI document's /components/schemas/Pet, read in that document's dialect."`
+	Instances    []Doc  `json:"instances" pointer:"-" brief:"Paths may be directories or globs" desc:"The documents to check. A path may name a file (JSON, YAML, TOML, or NDJSON with one instance per line), a directory (its .json/.yaml/.yml/.toml/.ndjson/.jsonl files) or a glob pattern."`
+	AssertFormat bool   `json:"assertFormat,omitempty" brief:"-" desc:"Check format keywords (date-time, email, uri, ...) as assertions instead of annotations."`
+	Draft        string `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" brief:"Overrides $schema" desc:"Read the schema as this draft, whatever its $schema says. By default $schema decides, and 2020-12 when there is none."`
+	MaxErrors    int    `json:"maxErrors,omitempty" min:"0" default:"1000" brief:"Errors listed per instance" desc:"Report at most this many errors of one instance (causes of anyOf/oneOf count; default 1000); the instance is then marked truncated."`
+	InvalidOnly  bool   `json:"invalidOnly,omitempty" brief:"-" desc:"List only the instances that are invalid or unreadable (the summary still counts all)."`
+	Offset       int    `json:"offset,omitempty" min:"0" brief:"-" desc:"Skip this many instances of the list (for paging through long results)."`
+	Limit        int    `json:"limit,omitempty" min:"0" default:"100" brief:"-" desc:"List at most this many instances (0: the default of the surface; the CLI lists all)."`
 }
 
 // progressEvery is how often (in instances) a long validation reports progress.
@@ -29,18 +29,11 @@ var instanceExts = []string{".json", ".yaml", ".yml", ".toml", ".ndjson", ".json
 
 func init() {
 	register(define(Descriptor{
-		Name:    "validate",
-		Title:   "Validate instances against a JSON Schema",
-		Summary: "check documents against a schema, reporting every error with its position",
-		Usage:   "--schema SCHEMA [flags] INSTANCE...",
-		Description: "Answers: does each document satisfy the schema? Use it instead of judging " +
-			"validity by reading the schema: it applies the JSON Schema rules exactly (drafts 4, 6, 7, " +
-			"2019-09 and 2020-12, chosen by $schema; $ref resolved offline; numbers compared exactly). " +
-			"The result lists every error of every invalid instance, each with instanceLocation (JSON " +
-			"Pointer into the instance), keywordLocation (the schema path that failed), a message, and " +
-			"the line and column in the file. valid is true only when every instance was read and is " +
-			"valid. An unreadable instance has a problem instead of errors. format keywords are not " +
-			"checked unless assertFormat is true.",
+		Name:        "validate",
+		Title:       "Validate documents",
+		Summary:     "check documents against a schema, reporting every error with its position",
+		Usage:       "--schema SCHEMA [flags] INSTANCE...",
+		Description: "Answers: does each document satisfy this JSON Schema? Use it instead of judging validity by reading the schema. groups counts the errors per keyword, schema location and message; instances lists each error with its pointers, message, line and column.",
 	}, runValidate))
 }
 
