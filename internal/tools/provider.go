@@ -17,8 +17,9 @@ import (
 	"github.com/jstk-dev/jstk/internal/source"
 )
 
-// MaxText bounds the text of a tool result, for model context windows.
-const MaxText = 16000
+// MaxText bounds the text of a tool result under the default budget (the whole result,
+// text and structured content together, stays under DefaultMaxResultBytes).
+const MaxText = DefaultMaxResultBytes
 
 // DefaultLimit is the number of list items a tool result holds when the call gives no limit.
 const DefaultLimit = 100
@@ -119,17 +120,34 @@ func (p *Provider) Call(ctx context.Context, req *mcp.CallRequest) (res *mcp.Cal
 	// stdout.
 	env.Index = env.Index.Renew()
 	env.Notes = NewNotes(nil)
+	budget := budgetOf(p.env)
+	env.MaxResultBytes = budget
 	report, err := d.Run(ctx, &env, in)
 	if err != nil {
-		if errors.Is(err, context.Canceled) && ctx.Err() != nil {
-			return withNotes(mcp.ErrorResult("%s was cancelled before it was done (the server is shutting down, or the client cancelled the call)", d.Name), env.Notes)
+		var res *mcp.CallResult
+		switch {
+		case errors.Is(err, context.Canceled) && ctx.Err() != nil:
+			res = mcp.ErrorResult("%s was cancelled before it was done (the server is shutting down, or the client cancelled the call)", d.Name)
+		case schema.IsStopped(err) || errors.Is(err, schema.ErrRegexBudget):
+			res = mcp.ErrorResult("%s %s", d.Name, err.Error()) // "lint stopped after 10 s: ..."
+		default:
+			res = mcp.ErrorResult("%s could not run: %s", d.Name, describeLoadError(err))
 		}
-		if schema.IsStopped(err) || errors.Is(err, schema.ErrRegexBudget) {
-			return withNotes(mcp.ErrorResult("%s %s", d.Name, err.Error()), env.Notes) // "lint stopped after 10 s: ..."
-		}
-		return withNotes(mcp.ErrorResult("%s could not run: %s", d.Name, describeLoadError(err)), env.Notes)
+		return boundError(withNotes(res, env.Notes), budget)
 	}
-	return withNotes(result(report, narrowHint(d)), env.Notes)
+	return answer(d, report, in, env.Notes, budget)
+}
+
+// boundError keeps the text of a result without structured content within the budget.
+func boundError(res *mcp.CallResult, budget int) *mcp.CallResult {
+	if budget <= 0 || resultSize(res)+resultReserve <= budget {
+		return res
+	}
+	per := (budget - resultReserve) / len(res.Content)
+	for i := range res.Content {
+		res.Content[i].Text = boundEscaped(res.Content[i].Text, per-20, "the rest of the message is left out")
+	}
+	return res
 }
 
 // withNotes adds the notices of a call to its result, as one more text item after the
@@ -145,20 +163,21 @@ func withNotes(res *mcp.CallResult, notes *Notes) *mcp.CallResult {
 // tool has.
 func narrowHint(d *Descriptor) string {
 	var args []string
-	for _, name := range []string{"limit", "offset", "maxText"} {
+	for _, name := range []string{"limit", "offset", "maxText", "count"} {
 		for i := 0; i < d.Input.NumField(); i++ {
 			if n, _, _ := strings.Cut(d.Input.Field(i).Tag.Get("json"), ","); n == name {
 				args = append(args, name)
 			}
 		}
 	}
+	whole := "jstk " + d.Name + " on the command line gives all of it"
 	switch len(args) {
 	case 0:
-		return "the structured content holds all of it"
+		return whole
 	case 1:
-		return "narrow the call with " + args[0]
+		return "narrow the call with " + args[0] + ", or " + whole
 	}
-	return "narrow the call with " + strings.Join(args[:len(args)-1], ", ") + " and " + args[len(args)-1]
+	return "narrow the call with " + strings.Join(args[:len(args)-1], ", ") + " and " + args[len(args)-1] + ", or " + whole
 }
 
 // decode checks raw arguments against the tool's input schema and decodes them.
@@ -279,26 +298,6 @@ func integersAsWritten(d *Descriptor, raw json.RawMessage, args source.Value) (j
 	return json.Marshal(m)
 }
 
-// Result turns a report into an MCP result: the text report (bounded) as content and the
-// report itself as structured content.
-func Result(r Report) *mcp.CallResult { return result(r, defaultHint) }
-
-func result(r Report, hint string) *mcp.CallResult {
-	var buf bytes.Buffer
-	if err := r.WriteText(&buf); err != nil {
-		return mcp.ErrorResult("rendering the report: %v", err)
-	}
-	res := &mcp.CallResult{
-		Content:           []mcp.Content{mcp.TextContent(BoundHint(buf.String(), MaxText, hint))},
-		StructuredContent: r,
-	}
-	if f, ok := r.(Failer); ok && f.Failure() != nil {
-		res.IsError = true
-		res.Content = append(res.Content, mcp.TextContent(f.Failure().Error()))
-	}
-	return res
-}
-
 // defaultHint is Bound's hint: the arguments of the tools that list.
 const defaultHint = "narrow the call with limit and offset"
 
@@ -320,9 +319,9 @@ func BoundHint(text string, max int, hint string) string {
 	}
 	headMax := max - len(tail) - 200
 	head := text[:headMax]
-	if i := strings.LastIndexByte(head, '\n'); i > 0 {
+	if i := strings.LastIndexByte(head, '\n'); i > headMax/2 {
 		head = head[:i+1]
-	} else {
+	} else { // a long line is cut where the room ends, not left out whole
 		for len(head) > 0 && !utf8.RuneStart(text[len(head)]) {
 			head = head[:len(head)-1]
 		}

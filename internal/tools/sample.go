@@ -40,6 +40,13 @@ func runSample(ctx context.Context, env *Env, in *SampleInput) (*sample.Result, 
 	if err != nil {
 		return nil, err
 	}
+	// Over MCP the answer has a budget: generation stops at the instance it could not
+	// hold, so that count 10000 of long strings never builds a gigabyte (the instances are
+	// in the answer twice, as text and as structured content).
+	maxBytes := 0
+	if env.MaxResultBytes > 0 {
+		maxBytes = max((env.MaxResultBytes-resultReserve-600)/2, 1)
+	}
 	return sample.Generate(ctx, s, &sample.Options{Count: in.Count, Seed: in.Seed, RequiredOnly: in.RequiredOnly,
-		AllOptional: in.AllOptional, UseExamples: in.UseExamples, Invalid: in.Invalid})
+		AllOptional: in.AllOptional, UseExamples: in.UseExamples, Invalid: in.Invalid, MaxBytes: maxBytes})
 }

@@ -57,6 +57,11 @@ type Env struct {
 	// Timeout bounds each run (0: no limit): a run that reaches it ends with "stopped after
 	// N s: ..." (a result for validate and sample, the error of the others).
 	Timeout time.Duration
+	// MaxResultBytes is the budget of a result over MCP (see DefaultMaxResultBytes): a
+	// handler that builds a long answer (sample, validate's page) stops keeping what could
+	// not fit. For a Provider's Env, 0 means DefaultMaxResultBytes and a negative value no
+	// budget; in a handler's Env, 0 means no budget (the CLI's runs).
+	MaxResultBytes int
 	// RegexBudget is the time all the pattern matches of one run may take together (see
 	// schema.WithRegexBudget); 0 means schema.DefaultRegexBudget, negative no budget.
 	RegexBudget time.Duration

@@ -80,14 +80,22 @@ func runValidate(ctx context.Context, env *Env, in *ValidateInput) (*validate.Re
 	paged := env.OnItem == nil && (in.Offset > 0 || in.Limit > 0)
 	var kept []validate.Instance
 	listed := 0
+	// Over MCP the answer has a budget: a page keeps the instances it could hold, and
+	// counts the others (memory follows the answer, even with a limit of 100000).
+	keptBytes, full := 0, false
 	list := func(inst *validate.Instance) {
 		switch {
 		case in.InvalidOnly && inst.Valid:
 		case env.OnItem != nil:
 			env.OnItem(inst)
 		case paged:
-			if listed >= in.Offset && (in.Limit <= 0 || listed < in.Offset+in.Limit) {
+			if listed >= in.Offset && (in.Limit <= 0 || listed < in.Offset+in.Limit) && !full {
 				kept = append(kept, *inst)
+				if env.MaxResultBytes > 0 {
+					if keptBytes += instanceSize(inst); keptBytes > env.MaxResultBytes {
+						full = true
+					}
+				}
 			}
 			listed++
 		default:
@@ -124,4 +132,19 @@ func runValidate(ctx context.Context, env *Env, in *ValidateInput) (*validate.Re
 		}
 	}
 	return res, nil
+}
+
+// instanceSize is a lower bound of the size of an instance's JSON, without encoding it.
+func instanceSize(in *validate.Instance) int {
+	n := len(in.File) + len(in.Problem) + 40
+	var errs func([]validate.Error)
+	errs = func(es []validate.Error) {
+		for i := range es {
+			e := &es[i]
+			n += len(e.InstanceLocation) + len(e.KeywordLocation) + len(e.AbsoluteKeywordLocation) + len(e.Keyword) + len(e.Message) + 100
+			errs(e.Causes)
+		}
+	}
+	errs(in.Errors)
+	return n
 }
