@@ -346,3 +346,44 @@ func TestFit(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateProgress: validate reports the bytes read of its files' total size when every
+// instance is a file, else the count of instances; the message counts the instances.
+func TestValidateProgress(t *testing.T) {
+	type report struct {
+		done, total float64
+		msg         string
+	}
+	for _, tc := range []struct {
+		instances string
+		total     float64
+		last      report
+	}{
+		{`[{"path": "many.ndjson"}, {"path": "ok.json"}]`, float64(len(files["many.ndjson"]) + len(files["ok.json"])),
+			report{float64(len(files["many.ndjson"]) + len(files["ok.json"])), float64(len(files["many.ndjson"]) + len(files["ok.json"])), "251 instances validated"}},
+		{`[{"path": "many.ndjson"}, {"value": 1}]`, 0, report{251, 0, "251 instances validated"}},
+	} {
+		var got []report
+		env := testEnv()
+		env.Progress = func(done, total float64, msg string) { got = append(got, report{done, total, msg}) }
+		in := &ValidateInput{}
+		if err := json.Unmarshal([]byte(`{"schema": {"path": "schema.json"}, "instances": `+tc.instances+`}`), in); err != nil {
+			t.Fatal(err)
+		}
+		d, _ := Lookup("validate")
+		if _, err := d.Run(context.Background(), env, in); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 251 {
+			t.Fatalf("%s: %d reports, want one per instance", tc.instances, len(got))
+		}
+		for i := 1; i < len(got); i++ {
+			if got[i].done < got[i-1].done || got[i].total != tc.total {
+				t.Fatalf("%s: report %d %+v after %+v", tc.instances, i, got[i], got[i-1])
+			}
+		}
+		if diff := cmp.Diff(tc.last, got[len(got)-1], cmp.AllowUnexported(report{})); diff != "" {
+			t.Errorf("%s: last report (-want +got):\n%s", tc.instances, diff)
+		}
+	}
+}

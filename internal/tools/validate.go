@@ -2,8 +2,12 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/jstk-dev/jstk/internal/validate"
 	"github.com/jstk-dev/jstk/internal/workspace"
@@ -20,9 +24,6 @@ type ValidateInput struct {
 	Offset       int    `json:"offset,omitempty" min:"0" brief:"-" desc:"Skip this many instances of the list (for paging through long results)."`
 	Limit        int    `json:"limit,omitempty" min:"0" default:"100" brief:"-" desc:"List at most this many instances (0: the default of the surface; the CLI lists all)."`
 }
-
-// progressEvery is how often (in instances) a long validation reports progress.
-const progressEvery = 1000
 
 // instanceExts are the extensions a directory argument contributes.
 var instanceExts = []string{".json", ".yaml", ".yml", ".toml", ".ndjson", ".jsonl"}
@@ -103,14 +104,25 @@ func runValidate(ctx context.Context, env *Env, in *ValidateInput) (*validate.Re
 		}
 	}
 	done := 0
+	fsys, read, total := env.FS, (*atomic.Int64)(nil), int64(0)
+	if env.Progress != nil {
+		// Progress is the bytes read of the files' total size when every instance is a
+		// file (the receiver throttles the reports), else the count of instances.
+		fsys, read, total = countReads(env.FS, srcs)
+	}
 	opts.OnInstance = func(inst *validate.Instance) {
 		done++
-		if env.Progress != nil && done%progressEvery == 0 {
-			env.Progress(float64(done), 0, fmt.Sprintf("%d instances validated", done))
+		if env.Progress != nil {
+			msg := fmt.Sprintf("%d instances validated", done)
+			if total > 0 {
+				env.Progress(float64(read.Load()), float64(total), msg)
+			} else {
+				env.Progress(float64(done), 0, msg)
+			}
 		}
 		list(inst)
 	}
-	res, err := validate.Run(ctx, s, srcs, env.FS, opts)
+	res, err := validate.Run(ctx, s, srcs, fsys, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -147,4 +159,52 @@ func instanceSize(in *validate.Instance) int {
 	}
 	errs(in.Errors)
 	return n
+}
+
+// countReads returns fsys counting the bytes read from the files it opens, and the total
+// size of the sources (0 when one is not a file, or its size is unknown).
+func countReads(fsys workspace.FS, srcs []validate.Source) (workspace.FS, *atomic.Int64, int64) {
+	read := new(atomic.Int64)
+	var total int64
+	for _, src := range srcs {
+		fi, err := fsys.Stat(src.Path)
+		if src.Path == "" || err != nil || !fi.Mode().IsRegular() {
+			return fsys, read, 0
+		}
+		total += fi.Size()
+	}
+	return countingFS{fsys, read}, read, total
+}
+
+// countingFS counts the bytes read from the files it opens.
+type countingFS struct {
+	workspace.FS
+	read *atomic.Int64
+}
+
+func (c countingFS) Open(name string) (io.ReadCloser, error) {
+	f, err := c.FS.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	return &countingFile{f, c.read}, nil
+}
+
+type countingFile struct {
+	io.ReadCloser
+	read *atomic.Int64
+}
+
+func (f *countingFile) Read(p []byte) (int, error) {
+	n, err := f.ReadCloser.Read(p)
+	f.read.Add(int64(n))
+	return n, err
+}
+
+// Stat is the file's, so that a whole read is sized at once (workspace.ReadFile).
+func (f *countingFile) Stat() (fs.FileInfo, error) {
+	if st, ok := f.ReadCloser.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		return st.Stat()
+	}
+	return nil, errors.ErrUnsupported
 }
