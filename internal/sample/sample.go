@@ -69,9 +69,9 @@ type Result struct {
 	// Failure says why fewer instances than requested were generated.
 	Failure *Failure `json:"failure,omitempty"`
 	// Omitted counts the instances not given because they would pass Options.MaxBytes;
-	// Next is the size of the first of them, in bytes.
+	// Next is the size of the first of them, in bytes (said in the text).
 	Omitted int `json:"omitted,omitempty"`
-	Next    int `json:"next,omitempty"`
+	Next    int `json:"-"`
 
 	values   []source.Value
 	invalid  bool

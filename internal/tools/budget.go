@@ -221,26 +221,30 @@ func pager(r Report, limit int) (n int, keep func(k int) Report, noun string) {
 			c.Page.Omitted += len(r.Entries) - k
 			return &c
 		}, "entries"
-	case *diff.Result:
+	case *diffReport:
 		return len(r.Changes), func(k int) Report {
-			c := *r
-			c.Changes = r.Changes[:k]
-			c.Page = &diff.Page{Limit: limit, Total: len(r.Changes)}
+			res := *r.Result
+			res.Changes = r.Changes[:k]
+			res.Page = &diff.Page{Limit: limit, Total: len(r.Changes)}
 			if r.Page != nil {
-				*c.Page = *r.Page
+				*res.Page = *r.Page
 			}
-			c.Page.Omitted += len(r.Changes) - k
+			res.Page.Omitted += len(r.Changes) - k
+			c := *r
+			c.Result = &res
 			return &c
 		}, "changes"
-	case *schematest.Result:
+	case *testReport:
 		return len(r.Results.Tests), func(k int) Report {
-			c := *r
-			c.Results.Tests = r.Results.Tests[:k]
-			c.Results.Extra.Page = &schematest.Page{Limit: limit, Total: len(r.Results.Tests)}
+			res := *r.Result
+			res.Results.Tests = r.Results.Tests[:k]
+			res.Results.Extra.Page = &schematest.Page{Limit: limit, Total: len(r.Results.Tests)}
 			if r.Results.Extra.Page != nil {
-				*c.Results.Extra.Page = *r.Results.Extra.Page
+				*res.Results.Extra.Page = *r.Results.Extra.Page
 			}
-			c.Results.Extra.Page.Omitted += len(r.Results.Tests) - k
+			res.Results.Extra.Page.Omitted += len(r.Results.Tests) - k
+			c := *r
+			c.Result = &res
 			return &c
 		}, "tests"
 	case *catalog.Listing:
@@ -273,11 +277,11 @@ func pageOffset(r Report) (int, bool) {
 		if r.Page != nil {
 			return r.Page.Offset, true
 		}
-	case *diff.Result:
+	case *diffReport:
 		if r.Page != nil {
 			return r.Page.Offset, true
 		}
-	case *schematest.Result:
+	case *testReport:
 		if r.Results.Extra.Page != nil {
 			return r.Results.Extra.Page.Offset, true
 		}
@@ -668,7 +672,7 @@ func freePaths(d *Descriptor) map[string]bool {
 				if name == "" {
 					name = f.Name
 				}
-				if f.Anonymous && name == f.Name && f.Tag.Get("json") == "" {
+				if f.Anonymous && f.Tag.Get("json") == "" && deref(f.Type).Kind() == reflect.Struct {
 					walk(f.Type, path, onPath) // an embedded struct's fields are the parent's
 					continue
 				}

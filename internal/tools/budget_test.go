@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/mcp"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
@@ -46,6 +47,8 @@ func budgetFiles() map[string]string {
 		"defs.json":           `{"$defs": {` + defs.String() + `}}`,
 		"uses-defs.json":      `{"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": "defs.json#/$defs/d1", "properties": {"a": {"$ref": "defs.json"}}}`,
 		"mixed.json":          "{" + mixed.String() + "}",
+		"arr.json":            `{"a": [` + strings.TrimSuffix(strings.Repeat(`"x",`, n), ",") + `]}`,
+		"ints.schema.json":    `{"properties": {"a": {"items": {"type": "integer"}}}}`,
 		"long.schema.json":    `{"type": "string", "minLength": 100000}`,
 		"wide.schema.json":    `{"type": "object", "required": ["a"], "properties": {"a": {"type": "array", "minItems": 1000, "items": {"type": "string", "minLength": 20}}}}`,
 	}
@@ -95,6 +98,7 @@ func TestEveryResultFitsTheBudget(t *testing.T) {
 		{"validate", `{"schema": {"path": "id.schema.json"}, "instances": [{"path": "big.ndjson"}]}`, "continue with offset"},
 		{"validate", `{"schema": {"path": "id.schema.json"}, "instances": [{"path": "big.ndjson"}], "limit": 10000}`, "continue with offset"},
 		{"validate", `{"schema": {"path": "id.schema.json"}, "instances": [{"path": "big.ndjson"}], "offset": 9990, "limit": 10000}`, ""},
+		{"validate", `{"schema": {"path": "ints.schema.json"}, "instances": [{"path": "arr.json"}], "maxErrors": 10000}`, "/instances/0/errors holds"},
 		{"lint", `{"schemas": [{"path": "formats.schema.json"}], "limit": 10000}`, "continue with offset"},
 		{"diff", `{"old": {"path": "old.schema.json"}, "new": {"path": "new.schema.json"}, "limit": 10000, "searchBudget": 50}`, "continue with offset"},
 		{"bundle", `{"schema": {"path": "uses-defs.json"}}`, "/schema (a document of"},
@@ -200,15 +204,12 @@ func TestGroupedViewOfTenThousandErrors(t *testing.T) {
 
 // TestBudgetBoundsTheWork: a sample of 10,000 strings of 100,000 characters stops at the
 // first instance the budget cannot hold (it never builds the gigabyte), and a validation
-// of 100,000 errors answers within the budget.
+// of 100,000 errors (100,000 lines, all listed) answers within the budget.
 func TestBudgetBoundsTheWork(t *testing.T) {
 	if testing.Short() {
 		t.Skip("validates 100,000 errors")
 	}
-	files := budgetFiles()
-	files["arr.json"] = `{"a": [` + strings.TrimSuffix(strings.Repeat(`"x",`, 100000), ",") + `]}`
-	files["ints.schema.json"] = `{"properties": {"a": {"items": {"type": "integer"}}}}`
-	p := NewProvider(&Env{FS: workspace.Memory(files)}, All())
+	p := NewProvider(&Env{FS: workspace.Memory(budgetFiles())}, All())
 
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
@@ -236,7 +237,6 @@ func TestBudgetBoundsTheWork(t *testing.T) {
 	}
 
 	for _, args := range []string{
-		`{"schema": {"path": "ints.schema.json"}, "instances": [{"path": "arr.json"}], "maxErrors": 100000}`,
 		`{"schema": {"path": "id.schema.json"}, "instances": [{"path": "big.ndjson"}, {"path": "big.ndjson"}, {"path": "big.ndjson"}, {"path": "big.ndjson"}, {"path": "big.ndjson"}, {"path": "big.ndjson"}, {"path": "big.ndjson"}, {"path": "big.ndjson"}, {"path": "big.ndjson"}, {"path": "big.ndjson"}], "limit": 100000}`,
 	} {
 		raw := callResult(t, p, "validate", args)
@@ -385,5 +385,65 @@ func TestValidateProgress(t *testing.T) {
 		if diff := cmp.Diff(tc.last, got[len(got)-1], cmp.AllowUnexported(report{})); diff != "" {
 			t.Errorf("%s: last report (-want +got):\n%s", tc.instances, diff)
 		}
+	}
+}
+
+// TestGroupedFindings: lint's findings, diff's changes and test's failures that repeat are
+// grouped, over every page: in the text before the counts (diff: after the changes), and
+// in the JSON of lint and diff (a CTRF report has no member for them).
+func TestGroupedFindings(t *testing.T) {
+	props := func(typ string, format bool) string {
+		var ps []string
+		for i := range 5 {
+			f := ""
+			if format {
+				f = fmt.Sprintf(`, "format": "nf-%d"`, i)
+			}
+			ps = append(ps, fmt.Sprintf(`"p%d": {"type": %q%s}`, i, typ, f))
+		}
+		return `{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "properties": {` + strings.Join(ps, ", ") + `}}`
+	}
+	var tests []string
+	for i := range 4 {
+		tests = append(tests, fmt.Sprintf(`{"description": "t%d", "valid": true, "data": {"p1": %d}}`, i, i))
+	}
+	env := &Env{FS: workspace.Memory(map[string]string{
+		"fmt.json": props("string", true), "old.json": props("string", false), "new.json": props("integer", false),
+		"t.tests.json": `{"target": "old.json", "tests": [` + strings.Join(tests, ", ") + `]}`,
+		"one.json":     `{"$schema": "https://json-schema.org/draft/2020-12/schema", "format": "nf"}`,
+	})}
+	p := NewProvider(env, All())
+	for _, tc := range []struct {
+		tool, args, line string
+		groups           int // in the JSON; -1: none there
+	}{
+		{"lint", `{"schemas": [{"path": "fmt.json"}], "limit": 2}`,
+			`5 × lint/unknown-format at /properties/*/format: format "…" is not defined by 2020-12; validators check nothing (prefix custom formats with x-); first at fmt.json:1:`, 5},
+		{"diff", `{"old": {"path": "old.json"}, "new": {"path": "new.json"}, "limit": 1}`,
+			`5 × diff/type-changed at /properties/*/type: type changed from string to integer (incomparable); example valid under OLD: {"…":""}; first at new.json:1:`, 5},
+		{"test", `{"tests": [{"path": "t.tests.json"}], "limit": 1}`,
+			`4 × test/failed: expected valid, but the instance is invalid: /p1: value must be string, not integer; first at t.tests.json:1:`, -1},
+		{"lint", `{"schemas": [{"path": "one.json"}]}`, "", 1},
+	} {
+		res := call(t, p, tc.tool, tc.args)
+		text := res.Content[0].Text
+		if tc.line != "" && !strings.Contains(text, tc.line) {
+			t.Errorf("%s: the text lacks %q:\n%s", tc.tool, tc.line, text)
+		}
+		if tc.line == "" && strings.Contains(text, " × ") {
+			t.Errorf("%s: a group line for a finding that does not repeat:\n%s", tc.tool, text)
+		}
+		var got struct{ Groups []diag.Group }
+		if err := json.Unmarshal(marshalCompact(res.StructuredContent), &got); err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case tc.groups < 0 && got.Groups != nil:
+			t.Errorf("%s: groups in the JSON: %+v", tc.tool, got.Groups)
+		case tc.groups >= 0 && (len(got.Groups) == 0 || got.Groups[0].Count != tc.groups):
+			t.Errorf("%s: groups %+v, want the first of %d", tc.tool, got.Groups, tc.groups)
+		}
+		d, _ := Lookup(tc.tool)
+		conforms(t, d, res.StructuredContent)
 	}
 }

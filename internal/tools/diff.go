@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"time"
 
+	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/diff"
 	"github.com/jstk-dev/jstk/internal/openapi"
 	"github.com/jstk-dev/jstk/internal/panics"
@@ -52,7 +54,29 @@ func init() {
 	}, runDiff))
 }
 
-func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diff.Result, error) {
+// diffReport is the diff result as a tool report: the engine's result and its changes
+// grouped.
+type diffReport struct {
+	*diff.Result
+	// Groups sums up the changes of every page by kind, severity and message shape.
+	Groups []diag.Group `json:"groups,omitempty"`
+}
+
+// WriteText prints the human report, then the changes that repeat, grouped.
+func (r *diffReport) WriteText(w io.Writer) error {
+	return withGroups(w, r.Result.WriteText, r.Groups, true)
+}
+
+// grouped groups a result's changes, then cuts its page.
+func grouped(res *diff.Result, offset, limit int) *diffReport {
+	groups := diag.GroupDiagnostics(res.Diagnostics())
+	if offset > 0 || limit > 0 {
+		res.Cut(offset, limit)
+	}
+	return &diffReport{Result: res, Groups: groups}
+}
+
+func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diffReport, error) {
 	if len(in.Schemas) > 0 {
 		if len(in.Schemas) != 2 {
 			return nil, fmt.Errorf("give exactly two schemas, OLD and NEW (got %d)", len(in.Schemas))
@@ -86,10 +110,7 @@ func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diff.Result, error)
 		if err != nil {
 			return nil, err
 		}
-		if in.Offset > 0 || in.Limit > 0 {
-			res.Cut(in.Offset, in.Limit)
-		}
-		return res, nil
+		return grouped(res, in.Offset, in.Limit), nil
 	}
 	old, new, err := loadPair(env, oa, na, so)
 	if err != nil {
@@ -99,10 +120,7 @@ func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diff.Result, error)
 	if err != nil {
 		return nil, err
 	}
-	if in.Offset > 0 || in.Limit > 0 {
-		res.Cut(in.Offset, in.Limit)
-	}
-	return res, nil
+	return grouped(res, in.Offset, in.Limit), nil
 }
 
 // apiPair returns the two documents when OLD and NEW are both whole OpenAPI or AsyncAPI

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -43,13 +44,20 @@ func init() {
 }
 
 // lintReport is the lint result as a tool report: the engine's result, which also proposes
-// the fixed files to the CLI.
-type lintReport lint.Result
+// the fixed files to the CLI, and its findings grouped.
+type lintReport struct {
+	lint.Result
+	// Groups sums up the findings of every page by rule, severity and message shape.
+	Groups []diag.Group `json:"groups,omitempty"`
+}
 
-func (r *lintReport) res() *lint.Result { return (*lint.Result)(r) }
+func (r *lintReport) res() *lint.Result { return &r.Result }
 
-// WriteText prints the human report.
-func (r *lintReport) WriteText(w io.Writer) error { return r.res().WriteText(w) }
+// WriteText prints the human report, the findings that repeat grouped before its last
+// line (the counts).
+func (r *lintReport) WriteText(w io.Writer) error {
+	return withGroups(w, r.res().WriteText, r.Groups, false)
+}
 
 // Diagnostics lists the findings.
 func (r *lintReport) Diagnostics() []diag.Diagnostic { return r.res().Diagnostics() }
@@ -210,7 +218,7 @@ func runLint(ctx context.Context, env *Env, in *LintInput) (*lintReport, error) 
 		if err != nil {
 			return nil, err
 		}
-		return &lintReport{Findings: []lint.Finding{}, Rules: infos}, nil
+		return &lintReport{Result: lint.Result{Findings: []lint.Finding{}, Rules: infos}}, nil
 	}
 	if len(in.Schemas) == 0 {
 		return nil, fmt.Errorf("argument schemas: give at least one schema (or list: true for the rules)")
@@ -246,8 +254,31 @@ func runLint(ctx context.Context, env *Env, in *LintInput) (*lintReport, error) 
 		res.Summary.Files += len(problems)
 		res.Summary.Unreadable += len(problems)
 	}
+	groups := diag.GroupDiagnostics(res.Diagnostics())
 	if in.Offset > 0 || in.Limit > 0 {
 		res.Cut(in.Offset, in.Limit)
 	}
-	return (*lintReport)(res), nil
+	return &lintReport{Result: *res, Groups: groups}, nil
+}
+
+// withGroups prints a report with its groups of repeated findings (diag.WriteGroups): at
+// the end, or before the report's last line (its counts) unless atEnd.
+func withGroups(w io.Writer, write func(io.Writer) error, groups []diag.Group, atEnd bool) error {
+	var g bytes.Buffer
+	if err := diag.WriteGroups(&g, groups); err != nil || g.Len() == 0 {
+		return write(w)
+	}
+	var buf bytes.Buffer
+	if err := write(&buf); err != nil {
+		return err
+	}
+	text := buf.String()
+	if atEnd {
+		text = strings.TrimSuffix(text, "\n") + "\n\n" + g.String()
+	} else {
+		i := strings.LastIndexByte(strings.TrimSuffix(text, "\n"), '\n') + 1
+		text = text[:i] + g.String() + text[i:]
+	}
+	_, err := io.WriteString(w, text)
+	return err
 }

@@ -226,6 +226,9 @@ func (p *Provider) decode(d *Descriptor, raw json.RawMessage) (any, error) {
 		}
 		return nil, fmt.Errorf("invalid arguments for %s: %v", d.Name, err)
 	}
+	if err := checkBounds(d, in, doc.Root); err != nil {
+		return nil, err
+	}
 	// Lists are paged by default over MCP.
 	if f := reflect.ValueOf(in).Elem().FieldByName("Limit"); f.IsValid() && f.CanSet() && f.Int() == 0 {
 		f.SetInt(DefaultLimit)
@@ -255,6 +258,27 @@ func knownArguments(d *Descriptor, args source.Value) error {
 		if k := args.Key(i); !known[k] {
 			return fmt.Errorf("invalid arguments for %s: argument %s: %s has no such argument (its arguments: %s)",
 				d.Name, k, d.Name, strings.Join(names, ", "))
+		}
+	}
+	return nil
+}
+
+// checkBounds refuses an integer argument given outside the bounds of its min and max tags
+// (the input schema leaves out minimum 0, which a count goes without saying).
+func checkBounds(d *Descriptor, in any, args source.Value) error {
+	v := reflect.ValueOf(in).Elem()
+	for i := 0; i < d.Input.NumField(); i++ {
+		f := d.Input.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if _, given := args.Get(name); !given || !v.Field(i).CanInt() {
+			continue
+		}
+		n := v.Field(i).Int()
+		if m, err := strconv.ParseInt(f.Tag.Get("min"), 10, 64); err == nil && n < m {
+			return fmt.Errorf("invalid arguments for %s: argument %s: %d is less than the minimum %d", d.Name, name, n, m)
+		}
+		if m, err := strconv.ParseInt(f.Tag.Get("max"), 10, 64); err == nil && n > m {
+			return fmt.Errorf("invalid arguments for %s: argument %s: %d is greater than the maximum %d", d.Name, name, n, m)
 		}
 	}
 	return nil

@@ -95,12 +95,17 @@ func freeForm(t reflect.Type) bool {
 		(t != docType && t != plainDocType && (t.Implements(marshalerType) || reflect.PointerTo(t).Implements(marshalerType)))
 }
 
-// fields are the exported fields of a struct type that the schema describes.
+// fields are the exported fields of a struct type that the schema describes; those of an
+// embedded struct without a JSON name are its own, as encoding/json writes them.
 func (g *schemaGen) fields(t reflect.Type) []reflect.StructField {
 	var out []reflect.StructField
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if f.Anonymous && name == "" && deref(f.Type).Kind() == reflect.Struct {
+			out = append(out, g.fields(deref(f.Type))...)
+			continue
+		}
 		if !f.IsExported() || name == "-" || f.Tag.Get("cli") == "only" {
 			continue
 		}
@@ -255,6 +260,9 @@ func (g *schemaGen) object(t reflect.Type, depth int) map[string]any {
 				n, err := strconv.ParseFloat(v, 64)
 				if err != nil {
 					panic("tools: bad " + b + " tag on " + t.Name() + "." + f.Name)
+				}
+				if b == "min" && n == 0 && !g.output {
+					continue // a count is not negative: the provider says so when one is (checkBounds)
 				}
 				p[map[string]string{"min": "minimum", "max": "maximum"}[b]] = n
 			}

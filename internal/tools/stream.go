@@ -44,7 +44,7 @@ func NewStream(d *Descriptor, f diag.Format, w io.Writer, tool diag.Tool) *Strea
 			OnItem: func(x any) { tw.Instance(x.(*validate.Instance)) },
 			Finish: func(r Report) error {
 				res := r.(*validate.Result)
-				tw.Summary(res.Summary, nil, 0, res.Groups, res.Ungrouped)
+				tw.Summary(res.Summary, nil, 0, res.Groups)
 				tw.Stopped(res.Stopped)
 				return tw.Err
 			},
@@ -113,9 +113,6 @@ func NewStream(d *Descriptor, f diag.Format, w io.Writer, tool diag.Tool) *Strea
 						return e
 					}
 					stopped += ",\n  \"groups\": " + b
-				}
-				if res.Ungrouped > 0 {
-					stopped += fmt.Sprintf(",\n  \"ungrouped\": %d", res.Ungrouped)
 				}
 				if res.Stopped != "" {
 					b, e := marshalIndent(res.Stopped, "  ")

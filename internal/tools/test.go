@@ -3,8 +3,10 @@ package tools
 import (
 	"context"
 	"fmt"
+	"io"
 	"strconv"
 
+	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/schematest"
 	"github.com/jstk-dev/jstk/internal/workspace"
@@ -34,7 +36,33 @@ func init() {
 	}, runTest))
 }
 
-func runTest(ctx context.Context, env *Env, in *TestInput) (*schematest.Result, error) {
+// testReport is the test result as a tool report: the engine's CTRF report, whose text
+// ends with the failures that repeat, grouped (a CTRF report has no member for them).
+type testReport struct {
+	*schematest.Result
+	groups []diag.Group
+}
+
+// WriteText prints the human report, the failures that repeat grouped before its last line
+// (the counts).
+func (r *testReport) WriteText(w io.Writer) error {
+	return withGroups(w, r.Result.WriteText, r.groups, false)
+}
+
+// groupFailures groups the tests that failed or could not run by status and message.
+func groupFailures(res *schematest.Result) []diag.Group {
+	var ds []diag.Diagnostic
+	for _, t := range res.Results.Tests {
+		if t.Status == schematest.StatusPassed {
+			continue
+		}
+		ds = append(ds, diag.Diagnostic{Code: "test/" + string(t.Status), Message: t.Message, File: t.FilePath,
+			Line: t.Line, Column: t.Extra.Column})
+	}
+	return diag.GroupDiagnostics(ds)
+}
+
+func runTest(ctx context.Context, env *Env, in *TestInput) (*testReport, error) {
 	if len(in.Tests) == 0 {
 		return nil, fmt.Errorf("argument tests: give at least one tests file")
 	}
@@ -58,13 +86,14 @@ func runTest(ctx context.Context, env *Env, in *TestInput) (*schematest.Result, 
 	if err != nil {
 		return nil, err
 	}
+	groups := groupFailures(res)
 	if in.FailedOnly {
 		res.FailedOnly()
 	}
 	if in.Offset > 0 || in.Limit > 0 {
 		res.Cut(in.Offset, in.Limit)
 	}
-	return res, nil
+	return &testReport{Result: res, groups: groups}, nil
 }
 
 // testSources turns document arguments into tests files: paths expand (directories and

@@ -95,11 +95,11 @@ func diagLocation(file string, line, col int) string {
 
 // Summary prints the closing count, after saying which part of a long list was shown
 // and which errors repeat (the groups of the result).
-func (t *TextWriter) Summary(s Summary, page *Page, shown int, groups []Group, ungrouped int) {
+func (t *TextWriter) Summary(s Summary, page *Page, shown int, groups []Group) {
 	if page != nil {
 		t.printf("(%d of %d listed instances shown, from offset %d; ask for more with offset and limit)\n", shown, page.Total, page.Offset)
 	}
-	t.writeGroups(groups, ungrouped)
+	t.writeGroups(groups)
 	parts := []string{plural(s.Valid, "valid", "valid")}
 	if s.Invalid > 0 {
 		parts = append(parts, plural(s.Invalid, "invalid", "invalid"))
@@ -136,7 +136,7 @@ func (r *Result) WriteText(w io.Writer) error {
 	for i := range r.Instances {
 		t.Instance(&r.Instances[i])
 	}
-	t.Summary(r.Summary, r.Page, len(r.Instances), r.Groups, r.Ungrouped)
+	t.Summary(r.Summary, r.Page, len(r.Instances), r.Groups)
 	t.Stopped(r.Stopped)
 	return t.Err
 }

@@ -61,8 +61,6 @@ type Result struct {
 	// keyword, schema location and message shape, the most frequent first. (It follows
 	// the instances, so that the CLI can stream them.)
 	Groups []Group `json:"groups,omitempty"`
-	// Ungrouped counts the errors left out of Groups, which holds at most MaxGroups.
-	Ungrouped int `json:"ungrouped,omitempty"`
 	// Page is set when Instances holds only part of the list.
 	Page *Page `json:"page,omitempty"`
 	// Stopped says why the run ended before every instance was checked: its time limit,
@@ -161,7 +159,7 @@ func Run(ctx context.Context, s *schema.Schema, srcs []Source, fsys workspace.FS
 	// finish completes the result; a run that reached its time limit or used up its
 	// pattern budget is a result that says so, a cancelled one is an error.
 	finish := func(err error) (*Result, error) {
-		res.Groups, res.Ungrouped = groups.groups(), groups.ungrouped
+		res.Groups = groups.groups()
 		if err == nil {
 			err = halt.Err()
 		}
