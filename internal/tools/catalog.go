@@ -43,7 +43,7 @@ func init() {
 		Summary:     "one schema by exact id: metadata, shape, references both ways, problems, text",
 		Usage:       "[flags] ID",
 		Aliases:     []string{"context"},
-		Description: "Answers: what is this one schema, what does it reference, what references it, and is it sound? Use it after list_schemas with an exact id (an unknown id fails and lists close ones). Gives its catalog entry, shape, each $ref and where it resolves, incoming references, problems and text.",
+		Description: "Answers: what is this schema, what does it reference, what references it, is it sound? Use it after list_schemas, with an exact id (an unknown one fails, listing close ids). Gives its catalog entry, shape, each $ref and its target, incoming references, problems and text.",
 	}, runSchemaContext))
 }
 

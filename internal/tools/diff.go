@@ -50,7 +50,7 @@ func init() {
 		Title:       "Check a schema change",
 		Summary:     "tell whether a schema change is breaking, with each change explained and an example that proves it",
 		Usage:       "OLD NEW [flags]",
-		Description: "Answers: is this schema change breaking? Use it instead of comparing schemas by reading them. backward (NEW accepts all OLD accepts) and forward are each compatible (proved), incompatible (with a checked example) or unknown; changes lists each difference. Takes OpenAPI and AsyncAPI documents too.",
+		Description: "Answers: is this schema change breaking? Use it instead of comparing schemas by reading them. backward (NEW accepts all OLD accepts) and forward are each compatible (proved), incompatible (with a checked example) or unknown; changes lists the differences. Also for OpenAPI and AsyncAPI.",
 	}, runDiff))
 }
 

@@ -39,7 +39,7 @@ func init() {
 		Title:       "Lint JSON Schemas",
 		Summary:     "find mistakes, dead keywords and portability problems in schemas, with safe fixes",
 		Usage:       "[flags] SCHEMA...",
-		Description: "Answers: what is wrong or doubtful in these schemas? Use it to review a schema before trusting or publishing it: unresolvable $ref, misplaced keywords, unsatisfiable subschemas, invalid defaults, portability. Each finding has its rule, severity, message, position and a safe fix if one exists.",
+		Description: "Answers: what is wrong or doubtful in these schemas? Use it before trusting or publishing a schema: unresolvable $ref, misplaced keywords, unsatisfiable subschemas, invalid defaults, portability. Each finding has its rule, severity, position and, when one is safe, a fix.",
 	}, runLint))
 }
 

@@ -25,7 +25,7 @@ func init() {
 		Title:       "Generate instances",
 		Summary:     "generate example instances of a schema, each checked valid (or, with --invalid, each breaking one constraint)",
 		Usage:       "[--count N] [--seed N] [flags] SCHEMA",
-		Description: "Answers: what does a valid instance of this schema look like? Use it for fixtures and examples instead of writing them by hand. Every sample is checked by jstk's validator; failure says why when none can be made. With invalid, each sample breaks one constraint, named in violations.",
+		Description: "Answers: what does a valid instance of this schema look like? Use it for fixtures and examples instead of writing them. Each sample is checked by jstk's validator; failure says why when none can be made. With invalid, each breaks one constraint, named in violations.",
 	}, runSample))
 }
 
