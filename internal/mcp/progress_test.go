@@ -26,14 +26,16 @@ func (c *steppedClock) advance(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
-// reportProvider's one tool reports progress at steps: each step moves the clock, then
-// reports.
+// step moves the clock, then reports progress.
+type step struct {
+	after           time.Duration
+	progress, total float64
+}
+
+// reportProvider's one tool reports progress at its steps.
 type reportProvider struct {
 	clock *steppedClock
-	steps []struct {
-		after           time.Duration
-		progress, total float64
-	}
+	steps []step
 }
 
 func (p *reportProvider) Tools() []Tool {
@@ -52,11 +54,7 @@ func (p *reportProvider) Call(_ context.Context, req *CallRequest) *CallResult {
 // reports in between are dropped), carry the total when there is one, and never go back.
 func TestProgressInterval(t *testing.T) {
 	clock := &steppedClock{t: time.Date(2026, 9, 2, 10, 0, 0, 0, time.UTC)}
-	p := &reportProvider{clock: clock}
-	for _, s := range []struct {
-		after           time.Duration
-		progress, total float64
-	}{
+	p := &reportProvider{clock: clock, steps: []step{
 		{0, 1, 100},                      // sent: the first
 		{100 * time.Millisecond, 2, 100}, // dropped: 100 ms after
 		{100 * time.Millisecond, 3, 100}, // dropped: 200 ms after
@@ -64,9 +62,7 @@ func TestProgressInterval(t *testing.T) {
 		{300 * time.Millisecond, 3, 100}, // dropped: it goes back
 		{1 * time.Millisecond, 5, 0},     // sent: 301 ms after; no total known
 		{249 * time.Millisecond, 6, 100}, // dropped
-	} {
-		p.steps = append(p.steps, s)
-	}
+	}}
 	opts := testOptions()
 	opts.Now, opts.ProgressInterval = clock.Now, 0 // the default interval
 	ss := newSession(t, p, opts)
