@@ -21,7 +21,7 @@ import (
 )
 
 const mcpUsage = `Usage: jstk mcp [--root DIR] [--expose a,b] [--exclude c] [--audit FILE] [--page-size N]
-                [--timeout D] [--regex-budget D] [--max-calls N] [--drain D]
+                [--max-result-bytes N] [--timeout D] [--regex-budget D] [--max-calls N] [--drain D]
 
 Serves jstk's commands as Model Context Protocol tools over stdio (newline-delimited
 JSON-RPC 2.0), for AI agents. Every tool is read-only and confined to the workspace root:
@@ -55,6 +55,7 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 	audit := fs.String("audit", "", "append one JSON line per tool call to `FILE`")
 	pageSize := fs.Int("page-size", mcp.DefaultPageSize, "tools per tools/list page (1-1000)")
 	maxCalls := fs.Int("max-calls", runtime.NumCPU(), "tool calls that run at once; the others wait their turn")
+	maxResult := fs.Int("max-result-bytes", tools.DefaultMaxResultBytes, fmt.Sprintf("the budget of each tool result: its text and structured content together stay under this many bytes, what is left out said (at least %d; 0: no budget)", tools.MinMaxResultBytes))
 	drain := DefaultDrain
 	fs.Func("drain", "how long the calls in flight at EOF may take to finish before they are cancelled (default 500ms)", func(s string) error {
 		d, err := parseDuration(s)
@@ -81,6 +82,13 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 	if *pageSize < 1 || *pageSize > 1000 {
 		fmt.Fprintf(st.Stderr, "jstk mcp: --page-size %d: must be between 1 and 1000\n", *pageSize)
 		return ExitError
+	}
+	if *maxResult != 0 && *maxResult < tools.MinMaxResultBytes {
+		fmt.Fprintf(st.Stderr, "jstk mcp: --max-result-bytes %d: must be 0 (no budget) or at least %d\n", *maxResult, tools.MinMaxResultBytes)
+		return ExitError
+	}
+	if *maxResult == 0 {
+		*maxResult = -1 // tools.Env: negative is no budget
 	}
 	if *maxCalls < 1 {
 		fmt.Fprintf(st.Stderr, "jstk mcp: --max-calls %d: must be at least 1\n", *maxCalls)
@@ -133,7 +141,7 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 	// every call (reading again only the files that changed), as the catalog is.
 	env := &tools.Env{FS: fsys, Resolve: cfg.Resolve, Root: ".", Cache: tools.NewSchemaCache(64),
 		Index: tools.NewIndex(fsys, []string{"."}, g.limits()), Limits: g.limits(),
-		Timeout: g.timeout, RegexBudget: g.regexBudget}
+		Timeout: g.timeout, RegexBudget: g.regexBudget, MaxResultBytes: *maxResult}
 	srv := mcp.NewServer(tools.NewProvider(env, selected), opts)
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)

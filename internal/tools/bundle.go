@@ -12,28 +12,19 @@ import (
 
 // BundleInput are the arguments of bundle.
 type BundleInput struct {
-	Schema Doc    `json:"schema" cli:"arg" role:"schema" desc:"The schema to bundle, with everything it references."`
-	Draft  string `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" desc:"Read documents that have no $schema as this draft (default 2020-12)."`
+	Schema Doc    `json:"schema" cli:"arg" role:"schema" pointer:"-" brief:"-" desc:"The schema to bundle, with everything it references."`
+	Draft  string `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" brief:"For documents without $schema" desc:"Read documents that have no $schema as this draft (default 2020-12)."`
 	Output string `json:"output,omitempty" cli:"only" short:"o" desc:"Write the bundled schema to this file instead of standard output (YAML when the name ends in .yaml or .yml)."`
 }
 
 func init() {
 	register(define(Descriptor{
-		Name:    "bundle",
-		Title:   "Bundle a JSON Schema into one document",
-		Summary: "bundle a schema and everything it references into one self-contained document",
-		Usage:   "[-o FILE] [--format json|yaml] SCHEMA",
-		Formats: []string{"yaml"},
-		Description: "Answers: what is this schema as a single self-contained document? Use it before " +
-			"publishing a schema that references other files or URIs, or to hand one document to a tool " +
-			"that cannot resolve references. References are resolved offline (relative files, workspace " +
-			"$ids, the resolve map). For 2019-09 and 2020-12 the result is a compound document: each " +
-			"referenced document is embedded under $defs with its own $id, and references stay as written " +
-			"where they still resolve. For drafts 4, 6 and 7, referenced documents are inlined under " +
-			"definitions and references to them are rewritten as JSON Pointers. The bundle validates " +
-			"exactly as the original, never contains local absolute paths, and bundling it again changes " +
-			"nothing. The result holds the bundled schema, its draft, the mode, and the embedded documents; " +
-			"an unresolvable reference is an error naming it.",
+		Name:        "bundle",
+		Title:       "Bundle a schema",
+		Summary:     "bundle a schema and everything it references into one self-contained document",
+		Usage:       "[-o FILE] [--format json|yaml] SCHEMA",
+		Formats:     []string{"yaml"},
+		Description: "Answers: what is this schema as one self-contained document? Use it before publishing a schema that references other files, or for a tool that cannot resolve references. Referenced documents are embedded; the bundle validates as the original.",
 	}, runBundle))
 }
 

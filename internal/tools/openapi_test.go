@@ -30,13 +30,13 @@ func TestDiffDocumentPairsOverMCP(t *testing.T) {
 			if res.IsError {
 				t.Fatalf("error result: %+v", res.Content)
 			}
-			r, ok := res.StructuredContent.(*diff.Result)
+			r, ok := res.StructuredContent.(*diffReport)
 			if !ok {
 				t.Fatalf("structured content of type %T", res.StructuredContent)
 			}
 			conforms(t, d, r)
 			want, _ := p.Expected()
-			if diff := cmp.Diff(want, diff.VerdictLines(r)); diff != "" {
+			if diff := cmp.Diff(want, diff.VerdictLines(r.Result)); diff != "" {
 				t.Errorf("verdicts (-want +got):\n%s", diff)
 			}
 			if len(res.Content[0].Text) > MaxText {

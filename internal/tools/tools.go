@@ -57,6 +57,11 @@ type Env struct {
 	// Timeout bounds each run (0: no limit): a run that reaches it ends with "stopped after
 	// N s: ..." (a result for validate and sample, the error of the others).
 	Timeout time.Duration
+	// MaxResultBytes is the budget of a result over MCP (see DefaultMaxResultBytes): a
+	// handler that builds a long answer (sample, validate's page) stops keeping what could
+	// not fit. For a Provider's Env, 0 means DefaultMaxResultBytes and a negative value no
+	// budget; in a handler's Env, 0 means no budget (the CLI's runs).
+	MaxResultBytes int
 	// RegexBudget is the time all the pattern matches of one run may take together (see
 	// schema.WithRegexBudget); 0 means schema.DefaultRegexBudget, negative no budget.
 	RegexBudget time.Duration
@@ -114,10 +119,10 @@ func (d *Descriptor) Run(ctx context.Context, env *Env, in any) (Report, error) 
 }
 
 // InputSchema is the JSON Schema of the arguments.
-func (d *Descriptor) InputSchema() json.RawMessage { return schemaFor(d.Input) }
+func (d *Descriptor) InputSchema() json.RawMessage { return schemaFor(d.Input, false) }
 
 // OutputSchema is the JSON Schema of the structured result.
-func (d *Descriptor) OutputSchema() json.RawMessage { return schemaFor(d.Output) }
+func (d *Descriptor) OutputSchema() json.RawMessage { return schemaFor(d.Output, true) }
 
 // define builds a descriptor from a typed handler.
 func define[In any, Out Report](d Descriptor, run func(context.Context, *Env, *In) (Out, error)) *Descriptor {

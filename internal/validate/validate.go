@@ -57,6 +57,10 @@ type Result struct {
 	Summary   Summary    `json:"summary"`
 	// Valid is true when every instance was read and is valid.
 	Valid bool `json:"valid"`
+	// Groups sums up the errors of every instance checked, listed or not: one entry per
+	// keyword, schema location and message shape, the most frequent first. (It follows
+	// the instances, so that the CLI can stream them.)
+	Groups []Group `json:"groups,omitempty"`
 	// Page is set when Instances holds only part of the list.
 	Page *Page `json:"page,omitempty"`
 	// Stopped says why the run ended before every instance was checked: its time limit,
@@ -132,7 +136,9 @@ func Run(ctx context.Context, s *schema.Schema, srcs []Source, fsys workspace.FS
 	}
 	parent := ctx
 	res := &Result{Instances: []Instance{}}
+	var groups grouper
 	emit := func(in *Instance) {
+		groups.add(in)
 		res.Summary.Total++
 		switch {
 		case in.Problem != "":
@@ -153,6 +159,7 @@ func Run(ctx context.Context, s *schema.Schema, srcs []Source, fsys workspace.FS
 	// finish completes the result; a run that reached its time limit or used up its
 	// pattern budget is a result that says so, a cancelled one is an error.
 	finish := func(err error) (*Result, error) {
+		res.Groups = groups.groups()
 		if err == nil {
 			err = halt.Err()
 		}
