@@ -30,7 +30,7 @@ type LintInput struct {
 }
 
 // schemaExts are the extensions a directory argument contributes to lint and bundle.
-var schemaExts = []string{".json", ".yaml", ".yml"}
+var schemaExts = []string{".json", ".jsonc", ".yaml", ".yml"}
 
 func init() {
 	register(define(Descriptor{

@@ -21,7 +21,7 @@ type TestInput struct {
 }
 
 // testsExts are the extensions a directory argument of test contributes.
-var testsExts = []string{".json", ".yaml", ".yml"}
+var testsExts = []string{".json", ".jsonc", ".yaml", ".yml"}
 
 func init() {
 	register(define(Descriptor{

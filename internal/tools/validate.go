@@ -25,7 +25,7 @@ type ValidateInput struct {
 const progressEvery = 1000
 
 // instanceExts are the extensions a directory argument contributes.
-var instanceExts = []string{".json", ".yaml", ".yml", ".toml", ".ndjson", ".jsonl"}
+var instanceExts = []string{".json", ".jsonc", ".yaml", ".yml", ".toml", ".ndjson", ".jsonl"}
 
 func init() {
 	register(define(Descriptor{
