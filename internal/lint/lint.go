@@ -479,13 +479,7 @@ func (r *runner) lintText(name, uri string, data []byte) (*file, error) {
 }
 
 func kindWord(v source.Value) string {
-	switch v.Kind() {
-	case source.Array:
-		return "an array"
-	case source.Null:
-		return "null"
-	}
-	return "a " + v.Kind().String()
+	return aType(v.Kind().String())
 }
 
 // file is the state of linting one document.

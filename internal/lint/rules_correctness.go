@@ -495,7 +495,7 @@ func checkTypeConflict(c *checker, n *node) {
 	}
 	if cv, ok := n.get("const"); ok && n.draft.Version >= 6 {
 		if typeOfValue(cv, n.draft)&t == 0 {
-			c.report(n, "/const", fmt.Sprintf("const %s is not a %s, which type requires: nothing is valid", short(cv), t), nil)
+			c.report(n, "/const", fmt.Sprintf("const %s is not %s, which type requires: nothing is valid", short(cv), aType(t.String())), nil)
 		}
 	}
 	if ev, ok := n.get("enum"); ok && ev.Kind() == source.Array && ev.Len() > 0 {
@@ -507,7 +507,7 @@ func checkTypeConflict(c *checker, n *node) {
 			}
 		}
 		if !any {
-			c.report(n, "/enum", fmt.Sprintf("no enum value is a %s, which type requires: nothing is valid", t), nil)
+			c.report(n, "/enum", fmt.Sprintf("no enum value is %s, which type requires: nothing is valid", aType(t.String())), nil)
 		}
 	}
 	if av, ok := n.get("allOf"); ok && av.Kind() == source.Array {

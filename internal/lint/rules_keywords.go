@@ -27,7 +27,10 @@ func init() {
 			Explanation: "Each draft has its own keywords: const and contains do not exist in draft 4, if/then/else " +
 				"not before draft 7, dependentRequired and unevaluatedProperties not before 2019-09, prefixItems " +
 				"not before 2020-12; id became $id in draft 6, and 2019-09 split dependencies. A validator reading " +
-				"the declared draft ignores such a keyword, so what it should check goes unchecked. Draft 3 keywords " +
+				"the declared draft ignores such a keyword, so what it should check goes unchecked. (const, contains, " +
+				"propertyNames and if/then/else in draft 4 and 6 schemas are the exception validators disagree on: " +
+				"jstk applies them, as Ajv does, while the specification and validators that follow its letter ignore " +
+				"them; the finding says so.) Draft 3 keywords " +
 				"(extends, disallow, divisibleBy) are reported too. Annotations of later drafts are harmless and not " +
 				"reported.",
 			Bad:  `{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "dependentRequired": {"card": ["billing"]}}`,
@@ -250,6 +253,19 @@ var wrongDraftHints = map[string]func(d *schema.Draft) string{
 	},
 }
 
+// appliedAnyway reports the keywords of later drafts that jstk applies in draft 4 and 6
+// schemas, whose specifications ignore them (see schema.Options.StrictDraft): const,
+// contains and propertyNames in draft 4; if, then and else in drafts 4 and 6.
+func appliedAnyway(d *schema.Draft, k string) bool {
+	switch k {
+	case "const", "contains", "propertyNames":
+		return d.Version < 6
+	case "if", "then", "else":
+		return d.Version < 7
+	}
+	return false
+}
+
 // classified caches classifyKeyword, which measures edit distances.
 var classified sync.Map // draft version + "\x00" + key -> classification
 
@@ -292,6 +308,10 @@ func classifyKeywordSlow(d *schema.Draft, k string) (keywordClass, string) {
 			names[i] = x.Name
 		}
 		msg := fmt.Sprintf("%s is a keyword of %s, not of %s, so it is ignored here", k, strings.Join(names, ", "), d.Name)
+		if appliedAnyway(d, k) {
+			msg = fmt.Sprintf("%s is a keyword of %s, not of %s: jstk applies it here anyway, as Ajv does, but the %s "+
+				"specification ignores it, and so do validators that follow it to the letter", k, strings.Join(names, ", "), d.Name, d.Name)
+		}
 		if k == "dependencies" && d.Version >= 2019 {
 			msg = fmt.Sprintf("%s is not a keyword of %s (jstk still honours it, most validators ignore it)", k, d.Name)
 		}
