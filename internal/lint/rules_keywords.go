@@ -231,6 +231,11 @@ var openAPIKeywords = map[string]string{
 	"externalDocs":  "externalDocs is an OpenAPI keyword; JSON Schema ignores it",
 }
 
+// apiKeywords are the keywords of the Schema Objects of OpenAPI 3.x and AsyncAPI documents
+// beyond JSON Schema's: known in the schemas of such a document.
+var apiKeywords = map[string]bool{"nullable": true, "discriminator": true, "xml": true, "externalDocs": true,
+	"example": true, "readOnly": true, "writeOnly": true, "deprecated": true}
+
 // wrongDraftHints say what the declared draft uses instead.
 var wrongDraftHints = map[string]func(d *schema.Draft) string{
 	"id":                func(*schema.Draft) string { return "it is draft 4's name for $id" },
@@ -339,7 +344,7 @@ func checkKeywords(c *checker, n *node, want keywordClass) {
 	for i := 0; i < n.val.Len(); i++ {
 		k := n.val.Key(i)
 		class, msg := classifyKeyword(n.draft, k)
-		if class != want {
+		if class != want || c.f.api && apiKeywords[k] {
 			continue
 		}
 		if class == kwUnknown && msg == "" {
@@ -463,7 +468,7 @@ func checkDialectURI(c *checker, n *node) {
 
 func checkMissingDialect(c *checker) {
 	root := c.f.byPtr[""]
-	if root == nil || !root.isObject() || root.has("$schema") {
+	if c.f.root != "" || root == nil || !root.isObject() || root.has("$schema") {
 		return
 	}
 	c.report(root, "", fmt.Sprintf("no $schema: each validator picks a draft of its own (jstk reads it as %s)", c.f.rootDraft.Name), nil)
@@ -689,7 +694,7 @@ func producesAnnotations(k string) bool {
 
 func checkOrphanDefinitions(c *checker) {
 	f := c.f
-	root := f.byPtr[""]
+	root := f.rootNode()
 	if root == nil || !root.isObject() {
 		return
 	}
