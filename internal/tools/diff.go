@@ -16,7 +16,7 @@ import (
 // command line they are the two positional arguments OLD NEW.
 type DiffInput struct {
 	// Old is the old schema (MCP).
-	Old Doc `json:"old" cli:"-" role:"schema" desc:"The old version of the schema (the one existing data and readers were written against); pointer (FILE#/pointer on the command line) names one inside a document. Two whole OpenAPI or AsyncAPI documents are compared location by location."`
+	Old Doc `json:"old" cli:"-" role:"schema" desc:"The old version of the schema (the one existing data and readers were written against); FILE#/pointer names one inside a document. Two whole OpenAPI or AsyncAPI documents are compared location by location."`
 	// New is the new schema (MCP).
 	New Doc `json:"new" cli:"-" role:"schema" desc:"The new version of the schema."`
 	// Schemas are OLD and NEW as positional arguments (CLI).
@@ -58,11 +58,11 @@ func init() {
 			"ones first, with kind, oldPointer and newPointer (JSON Pointers, with line and column in old and " +
 			"new), effect on the instances at that location (equivalent, widen, narrow, incomparable, unknown), " +
 			"a message, the instance path, and an example where one proves the change breaks a direction. " +
-			"old and new may be schemas inside documents (pointer), or two whole OpenAPI 3.x or AsyncAPI 2.x/3.0 " +
+			"`old` and `new` may be schemas inside documents (`pointer`), or two whole OpenAPI 3.x or AsyncAPI 2.x/3.0 " +
 			"documents: then every schema location both hold is compared (components, parameters, request bodies, " +
 			"responses and headers by operation and media type, message payloads and headers by operation), each " +
 			"judged in the direction that breaks the API's clients there (requests backward, responses forward; " +
-			"direction is per-location unless given), and changes of the API itself are reported (operations, " +
+			"`direction` is per-location unless given), and changes of the API itself are reported (operations, " +
 			"messages, required parameters, status codes, media types); document lists the verdict per location.",
 	}, runDiff))
 }
@@ -75,7 +75,7 @@ func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diff.Result, error)
 		in.Old, in.New = in.Schemas[0], in.Schemas[1]
 	}
 	if in.Offset < 0 || in.Limit < 0 || in.SearchBudget < 0 || in.Seed < 0 {
-		return nil, fmt.Errorf("arguments offset, limit, searchBudget and seed must not be negative")
+		return nil, fmt.Errorf("%s must not be negative", env.args("offset", "limit", "searchBudget", "seed"))
 	}
 	so := SchemaOptions{AssertFormat: in.AssertFormat}
 	oa, err := OpenSchemaArg(env, in.Old, "old")

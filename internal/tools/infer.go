@@ -26,10 +26,11 @@ type InferInput struct {
 
 func init() {
 	register(define(Descriptor{
-		Name:    "infer",
-		Title:   "Infer a JSON Schema from example documents",
-		Summary: "derive a schema from example instances (files, directories, NDJSON streams, stdin)",
-		Usage:   "[flags] INSTANCE...",
+		Name:     "infer",
+		Title:    "Infer a JSON Schema from example documents",
+		Summary:  "derive a schema from example instances (files, directories, NDJSON streams, stdin)",
+		Usage:    "[flags] INSTANCE...",
+		Document: true,
 		Description: "Answers: what schema describes these documents? Use it to bootstrap a schema from " +
 			"real data instead of writing one by hand. The inferred schema accepts every instance given " +
 			"(sound by construction): a property is required only when every object at that place has it, " +
@@ -37,24 +38,24 @@ func init() {
 			"only when every string there satisfies it, strings become an enum only when few values repeat " +
 			"often, objects with many varying keys become maps (additionalProperties). Repeated object shapes " +
 			"go to $defs. The result's schema field is the schema document; instances counts the documents " +
-			"read; notes says what of a from schema could not be kept. Output is deterministic.",
+			"read; notes says what of a `from` schema could not be kept. Output is deterministic.",
 	}, runInfer))
 }
 
 func runInfer(ctx context.Context, env *Env, in *InferInput) (*infer.Result, error) {
 	if len(in.Instances) == 0 {
-		return nil, fmt.Errorf("argument instances: give at least one instance")
+		return nil, fmt.Errorf("%s: give at least one instance", env.arg("instances"))
 	}
 	opts := &infer.Options{Closed: in.Closed, Bounds: in.Bounds, AnyOf: in.AnyOf, NoFormats: in.NoFormats,
 		EnumMinCount: in.EnumMinCount, EnumMaxValues: in.EnumMaxValues, MapMinKeys: in.MapMinKeys,
 		Limits: env.Limits}
 	if in.EnumMinCount < 0 || in.EnumMaxValues < 0 || in.MapMinKeys < 0 {
-		return nil, fmt.Errorf("arguments enumMinCount, enumMaxValues and mapMinKeys must not be negative")
+		return nil, fmt.Errorf("%s must not be negative", env.args("enumMinCount", "enumMaxValues", "mapMinKeys"))
 	}
 	if in.Draft != "" {
 		d, ok := schema.DraftByName(in.Draft)
 		if !ok {
-			return nil, fmt.Errorf("argument draft: unknown draft %q: use 4, 6, 7, 2019-09 or 2020-12", in.Draft)
+			return nil, fmt.Errorf("%s: unknown draft %q: use 4, 6, 7, 2019-09 or 2020-12", env.arg("draft"), in.Draft)
 		}
 		opts.Draft = d
 	}
@@ -68,13 +69,13 @@ func runInfer(ctx context.Context, env *Env, in *InferInput) (*infer.Result, err
 	var srcs []infer.Source
 	for i, d := range in.Instances {
 		arg := "instances[" + strconv.Itoa(i) + "]"
-		if err := d.check(arg); err != nil {
+		if err := d.check(env, arg); err != nil {
 			return nil, err
 		}
 		switch {
 		case d.Path == "-":
 			if env.Stdin == nil {
-				return nil, fmt.Errorf("argument %s: \"-\" (standard input) is not available here", arg)
+				return nil, fmt.Errorf("%s: \"-\" (standard input) is not available here", env.arg(arg))
 			}
 			srcs = append(srcs, infer.Source{Name: "-", Reader: env.Stdin})
 		case d.Path != "":

@@ -47,7 +47,7 @@ func init() {
 			"and style. Each finding has the rule id, a severity, a message, the file, line, column and JSON " +
 			"Pointer, and, when a safe fix exists, the fix as JSON Patch operations and text edits (a fix " +
 			"never changes which instances are valid). Suppress rules for a subschema with \"x-lint-ignore\": " +
-			"[\"rule-id\"]. Set list to get the rules.",
+			"[\"rule-id\"]. Set `list` to get the rules.",
 	}, runLint))
 }
 
@@ -149,7 +149,7 @@ func readLintConfig(fsys workspace.FS, dir string) (*lintConfig, error) {
 }
 
 // lintSettings combines jstk.json's rules with the call's.
-func lintSettings(cfg *lintConfig, args []string) (map[string]string, error) {
+func lintSettings(env *Env, cfg *lintConfig, args []string) (map[string]string, error) {
 	settings := map[string]string{}
 	for k, v := range cfg.Rules {
 		settings[k] = v
@@ -157,7 +157,7 @@ func lintSettings(cfg *lintConfig, args []string) (map[string]string, error) {
 	for _, a := range args {
 		id, val, ok := strings.Cut(a, "=")
 		if !ok || id == "" || val == "" {
-			return nil, fmt.Errorf("argument rules: %q: expected RULE=off|on|error|warning|info", a)
+			return nil, fmt.Errorf("%s: %q: expected RULE=off|on|error|warning|info", env.arg("rules"), a)
 		}
 		settings[strings.TrimSpace(id)] = strings.TrimSpace(val)
 	}
@@ -171,9 +171,18 @@ func schemaSources(env *Env, docs []Doc, argName string) ([]lint.Source, []lint.
 	for i, d := range docs {
 		arg := argName + "[" + strconv.Itoa(i) + "]"
 		if d.splitPointer(env).Pointer != "" {
-			return nil, nil, fmt.Errorf("argument %s: lint reads whole schema documents; a pointer to a schema inside a document is not supported yet", arg)
+			src, problem, err := pointedSource(env, d, arg)
+			if err != nil {
+				return nil, nil, err
+			}
+			if problem != nil {
+				problems = append(problems, *problem)
+			} else {
+				srcs = append(srcs, src)
+			}
+			continue
 		}
-		if err := d.check(arg); err != nil {
+		if err := d.check(env, arg); err != nil {
 			return nil, nil, err
 		}
 		switch {
@@ -202,15 +211,54 @@ func schemaSources(env *Env, docs []Doc, argName string) ([]lint.Source, []lint.
 	return srcs, problems, nil
 }
 
+// pointedSource makes a lint source of a schema named inside a document by JSON Pointer:
+// the pointer must lead to a value, and, in an OpenAPI or AsyncAPI document, to one of its
+// schemas. A document that cannot be read, or a pointer that leads nowhere, is a problem
+// of the lint (as an unreadable schema is); a malformed argument is an error.
+func pointedSource(env *Env, d Doc, arg string) (lint.Source, *lint.Problem, error) {
+	a, err := OpenSchemaArg(env, d, arg)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) || errors.Is(err, fs.ErrNotExist) {
+			return lint.Source{}, &lint.Problem{File: d.splitPointer(env).Path, Message: err.Error()}, nil
+		}
+		return lint.Source{}, nil, err
+	}
+	ptr := a.Doc.Pointer
+	problem := func(err error) (lint.Source, *lint.Problem, error) {
+		return lint.Source{}, &lint.Problem{File: a.Name, Message: err.Error()}, nil
+	}
+	opts, err := SchemaOptions{}.compilerOptions(env)
+	if err != nil {
+		return lint.Source{}, nil, err
+	}
+	src, err := a.Parse(env, opts)
+	if err != nil {
+		return problem(err)
+	}
+	if _, ok := src.Root.Pointer(ptr); !ok {
+		return problem(missingPointer(a.Name, src, ptr))
+	}
+	if api := a.API(); api != nil {
+		if err := api.Check(ptr); err != nil {
+			return problem(err)
+		}
+	}
+	if a.Doc.Path != "" && a.Doc.Path != "-" {
+		return lint.Source{Name: a.Name, Path: a.Doc.Path, Pointer: ptr}, nil, nil
+	}
+	return lint.Source{Name: a.Name, Text: a.Data, Pointer: ptr}, nil, nil
+}
+
 func runLint(ctx context.Context, env *Env, in *LintInput) (*lintReport, error) {
 	if in.Offset < 0 || in.Limit < 0 {
-		return nil, fmt.Errorf("arguments offset and limit must not be negative")
+		return nil, fmt.Errorf("%s must not be negative", env.args("offset", "limit"))
 	}
 	cfg, err := readLintConfig(env.FS, env.Root)
 	if err != nil {
 		return nil, err
 	}
-	settings, err := lintSettings(cfg, in.Rules)
+	settings, err := lintSettings(env, cfg, in.Rules)
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +270,7 @@ func runLint(ctx context.Context, env *Env, in *LintInput) (*lintReport, error) 
 		return &lintReport{Findings: []lint.Finding{}, Rules: infos}, nil
 	}
 	if len(in.Schemas) == 0 {
-		return nil, fmt.Errorf("argument schemas: give at least one schema (or list: true for the rules)")
+		return nil, fmt.Errorf("%s: give at least one schema (or %s for the rules)", env.arg("schemas"), env.name("list"))
 	}
 	failOn := in.FailOn
 	if failOn == "" {

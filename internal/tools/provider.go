@@ -140,6 +140,7 @@ func withNotes(res *mcp.CallResult, notes *Notes) *mcp.CallResult {
 	}
 	return res
 }
+
 // narrowHint says how to get what a bounded text leaves out, naming only arguments the
 // tool has.
 func narrowHint(d *Descriptor) string {
