@@ -491,8 +491,8 @@ func (r *runner) lintAt(name, uri string, data []byte, ptr string) (*file, error
 		return f, nil
 	}
 	if ct, ok := schema.ContainerOf(doc.Root); ok {
-		return nil, fmt.Errorf("%s: an %s document is not a schema: lint reads schema documents "+
-			"(linting the schemas inside OpenAPI and AsyncAPI documents is not supported yet)%w", name, ct.Describe(), errNotSchema)
+		return nil, fmt.Errorf("%s: an %s document is not a schema: lint one of its schemas by JSON Pointer "+
+			"(%s#/components/schemas/NAME; jstk catalog lists them)%w", name, ct.Describe(), name, errNotSchema)
 	}
 	if k := doc.Root.Kind(); k != source.Object && k != source.Bool {
 		return nil, &source.Error{File: name, Msg: "a schema must be an object or a boolean, not " + kindWord(doc.Root)}
