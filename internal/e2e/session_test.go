@@ -110,10 +110,16 @@ func TestProgress(t *testing.T) {
 			if answer < 0 {
 				t.Fatal("the answer was not recorded")
 			}
+			// Progress counts the bytes read, of the file's size.
+			fi, err := os.Stat(filepath.Join(workDir, "medium.ndjson"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			size := float64(fi.Size())
 			last := 0.0
 			for _, p := range ps {
-				if p.Progress <= last || p.Progress > float64(mediumLines) {
-					t.Errorf("progress %v after %v (of %d instances): not increasing within the count", p.Progress, last, mediumLines)
+				if p.Progress <= last || p.Progress > size || p.Total != size {
+					t.Errorf("progress %v of %v after %v (of %v bytes): not increasing within the size", p.Progress, p.Total, last, size)
 				}
 				last = p.Progress
 			}
