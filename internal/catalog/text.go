@@ -305,7 +305,7 @@ func (c *Context) WriteText(w io.Writer) error {
 			t.printf("\n")
 		}
 		if om.TextCharacters > 0 {
-			t.printf("[%d more characters (%d lines) of %s not shown; raise maxText]\n", om.TextCharacters, om.TextLines, of)
+			t.printf("[%d more characters (%d lines) of %s not shown; raise maxText / --max-text]\n", om.TextCharacters, om.TextLines, of)
 		}
 	}
 	return t.flush()
@@ -317,7 +317,7 @@ func omitted(t *textWriter, n int, one, many string) {
 		if n == 1 {
 			word = one
 		}
-		t.printf("  ... and %d more %s (raise limit)\n", n, word)
+		t.printf("  ... and %d more %s (raise limit / --limit)\n", n, word)
 	}
 }
 
