@@ -95,8 +95,14 @@ type Candidate struct {
 // Context is one schema's complete context, or, when the id matched no schema, the
 // closest ids and the error.
 type Context struct {
-	// ID is the id asked for.
+	// ID is the id asked for (with "#" and the pointer, for a schema inside a document).
 	ID string `json:"id"`
+	// Pointer is the JSON Pointer of the schema inside its document, when one was asked
+	// for: the shape, references, problems and text are then the subschema's.
+	Pointer string `json:"pointer,omitempty"`
+	// Document says what holds the schema when it is not itself a schema of the catalog:
+	// "openapi.yaml: OpenAPI 3.0.3 document".
+	Document string `json:"document,omitempty"`
 	// Found is false when the id matched no schema (or several): Error then says so, and
 	// Candidates lists the closest ids.
 	Found      bool        `json:"found"`
@@ -348,8 +354,10 @@ func (w *Workspace) reread(f *fileInfo) (*source.Document, error) {
 }
 
 // shape reads the top level of a schema.
-func shape(doc *source.Document) *Shape {
-	root := doc.Root
+func shape(doc *source.Document) *Shape { return shapeOf(doc, doc.Root) }
+
+// shapeOf reads the top level of the schema root, a value of doc.
+func shapeOf(doc *source.Document, root source.Value) *Shape {
 	sh := &Shape{Keywords: []string{}, Type: []string{}, Required: []string{}, Properties: []Property{}, Defs: []string{}}
 	if root.Kind() != source.Object {
 		return sh

@@ -54,7 +54,7 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 	exclude := fs.String("exclude", "", "do not serve these tools (comma-separated)")
 	audit := fs.String("audit", "", "append one JSON line per tool call to `FILE`")
 	pageSize := fs.Int("page-size", mcp.DefaultPageSize, "tools per tools/list page (1-1000)")
-	maxCalls := fs.Int("max-calls", runtime.NumCPU(), "tool calls that run at once; the others wait their turn")
+	maxCalls := fs.Int("max-calls", runtime.NumCPU(), "tool calls that run at once; the others wait their turn (default: one per CPU core)")
 	maxResult := fs.Int("max-result-bytes", tools.DefaultMaxResultBytes, fmt.Sprintf("the budget of each tool result: its text and structured content together stay under this many bytes, what is left out said (at least %d; 0: no budget)", tools.MinMaxResultBytes))
 	drain := DefaultDrain
 	fs.Func("drain", "how long the calls in flight at EOF may take to finish before they are cancelled (default 500ms)", func(s string) error {
@@ -68,11 +68,13 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(st.Stdout, mcpUsage)
-			fs.SetOutput(st.Stdout)
-			fs.PrintDefaults()
+			printFlags(st.Stdout, fs)
+			fmt.Fprint(st.Stdout, "\nExit codes:\n  0  stdin closed or a termination signal (the calls in flight are answered within the\n"+
+				"     drain and grace times)\n  2  could not start: a usage error, a workspace or jstk.json that cannot be read\n")
 			return ExitOK
 		}
-		fmt.Fprintf(st.Stderr, "jstk mcp: %v\n", err)
+		fmt.Fprintf(st.Stderr, "jstk mcp: %v\n", flagError(err, fs))
+		fmt.Fprintf(st.Stderr, "usage: jstk mcp [flags] (run 'jstk mcp --help')\n")
 		return ExitError
 	}
 	if fs.NArg() > 0 {
@@ -168,7 +170,7 @@ func selectTools(expose, exclude string) ([]*tools.Descriptor, []string, error) 
 				for _, d := range tools.All() {
 					all = append(all, d.Name)
 				}
-				return nil, nil, fmt.Errorf("unknown tool %q (tools: %s)", n, strings.Join(all, ", "))
+				return nil, nil, fmt.Errorf("unknown tool %q%s (tools: %s)", n, didYouMean(n, all, "%s"), strings.Join(all, ", "))
 			}
 		}
 	}

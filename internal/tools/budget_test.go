@@ -347,24 +347,31 @@ func TestFit(t *testing.T) {
 	}
 }
 
-// TestValidateProgress: validate reports the bytes read of its files' total size when every
-// instance is a file, else the count of instances; the message counts the instances.
+// TestValidateProgress: validate reports the bytes of its input done, after each file (or
+// NDJSON chunk), of the input's total size where it is known; the message counts the
+// instances. A value given inline counts its bytes; standard input has no size.
 func TestValidateProgress(t *testing.T) {
 	type report struct {
 		done, total float64
 		msg         string
 	}
+	both := float64(len(files["many.ndjson"]) + len(files["ok.json"]))
+	withValue := float64(len(files["many.ndjson"]) + len("1"))
 	for _, tc := range []struct {
 		instances string
-		total     float64
+		stdin     string
+		reports   int
 		last      report
 	}{
-		{`[{"path": "many.ndjson"}, {"path": "ok.json"}]`, float64(len(files["many.ndjson"]) + len(files["ok.json"])),
-			report{float64(len(files["many.ndjson"]) + len(files["ok.json"])), float64(len(files["many.ndjson"]) + len(files["ok.json"])), "251 instances validated"}},
-		{`[{"path": "many.ndjson"}, {"value": 1}]`, 0, report{251, 0, "251 instances validated"}},
+		{`[{"path": "many.ndjson"}, {"path": "ok.json"}]`, "", 2, report{both, both, "251 instances validated"}},
+		{`[{"path": "many.ndjson"}, {"value": 1}]`, "", 2, report{withValue, withValue, "251 instances validated"}},
+		{`[{"path": "-"}]`, files["many.ndjson"], 1, report{float64(len(files["many.ndjson"])), 0, "250 instances validated"}},
 	} {
 		var got []report
 		env := testEnv()
+		if tc.stdin != "" {
+			env.Stdin = strings.NewReader(tc.stdin)
+		}
 		env.Progress = func(done, total float64, msg string) { got = append(got, report{done, total, msg}) }
 		in := &ValidateInput{}
 		if err := json.Unmarshal([]byte(`{"schema": {"path": "schema.json"}, "instances": `+tc.instances+`}`), in); err != nil {
@@ -374,11 +381,11 @@ func TestValidateProgress(t *testing.T) {
 		if _, err := d.Run(context.Background(), env, in); err != nil {
 			t.Fatal(err)
 		}
-		if len(got) != 251 {
-			t.Fatalf("%s: %d reports, want one per instance", tc.instances, len(got))
+		if len(got) != tc.reports {
+			t.Fatalf("%s: %d reports %+v, want %d (one per file or chunk)", tc.instances, len(got), got, tc.reports)
 		}
 		for i := 1; i < len(got); i++ {
-			if got[i].done < got[i-1].done || got[i].total != tc.total {
+			if got[i].done <= got[i-1].done || got[i].total != tc.last.total {
 				t.Fatalf("%s: report %d %+v after %+v", tc.instances, i, got[i], got[i-1])
 			}
 		}

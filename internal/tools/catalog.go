@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/jstk-dev/jstk/internal/catalog"
 )
@@ -19,7 +20,8 @@ type ListSchemasInput struct {
 
 // SchemaContextInput are the arguments of schema_context.
 type SchemaContextInput struct {
-	ID      string `json:"id" cli:"arg" brief:"Exact id from list_schemas" desc:"The exact id of one schema, as list_schemas gives it: its absolute $id, or its path in the workspace. It is never guessed: an id that matches no schema fails, and the result lists the closest ids."`
+	ID      string `json:"id" cli:"arg" brief:"Exact id from list_schemas" desc:"The exact id of one schema, as list_schemas gives it: its absolute $id, or its path in the workspace; FILE#/pointer names a schema inside a document (a $defs entry, an OpenAPI document's component). It is never guessed: an id that matches no schema fails, and the result lists the closest ids."`
+	Pointer string `json:"pointer,omitempty" brief:"JSON Pointer into id's document" desc:"A JSON Pointer to a schema inside the document id names (the same as id#pointer)."`
 	Limit   int    `json:"limit,omitempty" min:"0" default:"100" brief:"Items per list" desc:"List at most this many items of each list (properties, defs, references, incoming references, problems); 0: the default of the surface (the CLI lists all)."`
 	MaxText int    `json:"maxText,omitempty" min:"0" default:"6000" brief:"Characters of text" desc:"Include at most this many characters of the schema's text (0: 6000)."`
 }
@@ -35,7 +37,7 @@ func init() {
 		Summary:     "catalog the workspace's schemas: id, path, draft, title, references, validity",
 		Usage:       "[--query WORDS] [flags] [PATH...]",
 		Aliases:     []string{"catalog"},
-		Description: "Answers: which JSON Schemas does this workspace hold? Use it first, to find a schema's exact id for schema_context, instead of searching files. Each schema: id ($id or path), draft, title, description, references in and out, validity. query and paths filter.",
+		Description: "Answers: which JSON Schemas does this workspace hold? Use it first, to find a schema's exact id for schema_context, instead of searching files. Each schema: id ($id or path), draft, title, description, references in and out, validity. `query` and `paths` filter.",
 	}, runListSchemas))
 	register(define(Descriptor{
 		Name:        "schema_context",
@@ -64,7 +66,7 @@ func scanWorkspace(ctx context.Context, env *Env) (*catalog.Workspace, error) {
 
 func runListSchemas(ctx context.Context, env *Env, in *ListSchemasInput) (*catalog.Listing, error) {
 	if in.Offset < 0 || in.Limit < 0 {
-		return nil, fmt.Errorf("arguments offset and limit must not be negative")
+		return nil, fmt.Errorf("%s must not be negative", env.args("offset", "limit"))
 	}
 	w, err := scanWorkspace(ctx, env)
 	if err != nil {
@@ -72,7 +74,7 @@ func runListSchemas(ctx context.Context, env *Env, in *ListSchemasInput) (*catal
 	}
 	l, err := w.List(catalog.Query{Text: in.Query, Paths: in.Paths, Problems: in.ProblemsOnly, Offset: in.Offset, Limit: in.Limit})
 	if err != nil {
-		return nil, fmt.Errorf("argument paths: %v", err)
+		return nil, fmt.Errorf("%s: %v", env.arg("paths"), err)
 	}
 	return l, nil
 }
@@ -82,14 +84,17 @@ func runListSchemas(ctx context.Context, env *Env, in *ListSchemasInput) (*catal
 // failed, with exit status 2 (see catalog.Context.Failure).
 func runSchemaContext(ctx context.Context, env *Env, in *SchemaContextInput) (*catalog.Context, error) {
 	if in.ID == "" {
-		return nil, fmt.Errorf("argument id: give the exact id of a schema (list_schemas lists them)")
+		return nil, fmt.Errorf("%s: give the exact id of a schema (list_schemas lists them)", env.arg("id"))
 	}
 	if in.Limit < 0 || in.MaxText < 0 {
-		return nil, fmt.Errorf("arguments limit and maxText must not be negative")
+		return nil, fmt.Errorf("%s must not be negative", env.args("limit", "maxText"))
 	}
 	w, err := scanWorkspace(ctx, env)
 	if err != nil {
 		return nil, err
 	}
-	return w.Context(in.ID, catalog.ContextLimits{Limit: in.Limit, MaxText: in.MaxText}), nil
+	if in.Pointer != "" && !strings.HasPrefix(in.Pointer, "/") {
+		return nil, fmt.Errorf("%s: %q is not a JSON Pointer: it must start with \"/\" (e.g. /components/schemas/Pet)", env.arg("pointer"), in.Pointer)
+	}
+	return w.ContextAt(in.ID, in.Pointer, catalog.ContextLimits{Limit: in.Limit, MaxText: in.MaxText}), nil
 }

@@ -13,7 +13,7 @@ import (
 
 // CoverageInput are the arguments of coverage.
 type CoverageInput struct {
-	Schema       Doc      `json:"schema" role:"schema" brief:"-" desc:"The JSON Schema to measure; pointer (FILE#/pointer on the command line) names one inside a document."`
+	Schema       Doc      `json:"schema" role:"schema" brief:"-" desc:"The JSON Schema to measure; FILE#/pointer names one inside a document."`
 	Tests        []Doc    `json:"tests" role:"schema" pointer:"-" brief:"Tests files or instances; paths may be directories or globs" desc:"Tests files (either format of the test tool, told apart by shape) or plain instances (JSON, YAML, TOML, NDJSON; a plain instance counts as valid or invalid as it validates). A path may name a file, a directory or a glob pattern."`
 	Draft        string   `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" brief:"Overrides $schema" desc:"Read the schema as this draft, whatever its $schema says (and the tests' schemas without $schema in it)."`
 	AssertFormat bool     `json:"assertFormat,omitempty" brief:"-" desc:"Check format keywords as assertions (then format counts as a keyword with outcomes)."`
@@ -37,10 +37,10 @@ func init() {
 
 func runCoverage(ctx context.Context, env *Env, in *CoverageInput) (*coverage.Result, error) {
 	if len(in.Tests) == 0 {
-		return nil, fmt.Errorf("argument tests: give at least one tests file or instance")
+		return nil, fmt.Errorf("%s: give at least one tests file or instance", env.arg("tests"))
 	}
 	if in.Offset < 0 || in.Limit < 0 {
-		return nil, fmt.Errorf("arguments offset and limit must not be negative")
+		return nil, fmt.Errorf("%s must not be negative", env.args("offset", "limit"))
 	}
 	failUnder := map[coverage.Kind]float64{}
 	for _, f := range in.FailUnder {
@@ -48,7 +48,7 @@ func runCoverage(ctx context.Context, env *Env, in *CoverageInput) (*coverage.Re
 		kind, known := coverage.KindByName(strings.TrimSpace(k))
 		pct, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(p), "%"), 64)
 		if !ok || !known || err != nil || pct < 0 || pct > 100 {
-			return nil, fmt.Errorf("argument failUnder: %q: expected KIND=PERCENT with KIND one of subschemas, keywords, outcomes, values and PERCENT from 0 to 100", f)
+			return nil, fmt.Errorf("%s: %q: expected KIND=PERCENT with KIND one of subschemas, keywords, outcomes, values and PERCENT from 0 to 100", env.arg("failUnder"), f)
 		}
 		failUnder[kind] = pct
 	}
@@ -64,7 +64,7 @@ func runCoverage(ctx context.Context, env *Env, in *CoverageInput) (*coverage.Re
 	var srcs []coverage.Source
 	for i, d := range in.Tests {
 		arg := "tests[" + strconv.Itoa(i) + "]"
-		if err := d.check(arg); err != nil {
+		if err := d.check(env, arg); err != nil {
 			return nil, err
 		}
 		if d.Path != "" && d.Path != "-" {

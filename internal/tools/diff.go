@@ -18,7 +18,7 @@ import (
 // command line they are the two positional arguments OLD NEW.
 type DiffInput struct {
 	// Old is the old schema (MCP).
-	Old Doc `json:"old" cli:"-" role:"schema" brief:"-" desc:"The old version of the schema (the one existing data and readers were written against); pointer (FILE#/pointer on the command line) names one inside a document. Two whole OpenAPI or AsyncAPI documents are compared location by location."`
+	Old Doc `json:"old" cli:"-" role:"schema" brief:"-" desc:"The old version of the schema (the one existing data and readers were written against); FILE#/pointer names one inside a document. Two whole OpenAPI or AsyncAPI documents are compared location by location."`
 	// New is the new schema (MCP).
 	New Doc `json:"new" cli:"-" role:"schema" brief:"-" desc:"The new version of the schema."`
 	// Schemas are OLD and NEW as positional arguments (CLI).
@@ -84,7 +84,7 @@ func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diffReport, error) 
 		in.Old, in.New = in.Schemas[0], in.Schemas[1]
 	}
 	if in.Offset < 0 || in.Limit < 0 || in.SearchBudget < 0 || in.Seed < 0 {
-		return nil, fmt.Errorf("arguments offset, limit, searchBudget and seed must not be negative")
+		return nil, fmt.Errorf("%s must not be negative", env.args("offset", "limit", "searchBudget", "seed"))
 	}
 	so := SchemaOptions{AssertFormat: in.AssertFormat}
 	oa, err := OpenSchemaArg(env, in.Old, "old")

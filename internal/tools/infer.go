@@ -30,24 +30,25 @@ func init() {
 		Title:       "Infer a schema",
 		Summary:     "derive a schema from example instances (files, directories, NDJSON streams, stdin)",
 		Usage:       "[flags] INSTANCE...",
-		Description: "Answers: what schema describes these documents? Use it to bootstrap a schema from real data. The schema accepts every instance given: a property is required only when always present, a format or enum only when every value fits. from widens an existing schema; notes say what of it was not kept, and where a schema deeper than the depth limit was cut.",
+		Document:    true,
+		Description: "Answers: what schema describes these documents? Use it to bootstrap a schema from real data. The schema accepts every instance given: a property is required only when always present, a format or enum only when every value fits. `from` widens an existing schema; notes say what was dropped (of it, or past the depth limit).",
 	}, runInfer))
 }
 
 func runInfer(ctx context.Context, env *Env, in *InferInput) (*infer.Result, error) {
 	if len(in.Instances) == 0 {
-		return nil, fmt.Errorf("argument instances: give at least one instance")
+		return nil, fmt.Errorf("%s: give at least one instance", env.arg("instances"))
 	}
 	opts := &infer.Options{Closed: in.Closed, Bounds: in.Bounds, AnyOf: in.Alternatives, NoFormats: in.NoFormats,
 		EnumMinCount: in.EnumMinCount, EnumMaxValues: in.EnumMaxValues, MapMinKeys: in.MapMinKeys,
 		Limits: env.Limits}
 	if in.EnumMinCount < 0 || in.EnumMaxValues < 0 || in.MapMinKeys < 0 {
-		return nil, fmt.Errorf("arguments enumMinCount, enumMaxValues and mapMinKeys must not be negative")
+		return nil, fmt.Errorf("%s must not be negative", env.args("enumMinCount", "enumMaxValues", "mapMinKeys"))
 	}
 	if in.Draft != "" {
 		d, ok := schema.DraftByName(in.Draft)
 		if !ok {
-			return nil, fmt.Errorf("argument draft: unknown draft %q: use 4, 6, 7, 2019-09 or 2020-12", in.Draft)
+			return nil, fmt.Errorf("%s: unknown draft %q: use 4, 6, 7, 2019-09 or 2020-12", env.arg("draft"), in.Draft)
 		}
 		opts.Draft = d
 	}
@@ -61,13 +62,13 @@ func runInfer(ctx context.Context, env *Env, in *InferInput) (*infer.Result, err
 	var srcs []infer.Source
 	for i, d := range in.Instances {
 		arg := "instances[" + strconv.Itoa(i) + "]"
-		if err := d.check(arg); err != nil {
+		if err := d.check(env, arg); err != nil {
 			return nil, err
 		}
 		switch {
 		case d.Path == "-":
 			if env.Stdin == nil {
-				return nil, fmt.Errorf("argument %s: \"-\" (standard input) is not available here", arg)
+				return nil, fmt.Errorf("%s: \"-\" (standard input) is not available here", env.arg(arg))
 			}
 			srcs = append(srcs, infer.Source{Name: "-", Reader: env.Stdin})
 		case d.Path != "":

@@ -20,7 +20,7 @@ import (
 
 // LintInput are the arguments of lint.
 type LintInput struct {
-	Schemas []Doc    `json:"schemas,omitempty" role:"schema" pointer:"-" brief:"Paths may be directories or globs" desc:"The schemas to lint. A path may name a file (JSON or YAML), a directory (its .json/.yaml/.yml files) or a glob pattern."`
+	Schemas []Doc    `json:"schemas,omitempty" role:"schema" brief:"Paths may be directories or globs" desc:"The schemas to lint. A path may name a file (JSON or YAML), a directory (its .json/.yaml/.yml files) or a glob pattern."`
 	FailOn  string   `json:"failOn,omitempty" enum:"error,warning,info" brief:"Least severity that fails (default warning)" desc:"The least severity that counts as a failure (exit status 1). Default: warning, or lint.failOn in jstk.json."`
 	Rules   []string `json:"rules,omitempty" cli:"flag" brief:"RULE=off|on|error|warning|info; RULE: an id, a category or all" desc:"Rule settings RULE=off|on|error|warning|info, where RULE is a rule id, a category (correctness, redundancy, portability, documentation, style) or all; e.g. style=off, unknown-format=error. They apply after lint.rules of jstk.json."`
 	Draft   string   `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" brief:"For schemas without $schema" desc:"Read schemas that have no $schema as this draft (default 2020-12)."`
@@ -31,7 +31,7 @@ type LintInput struct {
 }
 
 // schemaExts are the extensions a directory argument contributes to lint and bundle.
-var schemaExts = []string{".json", ".yaml", ".yml"}
+var schemaExts = []string{".json", ".jsonc", ".yaml", ".yml"}
 
 func init() {
 	register(define(Descriptor{
@@ -148,7 +148,7 @@ func readLintConfig(fsys workspace.FS, dir string) (*lintConfig, error) {
 }
 
 // lintSettings combines jstk.json's rules with the call's.
-func lintSettings(cfg *lintConfig, args []string) (map[string]string, error) {
+func lintSettings(env *Env, cfg *lintConfig, args []string) (map[string]string, error) {
 	settings := map[string]string{}
 	for k, v := range cfg.Rules {
 		settings[k] = v
@@ -156,7 +156,7 @@ func lintSettings(cfg *lintConfig, args []string) (map[string]string, error) {
 	for _, a := range args {
 		id, val, ok := strings.Cut(a, "=")
 		if !ok || id == "" || val == "" {
-			return nil, fmt.Errorf("argument rules: %q: expected RULE=off|on|error|warning|info", a)
+			return nil, fmt.Errorf("%s: %q: expected RULE=off|on|error|warning|info", env.arg("rules"), a)
 		}
 		settings[strings.TrimSpace(id)] = strings.TrimSpace(val)
 	}
@@ -170,9 +170,18 @@ func schemaSources(env *Env, docs []Doc, argName string) ([]lint.Source, []lint.
 	for i, d := range docs {
 		arg := argName + "[" + strconv.Itoa(i) + "]"
 		if d.splitPointer(env).Pointer != "" {
-			return nil, nil, fmt.Errorf("argument %s: lint reads whole schema documents; a pointer to a schema inside a document is not supported yet", arg)
+			src, problem, err := pointedSource(env, d, arg)
+			if err != nil {
+				return nil, nil, err
+			}
+			if problem != nil {
+				problems = append(problems, *problem)
+			} else {
+				srcs = append(srcs, src)
+			}
+			continue
 		}
-		if err := d.check(arg); err != nil {
+		if err := d.check(env, arg); err != nil {
 			return nil, nil, err
 		}
 		switch {
@@ -201,15 +210,54 @@ func schemaSources(env *Env, docs []Doc, argName string) ([]lint.Source, []lint.
 	return srcs, problems, nil
 }
 
+// pointedSource makes a lint source of a schema named inside a document by JSON Pointer:
+// the pointer must lead to a value, and, in an OpenAPI or AsyncAPI document, to one of its
+// schemas. A document that cannot be read, or a pointer that leads nowhere, is a problem
+// of the lint (as an unreadable schema is); a malformed argument is an error.
+func pointedSource(env *Env, d Doc, arg string) (lint.Source, *lint.Problem, error) {
+	a, err := OpenSchemaArg(env, d, arg)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) || errors.Is(err, fs.ErrNotExist) {
+			return lint.Source{}, &lint.Problem{File: d.splitPointer(env).Path, Message: err.Error()}, nil
+		}
+		return lint.Source{}, nil, err
+	}
+	ptr := a.Doc.Pointer
+	problem := func(err error) (lint.Source, *lint.Problem, error) {
+		return lint.Source{}, &lint.Problem{File: a.Name, Message: err.Error()}, nil
+	}
+	opts, err := SchemaOptions{}.compilerOptions(env)
+	if err != nil {
+		return lint.Source{}, nil, err
+	}
+	src, err := a.Parse(env, opts)
+	if err != nil {
+		return problem(err)
+	}
+	if _, ok := src.Root.Pointer(ptr); !ok {
+		return problem(missingPointer(a.Name, src, ptr))
+	}
+	if api := a.API(); api != nil {
+		if err := api.Check(ptr); err != nil {
+			return problem(err)
+		}
+	}
+	if a.Doc.Path != "" && a.Doc.Path != "-" {
+		return lint.Source{Name: a.Name, Path: a.Doc.Path, Pointer: ptr}, nil, nil
+	}
+	return lint.Source{Name: a.Name, Text: a.Data, Pointer: ptr}, nil, nil
+}
+
 func runLint(ctx context.Context, env *Env, in *LintInput) (*lintReport, error) {
 	if in.Offset < 0 || in.Limit < 0 {
-		return nil, fmt.Errorf("arguments offset and limit must not be negative")
+		return nil, fmt.Errorf("%s must not be negative", env.args("offset", "limit"))
 	}
 	cfg, err := readLintConfig(env.FS, env.Root)
 	if err != nil {
 		return nil, err
 	}
-	settings, err := lintSettings(cfg, in.Rules)
+	settings, err := lintSettings(env, cfg, in.Rules)
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +269,7 @@ func runLint(ctx context.Context, env *Env, in *LintInput) (*lintReport, error) 
 		return &lintReport{Result: lint.Result{Findings: []lint.Finding{}, Rules: infos}}, nil
 	}
 	if len(in.Schemas) == 0 {
-		return nil, fmt.Errorf("argument schemas: give at least one schema (or list: true for the rules)")
+		return nil, fmt.Errorf("%s: give at least one schema (or %s for the rules)", env.arg("schemas"), env.name("list"))
 	}
 	failOn := in.FailOn
 	if failOn == "" {

@@ -9,7 +9,7 @@ import (
 
 // SampleInput are the arguments of sample.
 type SampleInput struct {
-	Schema       Doc    `json:"schema" cli:"arg" role:"schema" brief:"-" desc:"The JSON Schema to generate instances of; pointer (FILE#/pointer on the command line) names one inside a document."`
+	Schema       Doc    `json:"schema" cli:"arg" role:"schema" brief:"-" desc:"The JSON Schema to generate instances of; FILE#/pointer names one inside a document."`
 	Count        int    `json:"count,omitempty" min:"1" max:"10000" brief:"-" desc:"How many instances to generate (default 1). One is printed as a JSON document, more as NDJSON (one per line)."`
 	Seed         int64  `json:"seed,omitempty" brief:"-" desc:"Seed of the random choices: the same seed gives the same output (default 0)."`
 	RequiredOnly bool   `json:"requiredOnly,omitempty" brief:"-" desc:"Leave out every optional property."`
@@ -25,16 +25,17 @@ func init() {
 		Title:       "Generate instances",
 		Summary:     "generate example instances of a schema, each checked valid (or, with --invalid, each breaking one constraint)",
 		Usage:       "[--count N] [--seed N] [flags] SCHEMA",
-		Description: "Answers: what does a valid instance of this schema look like? Use it for fixtures and examples instead of writing them. Each sample is checked by jstk's validator; failure says why when none can be made. With invalid, each breaks one constraint, named in violations.",
+		Document:    true,
+		Description: "Answers: what does a valid instance of this schema look like? Use it for fixtures and examples instead of writing them. Each sample is checked by jstk's validator; failure says why when none can be made. With `invalid`, each breaks one constraint, named in violations.",
 	}, runSample))
 }
 
 func runSample(ctx context.Context, env *Env, in *SampleInput) (*sample.Result, error) {
 	if in.Count < 0 || in.Count > 10000 {
-		return nil, fmt.Errorf("argument count: must be between 1 and 10000")
+		return nil, fmt.Errorf("%s: must be between 1 and 10000", env.arg("count"))
 	}
 	if in.RequiredOnly && in.AllOptional {
-		return nil, fmt.Errorf("arguments requiredOnly and allOptional exclude each other")
+		return nil, fmt.Errorf("%s exclude each other", env.args("requiredOnly", "allOptional"))
 	}
 	s, err := LoadSchema(env, in.Schema, "schema", SchemaOptions{Draft: in.Draft})
 	if err != nil {

@@ -23,7 +23,7 @@ type TestInput struct {
 }
 
 // testsExts are the extensions a directory argument of test contributes.
-var testsExts = []string{".json", ".yaml", ".yml"}
+var testsExts = []string{".json", ".jsonc", ".yaml", ".yml"}
 
 func init() {
 	register(define(Descriptor{
@@ -64,17 +64,17 @@ func groupFailures(res *schematest.Result) []diag.Group {
 
 func runTest(ctx context.Context, env *Env, in *TestInput) (*testReport, error) {
 	if len(in.Tests) == 0 {
-		return nil, fmt.Errorf("argument tests: give at least one tests file")
+		return nil, fmt.Errorf("%s: give at least one tests file", env.arg("tests"))
 	}
 	if in.Offset < 0 || in.Limit < 0 {
-		return nil, fmt.Errorf("arguments offset and limit must not be negative")
+		return nil, fmt.Errorf("%s must not be negative", env.args("offset", "limit"))
 	}
 	opts := &schematest.Options{FS: env.FS, Resolve: env.Resolve, Limits: env.Limits, AssertFormat: in.AssertFormat,
 		Loader: env.loader()}
 	if in.Draft != "" {
 		d, ok := schema.DraftByName(in.Draft)
 		if !ok {
-			return nil, fmt.Errorf("argument draft: unknown draft %q: use 4, 6, 7, 2019-09 or 2020-12", in.Draft)
+			return nil, fmt.Errorf("%s: unknown draft %q: use 4, 6, 7, 2019-09 or 2020-12", env.arg("draft"), in.Draft)
 		}
 		opts.Draft = d
 	}
@@ -102,7 +102,7 @@ func testSources(env *Env, docs []Doc, arg string) ([]schematest.Source, error) 
 	var srcs []schematest.Source
 	for i, d := range docs {
 		name := arg + "[" + strconv.Itoa(i) + "]"
-		if err := d.check(name); err != nil {
+		if err := d.check(env, name); err != nil {
 			return nil, err
 		}
 		if d.Path != "" && d.Path != "-" {

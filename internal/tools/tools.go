@@ -54,6 +54,11 @@ type Env struct {
 	OnItem func(any)
 	// Progress reports progress of long calls; may be nil.
 	Progress func(done, total float64, message string)
+	// ArgName names the tool's arguments in errors as the calling surface does; nil names
+	// them as MCP does ("argument failUnder"). The CLI names its flags and positional
+	// arguments ("--fail-under", "SCHEMA"). The name given is the argument's JSON name,
+	// perhaps with an index ("instances[2]").
+	ArgName func(name string) string
 	// Timeout bounds each run (0: no limit): a run that reaches it ends with "stopped after
 	// N s: ..." (a result for validate and sample, the error of the others).
 	Timeout time.Duration
@@ -79,7 +84,10 @@ type Descriptor struct {
 	// Summary is one line for CLI help.
 	Summary string
 	// Description tells a model what the tool answers, when to use it and what the result
-	// means.
+	// means. It names arguments in backquotes (`list`), so that each surface can name
+	// them its own way: the CLI's help says --list. A camelCase name (assertFormat) is
+	// recognised without them, in the desc tags of the input fields too, which cannot hold
+	// backquotes; a schema inside a document is FILE#/pointer on every surface.
 	Description string
 	// Usage is the CLI synopsis after the command name.
 	Usage string
@@ -92,6 +100,10 @@ type Descriptor struct {
 	// Formats lists --format values of the tool's own beyond text, json, sarif and github
 	// (junit, lcov, yaml); its reports implement Formatter.
 	Formats []string
+	// Document is true when the tool's text output is a document (a schema, instances)
+	// rather than findings: the CLI refuses the formats that carry findings, sarif and
+	// github.
+	Document bool
 
 	run      func(ctx context.Context, env *Env, in any) (Report, error)
 	newInput func() any

@@ -2,12 +2,8 @@ package tools
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"strconv"
-	"sync/atomic"
 
 	"github.com/jstk-dev/jstk/internal/validate"
 	"github.com/jstk-dev/jstk/internal/workspace"
@@ -15,7 +11,7 @@ import (
 
 // ValidateInput are the arguments of validate.
 type ValidateInput struct {
-	Schema       Doc    `json:"schema" role:"schema" brief:"-" desc:"The JSON Schema to validate against; pointer (FILE#/pointer on the command line) names one inside a document, such as an OpenAPI document's /components/schemas/Pet, read in that document's dialect."`
+	Schema       Doc    `json:"schema" role:"schema" brief:"-" desc:"The JSON Schema to validate against; FILE#/pointer names one inside a document, such as an OpenAPI document's /components/schemas/Pet, read in that document's dialect."`
 	Instances    []Doc  `json:"instances" pointer:"-" brief:"Paths may be directories or globs" desc:"The documents to check. A path may name a file (JSON, YAML, TOML, or NDJSON with one instance per line), a directory (its .json/.yaml/.yml/.toml/.ndjson/.jsonl files) or a glob pattern."`
 	AssertFormat bool   `json:"assertFormat,omitempty" brief:"-" desc:"Check format keywords (date-time, email, uri, ...) as assertions instead of annotations."`
 	Draft        string `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" brief:"Overrides $schema" desc:"Read the schema as this draft, whatever its $schema says. By default $schema decides, and 2020-12 when there is none."`
@@ -26,7 +22,7 @@ type ValidateInput struct {
 }
 
 // instanceExts are the extensions a directory argument contributes.
-var instanceExts = []string{".json", ".yaml", ".yml", ".toml", ".ndjson", ".jsonl"}
+var instanceExts = []string{".json", ".jsonc", ".yaml", ".yml", ".toml", ".ndjson", ".jsonl"}
 
 func init() {
 	register(define(Descriptor{
@@ -40,10 +36,10 @@ func init() {
 
 func runValidate(ctx context.Context, env *Env, in *ValidateInput) (*validate.Result, error) {
 	if len(in.Instances) == 0 {
-		return nil, fmt.Errorf("argument instances: give at least one instance")
+		return nil, fmt.Errorf("%s: give at least one instance", env.arg("instances"))
 	}
 	if in.Offset < 0 || in.Limit < 0 {
-		return nil, fmt.Errorf("arguments offset and limit must not be negative")
+		return nil, fmt.Errorf("%s must not be negative", env.args("offset", "limit"))
 	}
 	s, err := LoadSchema(env, in.Schema, "schema", SchemaOptions{Draft: in.Draft, AssertFormat: in.AssertFormat})
 	if err != nil {
@@ -51,21 +47,28 @@ func runValidate(ctx context.Context, env *Env, in *ValidateInput) (*validate.Re
 	}
 	var srcs []validate.Source
 	var problems []validate.Instance
+	size := int64(0) // the bytes of the input, for progress reports; -1 when unknown (standard input)
 	for i, d := range in.Instances {
 		arg := "instances[" + strconv.Itoa(i) + "]"
-		if err := d.check(arg); err != nil {
+		if err := d.check(env, arg); err != nil {
 			return nil, err
 		}
 		switch {
 		case d.Path == "-":
 			if env.Stdin == nil {
-				return nil, fmt.Errorf("argument %s: \"-\" (standard input) is not available here", arg)
+				return nil, fmt.Errorf("%s: \"-\" (standard input) is not available here", env.arg(arg))
 			}
 			srcs = append(srcs, validate.Source{Name: "-", Reader: env.Stdin})
+			size = -1
 		case d.Path != "":
 			files, errs := workspace.Expand(env.FS, []string{d.Path}, instanceExts)
 			for _, f := range files {
 				srcs = append(srcs, validate.Source{Name: f, Path: f})
+				if env.Progress != nil && size >= 0 {
+					if fi, err := env.FS.Stat(f); err == nil {
+						size += fi.Size()
+					}
+				}
 			}
 			for _, e := range errs {
 				problems = append(problems, validate.Instance{File: d.Path, Errors: []validate.Error{}, Problem: e.Error()})
@@ -73,6 +76,9 @@ func runValidate(ctx context.Context, env *Env, in *ValidateInput) (*validate.Re
 		default:
 			data, _, _ := d.bytes(env, arg)
 			srcs = append(srcs, validate.Source{Name: d.label(arg), Text: data})
+			if size >= 0 {
+				size += int64(len(data))
+			}
 		}
 	}
 	opts := &validate.Options{Limits: env.Limits, MaxErrors: in.MaxErrors}
@@ -103,26 +109,20 @@ func runValidate(ctx context.Context, env *Env, in *ValidateInput) (*validate.Re
 			kept = append(kept, *inst)
 		}
 	}
-	done := 0
-	fsys, read, total := env.FS, (*atomic.Int64)(nil), int64(0)
-	if env.Progress != nil {
-		// Progress is the bytes read of the files' total size when every instance is a
-		// file (the receiver throttles the reports), else the count of instances.
-		fsys, read, total = countReads(env.FS, srcs)
-	}
+	done, read := 0, int64(0)
 	opts.OnInstance = func(inst *validate.Instance) {
 		done++
-		if env.Progress != nil {
-			msg := fmt.Sprintf("%d instances validated", done)
-			if total > 0 {
-				env.Progress(float64(read.Load()), float64(total), msg)
-			} else {
-				env.Progress(float64(done), 0, msg)
-			}
-		}
 		list(inst)
 	}
-	res, err := validate.Run(ctx, s, srcs, fsys, opts)
+	if env.Progress != nil {
+		// Progress in bytes of input, of the files' sizes when all are known: after each
+		// file, or NDJSON chunk of 256 KiB.
+		opts.OnRead = func(n int64) {
+			read += n
+			env.Progress(float64(read), float64(max(size, 0)), fmt.Sprintf("%d instances validated", done))
+		}
+	}
+	res, err := validate.Run(ctx, s, srcs, env.FS, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -159,52 +159,4 @@ func instanceSize(in *validate.Instance) int {
 	}
 	errs(in.Errors)
 	return n
-}
-
-// countReads returns fsys counting the bytes read from the files it opens, and the total
-// size of the sources (0 when one is not a file, or its size is unknown).
-func countReads(fsys workspace.FS, srcs []validate.Source) (workspace.FS, *atomic.Int64, int64) {
-	read := new(atomic.Int64)
-	var total int64
-	for _, src := range srcs {
-		fi, err := fsys.Stat(src.Path)
-		if src.Path == "" || err != nil || !fi.Mode().IsRegular() {
-			return fsys, read, 0
-		}
-		total += fi.Size()
-	}
-	return countingFS{fsys, read}, read, total
-}
-
-// countingFS counts the bytes read from the files it opens.
-type countingFS struct {
-	workspace.FS
-	read *atomic.Int64
-}
-
-func (c countingFS) Open(name string) (io.ReadCloser, error) {
-	f, err := c.FS.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	return &countingFile{f, c.read}, nil
-}
-
-type countingFile struct {
-	io.ReadCloser
-	read *atomic.Int64
-}
-
-func (f *countingFile) Read(p []byte) (int, error) {
-	n, err := f.ReadCloser.Read(p)
-	f.read.Add(int64(n))
-	return n, err
-}
-
-// Stat is the file's, so that a whole read is sized at once (workspace.ReadFile).
-func (f *countingFile) Stat() (fs.FileInfo, error) {
-	if st, ok := f.ReadCloser.(interface{ Stat() (fs.FileInfo, error) }); ok {
-		return st.Stat()
-	}
-	return nil, errors.ErrUnsupported
 }
