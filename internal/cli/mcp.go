@@ -55,7 +55,7 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 	audit := fs.String("audit", "", "append one JSON line per tool call to `FILE`")
 	pageSize := fs.Int("page-size", mcp.DefaultPageSize, "tools per tools/list page (1-1000)")
 	maxCalls := fs.Int("max-calls", runtime.NumCPU(), "tool calls that run at once; the others wait their turn (default: one per CPU core)")
-	maxResult := fs.Int("max-result-bytes", tools.DefaultMaxResultBytes, fmt.Sprintf("the budget of each tool result: its text and structured content together stay under this many bytes, what is left out said (at least %d; 0: no budget)", tools.MinMaxResultBytes))
+	maxResult := fs.Int("max-result-bytes", tools.DefaultMaxResultBytes, fmt.Sprintf("the budget of each tool result: its text and structured content together stay under this many bytes, and what is left out is said (default %d; at least %d; 0: no budget)", tools.DefaultMaxResultBytes, tools.MinMaxResultBytes))
 	drain := DefaultDrain
 	fs.Func("drain", "how long the calls in flight at EOF may take to finish before they are cancelled (default 500ms)", func(s string) error {
 		d, err := parseDuration(s)
