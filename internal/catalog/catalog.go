@@ -72,7 +72,7 @@ const (
 const ConfigFile = "jstk.json"
 
 // scanExts are the extensions of the files a scan reads.
-var scanExts = []string{".json", ".yaml", ".yml"}
+var scanExts = []string{".json", ".jsonc", ".yaml", ".yml"}
 
 // Options configure a scan. The zero value (or nil) uses the defaults.
 type Options struct {

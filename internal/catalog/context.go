@@ -95,8 +95,14 @@ type Candidate struct {
 // Context is one schema's complete context, or, when the id matched no schema, the
 // closest ids and the error.
 type Context struct {
-	// ID is the id asked for.
+	// ID is the id asked for (with "#" and the pointer, for a schema inside a document).
 	ID string `json:"id"`
+	// Pointer is the JSON Pointer of the schema inside its document, when one was asked
+	// for: the shape, references, problems and text are then the subschema's.
+	Pointer string `json:"pointer,omitempty"`
+	// Document says what holds the schema when it is not itself a schema of the catalog:
+	// "openapi.yaml: OpenAPI 3.0.3 document".
+	Document string `json:"document,omitempty"`
 	// Found is false when the id matched no schema (or several): Error then says so, and
 	// Candidates lists the closest ids.
 	Found      bool        `json:"found"`
@@ -123,6 +129,9 @@ type Context struct {
 	Workspace Scanned `json:"workspace"`
 
 	diags []diag.Diagnostic
+	// unknownID is set when the id matched nothing: only then does the text say that no
+	// id is close to it (a document found with nothing at the pointer is another failure).
+	unknownID bool
 }
 
 // ContextLimits bound the lists and the text of a Context.
@@ -145,6 +154,7 @@ func (w *Workspace) Context(id string, lim ContextLimits) *Context {
 		c.Error = fmt.Sprintf("no schema of the workspace has the id %q (an id is a schema's absolute $id or its "+
 			"workspace path, exactly); list_schemas lists them", id)
 		c.Candidates = w.candidates(strings.TrimSpace(id))
+		c.unknownID = true
 		return c
 	case 1:
 	default:
@@ -348,8 +358,10 @@ func (w *Workspace) reread(f *fileInfo) (*source.Document, error) {
 }
 
 // shape reads the top level of a schema.
-func shape(doc *source.Document) *Shape {
-	root := doc.Root
+func shape(doc *source.Document) *Shape { return shapeOf(doc, doc.Root) }
+
+// shapeOf reads the top level of the schema root, a value of doc.
+func shapeOf(doc *source.Document, root source.Value) *Shape {
 	sh := &Shape{Keywords: []string{}, Type: []string{}, Required: []string{}, Properties: []Property{}, Defs: []string{}}
 	if root.Kind() != source.Object {
 		return sh

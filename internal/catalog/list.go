@@ -123,8 +123,8 @@ type APIDocument struct {
 
 // APISchema is one schema of an OpenAPI or AsyncAPI document.
 type APISchema struct {
-	// ID names it for the tools that take a schema (validate, sample, coverage, diff):
-	// PATH#POINTER. schema_context does not take it yet.
+	// ID names it for the tools that take a schema (validate, lint, bundle, sample,
+	// coverage, diff, schema_context): PATH#POINTER.
 	ID string `json:"id"`
 	// Name says where it is: "component schema Pet", "POST /pets request body
 	// application/json".

@@ -153,14 +153,18 @@ func writeScanNotes(t *textWriter, ws Scanned) {
 }
 
 // WriteText prints the schema's context: metadata, shape, references both ways, problems,
-// and its text. When the id matched nothing, it prints the closest ids; the error itself is
-// the report's Failure, which the surfaces print after the report (tools.Failer).
+// and its text. When the id matched nothing, it prints the closest ids (nothing when the id
+// was found and its pointer led nowhere); the error itself is the report's Failure, which the surfaces print after the report (tools.Failer).
 func (c *Context) WriteText(w io.Writer) error {
 	t := newTextWriter(w)
 	if !c.Found {
-		if len(c.Candidates) == 0 {
+		switch {
+		case len(c.Candidates) == 0 && c.unknownID:
 			t.printf("no schema id or path of the workspace is close to %q\n", c.ID)
-		} else {
+		case len(c.Candidates) == 0:
+			// The id was found; what failed (a pointer to nothing, an unreadable
+			// document) is the error, which follows the report.
+		default:
 			t.printf("closest schemas (id, then path):\n")
 			for _, cd := range c.Candidates {
 				if cd.ID == cd.Path {
@@ -172,37 +176,48 @@ func (c *Context) WriteText(w io.Writer) error {
 		}
 		return t.flush()
 	}
-	e := c.Schema
-	t.printf("%s\n", e.ID)
-	if e.ID != e.Path {
-		t.printf("path: %s\n", e.Path)
+	if c.Pointer != "" {
+		t.printf("%s\n", c.ID)
+		if c.Document != "" {
+			t.printf("in: %s\n", c.Document)
+		}
 	}
-	draft := e.Draft
-	if draft == "" {
-		draft = "unknown"
-	}
-	t.printf("draft: %s", draft)
-	if e.Dialect != "" {
-		t.printf(" ($schema %s)", e.Dialect)
-	}
-	t.printf("\n")
-	status := "valid, compiles"
-	switch {
-	case !e.Valid:
-		status = "INVALID: " + e.Problem
-	case !e.Compiles:
-		status = "valid, DOES NOT COMPILE: " + strings.TrimPrefix(e.Problem, "does not compile: ")
-	}
-	t.printf("status: %s\n", status)
-	t.printf("found by: %s\n", e.DetectedBy)
-	if len(e.SameID) > 0 {
-		t.printf("same id as: %s\n", strings.Join(e.SameID, ", "))
-	}
-	if e.Title != "" {
-		t.printf("title: %s\n", e.Title)
-	}
-	if e.Description != "" {
-		t.printf("description: %s\n", e.Description)
+	if e := c.Schema; e != nil {
+		if c.Pointer != "" {
+			t.printf("in schema: %s\n", e.ID)
+		} else {
+			t.printf("%s\n", e.ID)
+		}
+		if e.ID != e.Path {
+			t.printf("path: %s\n", e.Path)
+		}
+		draft := e.Draft
+		if draft == "" {
+			draft = "unknown"
+		}
+		t.printf("draft: %s", draft)
+		if e.Dialect != "" {
+			t.printf(" ($schema %s)", e.Dialect)
+		}
+		t.printf("\n")
+		status := "valid, compiles"
+		switch {
+		case !e.Valid:
+			status = "INVALID: " + e.Problem
+		case !e.Compiles:
+			status = "valid, DOES NOT COMPILE: " + strings.TrimPrefix(e.Problem, "does not compile: ")
+		}
+		t.printf("status: %s\n", status)
+		t.printf("found by: %s\n", e.DetectedBy)
+		if len(e.SameID) > 0 {
+			t.printf("same id as: %s\n", strings.Join(e.SameID, ", "))
+		}
+		if e.Title != "" && c.Pointer == "" {
+			t.printf("title: %s\n", e.Title)
+		}
+		if e.Description != "" && c.Pointer == "" {
+			t.printf("description: %s\n", e.Description)
+		}
 	}
 	om := c.Omitted
 	if om == nil {
@@ -263,7 +278,15 @@ func (c *Context) WriteText(w io.Writer) error {
 		omitted(t, om.References, "reference", "references")
 	}
 	if n := len(c.ReferencedBy) + om.ReferencedBy; n > 0 {
-		t.printf("referenced by %s (%s):\n", plural(e.ReferencedBy, "schema", "schemas"), plural(n, "reference", "references"))
+		from := map[string]bool{}
+		for _, in := range c.ReferencedBy {
+			from[in.Path] = true
+		}
+		by := len(from)
+		if c.Schema != nil && c.Pointer == "" {
+			by = c.Schema.ReferencedBy
+		}
+		t.printf("referenced by %s (%s):\n", plural(by, "schema", "schemas"), plural(n, "reference", "references"))
 		for _, in := range c.ReferencedBy {
 			t.printf("  %s:%d:%d %s: %s\n", in.Path, in.Line, in.Column, in.Pointer, in.Ref)
 		}
@@ -277,12 +300,16 @@ func (c *Context) WriteText(w io.Writer) error {
 		omitted(t, om.Problems, "problem", "problems")
 	}
 	if c.Text != "" {
-		t.printf("text of %s:\n%s", e.Path, c.Text)
+		of := c.ID
+		if c.Schema != nil && c.Pointer == "" {
+			of = c.Schema.Path
+		}
+		t.printf("text of %s:\n%s", of, c.Text)
 		if !strings.HasSuffix(c.Text, "\n") {
 			t.printf("\n")
 		}
 		if om.TextCharacters > 0 {
-			t.printf("[%d more characters (%d lines) of %s not shown; raise maxText]\n", om.TextCharacters, om.TextLines, e.Path)
+			t.printf("[%d more characters (%d lines) of %s not shown; raise maxText / --max-text]\n", om.TextCharacters, om.TextLines, of)
 		}
 	}
 	return t.flush()
@@ -294,7 +321,7 @@ func omitted(t *textWriter, n int, one, many string) {
 		if n == 1 {
 			word = one
 		}
-		t.printf("  ... and %d more %s (raise limit)\n", n, word)
+		t.printf("  ... and %d more %s (raise limit / --limit)\n", n, word)
 	}
 }
 

@@ -111,7 +111,12 @@ func commandList(w io.Writer) {
 func runCommand(ctx context.Context, args []string, st Streams) int {
 	d, ok := tools.LookupCommand(args[0])
 	if !ok {
-		fmt.Fprintf(st.Stderr, "jstk: unknown command %q (run 'jstk --help' for the list)\n", args[0])
+		if strings.HasPrefix(args[0], "-") {
+			fmt.Fprintf(st.Stderr, "jstk: %s before a command: give the command first, then its flags (run 'jstk --help' for the commands)\n", args[0])
+			return ExitError
+		}
+		fmt.Fprintf(st.Stderr, "jstk: unknown command %q%s (run 'jstk --help' for the list)\n", args[0],
+			didYouMean(args[0], commandNames(), "'jstk %s'"))
 		return ExitError
 	}
 	cmd, err := newCommand(d)
@@ -129,10 +134,23 @@ func runCommand(ctx context.Context, args []string, st Streams) int {
 		fmt.Fprintf(st.Stderr, "usage: jstk %s %s (run 'jstk %s --help')\n", d.Name, d.Usage, d.Name)
 		return ExitError
 	}
+	// On a terminal, a progress line; what the run prints erases it first.
+	progress := newProgress(st.Stderr, d.Name, g.quiet)
+	if progress != nil {
+		if isTerminal(st.Stdout) {
+			st.Stdout = progress.Writer(st.Stdout)
+		}
+		st.Stderr = progress.Writer(st.Stderr)
+	}
+	defer progress.Stop()
 	env, err := g.env(st, d.Name, in)
 	if err != nil {
 		fmt.Fprintf(st.Stderr, "jstk %s: %v\n", d.Name, err)
 		return ExitError
+	}
+	env.ArgName = cmd.argName // errors name flags and arguments as the command line writes them
+	if progress != nil {
+		env.Progress = progress.Report
 	}
 	if collectLate[d.Name] && os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(-1)
@@ -145,7 +163,18 @@ func runCommand(ctx context.Context, args []string, st Streams) int {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	context.AfterFunc(ctx, stop)
-	return output(ctx, d, env, in, g, st)
+	return output(ctx, d, env, in, g, st, progress.Stop)
+}
+
+// commandNames lists what may follow "jstk": the commands, their aliases, mcp, tools, help
+// and version.
+func commandNames() []string {
+	names := []string{"mcp", "tools", "help", "version"}
+	for _, d := range tools.All() {
+		names = append(names, d.Name)
+		names = append(names, d.Aliases...)
+	}
+	return names
 }
 
 // collectLate lists the commands whose memory is bounded by the schemas they read, not by

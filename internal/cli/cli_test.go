@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -58,7 +59,24 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{nil, "Usage: jstk <command>"},
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
-		{[]string{"validate", "--schema"}, "flag needs an argument"},
+		{[]string{"validate", "--schema"}, "jstk validate: --schema needs a value"},
+		{[]string{"valdate"}, `unknown command "valdate"; did you mean 'jstk validate'?`},
+		{[]string{"cataloge"}, `did you mean 'jstk catalog'?`},
+		{[]string{"help", "lnit"}, `did you mean 'jstk lint'?`},
+		{[]string{"zzzzzzzz"}, `unknown command "zzzzzzzz" (run`},
+		{[]string{"validate", "--asert-format", "--schema", "s", "i"}, "unknown flag --asert-format; did you mean --assert-format?"},
+		{[]string{"diff", "--chek", "a", "b"}, "unknown flag --chek; did you mean --check?"},
+		{[]string{"lint", "--fail-on", "warn", "s"}, `--fail-on "warn": must be one of error, warning, info; did you mean warning?`},
+		{[]string{"validate", "--format", "jsno", "--schema", "s", "i"}, `unknown --format "jsno": use text, json, sarif, github; did you mean json?`},
+		{[]string{"bundle", "--format", "sarif", "s"}, "--format sarif reports findings, and bundle prints a document: use text, json, yaml"},
+		{[]string{"validate", "--max-depth", "deep", "--schema", "s", "i"}, `--max-depth "deep": not a whole number`},
+		{[]string{"coverage", "--schema", "s", "--fail-under", "outcome=20", "t"}, `jstk coverage: --fail-under: "outcome=20": expected KIND=PERCENT`},
+		{[]string{"sample", "--required-only", "--all-optional", "s"}, "jstk sample: --required-only and --all-optional exclude each other"},
+		{[]string{"list_schemas", "--limit", "-1"}, "jstk list_schemas: --offset and --limit must not be negative"},
+		{[]string{"mcp", "--roo", "."}, "unknown flag --roo; did you mean --root?"},
+		{[]string{"mcp", "--expose", "valdate"}, `unknown tool "valdate"; did you mean validate?`},
+		{[]string{"tools", "call", "lnit"}, `unknown tool "lnit"; did you mean lint?`},
+		{[]string{"--schema", "s", "validate"}, "--schema before a command: give the command first"},
 		{[]string{"validate", "x.json"}, "--schema is required"},
 		{[]string{"validate", "--schema", "s.json"}, "give at least one INSTANCES argument"},
 		{[]string{"schema_context", "a", "b"}, "expected one ID argument, got 2"},
@@ -94,6 +112,80 @@ func TestParseSize(t *testing.T) {
 	for _, in := range []string{"", "-1", "0K", "K", "1.5M", "1TB", "lots"} {
 		if got, err := parseSize(in); err == nil {
 			t.Errorf("parseSize(%q) = %d, want an error", in, got)
+		}
+	}
+}
+
+// TestHelpSpeaksCLI: a command's help names its arguments as the command line does
+// (--assert-format, not assertFormat; the JSON names of MCP are for MCP), says what its
+// exit codes mean, and jstk mcp's help lists its flags in the same style.
+func TestHelpSpeaksCLI(t *testing.T) {
+	for _, d := range tools.All() {
+		cmd, err := newCommand(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		cmd.help(&b)
+		help := b.String()
+		for i := 0; i < d.Input.NumField(); i++ {
+			name, _, _ := strings.Cut(d.Input.Field(i).Tag.Get("json"), ",")
+			if name == "" || name == "-" || name == kebab(name) {
+				continue
+			}
+			if regexp.MustCompile(`(^|[^\w.-])` + name + `\b`).MatchString(help) {
+				t.Errorf("jstk %s --help names the argument %s as MCP does, not as %s", d.Name, name, cmd.argName(name))
+			}
+		}
+		if strings.Contains(help, "`") {
+			t.Errorf("jstk %s --help keeps a backquote", d.Name)
+		}
+		if exitCodes[d.Name] == "" || !strings.Contains(help, "Exit codes:\n  0  ") {
+			t.Errorf("jstk %s --help does not say what its exit codes mean", d.Name)
+		}
+	}
+	var b bytes.Buffer
+	if code := Main(context.Background(), []string{"mcp", "--help"}, Streams{Stdout: &b, Stderr: &b}); code != ExitOK {
+		t.Fatalf("jstk mcp --help: exit %d", code)
+	}
+	for _, want := range []string{"\n  --root DIR\n      the workspace", "\n  --max-calls N\n", "(default: one per CPU core)", "\nExit codes:\n"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("jstk mcp --help lacks %q:\n%s", want, b.String())
+		}
+	}
+	if regexp.MustCompile(`(?m)^  -[a-z]{2,}`).MatchString(b.String()) || strings.Contains(b.String(), "(default 2)") {
+		t.Errorf("jstk mcp --help in Go's flag style, or with this machine's CPU count:\n%s", b.String())
+	}
+}
+
+func TestSpeak(t *testing.T) {
+	d, _ := tools.Lookup("coverage")
+	cmd, err := newCommand(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for in, want := range map[string]string{
+		"unless assertFormat is set":         "unless --assert-format is set",
+		"set `failUnder` or `all`; `schema`": "set --fail-under or --all; --schema",
+		"lint.failOn and x.assertFormat":     "lint.failOn and x.assertFormat",
+		"`tests` and `nope`":                 "TESTS and `nope`",
+		"a schema and its `pointer`":         "a schema and its FILE#/pointer",
+		"backwardExample":                    "backwardExample",
+	} {
+		if got := cmd.speak(in); got != want {
+			t.Errorf("speak(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestClosest(t *testing.T) {
+	names := []string{"validate", "lint", "list_schemas", "catalog", "context", "schema_context", "diff", "test"}
+	for in, want := range map[string]string{
+		"valdate": "validate", "vaildate": "validate", "VALIDATE": "validate", "lnit": "lint", "list": "list_schemas",
+		"catalogue": "catalog", "contxt": "context", "dif": "diff", "tset": "test", "xyz": "", "v": "", "schemas": "list_schemas",
+	} {
+		if got := closest(in, names); got != want {
+			t.Errorf("closest(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -86,13 +87,17 @@ type globals struct {
 	maxSize     int64
 	maxDepth    int
 	maxAliases  int
+	jsonc       bool
 	resolve     []string
 	timeout     time.Duration
 	regexBudget time.Duration
+	quiet       bool
 }
 
 func (g *globals) register(fs *flag.FlagSet) {
 	fs.StringVar(&g.format, "format", "text", "output format: text, json, sarif or github")
+	fs.BoolVar(&g.quiet, "quiet", false, "no progress line on a terminal")
+	fs.BoolVar(&g.quiet, "q", false, "no progress line on a terminal")
 	g.registerLimits(fs)
 	g.registerBudgets(fs, 0)
 }
@@ -152,6 +157,7 @@ func (g *globals) registerLimits(fs *flag.FlagSet) {
 	})
 	fs.IntVar(&g.maxDepth, "max-depth", source.DefaultMaxDepth, "deepest nesting of arrays and objects to accept")
 	fs.IntVar(&g.maxAliases, "max-alias-nodes", source.DefaultMaxAliasNodes, "most values YAML aliases may expand to in one document")
+	fs.BoolVar(&g.jsonc, "jsonc", false, "read every JSON file as JSONC: comments and trailing commas accepted (always so for .jsonc files, tsconfig*.json, jsconfig*.json, devcontainer.json and the .json files of .vscode and .devcontainer)")
 	fs.Func("resolve", "map a URI (or a prefix ending in /) to a file or directory: `URI=PATH` (repeatable; adds to jstk.json)", func(s string) error {
 		if _, _, err := tools.ParseResolve(s); err != nil {
 			return err
@@ -209,7 +215,7 @@ func (g *globals) env(st Streams, cmd string, in any) (*tools.Env, error) {
 }
 
 func (g *globals) limits() *source.Limits {
-	return &source.Limits{MaxSize: g.maxSize, MaxDepth: g.maxDepth, MaxAliasNodes: g.maxAliases}
+	return &source.Limits{MaxSize: g.maxSize, MaxDepth: g.maxDepth, MaxAliasNodes: g.maxAliases, JSONC: g.jsonc}
 }
 
 // flagValue sets one input field from a flag.
@@ -227,7 +233,7 @@ func (fv *flagValue) Set(s string) error {
 	field := fv.v.Field(fv.f.index)
 	fv.set = true
 	if len(fv.f.enum) > 0 && !contains(fv.f.enum, s) {
-		return fmt.Errorf("must be one of %s", strings.Join(fv.f.enum, ", "))
+		return fmt.Errorf("must be one of %s%s", strings.Join(fv.f.enum, ", "), didYouMean(s, fv.f.enum, "%s"))
 	}
 	switch {
 	case fv.f.typ == docType:
@@ -287,7 +293,7 @@ func (c *command) parse(args []string, st Streams) (any, *globals, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, nil, err
+			return nil, nil, flagError(err, fs)
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -315,38 +321,98 @@ func (c *command) parse(args []string, st Streams) (any, *globals, error) {
 		return in, g, nil
 	}
 	if len(pos) == 0 && c.positional.required {
-		return nil, nil, fmt.Errorf("give at least one %s argument", strings.ToUpper(kebab(c.positional.jsonName)))
+		return nil, nil, fmt.Errorf("give at least one %s argument", c.argName(c.positional.jsonName))
 	}
 	if c.positional.typ.Kind() != reflect.Slice && len(pos) > 1 {
-		return nil, nil, fmt.Errorf("expected one %s argument, got %d", strings.ToUpper(kebab(c.positional.jsonName)), len(pos))
+		return nil, nil, fmt.Errorf("expected one %s argument, got %d", c.argName(c.positional.jsonName), len(pos))
 	}
 	pv := &flagValue{f: c.positional, v: v}
 	for _, p := range pos {
 		if err := pv.Set(p); err != nil {
-			return nil, nil, err
+			return nil, nil, fmt.Errorf("%s: %v", c.argName(c.positional.jsonName), err)
 		}
 	}
 	return in, g, nil
 }
 
-// outputFormat checks a --format value against the formats every command has and the
-// command's own.
-func outputFormat(d *tools.Descriptor, s string) (diag.Format, error) {
-	switch f := diag.Format(s); f {
-	case diag.Text, diag.JSON, diag.SARIF, diag.GitHub:
-		return f, nil
+// formats lists the --format values of a command: text, json, sarif and github, and its
+// own; a command that prints a document (a schema, instances) has no findings to print as
+// sarif or github.
+func formats(d *tools.Descriptor) []string {
+	all := []string{"text", "json", "sarif", "github"}
+	if d.Document {
+		all = all[:2]
 	}
-	if contains(d.Formats, s) {
+	return append(all, d.Formats...)
+}
+
+// outputFormat checks a --format value against the command's formats.
+func outputFormat(d *tools.Descriptor, s string) (diag.Format, error) {
+	all := formats(d)
+	if contains(all, s) {
 		return diag.Format(s), nil
 	}
-	all := append([]string{"text", "json", "sarif", "github"}, d.Formats...)
-	return "", fmt.Errorf("unknown --format %q: use %s", s, strings.Join(all, ", "))
+	if d.Document && (s == "sarif" || s == "github") {
+		return "", fmt.Errorf("--format %s reports findings, and %s prints a document: use %s", s, d.Name, strings.Join(all, ", "))
+	}
+	return "", fmt.Errorf("unknown --format %q: use %s%s", s, strings.Join(all, ", "), didYouMean(s, all, "%s"))
+}
+
+// argName names an argument of the command as its user writes it: a flag (--fail-under),
+// or the positional arguments (SCHEMA, OLD and NEW for diff). name is the argument's JSON
+// name, perhaps with an index ("instances[2]"); tools.Env.ArgName calls it.
+func (c *command) argName(name string) string {
+	base, _, _ := strings.Cut(name, "[")
+	for _, f := range c.flags {
+		if f.jsonName == base {
+			return "--" + f.name
+		}
+	}
+	if c.positional != nil && c.positional.jsonName == base {
+		return strings.ToUpper(kebab(base))
+	}
+	if base == "pointer" {
+		return "FILE#/pointer"
+	}
+	return strings.ToUpper(kebab(base)) // an argument the command line takes in another form (diff's OLD, NEW)
+}
+
+// backquoted matches a name in backquotes, and camelCase a word with an inner capital.
+var (
+	backquoted = regexp.MustCompile("`([A-Za-z][A-Za-z0-9]*)`")
+	camelCase  = regexp.MustCompile(`(^|[^\w.$-])([a-z]+[A-Z][A-Za-z0-9]*)\b`)
+)
+
+// speak turns a text written for the descriptor table (a description, an argument's desc)
+// into the command line's words: an argument named in backquotes, or a camelCase argument
+// name, becomes the flag or positional argument (see tools.Descriptor.Description).
+func (c *command) speak(s string) string {
+	known := map[string]bool{"pointer": true}
+	for i := 0; i < c.d.Input.NumField(); i++ {
+		name, _, _ := strings.Cut(c.d.Input.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" {
+			known[name] = true
+		}
+	}
+	s = backquoted.ReplaceAllStringFunc(s, func(m string) string {
+		if name := m[1 : len(m)-1]; known[name] {
+			return c.argName(name)
+		}
+		return m
+	})
+	return camelCase.ReplaceAllStringFunc(s, func(m string) string {
+		sub := camelCase.FindStringSubmatch(m)
+		if known[sub[2]] {
+			return sub[1] + c.argName(sub[2]) // not a member of something else (lint.failOn)
+		}
+		return m
+	})
 }
 
 // help prints the command's usage, generated from its descriptor.
 func (c *command) help(w io.Writer) {
 	fmt.Fprintf(w, "Usage: jstk %s %s\n\n%s.\n\n", c.d.Name, c.d.Usage, capitalize(c.d.Summary))
-	fmt.Fprintf(w, "%s\n\nFlags:\n", wrap(c.d.Description, 96))
+	fmt.Fprintf(w, "%s\n\nFlags:\n", wrap(c.speak(c.d.Description), 96))
 	for _, f := range c.flags {
 		arg := ""
 		switch {
@@ -355,7 +421,7 @@ func (c *command) help(w io.Writer) {
 		case f.typ.Kind() == reflect.Bool:
 		case len(f.enum) > 0:
 			arg = " " + strings.Join(f.enum, "|")
-		case f.typ.Kind() == reflect.Int:
+		case f.typ.Kind() == reflect.Int || f.typ.Kind() == reflect.Int64:
 			arg = " N"
 		default:
 			arg = " VALUE"
@@ -364,20 +430,46 @@ func (c *command) help(w io.Writer) {
 		if f.short != "" {
 			names = "-" + f.short + ", " + names
 		}
-		fmt.Fprintf(w, "  %s%s\n      %s\n", names, arg, wrap(f.usage, 90))
+		fmt.Fprintf(w, "  %s%s\n      %s\n", names, arg, wrap(c.speak(f.usage), 90))
 	}
-	fmt.Fprintf(w, "  --format %s\n      output format (default text)\n", strings.Join(append([]string{"text", "json", "sarif", "github"}, c.d.Formats...), "|"))
+	fmt.Fprintf(w, "  --format %s\n      output format (default text)\n", strings.Join(formats(c.d), "|"))
 	fmt.Fprintf(w, "  --resolve URI=PATH\n      map a URI or URI prefix (ending in /) to a file or directory, for offline $ref; repeatable\n")
 	fmt.Fprintf(w, "  --max-size SIZE, --max-depth N, --max-alias-nodes N\n      limits on each document read (defaults 256MiB, %d, %d)\n", source.DefaultMaxDepth, source.DefaultMaxAliasNodes)
+	fmt.Fprintf(w, "  --jsonc\n      %s\n", wrap("read every JSON file as JSONC, comments and trailing commas accepted (always so for "+
+		".jsonc files, tsconfig*.json, jsconfig*.json, devcontainer.json, and the .json files of .vscode and .devcontainer)", 90))
 	fmt.Fprintf(w, "  --timeout DURATION, --regex-budget DURATION\n      stop the run after this long (default: no limit), and bound the time all its pattern\n      matches take together (default %s); a run stopped says so and exits 2\n", durationText(tools.DefaultRegexBudget))
+	fmt.Fprintf(w, "  -q, --quiet\n      no progress line (one is shown on a terminal when a run takes more than a second)\n")
 	if c.positional != nil {
 		dots := "..."
 		if c.positional.typ.Kind() != reflect.Slice {
 			dots = ""
 		}
-		fmt.Fprintf(w, "\nArguments:\n  %s%s\n      %s\n", strings.ToUpper(kebab(c.positional.jsonName)), dots, wrap(c.positional.usage, 90))
+		fmt.Fprintf(w, "\nArguments:\n  %s%s\n      %s\n", strings.ToUpper(kebab(c.positional.jsonName)), dots, wrap(c.speak(c.positional.usage), 90))
 	}
-	fmt.Fprintf(w, "\nExit codes: 0 clean, 1 findings, 2 could not run.\n")
+	fmt.Fprintf(w, "\nExit codes:\n%s", exitCodes[c.d.Name])
+}
+
+// exitCodes says, for each command, what its exit codes mean (0 clean, 1 findings, 2 could
+// not run, in its own terms).
+var exitCodes = map[string]string{
+	"validate": "  0  every instance is valid\n  1  an instance is invalid\n" +
+		"  2  could not run: an unreadable instance, an invalid or unresolvable schema, a usage error, a run stopped\n",
+	"lint": "  0  no finding at or above --fail-on\n  1  a finding at or above --fail-on (default warning)\n" +
+		"  2  could not run: an unreadable schema, a usage error, a run stopped\n",
+	"diff": "  0  the schemas were compared: without --check, whatever the verdicts (jstk diff is a report;\n" +
+		"     --check makes it a gate); with --check, the asked direction is compatible\n" +
+		"  1  --check, and the asked direction is incompatible or unknown\n" +
+		"  2  could not run: an unreadable, invalid or unresolvable schema, a usage error, a run stopped\n",
+	"bundle": "  0  bundled\n  2  could not run: an unresolvable reference, an invalid schema, a usage error, a run stopped\n",
+	"infer":  "  0  inferred\n  2  could not run: an unreadable instance, a usage error, a run stopped\n",
+	"sample": "  0  the instances were generated\n  1  no instance could be found (the report says why)\n" +
+		"  2  could not run: an invalid or unresolvable schema, a usage error, a run stopped\n",
+	"test": "  0  every test passed\n  1  a test failed\n" +
+		"  2  could not run: a tests file or a test that could not be used, a usage error, a run stopped\n",
+	"coverage": "  0  no kind under its --fail-under threshold\n  1  a kind under its --fail-under threshold\n" +
+		"  2  could not run: an unreadable tests file or instance, an invalid schema, a usage error, a run stopped\n",
+	"list_schemas":   "  0  listed\n  2  could not run: a path that does not exist, a usage error, a run stopped\n",
+	"schema_context": "  0  found\n  2  no schema has the id (the closest ids are listed), or could not run\n",
 }
 
 func capitalize(s string) string {

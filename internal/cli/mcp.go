@@ -21,7 +21,7 @@ import (
 )
 
 const mcpUsage = `Usage: jstk mcp [--root DIR] [--expose a,b] [--exclude c] [--audit FILE] [--page-size N]
-                [--timeout D] [--regex-budget D] [--max-calls N] [--drain D]
+                [--max-result-bytes N] [--timeout D] [--regex-budget D] [--max-calls N] [--drain D]
 
 Serves jstk's commands as Model Context Protocol tools over stdio (newline-delimited
 JSON-RPC 2.0), for AI agents. Every tool is read-only and confined to the workspace root:
@@ -54,7 +54,8 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 	exclude := fs.String("exclude", "", "do not serve these tools (comma-separated)")
 	audit := fs.String("audit", "", "append one JSON line per tool call to `FILE`")
 	pageSize := fs.Int("page-size", mcp.DefaultPageSize, "tools per tools/list page (1-1000)")
-	maxCalls := fs.Int("max-calls", runtime.NumCPU(), "tool calls that run at once; the others wait their turn")
+	maxCalls := fs.Int("max-calls", runtime.NumCPU(), "tool calls that run at once; the others wait their turn (default: one per CPU core)")
+	maxResult := fs.Int("max-result-bytes", tools.DefaultMaxResultBytes, fmt.Sprintf("the budget of each tool result: its text and structured content together stay under this many bytes, and what is left out is said (default %d; at least %d; 0: no budget)", tools.DefaultMaxResultBytes, tools.MinMaxResultBytes))
 	drain := DefaultDrain
 	fs.Func("drain", "how long the calls in flight at EOF may take to finish before they are cancelled (default 500ms)", func(s string) error {
 		d, err := parseDuration(s)
@@ -67,11 +68,13 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(st.Stdout, mcpUsage)
-			fs.SetOutput(st.Stdout)
-			fs.PrintDefaults()
+			printFlags(st.Stdout, fs)
+			fmt.Fprint(st.Stdout, "\nExit codes:\n  0  stdin closed or a termination signal (the calls in flight are answered within the\n"+
+				"     drain and grace times)\n  2  could not start: a usage error, a workspace or jstk.json that cannot be read\n")
 			return ExitOK
 		}
-		fmt.Fprintf(st.Stderr, "jstk mcp: %v\n", err)
+		fmt.Fprintf(st.Stderr, "jstk mcp: %v\n", flagError(err, fs))
+		fmt.Fprintf(st.Stderr, "usage: jstk mcp [flags] (run 'jstk mcp --help')\n")
 		return ExitError
 	}
 	if fs.NArg() > 0 {
@@ -81,6 +84,13 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 	if *pageSize < 1 || *pageSize > 1000 {
 		fmt.Fprintf(st.Stderr, "jstk mcp: --page-size %d: must be between 1 and 1000\n", *pageSize)
 		return ExitError
+	}
+	if *maxResult != 0 && *maxResult < tools.MinMaxResultBytes {
+		fmt.Fprintf(st.Stderr, "jstk mcp: --max-result-bytes %d: must be 0 (no budget) or at least %d\n", *maxResult, tools.MinMaxResultBytes)
+		return ExitError
+	}
+	if *maxResult == 0 {
+		*maxResult = -1 // tools.Env: negative is no budget
 	}
 	if *maxCalls < 1 {
 		fmt.Fprintf(st.Stderr, "jstk mcp: --max-calls %d: must be at least 1\n", *maxCalls)
@@ -133,7 +143,7 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 	// every call (reading again only the files that changed), as the catalog is.
 	env := &tools.Env{FS: fsys, Resolve: cfg.Resolve, Root: ".", Cache: tools.NewSchemaCache(64),
 		Index: tools.NewIndex(fsys, []string{"."}, g.limits()), Limits: g.limits(),
-		Timeout: g.timeout, RegexBudget: g.regexBudget}
+		Timeout: g.timeout, RegexBudget: g.regexBudget, MaxResultBytes: *maxResult}
 	srv := mcp.NewServer(tools.NewProvider(env, selected), opts)
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
@@ -160,7 +170,7 @@ func selectTools(expose, exclude string) ([]*tools.Descriptor, []string, error) 
 				for _, d := range tools.All() {
 					all = append(all, d.Name)
 				}
-				return nil, nil, fmt.Errorf("unknown tool %q (tools: %s)", n, strings.Join(all, ", "))
+				return nil, nil, fmt.Errorf("unknown tool %q%s (tools: %s)", n, didYouMean(n, all, "%s"), strings.Join(all, ", "))
 			}
 		}
 	}

@@ -15,8 +15,9 @@ func toolInfo() diag.Tool {
 	return diag.Tool{Name: "jstk", Version: Version, URI: "https://github.com/jstk-dev/jstk"}
 }
 
-// output runs the handler and prints its report; long results stream.
-func output(ctx context.Context, d *tools.Descriptor, env *tools.Env, in any, g *globals, st Streams) int {
+// output runs the handler and prints its report; long results stream. ran is called when
+// the handler returns (the progress line ends there).
+func output(ctx context.Context, d *tools.Descriptor, env *tools.Env, in any, g *globals, st Streams, ran func()) int {
 	format, _ := outputFormat(d, g.format)
 	info := toolInfo()
 	var stream *tools.Stream
@@ -27,6 +28,7 @@ func output(ctx context.Context, d *tools.Descriptor, env *tools.Env, in any, g 
 		env.OnItem = stream.OnItem
 	}
 	report, err := d.Run(ctx, env, in)
+	ran()
 	if err != nil {
 		if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 			err = errors.New("interrupted: stopped by a signal before the run was done")

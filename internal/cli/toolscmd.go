@@ -37,7 +37,8 @@ schema, runs the tool inside the workspace DIR (default: the working directory; 
 it are refused) and prints the MCP result ({"content", "structuredContent", "isError"}) as one
 JSON object. Exit codes as for the command of the same name: 0 clean, 1 findings, 2 could not
 run (isError). --no-config ignores DIR/jstk.json, as the VS Code extension does in an untrusted
-workspace; --resolve, --max-size, --max-depth and --max-alias-nodes are those of 'jstk mcp'.
+workspace; --resolve, --max-size, --max-depth, --max-alias-nodes and --jsonc are those of
+'jstk mcp'.
 This is how the VS Code extension runs its tools.
 `
 
@@ -54,7 +55,7 @@ func runTools(ctx context.Context, args []string, st Streams) int {
 			fmt.Fprint(st.Stdout, toolsUsage)
 			return ExitOK
 		}
-		fmt.Fprintf(st.Stderr, "jstk tools: %v\n", err)
+		fmt.Fprintf(st.Stderr, "jstk tools: %v\n", flagError(err, fs))
 		return ExitError
 	}
 	if fs.NArg() > 0 {
@@ -74,6 +75,15 @@ func runTools(ctx context.Context, args []string, st Streams) int {
 	}
 	st.Stdout.Write(data)
 	return ExitOK
+}
+
+// toolNames lists the names of the tools.
+func toolNames() []string {
+	var names []string
+	for _, d := range tools.All() {
+		names = append(names, d.Name)
+	}
+	return names
 }
 
 // Artefacts names what `jstk tools --manifest` prints, with the file each is committed as
@@ -156,7 +166,7 @@ func runToolCall(ctx context.Context, args []string, st Streams) int {
 			fmt.Fprint(st.Stdout, toolsUsage)
 			return ExitOK
 		}
-		fmt.Fprintf(st.Stderr, "jstk tools call: %v\n", err)
+		fmt.Fprintf(st.Stderr, "jstk tools call: %v\n", flagError(err, fs))
 		return ExitError
 	}
 	rest := fs.Args()
@@ -169,7 +179,7 @@ func runToolCall(ctx context.Context, args []string, st Streams) int {
 	}
 	d, ok := tools.Lookup(name)
 	if !ok {
-		fmt.Fprintf(st.Stderr, "jstk tools call: unknown tool %q (run 'jstk tools' for the list)\n", name)
+		fmt.Fprintf(st.Stderr, "jstk tools call: unknown tool %q%s (run 'jstk tools' for the list)\n", name, didYouMean(name, toolNames(), "%s"))
 		return ExitError
 	}
 	raw, err := io.ReadAll(io.LimitReader(st.Stdin, mcp.DefaultMaxMessageSize+1))

@@ -253,7 +253,8 @@ func TestEveryTool(t *testing.T) {
 }
 
 // TestOutputSchemaCheckIsNotVacuous: the conformance check of TestEveryTool rejects what a
-// wrong result would look like, so a pass means something.
+// wrong result would look like, so a pass means something. (Output schemas describe the
+// members of the result and their types, one level deep, to keep tools/list lean.)
 func TestOutputSchemaCheckIsNotVacuous(t *testing.T) {
 	d, ok := tools.Lookup("validate")
 	if !ok {
@@ -267,7 +268,7 @@ func TestOutputSchemaCheckIsNotVacuous(t *testing.T) {
 	for _, bad := range []any{
 		map[string]any{},
 		map[string]any{"valid": "yes", "instances": []any{}, "summary": map[string]any{"total": 0, "valid": 0, "invalid": 0, "unreadable": 0}},
-		map[string]any{"valid": true, "instances": []any{map[string]any{"file": "x"}}, "summary": map[string]any{"total": 1, "valid": 1, "invalid": 0, "unreadable": 0}},
+		map[string]any{"valid": true, "instances": map[string]any{"file": "x"}, "summary": map[string]any{"total": 1, "valid": 1, "invalid": 0, "unreadable": 0}},
 	} {
 		if conforms(t, out, bad) == "" {
 			t.Errorf("the outputSchema of validate accepts %v", bad)
@@ -416,8 +417,9 @@ func TestFindingsAreNotErrors(t *testing.T) {
 	}
 }
 
-// TestLongResultsAreBounded: a result with more instances than the default limit is cut, says
-// so, stays under the text bound, and the rest is reachable with offset.
+// TestLongResultsAreBounded: a result with more instances than the default limit, or than
+// the result budget holds, is cut, says so and where to continue, stays under the budget
+// (text and structured content together), and the rest is reachable with offset.
 func TestLongResultsAreBounded(t *testing.T) {
 	if _, ok := tools.Lookup("validate"); !ok {
 		t.Skip("no validate tool")
@@ -442,13 +444,17 @@ func TestLongResultsAreBounded(t *testing.T) {
 	if err := json.Unmarshal([]byte(mustJSON(t, res.StructuredContent)), &got); err != nil {
 		t.Fatal(err)
 	}
-	want := struct{ Offset, Limit, Total, Omitted int }{0, tools.DefaultLimit, mediumLines, mediumLines - tools.DefaultLimit}
-	if got.Page != want || len(got.Instances) != tools.DefaultLimit || got.Summary.Total != mediumLines || got.Summary.Invalid != mediumLines {
-		t.Errorf("page %+v with %d instances, summary %+v; want page %+v, %d instances, all %d invalid",
-			got.Page, len(got.Instances), got.Summary, want, tools.DefaultLimit, mediumLines)
+	shown := len(got.Instances)
+	want := struct{ Offset, Limit, Total, Omitted int }{0, tools.DefaultLimit, mediumLines, mediumLines - shown}
+	if got.Page != want || shown == 0 || shown > tools.DefaultLimit || got.Summary.Total != mediumLines || got.Summary.Invalid != mediumLines {
+		t.Errorf("page %+v with %d instances, summary %+v; want page %+v, at most %d instances, all %d invalid",
+			got.Page, shown, got.Summary, want, tools.DefaultLimit, mediumLines)
 	}
-	if !strings.Contains(msg, "limit and offset") && !strings.Contains(msg, "offset") {
-		t.Errorf("the cut text does not say how to see the rest:\n...%s", msg[max(0, len(msg)-400):])
+	if size := len(mustJSON(t, res)); size > tools.DefaultMaxResultBytes {
+		t.Errorf("a result of %d bytes, over the budget of %d", size, tools.DefaultMaxResultBytes)
+	}
+	if shown < tools.DefaultLimit && !strings.Contains(msg, fmt.Sprintf("continue with offset %d", shown)) {
+		t.Errorf("the cut text does not say where to continue:\n...%s", msg[max(0, len(msg)-400):])
 	}
 	last := s.call(t, "validate", map[string]any{"schema": strict, "instances": []any{pathDoc("medium.ndjson")}, "offset": mediumLines - 3, "limit": 10})
 	if err := json.Unmarshal([]byte(mustJSON(t, last.StructuredContent)), &got); err != nil {

@@ -109,7 +109,7 @@ func TestFixProofTestSuite(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", c.name, err)
 			}
-			fixed, _, byRule := r.fixLoop(c.name, c.uri, text, f)
+			fixed, _, byRule := r.fixLoop(c.name, c.uri, text, f, "")
 			p.add(byRule)
 			if len(byRule) == 0 {
 				continue
@@ -206,7 +206,7 @@ func TestFixProofSchemaStore(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		fixed, _, byRule := r.fixLoop(rel, uri, data, f)
+		fixed, _, byRule := r.fixLoop(rel, uri, data, f, "")
 		p.add(byRule)
 		if len(byRule) == 0 {
 			continue

@@ -34,7 +34,7 @@ func FuzzFixKeepsVerdict(f *testing.F) {
 		if err != nil {
 			t.Fatalf("a schema that compiles must lint: %v", err)
 		}
-		fixed, _, _ := r.fixLoop("s.json", uri, []byte(schemaText), fl)
+		fixed, _, _ := r.fixLoop("s.json", uri, []byte(schemaText), fl, "")
 		fx, err := compileText(t, uri, "s.json", fixed, opts)
 		if err != nil {
 			t.Fatalf("the fixed schema does not compile: %v\n%s\n->\n%s", err, schemaText, fixed)

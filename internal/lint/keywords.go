@@ -185,6 +185,18 @@ func (t typeSet) String() string {
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
+// aType puts the article before a type name or list of them for a message: "an integer",
+// "a string or null", "null", "nothing".
+func aType(s string) string {
+	switch {
+	case s == "nothing", strings.HasPrefix(s, "null"):
+		return s
+	case strings.IndexByte("aeiou", s[0]) >= 0:
+		return "an " + s
+	}
+	return "a " + s
+}
+
 // declaredTypes reads the "type" keyword of a schema object.
 func declaredTypes(n *node) (typeSet, bool) {
 	tv, ok := n.get("type")

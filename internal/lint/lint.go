@@ -65,6 +65,13 @@ type Source struct {
 	// OpenAPI or AsyncAPI document, which is no schema, it is left out instead of being
 	// reported unreadable.
 	Expanded bool
+	// Pointer names the schema to lint inside the document, a JSON Pointer ("" for the
+	// document itself): a $defs entry, an OpenAPI document's component. Only that schema
+	// and what it holds is linted, in the document's dialect, with the document as the base
+	// of its references; findings carry the document's pointers and positions. Rules about
+	// a schema document as a whole (its $schema, its root's title, description and
+	// examples) do not apply.
+	Pointer string
 }
 
 // Finding is one problem found.
@@ -395,7 +402,7 @@ func (r *runner) lintSource(ctx context.Context, src Source, index int) fileResu
 			uri = schema.FileURI("/" + label)
 		}
 	}
-	f, err := r.lintText(name, uri, data)
+	f, err := r.lintAt(name, uri, data, src.Pointer)
 	if errors.Is(err, errNotSchema) && src.Expanded {
 		fr.skipped = true
 		return fr
@@ -418,7 +425,7 @@ func (r *runner) lintSource(ctx context.Context, src Source, index int) fileResu
 		}
 		return fr
 	}
-	text, nf, byRule := r.fixLoop(name, uri, data, f)
+	text, nf, byRule := r.fixLoop(name, uri, data, f, src.Pointer)
 	f = nf
 	fr.findings, fr.ids = f.findings, f.ids
 	applied := 0
@@ -434,7 +441,7 @@ func (r *runner) lintSource(ctx context.Context, src Source, index int) fileResu
 
 // fixLoop applies the fixes of a linted JSON document, lints the result and repeats until
 // no fix applies. It returns the final text, its lint and the fixes applied by rule.
-func (r *runner) fixLoop(name, uri string, data []byte, f *file) ([]byte, *file, map[string]int) {
+func (r *runner) fixLoop(name, uri string, data []byte, f *file, ptr string) ([]byte, *file, map[string]int) {
 	applied := map[string]int{}
 	text := data
 	for round := 0; round < maxFixRounds; round++ {
@@ -443,7 +450,7 @@ func (r *runner) fixLoop(name, uri string, data []byte, f *file) ([]byte, *file,
 			break
 		}
 		next := applyEdits(text, edits)
-		nf, err := r.lintText(name, uri, next)
+		nf, err := r.lintAt(name, uri, next, ptr)
 		if err != nil {
 			break // a fix that breaks the document is a bug; keep what we had
 		}
@@ -460,14 +467,32 @@ var errNotSchema = errors.New("")
 
 // lintText parses and lints one document.
 func (r *runner) lintText(name, uri string, data []byte) (*file, error) {
+	return r.lintAt(name, uri, data, "")
+}
+
+// lintAt parses a document and lints the schema at ptr in it ("" for the document).
+func (r *runner) lintAt(name, uri string, data []byte, ptr string) (*file, error) {
 	doc, err := schema.ParseDocument(name, data, r.opts.Limits)
 	if err != nil {
 		return nil, err
 	}
 	doc.Name = name
+	if ptr != "" {
+		v, ok := doc.Root.Pointer(ptr)
+		if !ok {
+			return nil, &source.Error{File: name, Msg: "nothing at #" + ptr}
+		}
+		if k := v.Kind(); k != source.Object && k != source.Bool {
+			return nil, &source.Error{File: name, Msg: "#" + ptr + " is " + kindWord(v) + ", not a schema"}
+		}
+		f := newFileAt(name, uri, doc, r.opts, ptr)
+		f.r = r
+		f.lint(r)
+		return f, nil
+	}
 	if ct, ok := schema.ContainerOf(doc.Root); ok {
-		return nil, fmt.Errorf("%s: an %s document is not a schema: lint reads schema documents "+
-			"(linting the schemas inside OpenAPI and AsyncAPI documents is not supported yet)%w", name, ct.Describe(), errNotSchema)
+		return nil, fmt.Errorf("%s: an %s document is not a schema: lint one of its schemas by JSON Pointer "+
+			"(%s#/components/schemas/NAME; jstk catalog lists them)%w", name, ct.Describe(), name, errNotSchema)
 	}
 	if k := doc.Root.Kind(); k != source.Object && k != source.Bool {
 		return nil, &source.Error{File: name, Msg: "a schema must be an object or a boolean, not " + kindWord(doc.Root)}
@@ -479,13 +504,7 @@ func (r *runner) lintText(name, uri string, data []byte) (*file, error) {
 }
 
 func kindWord(v source.Value) string {
-	switch v.Kind() {
-	case source.Array:
-		return "an array"
-	case source.Null:
-		return "null"
-	}
-	return "a " + v.Kind().String()
+	return aType(v.Kind().String())
 }
 
 // file is the state of linting one document.
@@ -495,6 +514,11 @@ type file struct {
 	doc       *source.Document
 	opts      *Options
 	rootDraft *schema.Draft
+	// root is the pointer of the schema linted ("" for the document); api is set when the
+	// document is an OpenAPI or AsyncAPI one, whose Schema Objects have keywords of their
+	// own (nullable, discriminator, example, ...).
+	root string
+	api  bool
 
 	locator   *source.Locator // locates findings (report)
 	nodes     []*node
@@ -527,14 +551,32 @@ func (f *file) match(re schema.Regexp, s string) (bool, error) {
 }
 
 func newFile(name, uri string, doc *source.Document, opts *Options) *file {
+	return newFileAt(name, uri, doc, opts, "")
+}
+
+// newFileAt prepares the lint of the schema at root in doc ("" for the document). The
+// dialect is the one its $schema names, else (inside a document) the one the document's
+// kind or root $schema names, else the default.
+func newFileAt(name, uri string, doc *source.Document, opts *Options, root string) *file {
 	f := &file{name: name, uri: uri, doc: doc, opts: opts, byPtr: map[string]*node{},
-		resources: map[string]*resourceInfo{}, resByPtr: map[string]*resourceInfo{}}
+		resources: map[string]*resourceInfo{}, resByPtr: map[string]*resourceInfo{}, root: root}
 	f.rootDraft = opts.Draft
 	if f.rootDraft == nil {
 		f.rootDraft = schema.Draft2020
 	}
-	if sv, ok := doc.Root.Get("$schema"); ok && sv.Kind() == source.String {
-		if d, ok := schema.DraftByName(sv.Str()); ok {
+	rootVal, _ := doc.Root.Pointer(root)
+	dialect := ""
+	if sv, ok := rootVal.Get("$schema"); ok && sv.Kind() == source.String {
+		dialect = sv.Str()
+	} else if root != "" {
+		if ct, ok := schema.ContainerOf(doc.Root); ok {
+			f.api, dialect = true, ct.Dialect
+		} else if sv, ok := doc.Root.Get("$schema"); ok && sv.Kind() == source.String {
+			dialect = sv.Str()
+		}
+	}
+	if dialect != "" {
+		if d, ok := schema.DraftByName(dialect); ok {
 			f.rootDraft = d
 		} else if s := f.compiledRoot(); s != nil {
 			f.rootDraft = s.Draft
@@ -542,9 +584,12 @@ func newFile(name, uri string, doc *source.Document, opts *Options) *file {
 	}
 	f.addResource("", uri)
 	w := &walker{f: f, maxNode: maxNodes}
-	w.walk(doc.Root, "", nil, "", "", false)
+	w.walk(rootVal, root, nil, "", "", false)
 	return f
 }
+
+// rootNode is the schema linted: the document's root, or the one at Source.Pointer.
+func (f *file) rootNode() *node { return f.byPtr[f.root] }
 
 func (f *file) addResource(ptr, uri string) {
 	ri := f.resByPtr[ptr]
@@ -684,8 +729,50 @@ type compiled struct {
 const maxRebuilds = 16
 
 func (f *file) newCompiler(meta bool) (*schema.Compiler, error) {
-	c := schema.NewCompiler(&schema.Options{Loader: f.opts.Loader, Draft: f.opts.Draft, NoMetaValidation: !meta})
-	return c, c.AddDocument(f.uri, f.doc)
+	opts := &schema.Options{Loader: f.opts.Loader, Draft: f.opts.Draft, NoMetaValidation: !meta}
+	c := schema.NewCompiler(opts)
+	if f.root == "" {
+		return c, c.AddDocument(f.uri, f.doc)
+	}
+	// A schema inside a document: the document is its schema when it is one (and its
+	// problems outside the schema linted are not this lint's), else a holder of schemas.
+	if !f.api {
+		err := c.AddDocument(f.uri, f.doc)
+		if err == nil || f.within(err) {
+			return c, err
+		}
+		c = schema.NewCompiler(opts)
+	}
+	return c, c.AddContainer(f.uri, f.doc, nil)
+}
+
+// within reports whether a compilation error is about the schema linted (or inside it).
+func (f *file) within(err error) bool {
+	var se *schema.SchemaError
+	if !errors.As(err, &se) {
+		return true
+	}
+	in := func(p string) bool { return p == f.root || strings.HasPrefix(p, f.root+"/") }
+	if in(se.Pointer) {
+		return true
+	}
+	for _, e := range se.Causes {
+		if in(e.InstanceLocation) {
+			return true
+		}
+	}
+	return false
+}
+
+// compileAt compiles the schema at ptr of the document with c.
+func (f *file) compileAt(c *schema.Compiler, ptr string) (*schema.Schema, error) {
+	if f.root == "" {
+		if ptr == "" {
+			return c.Compile(f.uri)
+		}
+		return c.Compile(f.uri + "#" + ptr)
+	}
+	return c.CompileAt(f.uri, ptr)
 }
 
 // compiledRoot compiles the document (once) and returns its root schema, or nil when it
@@ -709,11 +796,22 @@ func (f *file) compiledRoot() *schema.Schema {
 		return nil
 	}
 	cp.c = c
-	cp.root, cp.rootErr = c.Compile(f.uri)
+	cp.root, cp.rootErr = f.compileAt(c, f.root)
+	if cp.metaErr == nil && errors.As(cp.rootErr, &se) && len(se.Causes) > 0 {
+		// A schema inside a document that holds schemas is checked against its
+		// meta-schema when it is compiled, not when the document is added.
+		cp.metaErr = se
+		if c, err = f.newCompiler(false); err != nil {
+			cp.rootErr, cp.dirty = err, true
+			return nil
+		}
+		cp.c = c
+		cp.root, cp.rootErr = f.compileAt(c, f.root)
+	}
 	if cp.rootErr != nil {
 		cp.dirty = true
 	} else {
-		cp.at[""] = cp.root
+		cp.at[f.root] = cp.root
 	}
 	return cp.root
 }
@@ -726,7 +824,7 @@ func (f *file) schemaAt(ptr string) *schema.Schema {
 	if s, ok := cp.at[ptr]; ok {
 		return s
 	}
-	if cp.failed[ptr] || cp.rootErr != nil && ptr == "" {
+	if cp.failed[ptr] || cp.rootErr != nil && ptr == f.root {
 		return nil
 	}
 	if cp.dirty || cp.c == nil {
@@ -741,7 +839,7 @@ func (f *file) schemaAt(ptr string) *schema.Schema {
 		}
 		cp.c, cp.dirty = c, false
 	}
-	s, err := cp.c.Compile(f.uri + "#" + ptr)
+	s, err := f.compileAt(cp.c, ptr)
 	if err != nil {
 		cp.failed[ptr], cp.dirty = true, true
 		return nil

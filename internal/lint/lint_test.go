@@ -488,3 +488,67 @@ func TestDependencyTautologyFixes(t *testing.T) {
 		t.Errorf("dependentRequired left: %s", source.AppendJSON(nil, dr))
 	}
 }
+
+// TestPointer lints one schema inside a document: only its findings, at the document's
+// pointers and positions, in the document's dialect (OpenAPI's keywords are known in an
+// OpenAPI document), without the rules about a document as a whole.
+func TestPointer(t *testing.T) {
+	t.Parallel()
+	fsys := workspace.Memory(map[string]string{
+		"defs.json": `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "type": "object",
+  "$defs": {
+    "a": {"type": "integer", "enum": [1, 2], "minimum": "x", "properties": {"p": {"$ref": "#/$defs/b"}}},
+    "b": {"const": 1, "type": "string"}
+  }
+}`,
+		"api.yaml": "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    Pet:\n      type: object\n" +
+			"      nullable: true\n      example: {name: x}\n      properties:\n        owner: {$ref: '#/components/schemas/Owner'}\n" +
+			"        tag: {tyep: string}\n    Owner:\n      type: strng\n",
+	})
+	run := func(srcs ...Source) *Result {
+		res, err := Run(context.Background(), srcs, fsys, &Options{Rules: map[string]Setting{"all": "on"}, Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	found := func(res *Result) []string {
+		var out []string
+		for _, f := range res.Findings {
+			out = append(out, fmt.Sprintf("%s:%d:%d %s %s", f.File, f.Line, f.Column, f.Pointer, f.Rule))
+		}
+		for _, p := range res.Problems {
+			out = append(out, p.File+": "+p.Message)
+		}
+		return out
+	}
+	tests := []struct {
+		src  Source
+		want []string
+	}{
+		{Source{Name: "defs.json", Path: "defs.json", Pointer: "/$defs/a"}, []string{
+			"defs.json:5:46 /$defs/a/minimum invalid-schema",
+			"defs.json:5:11 /$defs/a/type enum-with-type",
+			"defs.json:5:62 /$defs/a/properties type-keyword-mismatch",
+		}},
+		{Source{Name: "defs.json", Path: "defs.json", Pointer: "/$defs/b"}, []string{"defs.json:6:11 /$defs/b/const type-conflict"}},
+		{Source{Name: "api.yaml", Path: "api.yaml", Pointer: "/components/schemas/Pet"}, []string{
+			"api.yaml:12:15 /components/schemas/Pet/properties/tag/tyep misspelled-keyword",
+		}},
+		{Source{Name: "api.yaml", Path: "api.yaml", Pointer: "/components/schemas/Owner"}, []string{
+			"api.yaml:14:7 /components/schemas/Owner/type invalid-schema",
+		}},
+		{Source{Name: "api.yaml", Path: "api.yaml", Pointer: "/components/schemas/Nope"}, []string{"api.yaml: api.yaml: nothing at #/components/schemas/Nope"}},
+		{Source{Name: "api.yaml", Path: "api.yaml", Pointer: "/info/title"}, []string{"api.yaml: api.yaml: #/info/title is a string, not a schema"}},
+	}
+	for _, tt := range tests {
+		got := found(run(tt.src))
+		sort.Strings(got)
+		sort.Strings(tt.want)
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s#%s (-want +got):\n%s", tt.src.Name, tt.src.Pointer, diff)
+		}
+	}
+}

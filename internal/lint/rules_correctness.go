@@ -213,10 +213,15 @@ func (f *file) nearestNode(ptr string) *node {
 		}
 		i := strings.LastIndexByte(ptr, '/')
 		if i < 0 {
-			return f.byPtr[""]
+			return f.rootNode()
 		}
 		ptr = ptr[:i]
 	}
+}
+
+// inRoot reports whether a pointer of the document lies in the schema linted.
+func (f *file) inRoot(p string) bool {
+	return f.root == "" || p == f.root || strings.HasPrefix(p, f.root+"/")
 }
 
 func checkRefLoop(c *checker) {
@@ -224,7 +229,7 @@ func checkRefLoop(c *checker) {
 	if root == nil {
 		return
 	}
-	if se := schema.RefLoop(root); se != nil && se.File == c.f.name {
+	if se := schema.RefLoop(root); se != nil && se.File == c.f.name && c.f.inRoot(se.Pointer) {
 		c.reportPtr(se.Pointer, se.Msg) // a loop in another document is that document's finding
 	}
 }
@@ -235,7 +240,9 @@ func checkInvalidSchema(c *checker) {
 	cp := &f.comp
 	if cp.metaErr != nil {
 		for _, e := range cp.metaErr.Causes {
-			c.reportPtr(e.InstanceLocation, "not valid against the meta-schema: "+e.Message)
+			if f.inRoot(e.InstanceLocation) {
+				c.reportPtr(e.InstanceLocation, "not valid against the meta-schema: "+e.Message)
+			}
 		}
 	}
 	if cp.rootErr == nil {
@@ -243,10 +250,10 @@ func checkInvalidSchema(c *checker) {
 	}
 	var se *schema.SchemaError
 	if !errors.As(cp.rootErr, &se) {
-		c.reportPtr("", "the schema cannot be compiled: "+cp.rootErr.Error())
+		c.reportPtr(f.root, "the schema cannot be compiled: "+cp.rootErr.Error())
 		return
 	}
-	if se.File != f.name {
+	if se.File != f.name || !f.inRoot(se.Pointer) {
 		return // a problem of a referenced document: unresolved-ref reports it at the reference
 	}
 	last := se.Pointer[strings.LastIndexByte(se.Pointer, '/')+1:]
@@ -495,7 +502,7 @@ func checkTypeConflict(c *checker, n *node) {
 	}
 	if cv, ok := n.get("const"); ok && n.draft.Version >= 6 {
 		if typeOfValue(cv, n.draft)&t == 0 {
-			c.report(n, "/const", fmt.Sprintf("const %s is not a %s, which type requires: nothing is valid", short(cv), t), nil)
+			c.report(n, "/const", fmt.Sprintf("const %s is not %s, which type requires: nothing is valid", short(cv), aType(t.String())), nil)
 		}
 	}
 	if ev, ok := n.get("enum"); ok && ev.Kind() == source.Array && ev.Len() > 0 {
@@ -507,7 +514,7 @@ func checkTypeConflict(c *checker, n *node) {
 			}
 		}
 		if !any {
-			c.report(n, "/enum", fmt.Sprintf("no enum value is a %s, which type requires: nothing is valid", t), nil)
+			c.report(n, "/enum", fmt.Sprintf("no enum value is %s, which type requires: nothing is valid", aType(t.String())), nil)
 		}
 	}
 	if av, ok := n.get("allOf"); ok && av.Kind() == source.Array {

@@ -110,9 +110,9 @@ func checkTitleDescriptionEqual(c *checker, n *node) {
 }
 
 func checkTopLevel(c *checker, kw, what string) {
-	root := c.f.byPtr[""]
-	if root == nil || !root.isObject() {
-		return
+	root := c.f.rootNode()
+	if c.f.root != "" || root == nil || !root.isObject() {
+		return // a schema inside a document is no published document of its own
 	}
 	v, ok := root.get(kw)
 	switch {

@@ -27,7 +27,10 @@ func init() {
 			Explanation: "Each draft has its own keywords: const and contains do not exist in draft 4, if/then/else " +
 				"not before draft 7, dependentRequired and unevaluatedProperties not before 2019-09, prefixItems " +
 				"not before 2020-12; id became $id in draft 6, and 2019-09 split dependencies. A validator reading " +
-				"the declared draft ignores such a keyword, so what it should check goes unchecked. Draft 3 keywords " +
+				"the declared draft ignores such a keyword, so what it should check goes unchecked. (const, contains, " +
+				"propertyNames and if/then/else in draft 4 and 6 schemas are the exception validators disagree on: " +
+				"jstk applies them, as Ajv does, while the specification and validators that follow its letter ignore " +
+				"them; the finding says so.) Draft 3 keywords " +
 				"(extends, disallow, divisibleBy) are reported too. Annotations of later drafts are harmless and not " +
 				"reported.",
 			Bad:  `{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "dependentRequired": {"card": ["billing"]}}`,
@@ -237,6 +240,11 @@ var openAPIKeywords = map[string]string{
 	"externalDocs":  "externalDocs is an OpenAPI keyword; JSON Schema ignores it",
 }
 
+// apiKeywords are the keywords of the Schema Objects of OpenAPI 3.x and AsyncAPI documents
+// beyond JSON Schema's: known in the schemas of such a document.
+var apiKeywords = map[string]bool{"nullable": true, "discriminator": true, "xml": true, "externalDocs": true,
+	"example": true, "readOnly": true, "writeOnly": true, "deprecated": true}
+
 // wrongDraftHints say what the declared draft uses instead.
 var wrongDraftHints = map[string]func(d *schema.Draft) string{
 	"id":                func(*schema.Draft) string { return "it is draft 4's name for $id" },
@@ -257,6 +265,19 @@ var wrongDraftHints = map[string]func(d *schema.Draft) string{
 	"unevaluatedProperties": func(*schema.Draft) string {
 		return "it has no equivalent before 2019-09; additionalProperties only sees its own schema's properties"
 	},
+}
+
+// appliedAnyway reports the keywords of later drafts that jstk applies in draft 4 and 6
+// schemas, whose specifications ignore them (see schema.Options.StrictDraft): const,
+// contains and propertyNames in draft 4; if, then and else in drafts 4 and 6.
+func appliedAnyway(d *schema.Draft, k string) bool {
+	switch k {
+	case "const", "contains", "propertyNames":
+		return d.Version < 6
+	case "if", "then", "else":
+		return d.Version < 7
+	}
+	return false
 }
 
 // classified caches classifyKeyword, which measures edit distances.
@@ -301,6 +322,10 @@ func classifyKeywordSlow(d *schema.Draft, k string) (keywordClass, string) {
 			names[i] = x.Name
 		}
 		msg := fmt.Sprintf("%s is a keyword of %s, not of %s, so it is ignored here", k, strings.Join(names, ", "), d.Name)
+		if appliedAnyway(d, k) {
+			msg = fmt.Sprintf("%s is a keyword of %s, not of %s: jstk applies it here anyway, as Ajv does, but the %s "+
+				"specification ignores it, and so do validators that follow it to the letter", k, strings.Join(names, ", "), d.Name, d.Name)
+		}
 		if k == "dependencies" && d.Version >= 2019 {
 			msg = fmt.Sprintf("%s is not a keyword of %s (jstk still honours it, most validators ignore it)", k, d.Name)
 		}
@@ -328,7 +353,7 @@ func checkKeywords(c *checker, n *node, want keywordClass) {
 	for i := 0; i < n.val.Len(); i++ {
 		k := n.val.Key(i)
 		class, msg := classifyKeyword(n.draft, k)
-		if class != want {
+		if class != want || c.f.api && apiKeywords[k] {
 			continue
 		}
 		if class == kwUnknown && msg == "" {
@@ -452,7 +477,7 @@ func checkDialectURI(c *checker, n *node) {
 
 func checkMissingDialect(c *checker) {
 	root := c.f.byPtr[""]
-	if root == nil || !root.isObject() || root.has("$schema") {
+	if c.f.root != "" || root == nil || !root.isObject() || root.has("$schema") {
 		return
 	}
 	c.report(root, "", fmt.Sprintf("no $schema: each validator picks a draft of its own (jstk reads it as %s)", c.f.rootDraft.Name), nil)
@@ -687,7 +712,7 @@ func producesAnnotations(k string) bool {
 
 func checkOrphanDefinitions(c *checker) {
 	f := c.f
-	root := f.byPtr[""]
+	root := f.rootNode()
 	if root == nil || !root.isObject() {
 		return
 	}

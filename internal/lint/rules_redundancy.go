@@ -359,7 +359,7 @@ func checkEnumWithType(c *checker, n *node) {
 			return
 		}
 	}
-	c.report(n, "/type", fmt.Sprintf("every %s value is a %s already: type adds nothing", kw, t), fix("remove type", removeOp(n.at("type"))))
+	c.report(n, "/type", fmt.Sprintf("every %s value is %s already: type adds nothing", kw, aType(t.String())), fix("remove type", removeOp(n.at("type"))))
 }
 
 func reportDuplicates(c *checker, n *node, kw, what string) {

@@ -73,3 +73,49 @@ func TestRuleExamples(t *testing.T) {
 	}
 	golden.Check(t, "testdata/rules.golden", report.String())
 }
+
+// TestMessageWording pins messages a person reads: articles before type names, and what a
+// draft 4 or 6 schema's keyword of a later draft means to jstk and to others.
+func TestMessageWording(t *testing.T) {
+	tests := []struct {
+		name, text, rule, want string
+	}{
+		{"const of another type", `{"type": "integer", "const": "a"}`, "type-conflict",
+			`const "a" is not an integer, which type requires: nothing is valid`},
+		{"enum of another type", `{"type": ["object", "array"], "enum": [1]}`, "type-conflict",
+			"no enum value is an array or object, which type requires: nothing is valid"},
+		{"enum of the type", `{"type": "integer", "enum": [1, 2]}`, "enum-with-type",
+			"every enum value is an integer already: type adds nothing"},
+		{"null", `{"type": "null", "const": null}`, "enum-with-type", "every const value is null already: type adds nothing"},
+		{"draft 4 const", `{"$schema": "http://json-schema.org/draft-04/schema#", "const": 1}`, "wrong-draft-keyword",
+			"const is a keyword of draft-06, draft-07, 2019-09, 2020-12, not of draft-04: jstk applies it here anyway, as Ajv " +
+				"does, but the draft-04 specification ignores it, and so do validators that follow it to the letter; use an enum with one value"},
+		{"draft 6 if", `{"$schema": "http://json-schema.org/draft-06/schema#", "if": {}}`, "wrong-draft-keyword",
+			"if is a keyword of draft-07, 2019-09, 2020-12, not of draft-06: jstk applies it here anyway, as Ajv does, but the " +
+				"draft-06 specification ignores it, and so do validators that follow it to the letter"},
+		{"a keyword jstk ignores", `{"$schema": "http://json-schema.org/draft-07/schema#", "dependentRequired": {}}`,
+			"wrong-draft-keyword", "dependentRequired is a keyword of 2019-09, 2020-12, not of draft-07, so it is ignored here; use dependencies with an array of names"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := lintOne(t, "s.json", tt.text, nil)
+			var got []string
+			for _, f := range res.Findings {
+				if f.Rule == tt.rule {
+					got = append(got, f.Message)
+					if f.Message == tt.want {
+						return
+					}
+				}
+			}
+			t.Errorf("no %s finding says\n  %s\ngot %q", tt.rule, tt.want, got)
+		})
+	}
+	for _, text := range []string{`[1]`, `1`, `"x"`, `null`} {
+		res := lintOne(t, "s.json", text, nil)
+		if len(res.Problems) != 1 || strings.Contains(res.Problems[0].Message, "a integer") ||
+			strings.Contains(res.Problems[0].Message, "a array") {
+			t.Errorf("lint %s: problems %+v", text, res.Problems)
+		}
+	}
+}

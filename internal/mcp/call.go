@@ -27,6 +27,7 @@ type call struct {
 	done              bool
 	sentProgress      bool
 	lastProgress      float64
+	lastProgressAt    time.Time
 }
 
 // Outcomes recorded in the audit log.
@@ -99,7 +100,11 @@ func (s *Server) progressFunc(c *call, token json.RawMessage, send func([]byte))
 		if c.done || c.cancelledByClient || (c.sentProgress && progress <= c.lastProgress) {
 			return
 		}
-		c.sentProgress, c.lastProgress = true, progress
+		now := s.opts.Now()
+		if c.sentProgress && s.opts.ProgressInterval > 0 && now.Sub(c.lastProgressAt) < s.opts.ProgressInterval {
+			return // too soon after the last: the next report says more
+		}
+		c.sentProgress, c.lastProgress, c.lastProgressAt = true, progress, now
 		p := map[string]any{"progressToken": token, "progress": progress}
 		if total > 0 && !math.IsInf(total, 0) {
 			p["total"] = total

@@ -112,6 +112,9 @@ func testOptions() *Options {
 	return &Options{
 		Name: "jstk-test", Version: "1.2.3",
 		Now: clock.Now,
+		// The fake clock moves 1.5 ms a reading: the conversations see every report
+		// (TestProgressInterval tests the interval).
+		ProgressInterval: -1,
 		NewRunID: func() string {
 			mu.Lock()
 			defer mu.Unlock()

@@ -62,6 +62,9 @@ const (
 	DefaultPageSize       = 50
 	DefaultMaxMessageSize = 256 << 20
 	DefaultListTTL        = time.Hour
+	// DefaultProgressInterval is the least time between two progress notifications of a
+	// call: a client is told how a long call goes, not flooded.
+	DefaultProgressInterval = 250 * time.Millisecond
 )
 
 // Options configure a Server. The zero value (or nil) is usable.
@@ -91,6 +94,10 @@ type Options struct {
 	NewRunID func() string
 	// Logf receives diagnostics (stderr in the CLI); nil discards them.
 	Logf func(format string, args ...any)
+	// ProgressInterval is the least time between two notifications/progress of one call
+	// (by Now): the reports that come sooner are dropped. 0 means DefaultProgressInterval;
+	// negative, none is dropped.
+	ProgressInterval time.Duration
 	// MaxConcurrent bounds the tools/call that run at once; the others wait, in the order
 	// they came, until one ends (a call cancelled while it waits never runs). <= 0 means
 	// the number of CPUs.
@@ -152,6 +159,9 @@ func NewServer(p Provider, opts *Options) *Server {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.ProgressInterval == 0 {
+		o.ProgressInterval = DefaultProgressInterval
 	}
 	if o.NewRunID == nil {
 		o.NewRunID = rand.Text

@@ -59,9 +59,11 @@ type CallRequest struct {
 	ProtocolVersion string
 	// RunID is minted by the server for this call; it is in the result's _meta and the audit.
 	RunID string
-	// Progress is non-nil only when the request carried params._meta.progressToken; each call
-	// sends notifications/progress. total <= 0 and message "" are left out of the notification.
-	// It is safe for concurrent use and does nothing once the call is answered or cancelled.
+	// Progress is non-nil only when the request carried params._meta.progressToken; a call
+	// sends notifications/progress, at most one per Options.ProgressInterval (the others are
+	// dropped) and only with increasing progress. total <= 0 and message "" are left out of
+	// the notification. It is safe for concurrent use and does nothing once the call is
+	// answered or cancelled.
 	Progress func(progress, total float64, message string)
 }
 

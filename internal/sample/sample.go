@@ -49,6 +49,10 @@ type Options struct {
 	// Attempts bounds the whole-instance attempts per instance (default 24); Budget the
 	// generation steps of one attempt (default 4000).
 	Attempts, Budget int
+	// MaxBytes, when positive, bounds the JSON of the instances kept, together (the answer
+	// of a tool call has a size budget): generation stops at the instance that would pass
+	// it, which is not kept, and Result.Omitted counts the instances not given.
+	MaxBytes int
 }
 
 // Result holds the generated instances. Its JSON form is the CLI's --format json output
@@ -64,9 +68,15 @@ type Result struct {
 	Seed      int64 `json:"seed"`
 	// Failure says why fewer instances than requested were generated.
 	Failure *Failure `json:"failure,omitempty"`
+	// Omitted counts the instances not given because they would pass Options.MaxBytes;
+	// Next is the size of the first of them, in bytes (said in the text).
+	Omitted int `json:"omitted,omitempty"`
+	Next    int `json:"-"`
 
-	values  []source.Value
-	invalid bool
+	values   []source.Value
+	invalid  bool
+	maxBytes int // Options.MaxBytes
+	size     int // of the instances kept, as counted against maxBytes
 }
 
 // Violation is the one error an invalid instance has.
@@ -124,6 +134,14 @@ func (r *Result) WriteText(w io.Writer) error {
 	}
 	if f := r.Failure; f != nil {
 		buf = fmt.Appendf(buf, "%s\n", f.message(r))
+	}
+	if r.Omitted > 0 {
+		what := "ask for fewer"
+		if len(r.values) == 0 {
+			what = "a run without a size bound (the command line) gives it"
+		}
+		buf = fmt.Appendf(buf, "sample: %d of %d instances given: instance %d is %d bytes, more than the %d bytes this answer has left for instances; %s\n",
+			len(r.values), r.Requested, len(r.values)+1, r.Next, r.maxBytes-r.size, what)
 	}
 	_, err := w.Write(buf)
 	return err
@@ -201,7 +219,7 @@ func (o *Options) withDefaults() *Options {
 func Generate(ctx context.Context, s *schema.Schema, opts *Options) (*Result, error) {
 	o := opts.withDefaults()
 	g := newGen(ctx, s, o)
-	res := &Result{Samples: []json.RawMessage{}, Requested: o.Count, Seed: o.Seed, invalid: o.Invalid}
+	res := &Result{Samples: []json.RawMessage{}, Requested: o.Count, Seed: o.Seed, invalid: o.Invalid, maxBytes: o.MaxBytes}
 	used := map[string]int{}
 	for i := 0; i < o.Count; i++ {
 		var v source.Value
@@ -227,8 +245,20 @@ func Generate(ctx context.Context, s *schema.Schema, opts *Options) (*Result, er
 			res.Failure = failure
 			break
 		}
+		data := source.AppendJSON(nil, v)
+		if o.MaxBytes > 0 {
+			n := len(data) + 1
+			if viol != nil {
+				n += len(viol.InstanceLocation) + len(viol.KeywordLocation) + len(viol.AbsoluteKeywordLocation) + len(viol.Message) + 100
+			}
+			if res.size+n > o.MaxBytes {
+				res.Omitted, res.Next = o.Count-len(res.Samples), len(data)
+				break
+			}
+			res.size += n
+		}
 		res.values = append(res.values, v)
-		res.Samples = append(res.Samples, source.AppendJSON(nil, v))
+		res.Samples = append(res.Samples, data)
 		if viol != nil {
 			res.Violations = append(res.Violations, *viol)
 		}

@@ -493,12 +493,20 @@ func writeCauses(sb *strings.Builder, causes []Error, indent string) {
 	}
 }
 
-// locate fills in the positions of errors (and their causes) in doc.
+// locate fills in the positions of errors (and their causes) in doc, and puts each list
+// in the order of those positions, as a reader goes through the file (the meta-schema
+// reports them in the order of its keywords).
 func locate(errs []Error, doc *source.Document) {
 	for i := range errs {
 		errs[i].Line, errs[i].Column = doc.Locate(errs[i].InstanceLocation)
 		locate(errs[i].Causes, doc)
 	}
+	sort.SliceStable(errs, func(i, j int) bool {
+		if errs[i].Line != errs[j].Line {
+			return errs[i].Line < errs[j].Line
+		}
+		return errs[i].Column < errs[j].Column
+	})
 }
 
 // schemaErrAt is schemaErr located at the value rather than at its key.

@@ -99,6 +99,29 @@ func TestCompileErrors(t *testing.T) {
 	}
 }
 
+// The meta-schema's violations are listed as a reader goes through the file, and the
+// error is located at the first of them.
+func TestMetaViolationsByPosition(t *testing.T) {
+	text := "{\n  \"type\": \"object\",\n  \"required\": [1],\n  \"properties\": {\n    \"a\": {\"minimum\": \"x\"},\n" +
+		"    \"b\": {\"type\": \"strin\"}\n  },\n  \"minProperties\": -1\n}\n"
+	_, err := compileFiles(t, map[string]string{"s.json": text}, "s.json", nil)
+	var se *SchemaError
+	if !errors.As(err, &se) {
+		t.Fatalf("error %v is no *SchemaError", err)
+	}
+	var got []string
+	for _, c := range se.Causes {
+		got = append(got, fmt.Sprintf("%d:%d %s", c.Line, c.Column, c.InstanceLocation))
+	}
+	want := []string{"3:16 /required/0", "5:22 /properties/a/minimum", "6:19 /properties/b/type", "8:20 /minProperties"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("causes (-want +got):\n%s", diff)
+	}
+	if se.Line != 3 || se.Column != 16 {
+		t.Errorf("error at %d:%d, want 3:16", se.Line, se.Column)
+	}
+}
+
 func TestErrorsAndPositions(t *testing.T) {
 	s := mustCompile(t, `{
   "type": "object",

@@ -28,6 +28,8 @@ type Result struct {
 	ReportFormat string  `json:"reportFormat"`
 	SpecVersion  string  `json:"specVersion"`
 	Results      Results `json:"results"`
+
+	failedOnly bool // FailedOnly was called: the text leaves out the files that passed
 }
 
 // Results are the results of the run.
@@ -243,7 +245,13 @@ func (r *Result) WriteText(w io.Writer) error {
 		t := &r.Results.Tests[i]
 		byFile[t.FilePath] = append(byFile[t.FilePath], t)
 	}
+	passedFiles := 0
 	for _, f := range r.Results.Extra.Files {
+		passed := f.Problem == "" && f.Failed == 0 && f.NotRun == 0
+		if passed && r.failedOnly {
+			passedFiles++
+			continue
+		}
 		switch {
 		case f.Problem != "" && f.Total == 0:
 			tw.printf("%s: ERROR %s\n", f.File, f.Problem)
@@ -291,6 +299,9 @@ func (r *Result) WriteText(w io.Writer) error {
 	}
 	if p := r.Results.Extra.Page; p != nil {
 		tw.printf("(%d of %d tests listed; ask for more with offset and limit)\n", p.Total-p.Omitted, p.Total)
+	}
+	if passedFiles > 0 {
+		tw.printf("(%s where every test passed not listed)\n", plural(passedFiles, "file", "files"))
 	}
 	s := r.Results.Summary
 	parts := []string{fmt.Sprintf("%d passed", s.Passed)}
@@ -385,8 +396,10 @@ func (r *Result) Cut(offset, limit int) {
 	r.Results.Extra.Page = &Page{Offset: offset, Limit: limit, Total: total, Omitted: total - (end - offset)}
 }
 
-// FailedOnly keeps only the tests that failed or could not run.
+// FailedOnly keeps only the tests that failed or could not run; the text report then leaves
+// out the files whose tests all passed too.
 func (r *Result) FailedOnly() {
+	r.failedOnly = true
 	kept := []TestResult{}
 	for _, t := range r.Results.Tests {
 		if t.Status != StatusPassed {

@@ -544,3 +544,22 @@ func TestParallelRaisesWorkerPanic(t *testing.T) {
 		t.Errorf("%d of 50 ran", ran.Load())
 	}
 }
+
+// TestFailedOnlyText: with FailedOnly the text names only the files with a failure, and
+// says how many passing files it left out.
+func TestFailedOnlyText(t *testing.T) {
+	res := run(t, nil, "tests/person.test.json", "tests/failing.test.yaml")
+	var before bytes.Buffer
+	res.WriteText(&before)
+	if !strings.Contains(before.String(), "tests/person.test.json: PASS") {
+		t.Fatalf("the full text has no PASS line:\n%s", before.String())
+	}
+	res.FailedOnly()
+	var buf bytes.Buffer
+	res.WriteText(&buf)
+	got := buf.String()
+	if strings.Contains(got, "PASS") || !strings.Contains(got, "tests/failing.test.yaml: FAIL") ||
+		!strings.Contains(got, "(1 file where every test passed not listed)") {
+		t.Errorf("failed-only text:\n%s", got)
+	}
+}

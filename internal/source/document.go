@@ -11,6 +11,10 @@
 //   - JSON is strict (RFC 8259): no comments, trailing commas or NaN; a UTF-8 byte order mark
 //     is skipped at the start of a file (and of the first line of NDJSON, nowhere else);
 //     a repeated key keeps its first place and its last value, as JSON.parse does.
+//   - JSONC (JSON with // and /* */ comments and trailing commas) is read for the files
+//     named so (see FormatOf: .jsonc, tsconfig*.json, .vscode/*.json, ...), for text
+//     that is JSONC but not JSON when the format is sniffed, and for every JSON document
+//     with Limits.JSONC. A strict JSON error that JSONC would not have made says so.
 //   - YAML follows the 1.2 core schema (see ParseYAML); a repeated key is an error, as the
 //     YAML spec says; .inf and .nan are errors; aliases are expanded within a bound.
 //   - TOML dates and times become strings (see ParseTOML); inf and nan are errors.
@@ -34,9 +38,11 @@ const (
 	YAML
 	TOML
 	NDJSON
+	// JSONC is JSON with comments and trailing commas (see ParseJSONC).
+	JSONC
 )
 
-var formatNames = [...]string{"JSON", "YAML", "TOML", "NDJSON"}
+var formatNames = [...]string{"JSON", "YAML", "TOML", "NDJSON", "JSONC"}
 
 func (f Format) String() string {
 	if int(f) < len(formatNames) {
@@ -58,6 +64,9 @@ type Limits struct {
 	// MaxAliasNodes bounds the number of values the aliases of one YAML document may expand
 	// to (default DefaultMaxAliasNodes), so that a "billion laughs" document fails fast.
 	MaxAliasNodes int
+	// JSONC reads every JSON document as JSONC (comments and trailing commas accepted), not
+	// only the files whose names say JSONC (see FormatOf). NDJSON lines stay strict.
+	JSONC bool
 }
 
 func (l *Limits) maxSize() int64 {

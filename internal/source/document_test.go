@@ -122,11 +122,11 @@ func TestKindAndFormatNames(t *testing.T) {
 	for k := Invalid; k <= Object+1; k++ {
 		got = append(got, k.String())
 	}
-	for f := JSON; f <= NDJSON+1; f++ {
+	for f := JSON; f <= JSONC+1; f++ {
 		got = append(got, f.String())
 	}
 	want := []string{"invalid", "null", "boolean", "number", "string", "array", "object", "kind(7)",
-		"JSON", "YAML", "TOML", "NDJSON", "format(4)"}
+		"JSON", "YAML", "TOML", "NDJSON", "JSONC", "format(5)"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

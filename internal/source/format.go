@@ -9,16 +9,25 @@ import (
 )
 
 // FormatOf returns the format that a file name's extension stands for: .json (so also
-// .schema.json), .yaml and .yml, .toml, and .ndjson, .jsonl and .ldjson. Case is ignored. It
-// reports false for any other name, such as "-" for stdin.
+// .schema.json), .jsonc, .yaml and .yml, .toml, and .ndjson, .jsonl and .ldjson. Case is
+// ignored. The JSON files that their tools read as JSONC are JSONC: tsconfig*.json,
+// jsconfig*.json, devcontainer.json and .devcontainer.json, and every .json file of a
+// .vscode or .devcontainer directory. It reports false for any other name, such as "-"
+// for stdin.
 func FormatOf(name string) (Format, bool) {
-	base := name[strings.LastIndexAny(name, `/\`)+1:]
+	cut := strings.LastIndexAny(name, `/\`)
+	base := name[cut+1:]
 	dot := strings.LastIndexByte(base, '.')
 	if dot < 0 {
 		return 0, false
 	}
 	switch strings.ToLower(base[dot+1:]) {
+	case "jsonc":
+		return JSONC, true
 	case "json":
+		if isJSONCName(name[:max(cut, 0)], strings.ToLower(base)) {
+			return JSONC, true
+		}
 		return JSON, true
 	case "yaml", "yml":
 		return YAML, true
@@ -30,11 +39,24 @@ func FormatOf(name string) (Format, bool) {
 	return 0, false
 }
 
+// isJSONCName reports the .json files that their tools read as JSONC, by their directory
+// and lower-cased base name.
+func isJSONCName(dir, base string) bool {
+	switch {
+	case strings.HasPrefix(base, "tsconfig") || strings.HasPrefix(base, "jsconfig"),
+		base == "devcontainer.json" || base == ".devcontainer.json":
+		return true
+	}
+	parent := dir[strings.LastIndexAny(dir, `/\`)+1:]
+	return parent == ".vscode" || parent == ".devcontainer"
+}
+
 // Sniff guesses the format of a document from its content, for stdin and for names without
 // a known extension:
 //   - JSON when the text (after a byte order mark and white space) starts like a JSON value
 //     and is one; also when it is empty, so that the error says a JSON value was expected;
 //   - NDJSON when its first two non-blank lines are JSON values each;
+//   - JSONC when it starts like a JSON value or a comment ("//", "/*") and is JSONC;
 //   - TOML when it starts (after blank lines and comments) with a "key = value" line, or
 //     with a table header ("[name]", "[[name]]") followed by another header or key/value
 //     line, and the whole text is TOML;
@@ -53,6 +75,13 @@ func Sniff(src []byte) Format {
 		}
 		if looksLikeNDJSON(s) {
 			return NDJSON
+		}
+	}
+	if startsLikeJSON(s[0]) || strings.HasPrefix(s, "//") || strings.HasPrefix(s, "/*") {
+		if blanked, changed, err := blankJSONC(text); err == nil && changed {
+			if _, err := parseJSONText(blanked, DefaultMaxDepth); err == nil {
+				return JSONC
+			}
 		}
 	}
 	if looksLikeTOML(s) {
@@ -194,6 +223,12 @@ func Parse(name string, src []byte, f Format, lim *Limits) ([]*Document, error) 
 		return []*Document{doc}, nil
 	case NDJSON:
 		return parseNDJSON(name, src, lim)
+	case JSONC:
+		doc, err := ParseJSONC(name, src, lim)
+		if err != nil {
+			return nil, err
+		}
+		return []*Document{doc}, nil
 	}
 	return nil, fmt.Errorf("source.Parse: unknown format %v", f)
 }

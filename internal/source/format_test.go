@@ -54,7 +54,9 @@ func TestSniff(t *testing.T) {
 		{"{\"a\":1}\n{\"a\":2}\n", NDJSON},
 		{"\n1\n\n2\n", NDJSON},
 		{"{\"a\":1}\n{\"a\":", JSON}, // the second line is not JSON: JSON, whose error says why
-		{"{\"a\":1,}", YAML},         // not JSON, but YAML reads it
+		{"{\"a\":1,}", JSONC},        // not JSON, but JSONC (and YAML) reads it
+		{"// settings\n{\"a\": 1}", JSONC},
+		{"/* x */ [1]", JSONC},
 		{"{a: ", JSON},
 		{"[x]\ny = 1\n", TOML},
 		{"# comment\n[[servers]]\nname = 'a'\n", TOML},

@@ -241,3 +241,46 @@ func tooBigForRat(s string) bool {
 	e := strings.TrimLeft(s[i+1:], "+-0")
 	return len(e) > 4 || len(s) > 2000
 }
+
+// FuzzJSONC checks JSONC against strict JSON: every JSON text reads as JSONC to the same
+// value (and stays JSON); every JSONC text's comments and trailing commas become spaces of
+// the same length, the text left is JSON, and its values read the same; offsets stay in
+// the text.
+func FuzzJSONC(f *testing.F) {
+	for _, s := range []string{
+		`{"a":1,"b":[true,false,null],"c":"x"}`, "// x\n{\"a\": [1, 2,],}", "/* a */ 1 /* b */", `[1,,]`, `[,]`,
+		`{"u": "http://x/*y*/", "v": "a\"//b"}`, "[1, // c\r\n2]", "/* open", "\uFEFF// x\n{}", `{"a":1,}`, "[1,/**/]",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		doc, err := ParseJSONC("f.jsonc", src, nil)
+		strict, serr := ParseJSON("f.json", src, nil)
+		if serr == nil {
+			if err != nil {
+				t.Fatalf("JSON %q is not JSONC: %v", src, err)
+			}
+			if doc.Format != JSON || string(AppendJSON(nil, doc.Root)) != string(AppendJSON(nil, strict.Root)) {
+				t.Fatalf("JSON %q reads differently as JSONC", src)
+			}
+		}
+		if err != nil {
+			if _, ok := err.(*Error); !ok {
+				t.Fatalf("error is a %T", err)
+			}
+			return
+		}
+		inBounds(t, doc.Root, len(src))
+		blanked, _, jerr := blankJSONC(string(src))
+		if jerr != nil || len(blanked) != len(src) {
+			t.Fatalf("blankJSONC(%q) = %q, %v", src, blanked, jerr)
+		}
+		again, err := ParseJSON("b.json", []byte(blanked), nil)
+		if err != nil {
+			t.Fatalf("the blanked text %q is not JSON: %v", blanked, err)
+		}
+		if string(AppendJSON(nil, again.Root)) != string(AppendJSON(nil, doc.Root)) {
+			t.Fatalf("%q and its blanked text read differently", src)
+		}
+	})
+}

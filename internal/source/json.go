@@ -11,19 +11,141 @@ import (
 
 // ParseJSON parses one JSON document. Errors are *Error values naming name, line and column.
 // A UTF-8 byte order mark at the start is skipped. The document keeps its own copy of src,
-// so the caller may reuse src afterwards.
+// so the caller may reuse src afterwards. With lim.JSONC, comments and trailing commas are
+// accepted (see ParseJSONC). An error that JSONC or NDJSON would not have made says so: a
+// comment or a trailing comma, several documents one after the other.
 func ParseJSON(name string, src []byte, lim *Limits) (*Document, error) {
+	if lim != nil && lim.JSONC && !isNDJSONName(name) {
+		return ParseJSONC(name, src, lim)
+	}
+	return parseJSON(name, src, lim, false)
+}
+
+// ParseJSONC parses one JSONC document ("JSON with comments", as VS Code and TypeScript
+// read tsconfig.json and settings.json): JSON with // and /* */ comments and a trailing
+// comma allowed after the last member of an object or the last item of an array. Positions
+// are those of the text as written. The document's Format is JSONC when the text uses
+// either, else JSON.
+func ParseJSONC(name string, src []byte, lim *Limits) (*Document, error) {
+	return parseJSON(name, src, lim, true)
+}
+
+func parseJSON(name string, src []byte, lim *Limits, jsonc bool) (*Document, error) {
 	if int64(len(src)) > lim.maxSize() {
 		return nil, &Error{File: name, Msg: sizeMessage(int64(len(src)), lim.maxSize())}
 	}
 	text := string(src)
-	src = stringBytes(text) // the values share text's memory; so does the document
-	var p jsonParser
-	root, err := p.parse(text, skipBOM(text), lim.maxDepth())
-	if err != nil {
-		return nil, errorAt(name, src, 1, err.off, "%s", err.msg)
+	src = stringBytes(text) // the document keeps text; so do the values of strict JSON
+	parsed, format := text, JSON
+	if jsonc {
+		blanked, changed, err := blankJSONC(text)
+		if err != nil {
+			return nil, errorAt(name, src, 1, err.off, "%s", err.msg)
+		}
+		if changed {
+			parsed, format = blanked, JSONC
+		}
 	}
-	return NewDocument(name, JSON, src, root), nil
+	var p jsonParser
+	root, err := p.parse(parsed, skipBOM(parsed), lim.maxDepth())
+	if err != nil {
+		return nil, errorAt(name, src, 1, err.off, "%s%s", err.msg, hint(name, parsed, err, jsonc))
+	}
+	return NewDocument(name, format, src, root), nil
+}
+
+// blankJSONC turns JSONC text into JSON text of the same length: every byte of a comment
+// but line breaks, and every trailing comma, becomes a space. So the offsets of the values
+// are those of the text as written, whose lines and columns the document reports. It says
+// whether anything changed; an unterminated block comment is an error at its start.
+func blankJSONC(s string) (string, bool, *jsonError) {
+	if !strings.ContainsAny(s, "/,") {
+		return s, false, nil
+	}
+	b := []byte(s)
+	changed := false
+	blank := func(from, to int) {
+		for k := from; k < to; k++ {
+			if b[k] != '\n' && b[k] != '\r' {
+				b[k] = ' '
+			}
+		}
+		changed = true
+	}
+	comma := -1    // a comma after a value, not yet followed by anything but space
+	value := false // the last significant byte ended a value
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '"':
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+			comma, value = -1, true
+		case c == '/' && i+1 < len(b) && b[i+1] == '/':
+			end := i + 2
+			for end < len(b) && b[end] != '\n' && b[end] != '\r' {
+				end++
+			}
+			blank(i, end)
+			i = end - 1
+		case c == '/' && i+1 < len(b) && b[i+1] == '*':
+			end := strings.Index(s[i+2:], "*/")
+			if end < 0 {
+				return "", false, &jsonError{i, "unterminated comment: expected */"}
+			}
+			blank(i, i+2+end+2)
+			i += 2 + end + 1
+		case c == ',':
+			comma = -1
+			if value {
+				comma = i
+			}
+			value = false
+		case c == '}' || c == ']':
+			if comma >= 0 {
+				blank(comma, comma+1)
+			}
+			comma, value = -1, true
+		case c == '{' || c == '[' || c == ':':
+			comma, value = -1, false
+		case !isSpace[c]:
+			comma, value = -1, true
+		}
+	}
+	return string(b), changed, nil
+}
+
+// hint says what a strict JSON error may mean: a comment or a trailing comma (JSONC), or a
+// second document after the first (NDJSON, unless the name says NDJSON already).
+func hint(name, s string, err *jsonError, jsonc bool) string {
+	off := err.off
+	if off >= len(s) {
+		return ""
+	}
+	if !jsonc && s[off] == '/' && off+1 < len(s) && (s[off+1] == '/' || s[off+1] == '*') {
+		return " (comments are not JSON; if this is JSONC, name the file .jsonc or use --jsonc)"
+	}
+	if !jsonc && (s[off] == '}' || s[off] == ']') {
+		i := off - 1
+		for i >= 0 && isSpace[s[i]] {
+			i--
+		}
+		if i >= 0 && s[i] == ',' {
+			return " (a trailing comma is not JSON; if this is JSONC, name the file .jsonc or use --jsonc)"
+		}
+	}
+	if strings.HasSuffix(err.msg, "after the JSON value") && startsLikeJSON(s[off]) && !isNDJSONName(name) {
+		return ": the text holds more than one JSON document (NDJSON reads one per line: name the file .ndjson or .jsonl)"
+	}
+	return ""
+}
+
+// isNDJSONName reports a name whose extension says NDJSON.
+func isNDJSONName(name string) bool {
+	f, ok := FormatOf(name)
+	return ok && f == NDJSON
 }
 
 // stringBytes returns the bytes of s without copying them. They must never be modified.

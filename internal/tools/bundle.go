@@ -8,32 +8,25 @@ import (
 	"github.com/jstk-dev/jstk/internal/bundle"
 	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/source"
 )
 
 // BundleInput are the arguments of bundle.
 type BundleInput struct {
-	Schema Doc    `json:"schema" cli:"arg" role:"schema" desc:"The schema to bundle, with everything it references."`
-	Draft  string `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" desc:"Read documents that have no $schema as this draft (default 2020-12)."`
+	Schema Doc    `json:"schema" cli:"arg" role:"schema" brief:"-" desc:"The schema to bundle, with everything it references; FILE#/pointer names one inside a document (a $defs entry, an OpenAPI 3.1 document's component), which becomes the bundle's root."`
+	Draft  string `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" brief:"For documents without $schema" desc:"Read documents that have no $schema as this draft (default 2020-12)."`
 	Output string `json:"output,omitempty" cli:"only" short:"o" desc:"Write the bundled schema to this file instead of standard output (YAML when the name ends in .yaml or .yml)."`
 }
 
 func init() {
 	register(define(Descriptor{
-		Name:    "bundle",
-		Title:   "Bundle a JSON Schema into one document",
-		Summary: "bundle a schema and everything it references into one self-contained document",
-		Usage:   "[-o FILE] [--format json|yaml] SCHEMA",
-		Formats: []string{"yaml"},
-		Description: "Answers: what is this schema as a single self-contained document? Use it before " +
-			"publishing a schema that references other files or URIs, or to hand one document to a tool " +
-			"that cannot resolve references. References are resolved offline (relative files, workspace " +
-			"$ids, the resolve map). For 2019-09 and 2020-12 the result is a compound document: each " +
-			"referenced document is embedded under $defs with its own $id, and references stay as written " +
-			"where they still resolve. For drafts 4, 6 and 7, referenced documents are inlined under " +
-			"definitions and references to them are rewritten as JSON Pointers. The bundle validates " +
-			"exactly as the original, never contains local absolute paths, and bundling it again changes " +
-			"nothing. The result holds the bundled schema, its draft, the mode, and the embedded documents; " +
-			"an unresolvable reference is an error naming it.",
+		Name:        "bundle",
+		Title:       "Bundle a schema",
+		Summary:     "bundle a schema and everything it references into one self-contained document",
+		Usage:       "[-o FILE] [--format json|yaml] SCHEMA",
+		Formats:     []string{"yaml"},
+		Document:    true,
+		Description: "Answers: what is this schema as one self-contained document? Use it before publishing a schema that references other files, or for a tool that cannot resolve references. Referenced documents are embedded; the bundle validates as the original.",
 	}, runBundle))
 }
 
@@ -72,29 +65,6 @@ func (r *bundleReport) OutputFiles() []OutputFile {
 }
 
 func runBundle(ctx context.Context, env *Env, in *BundleInput) (*bundleReport, error) {
-	if in.Schema.splitPointer(env).Pointer != "" {
-		return nil, fmt.Errorf("argument schema: bundle reads whole schema documents; a pointer to a schema inside a document is not supported yet")
-	}
-	if err := in.Schema.check("schema"); err != nil {
-		return nil, err
-	}
-	data, name, err := in.Schema.bytes(env, "schema")
-	if err != nil {
-		return nil, err
-	}
-	doc, err := schema.ParseDocument(name, data, env.Limits)
-	if err != nil {
-		return nil, err
-	}
-	doc.Name = in.Schema.label("schema")
-	if ct, ok := schema.ContainerOf(doc.Root); ok {
-		return nil, fmt.Errorf("%s is an %s document, not a schema: bundle reads schema documents (bundling a schema inside an OpenAPI or AsyncAPI document is not supported yet)",
-			doc.Name, ct.Describe())
-	}
-	uri := schema.FileURI(env.FS.Abs(inlineName))
-	if in.Schema.Path != "" && in.Schema.Path != "-" {
-		uri = schema.FileURI(env.FS.Abs(in.Schema.Path))
-	}
 	draft := schema.Draft2020
 	if in.Draft != "" {
 		d, ok := schema.DraftByName(in.Draft)
@@ -103,17 +73,43 @@ func runBundle(ctx context.Context, env *Env, in *BundleInput) (*bundleReport, e
 		}
 		draft = d
 	}
-	loader := env.loader()
-	// The schema must be valid and its references resolvable before it is bundled.
-	c := schema.NewCompiler(&schema.Options{Loader: loader, Draft: draft})
-	if err := c.AddDocument(uri, doc); err != nil {
-		return nil, err
-	}
-	compiled, err := c.Compile(uri)
+	a, err := OpenSchemaArg(env, in.Schema, "schema")
 	if err != nil {
 		return nil, err
 	}
-	res, err := bundle.Bundle(ctx, doc.Name, uri, doc, &bundle.Options{Loader: loader, Draft: draft, Compiled: compiled})
+	var doc *source.Document
+	if ptr := a.Doc.Pointer; ptr != "" {
+		// A schema inside a document: it becomes a document of its own, with what it
+		// references in its document, and is bundled as one.
+		s, err := a.Compile(env, SchemaOptions{Draft: in.Draft})
+		if err != nil {
+			return nil, err
+		}
+		if doc, err = bundle.Extract(s, a.URI); err != nil {
+			return nil, err
+		}
+		doc.Name = a.Name + "#" + ptr
+	} else {
+		if doc, err = schema.ParseDocument(a.parseName, a.Data, env.Limits); err != nil {
+			return nil, err
+		}
+		doc.Name = a.Name
+		if ct, ok := schema.ContainerOf(doc.Root); ok {
+			return nil, fmt.Errorf("%s is an %s document, not a schema: bundle reads schema documents; name one of its schemas "+
+				"by JSON Pointer (%s#/components/schemas/NAME; jstk catalog lists them)", doc.Name, ct.Describe(), doc.Name)
+		}
+	}
+	loader := env.loader()
+	// The schema must be valid and its references resolvable before it is bundled.
+	c := schema.NewCompiler(&schema.Options{Loader: loader, Draft: draft})
+	if err := c.AddDocument(a.URI, doc); err != nil {
+		return nil, err
+	}
+	compiled, err := c.Compile(a.URI)
+	if err != nil {
+		return nil, err
+	}
+	res, err := bundle.Bundle(ctx, doc.Name, a.URI, doc, &bundle.Options{Loader: loader, Draft: draft, Compiled: compiled})
 	if err != nil {
 		return nil, err
 	}

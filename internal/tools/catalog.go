@@ -4,24 +4,26 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/jstk-dev/jstk/internal/catalog"
 )
 
 // ListSchemasInput are the arguments of list_schemas.
 type ListSchemasInput struct {
-	Query        string   `json:"query,omitempty" desc:"Words to look for, case-insensitively: a schema is listed when each word occurs in its id, path, title or description."`
-	Paths        []string `json:"paths,omitempty" desc:"Restrict the catalog to these files, directories or glob patterns of the workspace (** matches any number of directories). A path that does not exist is an error."`
-	ProblemsOnly bool     `json:"problemsOnly,omitempty" desc:"List only the schemas that are not valid against their meta-schema or do not compile."`
-	Offset       int      `json:"offset,omitempty" min:"0" desc:"Skip this many schemas of the list (for paging through long results)."`
-	Limit        int      `json:"limit,omitempty" min:"0" desc:"List at most this many schemas (0: the default of the surface; the CLI lists all)."`
+	Query        string   `json:"query,omitempty" brief:"Words to match in id, path, title, description" desc:"Words to look for, case-insensitively: a schema is listed when each word occurs in its id, path, title or description."`
+	Paths        []string `json:"paths,omitempty" brief:"Files, directories or globs" desc:"Restrict the catalog to these files, directories or glob patterns of the workspace (** matches any number of directories). A path that does not exist is an error."`
+	ProblemsOnly bool     `json:"problemsOnly,omitempty" brief:"-" desc:"List only the schemas that are not valid against their meta-schema or do not compile."`
+	Offset       int      `json:"offset,omitempty" min:"0" brief:"-" desc:"Skip this many schemas of the list (for paging through long results)."`
+	Limit        int      `json:"limit,omitempty" min:"0" default:"100" brief:"-" desc:"List at most this many schemas (0: the default of the surface; the CLI lists all)."`
 }
 
 // SchemaContextInput are the arguments of schema_context.
 type SchemaContextInput struct {
-	ID      string `json:"id" cli:"arg" desc:"The exact id of one schema, as list_schemas gives it: its absolute $id, or its path in the workspace. It is never guessed: an id that matches no schema fails, and the result lists the closest ids."`
-	Limit   int    `json:"limit,omitempty" min:"0" desc:"List at most this many items of each list (properties, defs, references, incoming references, problems); 0: the default of the surface (the CLI lists all)."`
-	MaxText int    `json:"maxText,omitempty" min:"0" desc:"Include at most this many characters of the schema's text (0: 6000)."`
+	ID      string `json:"id" cli:"arg" brief:"Exact id from list_schemas" desc:"The exact id of one schema, as list_schemas gives it: its absolute $id, or its path in the workspace; FILE#/pointer names a schema inside a document (a $defs entry, an OpenAPI document's component). It is never guessed: an id that matches no schema fails, and the result lists the closest ids."`
+	Pointer string `json:"pointer,omitempty" brief:"JSON Pointer into id's document" desc:"A JSON Pointer to a schema inside the document id names (the same as id#pointer)."`
+	Limit   int    `json:"limit,omitempty" min:"0" default:"100" brief:"Items per list" desc:"List at most this many items of each list (properties, defs, references, incoming references, problems); 0: the default of the surface (the CLI lists all)."`
+	MaxText int    `json:"maxText,omitempty" min:"0" default:"6000" brief:"Characters of text" desc:"Include at most this many characters of the schema's text (0: 6000)."`
 }
 
 // workspaces keeps the scans of long-lived sessions (the MCP server, whose Env has a
@@ -30,40 +32,20 @@ var workspaces = catalog.NewCache()
 
 func init() {
 	register(define(Descriptor{
-		Name:    "list_schemas",
-		Title:   "List the JSON Schemas of the workspace",
-		Summary: "catalog the workspace's schemas: id, path, draft, title, references, validity",
-		Usage:   "[--query WORDS] [flags] [PATH...]",
-		Aliases: []string{"catalog"},
-		Description: "Answers: which JSON Schemas does this workspace hold, and what is each? Use it first, to " +
-			"find a schema's exact id before asking schema_context about it, instead of searching files. " +
-			"It reads the workspace's .json/.yaml/.yml files (skipping hidden directories and node_modules) and " +
-			"counts as schemas the files whose $schema names a JSON Schema dialect, files named *.schema.json " +
-			"(or .yaml/.yml), objects made only of schema keywords, and the files schemas refer to; a file whose " +
-			"$schema names an ordinary schema is an instance, not a schema. For each schema: id (its absolute " +
-			"$id, else its workspace path), path, draft, title, a short description, the counts of $defs and " +
-			"properties, the ids of the other workspace schemas it references, how many reference it, and " +
-			"whether it is valid against its meta-schema and compiles (with the problem when not). query " +
-			"filters by words, paths restricts to files, directories or globs, problemsOnly keeps the broken " +
-			"ones. The list is sorted by path and paged with offset and limit; workspace summarizes the scan " +
-			"and says when it was cut.",
+		Name:        "list_schemas",
+		Title:       "List the workspace's schemas",
+		Summary:     "catalog the workspace's schemas: id, path, draft, title, references, validity",
+		Usage:       "[--query WORDS] [flags] [PATH...]",
+		Aliases:     []string{"catalog"},
+		Description: "Answers: which JSON Schemas does this workspace hold? Use it first, to find a schema's exact id for schema_context, instead of searching files. Each schema: id ($id or path), draft, title, description, references in and out, validity. `query` and `paths` filter.",
 	}, runListSchemas))
 	register(define(Descriptor{
-		Name:    "schema_context",
-		Title:   "One JSON Schema's complete context",
-		Summary: "one schema by exact id: metadata, shape, references both ways, problems, text",
-		Usage:   "[flags] ID",
-		Aliases: []string{"context"},
-		Description: "Answers: what is this schema, what does it refer to, what refers to it, and is it sound? " +
-			"Use it after list_schemas, with an exact id from it (the schema's absolute $id or its workspace " +
-			"path); the id is never guessed. The result has the catalog entry (id, path, draft, title, " +
-			"description, validity), the top-level shape (type, required, each property with its type, $ref, " +
-			"description and whether it is required, additionalProperties, the names of $defs), every " +
-			"outgoing $ref with its position and where it resolves (a workspace file and pointer, a built-in " +
-			"meta-schema, or unresolved with the reason and how to map it), every reference to it from the " +
-			"other workspace schemas, its meta-schema violations and compilation problem with line and " +
-			"column, and its text (cut at maxText characters). When no schema has the id, the call fails: " +
-			"found is false, error says why, and candidates lists up to 10 close ids to ask for instead.",
+		Name:        "schema_context",
+		Title:       "One schema's context",
+		Summary:     "one schema by exact id: metadata, shape, references both ways, problems, text",
+		Usage:       "[flags] ID",
+		Aliases:     []string{"context"},
+		Description: "Answers: what is this schema, what does it reference, what references it, is it sound? Use it after list_schemas, with an exact id (an unknown one fails, listing close ids). Gives its catalog entry, shape, each $ref and its target, incoming references, problems and text.",
 	}, runSchemaContext))
 }
 
@@ -84,7 +66,7 @@ func scanWorkspace(ctx context.Context, env *Env) (*catalog.Workspace, error) {
 
 func runListSchemas(ctx context.Context, env *Env, in *ListSchemasInput) (*catalog.Listing, error) {
 	if in.Offset < 0 || in.Limit < 0 {
-		return nil, fmt.Errorf("arguments offset and limit must not be negative")
+		return nil, fmt.Errorf("%s must not be negative", env.args("offset", "limit"))
 	}
 	w, err := scanWorkspace(ctx, env)
 	if err != nil {
@@ -92,7 +74,7 @@ func runListSchemas(ctx context.Context, env *Env, in *ListSchemasInput) (*catal
 	}
 	l, err := w.List(catalog.Query{Text: in.Query, Paths: in.Paths, Problems: in.ProblemsOnly, Offset: in.Offset, Limit: in.Limit})
 	if err != nil {
-		return nil, fmt.Errorf("argument paths: %v", err)
+		return nil, fmt.Errorf("%s: %v", env.arg("paths"), err)
 	}
 	return l, nil
 }
@@ -102,14 +84,17 @@ func runListSchemas(ctx context.Context, env *Env, in *ListSchemasInput) (*catal
 // failed, with exit status 2 (see catalog.Context.Failure).
 func runSchemaContext(ctx context.Context, env *Env, in *SchemaContextInput) (*catalog.Context, error) {
 	if in.ID == "" {
-		return nil, fmt.Errorf("argument id: give the exact id of a schema (list_schemas lists them)")
+		return nil, fmt.Errorf("%s: give the exact id of a schema (list_schemas lists them)", env.arg("id"))
 	}
 	if in.Limit < 0 || in.MaxText < 0 {
-		return nil, fmt.Errorf("arguments limit and maxText must not be negative")
+		return nil, fmt.Errorf("%s must not be negative", env.args("limit", "maxText"))
 	}
 	w, err := scanWorkspace(ctx, env)
 	if err != nil {
 		return nil, err
 	}
-	return w.Context(in.ID, catalog.ContextLimits{Limit: in.Limit, MaxText: in.MaxText}), nil
+	if in.Pointer != "" && !strings.HasPrefix(in.Pointer, "/") {
+		return nil, fmt.Errorf("%s: %q is not a JSON Pointer: it must start with \"/\" (e.g. /components/schemas/Pet)", env.arg("pointer"), in.Pointer)
+	}
+	return w.ContextAt(in.ID, in.Pointer, catalog.ContextLimits{Limit: in.Limit, MaxText: in.MaxText}), nil
 }

@@ -13,45 +13,34 @@ import (
 
 // CoverageInput are the arguments of coverage.
 type CoverageInput struct {
-	Schema       Doc      `json:"schema" role:"schema" desc:"The JSON Schema to measure; pointer (FILE#/pointer on the command line) names one inside a document."`
-	Tests        []Doc    `json:"tests" role:"schema" desc:"Tests files (either format of the test tool, told apart by shape) or plain instances (JSON, YAML, TOML, NDJSON; a plain instance counts as valid or invalid as it validates). A path may name a file, a directory or a glob pattern."`
-	Draft        string   `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" desc:"Read the schema as this draft, whatever its $schema says (and the tests' schemas without $schema in it)."`
-	AssertFormat bool     `json:"assertFormat,omitempty" desc:"Check format keywords as assertions (then format counts as a keyword with outcomes)."`
-	FailUnder    []string `json:"failUnder,omitempty" cli:"flag" desc:"Thresholds KIND=PERCENT, KIND one of subschemas, keywords, outcomes, values (e.g. outcomes=80): the result fails (exit 1) when a kind is under its threshold."`
-	Ignore       []string `json:"ignore,omitempty" cli:"flag" desc:"JSON Pointers of the schema to leave out with everything under them: /properties/a, #/$defs/b, or file.json#/properties/a for a referenced file. A schema can also say \"x-coverage-ignore\": true (itself and below) or a keyword name or list of names."`
-	All          bool     `json:"all,omitempty" desc:"List every entry of the table, not only those with something missing."`
-	Offset       int      `json:"offset,omitempty" min:"0" desc:"Skip this many entries of the table (for paging through long results)."`
-	Limit        int      `json:"limit,omitempty" min:"0" desc:"List at most this many entries (0: the default of the surface; the CLI lists all)."`
+	Schema       Doc      `json:"schema" role:"schema" brief:"-" desc:"The JSON Schema to measure; FILE#/pointer names one inside a document."`
+	Tests        []Doc    `json:"tests" role:"schema" pointer:"-" brief:"Tests files or instances; paths may be directories or globs" desc:"Tests files (either format of the test tool, told apart by shape) or plain instances (JSON, YAML, TOML, NDJSON; a plain instance counts as valid or invalid as it validates). A path may name a file, a directory or a glob pattern."`
+	Draft        string   `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" brief:"Overrides $schema" desc:"Read the schema as this draft, whatever its $schema says (and the tests' schemas without $schema in it)."`
+	AssertFormat bool     `json:"assertFormat,omitempty" brief:"-" desc:"Check format keywords as assertions (then format counts as a keyword with outcomes)."`
+	FailUnder    []string `json:"failUnder,omitempty" cli:"flag" brief:"KIND=PERCENT; KIND: subschemas, keywords, outcomes or values" desc:"Thresholds KIND=PERCENT, KIND one of subschemas, keywords, outcomes, values (e.g. outcomes=80): the result fails (exit 1) when a kind is under its threshold."`
+	Ignore       []string `json:"ignore,omitempty" cli:"flag" brief:"Schema pointers to leave out" desc:"JSON Pointers of the schema to leave out with everything under them: /properties/a, #/$defs/b, or file.json#/properties/a for a referenced file. A schema can also say \"x-coverage-ignore\": true (itself and below) or a keyword name or list of names."`
+	All          bool     `json:"all,omitempty" brief:"Also entries with nothing missing" desc:"List every entry of the table, not only those with something missing."`
+	Offset       int      `json:"offset,omitempty" min:"0" brief:"-" desc:"Skip this many entries of the table (for paging through long results)."`
+	Limit        int      `json:"limit,omitempty" min:"0" default:"100" brief:"-" desc:"List at most this many entries (0: the default of the surface; the CLI lists all)."`
 }
 
 func init() {
 	register(define(Descriptor{
-		Name:    "coverage",
-		Title:   "Measure what tests exercise in a JSON Schema",
-		Summary: "measure what tests or instances exercise in a schema: subschemas, keywords, outcomes, values",
-		Usage:   "--schema SCHEMA [flags] TESTFILE|INSTANCE...",
-		Formats: []string{"lcov"},
-		Description: "Answers: which parts of a schema do these tests (or instances) never exercise? Use it " +
-			"to find untested branches before changing a schema, or to gate CI on test quality. Measured from " +
-			"real evaluations, in four kinds: subschemas reached (a $defs entry nothing references is dead); " +
-			"keywords applied to a value they act on (a minLength seen only on numbers does not count); " +
-			"outcomes (each assertion seen passing and seen failing decisively in a test that expects " +
-			"invalid; each anyOf/oneOf branch selected by a valid instance; if taken both ways; each " +
-			"dependentRequired entry triggered and not; contains matched); values (each enum/const value " +
-			"matched; each type member seen; each required property omitted in an invalid test; each " +
-			"optional property present and absent). summary has covered/total/percent per kind; entries " +
-			"lists rows (file, pointer, keyword \"\" for the subschema itself, line, hits, items, missing), " +
-			"by default only those with something missing. Tests files run as the test tool runs them; " +
-			"what they reach in the schema's files counts.",
+		Name:        "coverage",
+		Title:       "Measure schema coverage",
+		Summary:     "measure what tests or instances exercise in a schema: subschemas, keywords, outcomes, values",
+		Usage:       "--schema SCHEMA [flags] TESTFILE|INSTANCE...",
+		Formats:     []string{"lcov"},
+		Description: "Answers: which parts of a schema do these tests or instances never exercise? Use it to find untested branches before changing a schema. Four kinds: subschemas reached, keywords applied, outcomes (each assertion passing and failing, each branch taken), values.",
 	}, runCoverage))
 }
 
 func runCoverage(ctx context.Context, env *Env, in *CoverageInput) (*coverage.Result, error) {
 	if len(in.Tests) == 0 {
-		return nil, fmt.Errorf("argument tests: give at least one tests file or instance")
+		return nil, fmt.Errorf("%s: give at least one tests file or instance", env.arg("tests"))
 	}
 	if in.Offset < 0 || in.Limit < 0 {
-		return nil, fmt.Errorf("arguments offset and limit must not be negative")
+		return nil, fmt.Errorf("%s must not be negative", env.args("offset", "limit"))
 	}
 	failUnder := map[coverage.Kind]float64{}
 	for _, f := range in.FailUnder {
@@ -59,7 +48,7 @@ func runCoverage(ctx context.Context, env *Env, in *CoverageInput) (*coverage.Re
 		kind, known := coverage.KindByName(strings.TrimSpace(k))
 		pct, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(p), "%"), 64)
 		if !ok || !known || err != nil || pct < 0 || pct > 100 {
-			return nil, fmt.Errorf("argument failUnder: %q: expected KIND=PERCENT with KIND one of subschemas, keywords, outcomes, values and PERCENT from 0 to 100", f)
+			return nil, fmt.Errorf("%s: %q: expected KIND=PERCENT with KIND one of subschemas, keywords, outcomes, values and PERCENT from 0 to 100", env.arg("failUnder"), f)
 		}
 		failUnder[kind] = pct
 	}
@@ -75,7 +64,7 @@ func runCoverage(ctx context.Context, env *Env, in *CoverageInput) (*coverage.Re
 	var srcs []coverage.Source
 	for i, d := range in.Tests {
 		arg := "tests[" + strconv.Itoa(i) + "]"
-		if err := d.check(arg); err != nil {
+		if err := d.check(env, arg); err != nil {
 			return nil, err
 		}
 		if d.Path != "" && d.Path != "-" {

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"time"
 
+	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/diff"
 	"github.com/jstk-dev/jstk/internal/openapi"
 	"github.com/jstk-dev/jstk/internal/panics"
@@ -16,58 +18,65 @@ import (
 // command line they are the two positional arguments OLD NEW.
 type DiffInput struct {
 	// Old is the old schema (MCP).
-	Old Doc `json:"old" cli:"-" role:"schema" desc:"The old version of the schema (the one existing data and readers were written against); pointer (FILE#/pointer on the command line) names one inside a document. Two whole OpenAPI or AsyncAPI documents are compared location by location."`
+	Old Doc `json:"old" cli:"-" role:"schema" brief:"-" desc:"The old version of the schema (the one existing data and readers were written against); FILE#/pointer names one inside a document. Two whole OpenAPI or AsyncAPI documents are compared location by location."`
 	// New is the new schema (MCP).
-	New Doc `json:"new" cli:"-" role:"schema" desc:"The new version of the schema."`
+	New Doc `json:"new" cli:"-" role:"schema" brief:"-" desc:"The new version of the schema."`
 	// Schemas are OLD and NEW as positional arguments (CLI).
 	Schemas []Doc `json:"schemas,omitempty" cli:"only" role:"schema" desc:"The OLD and the NEW schema, in that order."`
 
 	// Direction is the direction judged.
-	Direction string `json:"direction,omitempty" enum:"backward,forward,full" desc:"The direction to judge: backward (default: NEW accepts every instance OLD accepts, so new readers accept old data), forward (OLD accepts every instance NEW accepts), or full (both). The result always carries both verdicts; this decides verdict and --check."`
+	Direction string `json:"direction,omitempty" enum:"backward,forward,full" default:"\"backward\"" brief:"-" desc:"The direction to judge: backward (default: NEW accepts every instance OLD accepts, so new readers accept old data), forward (OLD accepts every instance NEW accepts), or full (both). The result always carries both verdicts; this decides verdict and --check."`
 	// Check makes an incompatible or unknown verdict a failure.
-	Check bool `json:"check,omitempty" desc:"Fail (exit code 1 on the command line) unless the asked direction is proved compatible; unknown fails too."`
+	Check bool `json:"check,omitempty" brief:"Fail unless proved compatible" desc:"Fail (exit code 1 on the command line) unless the asked direction is proved compatible; unknown fails too."`
 	// RequiredWithDefault is the reader-defaults policy.
-	RequiredWithDefault string `json:"requiredWithDefault,omitempty" enum:"breaking,compatible" desc:"How to judge a newly required property that has a default in the reading schema: breaking (default, pure validation) or compatible (a reader fills in the default, as Confluent Schema Registry assumes)."`
+	RequiredWithDefault string `json:"requiredWithDefault,omitempty" enum:"breaking,compatible" default:"\"breaking\"" brief:"A new required property with a default" desc:"How to judge a newly required property that has a default in the reading schema: breaking (default, pure validation) or compatible (a reader fills in the default, as Confluent Schema Registry assumes)."`
 	// AssertFormat makes format an assertion.
-	AssertFormat bool `json:"assertFormat,omitempty" desc:"Treat format keywords as assertions (by default they are annotations and format changes do not affect validity)."`
+	AssertFormat bool `json:"assertFormat,omitempty" brief:"-" desc:"Treat format keywords as assertions (by default they are annotations and format changes do not affect validity)."`
 	// Level chooses validation or docs changes.
-	Level string `json:"level,omitempty" enum:"validation,docs" desc:"validation (default) reports changes to what is valid; docs also reports title, description, default, examples, deprecated, readOnly, writeOnly and $comment changes."`
+	Level string `json:"level,omitempty" enum:"validation,docs" default:"\"validation\"" brief:"docs: also annotation changes" desc:"validation (default) reports changes to what is valid; docs also reports title, description, default, examples, deprecated, readOnly, writeOnly and $comment changes."`
 	// SearchBudget is in milliseconds per direction.
-	SearchBudget int `json:"searchBudget,omitempty" min:"0" desc:"Milliseconds the counterexample search may spend per direction (default 1000)."`
+	SearchBudget int `json:"searchBudget,omitempty" min:"0" default:"1000" brief:"Milliseconds per direction" desc:"Milliseconds the counterexample search may spend per direction (default 1000)."`
 	// Seed makes the search reproducible.
-	Seed int `json:"seed,omitempty" min:"0" desc:"Seed of the counterexample search, for reproducible examples (default 1)."`
+	Seed int `json:"seed,omitempty" min:"0" brief:"-" desc:"Seed of the counterexample search, for reproducible examples (default 1)."`
 	// Offset skips changes (paging).
-	Offset int `json:"offset,omitempty" min:"0" desc:"Skip this many changes of the list (for paging through long results)."`
+	Offset int `json:"offset,omitempty" min:"0" brief:"-" desc:"Skip this many changes of the list (for paging through long results)."`
 	// Limit bounds the changes listed (paging).
-	Limit int `json:"limit,omitempty" min:"0" desc:"List at most this many changes (0: the default of the surface; the CLI lists all)."`
+	Limit int `json:"limit,omitempty" min:"0" default:"100" brief:"-" desc:"List at most this many changes (0: the default of the surface; the CLI lists all)."`
 }
 
 func init() {
 	register(define(Descriptor{
-		Name:    "diff",
-		Title:   "Compare two versions of a JSON Schema for compatibility",
-		Summary: "tell whether a schema change is breaking, with each change explained and an example that proves it",
-		Usage:   "OLD NEW [flags]",
-		Description: "Answers: is this schema change breaking? Use it instead of judging compatibility by " +
-			"reading the two schemas. OLD and NEW are compared as sets of valid instances, each read in its own " +
-			"dialect with $ref resolved offline. backward is compatible when NEW accepts every instance OLD " +
-			"accepts (new readers accept old data), forward when OLD accepts every instance NEW accepts. Each " +
-			"verdict is compatible (proved), incompatible (an example instance, checked by jstk's validator, is " +
-			"valid under one side and invalid under the other: backwardExample, forwardExample) or unknown " +
-			"(neither proved nor refuted; treat as possibly breaking). changes lists each difference, breaking " +
-			"ones first, with kind, oldPointer and newPointer (JSON Pointers, with line and column in old and " +
-			"new), effect on the instances at that location (equivalent, widen, narrow, incomparable, unknown), " +
-			"a message, the instance path, and an example where one proves the change breaks a direction. " +
-			"old and new may be schemas inside documents (pointer), or two whole OpenAPI 3.x or AsyncAPI 2.x/3.0 " +
-			"documents: then every schema location both hold is compared (components, parameters, request bodies, " +
-			"responses and headers by operation and media type, message payloads and headers by operation), each " +
-			"judged in the direction that breaks the API's clients there (requests backward, responses forward; " +
-			"direction is per-location unless given), and changes of the API itself are reported (operations, " +
-			"messages, required parameters, status codes, media types); document lists the verdict per location.",
+		Name:        "diff",
+		Title:       "Check a schema change",
+		Summary:     "tell whether a schema change is breaking, with each change explained and an example that proves it",
+		Usage:       "OLD NEW [flags]",
+		Description: "Answers: is this schema change breaking? Use it instead of comparing schemas by reading them. backward (NEW accepts all OLD accepts) and forward are each compatible (proved), incompatible (with a checked example) or unknown; changes lists the differences. Also for OpenAPI and AsyncAPI.",
 	}, runDiff))
 }
 
-func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diff.Result, error) {
+// diffReport is the diff result as a tool report: the engine's result and its changes
+// grouped.
+type diffReport struct {
+	*diff.Result
+	// Groups sums up the changes of every page by kind, severity and message shape.
+	Groups []diag.Group `json:"groups,omitempty"`
+}
+
+// WriteText prints the human report, then the changes that repeat, grouped.
+func (r *diffReport) WriteText(w io.Writer) error {
+	return withGroups(w, r.Result.WriteText, r.Groups, true)
+}
+
+// grouped groups a result's changes, then cuts its page.
+func grouped(res *diff.Result, offset, limit int) *diffReport {
+	groups := diag.GroupDiagnostics(res.Diagnostics())
+	if offset > 0 || limit > 0 {
+		res.Cut(offset, limit)
+	}
+	return &diffReport{Result: res, Groups: groups}
+}
+
+func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diffReport, error) {
 	if len(in.Schemas) > 0 {
 		if len(in.Schemas) != 2 {
 			return nil, fmt.Errorf("give exactly two schemas, OLD and NEW (got %d)", len(in.Schemas))
@@ -75,7 +84,7 @@ func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diff.Result, error)
 		in.Old, in.New = in.Schemas[0], in.Schemas[1]
 	}
 	if in.Offset < 0 || in.Limit < 0 || in.SearchBudget < 0 || in.Seed < 0 {
-		return nil, fmt.Errorf("arguments offset, limit, searchBudget and seed must not be negative")
+		return nil, fmt.Errorf("%s must not be negative", env.args("offset", "limit", "searchBudget", "seed"))
 	}
 	so := SchemaOptions{AssertFormat: in.AssertFormat}
 	oa, err := OpenSchemaArg(env, in.Old, "old")
@@ -103,10 +112,7 @@ func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diff.Result, error)
 		if err != nil {
 			return nil, err
 		}
-		if in.Offset > 0 || in.Limit > 0 {
-			res.Cut(in.Offset, in.Limit)
-		}
-		return res, nil
+		return grouped(res, in.Offset, in.Limit), nil
 	}
 	old, new, err := loadPair(env, oa, na, so)
 	if err != nil {
@@ -116,10 +122,7 @@ func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diff.Result, error)
 	if err != nil {
 		return nil, err
 	}
-	if in.Offset > 0 || in.Limit > 0 {
-		res.Cut(in.Offset, in.Limit)
-	}
-	return res, nil
+	return grouped(res, in.Offset, in.Limit), nil
 }
 
 // apiPair returns the two documents when OLD and NEW are both whole OpenAPI or AsyncAPI

@@ -46,7 +46,7 @@ func (v jsonValue) MarshalJSON() ([]byte, error) {
 func PathDoc(p string) Doc { return Doc{Path: p} }
 
 // check reports a Doc that does not give exactly one of its fields.
-func (d Doc) check(arg string) error {
+func (d Doc) check(env *Env, arg string) error {
 	n := 0
 	if d.Path != "" {
 		n++
@@ -58,10 +58,10 @@ func (d Doc) check(arg string) error {
 		n++
 	}
 	if n != 1 {
-		return fmt.Errorf("argument %s: give exactly one of path, value or text", arg)
+		return fmt.Errorf("%s: give exactly one of path, value or text", env.arg(arg))
 	}
 	if d.Pointer != "" {
-		return fmt.Errorf("argument %s: pointer names a schema inside a document; it is not taken here", arg)
+		return fmt.Errorf("%s: pointer names a schema inside a document; it is not taken here", env.arg(arg))
 	}
 	return nil
 }
@@ -79,7 +79,7 @@ func (d Doc) bytes(env *Env, arg string) ([]byte, string, error) {
 	switch {
 	case d.Path == "-":
 		if env.Stdin == nil {
-			return nil, "", fmt.Errorf("argument %s: \"-\" (standard input) is not available here", arg)
+			return nil, "", fmt.Errorf("%s: \"-\" (standard input) is not available here", env.arg(arg))
 		}
 		data, err := io.ReadAll(io.LimitReader(env.Stdin, maxSize(env)+1))
 		if err != nil {
@@ -170,12 +170,12 @@ func OpenSchemaArg(env *Env, d Doc, arg string) (*SchemaArg, error) {
 	d = d.splitPointer(env)
 	ptr := d.Pointer
 	d.Pointer = ""
-	if err := d.check(arg); err != nil {
+	if err := d.check(env, arg); err != nil {
 		return nil, err
 	}
 	d.Pointer = ptr
 	if ptr != "" && !strings.HasPrefix(ptr, "/") {
-		return nil, fmt.Errorf("argument %s: pointer %q is not a JSON Pointer: it must start with \"/\" (e.g. /components/schemas/Pet)", arg, ptr)
+		return nil, fmt.Errorf("%s: pointer %q is not a JSON Pointer: it must start with \"/\" (e.g. /components/schemas/Pet)", env.arg(arg), ptr)
 	}
 	data, name, err := d.bytes(env, arg)
 	if err != nil {

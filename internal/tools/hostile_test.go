@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -135,18 +136,20 @@ func TestNarrowHint(t *testing.T) {
 	for _, d := range All() {
 		got[d.Name] = narrowHint(d)
 	}
+	paged := "narrow the call with limit and offset, or jstk %s on the command line gives all of it"
 	want := map[string]string{
-		"bundle": "the structured content holds all of it", "coverage": "narrow the call with limit and offset",
-		"diff": "narrow the call with limit and offset", "infer": "the structured content holds all of it",
-		"lint": "narrow the call with limit and offset", "list_schemas": "narrow the call with limit and offset",
-		"sample": "the structured content holds all of it", "schema_context": "narrow the call with limit and maxText",
-		"test": "narrow the call with limit and offset", "validate": "narrow the call with limit and offset",
+		"bundle": "jstk bundle on the command line gives all of it", "coverage": fmt.Sprintf(paged, "coverage"),
+		"diff": fmt.Sprintf(paged, "diff"), "infer": "jstk infer on the command line gives all of it",
+		"lint": fmt.Sprintf(paged, "lint"), "list_schemas": fmt.Sprintf(paged, "list_schemas"),
+		"sample":         "narrow the call with count, or jstk sample on the command line gives all of it",
+		"schema_context": "narrow the call with limit and maxText, or jstk schema_context on the command line gives all of it",
+		"test":           fmt.Sprintf(paged, "test"), "validate": fmt.Sprintf(paged, "validate"),
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("hints (-want +got):\n%s", diff)
 	}
 	long := strings.Repeat("x\n", MaxText)
-	if b := BoundHint(long, MaxText, got["infer"]); !strings.Contains(b, "not shown; the structured content holds all of it]") || len(b) > MaxText {
+	if b := BoundHint(long, MaxText, got["infer"]); !strings.Contains(b, "not shown; jstk infer on the command line gives all of it]") || len(b) > MaxText {
 		t.Errorf("bounded: %d bytes, %q", len(b), b[len(b)-100:])
 	}
 }

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -19,46 +20,44 @@ import (
 
 // LintInput are the arguments of lint.
 type LintInput struct {
-	Schemas []Doc    `json:"schemas,omitempty" role:"schema" desc:"The schemas to lint. A path may name a file (JSON or YAML), a directory (its .json/.yaml/.yml files) or a glob pattern."`
-	FailOn  string   `json:"failOn,omitempty" enum:"error,warning,info" desc:"The least severity that counts as a failure (exit status 1). Default: warning, or lint.failOn in jstk.json."`
-	Rules   []string `json:"rules,omitempty" cli:"flag" desc:"Rule settings RULE=off|on|error|warning|info, where RULE is a rule id, a category (correctness, redundancy, portability, documentation, style) or all; e.g. style=off, unknown-format=error. They apply after lint.rules of jstk.json."`
-	Draft   string   `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" desc:"Read schemas that have no $schema as this draft (default 2020-12)."`
-	List    bool     `json:"list,omitempty" desc:"List the rules (id, category, severity, whether enabled) instead of linting."`
+	Schemas []Doc    `json:"schemas,omitempty" role:"schema" brief:"Paths may be directories or globs" desc:"The schemas to lint. A path may name a file (JSON or YAML), a directory (its .json/.yaml/.yml files) or a glob pattern."`
+	FailOn  string   `json:"failOn,omitempty" enum:"error,warning,info" brief:"Least severity that fails (default warning)" desc:"The least severity that counts as a failure (exit status 1). Default: warning, or lint.failOn in jstk.json."`
+	Rules   []string `json:"rules,omitempty" cli:"flag" brief:"RULE=off|on|error|warning|info; RULE: an id, a category or all" desc:"Rule settings RULE=off|on|error|warning|info, where RULE is a rule id, a category (correctness, redundancy, portability, documentation, style) or all; e.g. style=off, unknown-format=error. They apply after lint.rules of jstk.json."`
+	Draft   string   `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" brief:"For schemas without $schema" desc:"Read schemas that have no $schema as this draft (default 2020-12)."`
+	List    bool     `json:"list,omitempty" brief:"List the rules instead" desc:"List the rules (id, category, severity, whether enabled) instead of linting."`
 	Fix     bool     `json:"fix,omitempty" cli:"only" desc:"Apply the fixes that provably keep the set of valid instances, writing the fixed files (JSON files only)."`
-	Offset  int      `json:"offset,omitempty" min:"0" desc:"Skip this many findings of the list (for paging through long results)."`
-	Limit   int      `json:"limit,omitempty" min:"0" desc:"List at most this many findings (0: the default of the surface; the CLI lists all)."`
+	Offset  int      `json:"offset,omitempty" min:"0" brief:"-" desc:"Skip this many findings of the list (for paging through long results)."`
+	Limit   int      `json:"limit,omitempty" min:"0" default:"100" brief:"-" desc:"List at most this many findings (0: the default of the surface; the CLI lists all)."`
 }
 
 // schemaExts are the extensions a directory argument contributes to lint and bundle.
-var schemaExts = []string{".json", ".yaml", ".yml"}
+var schemaExts = []string{".json", ".jsonc", ".yaml", ".yml"}
 
 func init() {
 	register(define(Descriptor{
-		Name:    "lint",
-		Title:   "Lint JSON Schemas",
-		Summary: "find mistakes, dead keywords and portability problems in schemas, with safe fixes",
-		Usage:   "[flags] SCHEMA...",
-		Description: "Answers: what is wrong or doubtful in these schemas? Use it to review a schema before " +
-			"trusting or publishing it. It runs a table of rules over each schema document: correctness " +
-			"(references that resolve nowhere, keywords ignored where they stand or misspelled, keywords of " +
-			"another draft, unsatisfiable or contradictory subschemas, defaults and examples that do not " +
-			"validate, unanchored patterns, additionalProperties: false beside allOf, duplicate $id), " +
-			"redundancy, portability (non-ECMA-262 patterns, unknown formats, dialect URIs), documentation " +
-			"and style. Each finding has the rule id, a severity, a message, the file, line, column and JSON " +
-			"Pointer, and, when a safe fix exists, the fix as JSON Patch operations and text edits (a fix " +
-			"never changes which instances are valid). Suppress rules for a subschema with \"x-lint-ignore\": " +
-			"[\"rule-id\"]. Set list to get the rules.",
+		Name:        "lint",
+		Title:       "Lint JSON Schemas",
+		Summary:     "find mistakes, dead keywords and portability problems in schemas, with safe fixes",
+		Usage:       "[flags] SCHEMA...",
+		Description: "Answers: what is wrong or doubtful in these schemas? Use it before trusting or publishing a schema: unresolvable $ref, misplaced keywords, unsatisfiable subschemas, invalid defaults, portability. Each finding has its rule, severity, position and, when one is safe, a fix.",
 	}, runLint))
 }
 
 // lintReport is the lint result as a tool report: the engine's result, which also proposes
-// the fixed files to the CLI.
-type lintReport lint.Result
+// the fixed files to the CLI, and its findings grouped.
+type lintReport struct {
+	lint.Result
+	// Groups sums up the findings of every page by rule, severity and message shape.
+	Groups []diag.Group `json:"groups,omitempty"`
+}
 
-func (r *lintReport) res() *lint.Result { return (*lint.Result)(r) }
+func (r *lintReport) res() *lint.Result { return &r.Result }
 
-// WriteText prints the human report.
-func (r *lintReport) WriteText(w io.Writer) error { return r.res().WriteText(w) }
+// WriteText prints the human report, the findings that repeat grouped before its last
+// line (the counts).
+func (r *lintReport) WriteText(w io.Writer) error {
+	return withGroups(w, r.res().WriteText, r.Groups, false)
+}
 
 // Diagnostics lists the findings.
 func (r *lintReport) Diagnostics() []diag.Diagnostic { return r.res().Diagnostics() }
@@ -149,7 +148,7 @@ func readLintConfig(fsys workspace.FS, dir string) (*lintConfig, error) {
 }
 
 // lintSettings combines jstk.json's rules with the call's.
-func lintSettings(cfg *lintConfig, args []string) (map[string]string, error) {
+func lintSettings(env *Env, cfg *lintConfig, args []string) (map[string]string, error) {
 	settings := map[string]string{}
 	for k, v := range cfg.Rules {
 		settings[k] = v
@@ -157,7 +156,7 @@ func lintSettings(cfg *lintConfig, args []string) (map[string]string, error) {
 	for _, a := range args {
 		id, val, ok := strings.Cut(a, "=")
 		if !ok || id == "" || val == "" {
-			return nil, fmt.Errorf("argument rules: %q: expected RULE=off|on|error|warning|info", a)
+			return nil, fmt.Errorf("%s: %q: expected RULE=off|on|error|warning|info", env.arg("rules"), a)
 		}
 		settings[strings.TrimSpace(id)] = strings.TrimSpace(val)
 	}
@@ -171,9 +170,18 @@ func schemaSources(env *Env, docs []Doc, argName string) ([]lint.Source, []lint.
 	for i, d := range docs {
 		arg := argName + "[" + strconv.Itoa(i) + "]"
 		if d.splitPointer(env).Pointer != "" {
-			return nil, nil, fmt.Errorf("argument %s: lint reads whole schema documents; a pointer to a schema inside a document is not supported yet", arg)
+			src, problem, err := pointedSource(env, d, arg)
+			if err != nil {
+				return nil, nil, err
+			}
+			if problem != nil {
+				problems = append(problems, *problem)
+			} else {
+				srcs = append(srcs, src)
+			}
+			continue
 		}
-		if err := d.check(arg); err != nil {
+		if err := d.check(env, arg); err != nil {
 			return nil, nil, err
 		}
 		switch {
@@ -202,15 +210,54 @@ func schemaSources(env *Env, docs []Doc, argName string) ([]lint.Source, []lint.
 	return srcs, problems, nil
 }
 
+// pointedSource makes a lint source of a schema named inside a document by JSON Pointer:
+// the pointer must lead to a value, and, in an OpenAPI or AsyncAPI document, to one of its
+// schemas. A document that cannot be read, or a pointer that leads nowhere, is a problem
+// of the lint (as an unreadable schema is); a malformed argument is an error.
+func pointedSource(env *Env, d Doc, arg string) (lint.Source, *lint.Problem, error) {
+	a, err := OpenSchemaArg(env, d, arg)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) || errors.Is(err, fs.ErrNotExist) {
+			return lint.Source{}, &lint.Problem{File: d.splitPointer(env).Path, Message: err.Error()}, nil
+		}
+		return lint.Source{}, nil, err
+	}
+	ptr := a.Doc.Pointer
+	problem := func(err error) (lint.Source, *lint.Problem, error) {
+		return lint.Source{}, &lint.Problem{File: a.Name, Message: err.Error()}, nil
+	}
+	opts, err := SchemaOptions{}.compilerOptions(env)
+	if err != nil {
+		return lint.Source{}, nil, err
+	}
+	src, err := a.Parse(env, opts)
+	if err != nil {
+		return problem(err)
+	}
+	if _, ok := src.Root.Pointer(ptr); !ok {
+		return problem(missingPointer(a.Name, src, ptr))
+	}
+	if api := a.API(); api != nil {
+		if err := api.Check(ptr); err != nil {
+			return problem(err)
+		}
+	}
+	if a.Doc.Path != "" && a.Doc.Path != "-" {
+		return lint.Source{Name: a.Name, Path: a.Doc.Path, Pointer: ptr}, nil, nil
+	}
+	return lint.Source{Name: a.Name, Text: a.Data, Pointer: ptr}, nil, nil
+}
+
 func runLint(ctx context.Context, env *Env, in *LintInput) (*lintReport, error) {
 	if in.Offset < 0 || in.Limit < 0 {
-		return nil, fmt.Errorf("arguments offset and limit must not be negative")
+		return nil, fmt.Errorf("%s must not be negative", env.args("offset", "limit"))
 	}
 	cfg, err := readLintConfig(env.FS, env.Root)
 	if err != nil {
 		return nil, err
 	}
-	settings, err := lintSettings(cfg, in.Rules)
+	settings, err := lintSettings(env, cfg, in.Rules)
 	if err != nil {
 		return nil, err
 	}
@@ -219,10 +266,10 @@ func runLint(ctx context.Context, env *Env, in *LintInput) (*lintReport, error) 
 		if err != nil {
 			return nil, err
 		}
-		return &lintReport{Findings: []lint.Finding{}, Rules: infos}, nil
+		return &lintReport{Result: lint.Result{Findings: []lint.Finding{}, Rules: infos}}, nil
 	}
 	if len(in.Schemas) == 0 {
-		return nil, fmt.Errorf("argument schemas: give at least one schema (or list: true for the rules)")
+		return nil, fmt.Errorf("%s: give at least one schema (or %s for the rules)", env.arg("schemas"), env.name("list"))
 	}
 	failOn := in.FailOn
 	if failOn == "" {
@@ -255,8 +302,31 @@ func runLint(ctx context.Context, env *Env, in *LintInput) (*lintReport, error) 
 		res.Summary.Files += len(problems)
 		res.Summary.Unreadable += len(problems)
 	}
+	groups := diag.GroupDiagnostics(res.Diagnostics())
 	if in.Offset > 0 || in.Limit > 0 {
 		res.Cut(in.Offset, in.Limit)
 	}
-	return (*lintReport)(res), nil
+	return &lintReport{Result: *res, Groups: groups}, nil
+}
+
+// withGroups prints a report with its groups of repeated findings (diag.WriteGroups): at
+// the end, or before the report's last line (its counts) unless atEnd.
+func withGroups(w io.Writer, write func(io.Writer) error, groups []diag.Group, atEnd bool) error {
+	var g bytes.Buffer
+	if err := diag.WriteGroups(&g, groups); err != nil || g.Len() == 0 {
+		return write(w)
+	}
+	var buf bytes.Buffer
+	if err := write(&buf); err != nil {
+		return err
+	}
+	text := buf.String()
+	if atEnd {
+		text = strings.TrimSuffix(text, "\n") + "\n\n" + g.String()
+	} else {
+		i := strings.LastIndexByte(strings.TrimSuffix(text, "\n"), '\n') + 1
+		text = text[:i] + g.String() + text[i:]
+	}
+	_, err := io.WriteString(w, text)
+	return err
 }

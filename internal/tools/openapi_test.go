@@ -30,13 +30,13 @@ func TestDiffDocumentPairsOverMCP(t *testing.T) {
 			if res.IsError {
 				t.Fatalf("error result: %+v", res.Content)
 			}
-			r, ok := res.StructuredContent.(*diff.Result)
+			r, ok := res.StructuredContent.(*diffReport)
 			if !ok {
 				t.Fatalf("structured content of type %T", res.StructuredContent)
 			}
 			conforms(t, d, r)
 			want, _ := p.Expected()
-			if diff := cmp.Diff(want, diff.VerdictLines(r)); diff != "" {
+			if diff := cmp.Diff(want, diff.VerdictLines(r.Result)); diff != "" {
 				t.Errorf("verdicts (-want +got):\n%s", diff)
 			}
 			if len(res.Content[0].Text) > MaxText {
@@ -119,9 +119,17 @@ func TestSchemaPointers(t *testing.T) {
 		{"two pointers", "diff", `{"old": {"path": "api.yaml", "pointer": "/components/schemas/Tag"}, "new": {"path": "schema.json#/$defs/A"}}`,
 			"", "backward: incompatible"},
 		{"sample by pointer", "sample", `{"schema": {"path": "api.yaml#/components/schemas/Tag"}}`, "", `"`},
-		{"lint refuses a pointer", "lint", `{"schemas": [{"path": "api.yaml#/components/schemas/Pet"}]}`, "a pointer to a schema inside a document is not supported yet", ""},
+		{"lint by pointer", "lint", `{"schemas": [{"path": "api.yaml#/components/schemas/Pet"}], "rules": ["all=on"]}`, "", "1 schema linted: no findings"},
+		{"lint by pointer member, inline", "lint", `{"schemas": [{"text": ` + jsonString(petsAPI) + `, "pointer": "/components/schemas/Tag"}], "failOn": "info"}`, "", "1 schema linted"},
+		{"lint by pointer to nothing", "lint", `{"schemas": [{"path": "api.yaml", "pointer": "/components/schemas/Nope"}]}`, "", "api.yaml has nothing at #/components/schemas/Nope; #/components/schemas holds: Pet, Tag"},
+		{"lint by pointer to no schema", "lint", `{"schemas": [{"path": "api.yaml", "pointer": "/paths"}]}`, "", "is not a schema of this OpenAPI 3.0.3 document"},
+		{"lint: a malformed pointer", "lint", `{"schemas": [{"path": "api.yaml", "pointer": "components"}]}`, `argument schemas[0]: pointer "components" is not a JSON Pointer`, ""},
 		{"lint names a whole document it cannot read", "lint", `{"schemas": [{"path": "api.yaml"}]}`, "", "an OpenAPI 3.0.3 document is not a schema"},
-		{"bundle refuses a pointer", "bundle", `{"schema": {"path": "api.yaml", "pointer": "/components/schemas/Pet"}}`, "a pointer to a schema inside a document is not supported yet", ""},
+		{"bundle refuses OpenAPI 3.0's dialect", "bundle", `{"schema": {"path": "api.yaml", "pointer": "/components/schemas/Pet"}}`, "is in OpenAPI 3.0's schema dialect", ""},
+		{"bundle by pointer", "bundle", `{"schema": {"path": "schema.json", "pointer": "/$defs/B"}}`, "", `"$ref": "#/$defs/A"`},
+		{"schema_context by pointer", "schema_context", `{"id": "api.yaml", "pointer": "/components/schemas/Pet"}`, "", "api.yaml#/components/schemas/Pet\nin: api.yaml: OpenAPI 3.0.3 document"},
+		{"schema_context by id#pointer", "schema_context", `{"id": "schema.json#/$defs/B"}`, "", "schema.json#/$defs/B\nin schema: schema.json"},
+		{"schema_context: a malformed pointer", "schema_context", `{"id": "api.yaml", "pointer": "x"}`, `argument pointer: "x" is not a JSON Pointer`, ""},
 		{"bundle refuses a whole document", "bundle", `{"schema": {"path": "async.json"}}`, "async.json is an AsyncAPI 2.6.0 document, not a schema", ""},
 		{"coverage by pointer", "coverage", `{"schema": {"path": "api.yaml", "pointer": "/components/schemas/Pet"}, "tests": [{"path": "pet.json"}]}`, "", "keywords"},
 	}

@@ -17,14 +17,15 @@ import (
 	"github.com/jstk-dev/jstk/internal/source"
 )
 
-// MaxText bounds the text of a tool result, for model context windows.
-const MaxText = 16000
+// MaxText bounds the text of a tool result under the default budget (the whole result,
+// text and structured content together, stays under DefaultMaxResultBytes).
+const MaxText = DefaultMaxResultBytes
 
 // DefaultLimit is the number of list items a tool result holds when the call gives no limit.
 const DefaultLimit = 100
 
 // Contract is the _meta entry every tool carries: what it may touch.
-var Contract = map[string]any{"jstk/contract": map[string]any{"access": "read", "readOnly": true, "network": false, "writes": false}}
+var Contract = map[string]any{"jstk/contract": map[string]any{"access": "read"}}
 
 // Provider serves descriptors as MCP tools.
 type Provider struct {
@@ -77,7 +78,7 @@ func MCPTool(d *Descriptor, in, out json.RawMessage) mcp.Tool {
 		Description:  d.Description,
 		InputSchema:  in,
 		OutputSchema: out,
-		Annotations: &mcp.Annotations{Title: d.Title, ReadOnlyHint: true, DestructiveHint: false,
+		Annotations: &mcp.Annotations{ReadOnlyHint: true, DestructiveHint: false,
 			IdempotentHint: true, OpenWorldHint: false},
 		Meta: Contract,
 	}
@@ -119,17 +120,34 @@ func (p *Provider) Call(ctx context.Context, req *mcp.CallRequest) (res *mcp.Cal
 	// stdout.
 	env.Index = env.Index.Renew()
 	env.Notes = NewNotes(nil)
+	budget := budgetOf(p.env)
+	env.MaxResultBytes = budget
 	report, err := d.Run(ctx, &env, in)
 	if err != nil {
-		if errors.Is(err, context.Canceled) && ctx.Err() != nil {
-			return withNotes(mcp.ErrorResult("%s was cancelled before it was done (the server is shutting down, or the client cancelled the call)", d.Name), env.Notes)
+		var res *mcp.CallResult
+		switch {
+		case errors.Is(err, context.Canceled) && ctx.Err() != nil:
+			res = mcp.ErrorResult("%s was cancelled before it was done (the server is shutting down, or the client cancelled the call)", d.Name)
+		case schema.IsStopped(err) || errors.Is(err, schema.ErrRegexBudget):
+			res = mcp.ErrorResult("%s %s", d.Name, err.Error()) // "lint stopped after 10 s: ..."
+		default:
+			res = mcp.ErrorResult("%s could not run: %s", d.Name, describeLoadError(err))
 		}
-		if schema.IsStopped(err) || errors.Is(err, schema.ErrRegexBudget) {
-			return withNotes(mcp.ErrorResult("%s %s", d.Name, err.Error()), env.Notes) // "lint stopped after 10 s: ..."
-		}
-		return withNotes(mcp.ErrorResult("%s could not run: %s", d.Name, describeLoadError(err)), env.Notes)
+		return boundError(withNotes(res, env.Notes), budget)
 	}
-	return withNotes(result(report, narrowHint(d)), env.Notes)
+	return answer(d, report, in, env.Notes, budget)
+}
+
+// boundError keeps the text of a result without structured content within the budget.
+func boundError(res *mcp.CallResult, budget int) *mcp.CallResult {
+	if budget <= 0 || resultSize(res)+resultReserve <= budget {
+		return res
+	}
+	per := (budget - resultReserve) / len(res.Content)
+	for i := range res.Content {
+		res.Content[i].Text = boundEscaped(res.Content[i].Text, per-20, "the rest of the message is left out")
+	}
+	return res
 }
 
 // withNotes adds the notices of a call to its result, as one more text item after the
@@ -145,20 +163,21 @@ func withNotes(res *mcp.CallResult, notes *Notes) *mcp.CallResult {
 // tool has.
 func narrowHint(d *Descriptor) string {
 	var args []string
-	for _, name := range []string{"limit", "offset", "maxText"} {
+	for _, name := range []string{"limit", "offset", "maxText", "count"} {
 		for i := 0; i < d.Input.NumField(); i++ {
 			if n, _, _ := strings.Cut(d.Input.Field(i).Tag.Get("json"), ","); n == name {
 				args = append(args, name)
 			}
 		}
 	}
+	whole := "jstk " + d.Name + " on the command line gives all of it"
 	switch len(args) {
 	case 0:
-		return "the structured content holds all of it"
+		return whole
 	case 1:
-		return "narrow the call with " + args[0]
+		return "narrow the call with " + args[0] + ", or " + whole
 	}
-	return "narrow the call with " + strings.Join(args[:len(args)-1], ", ") + " and " + args[len(args)-1]
+	return "narrow the call with " + strings.Join(args[:len(args)-1], ", ") + " and " + args[len(args)-1] + ", or " + whole
 }
 
 // decode checks raw arguments against the tool's input schema and decodes them.
@@ -169,6 +188,9 @@ func (p *Provider) decode(d *Descriptor, raw json.RawMessage) (any, error) {
 	doc, err := source.ParseJSON("arguments", raw, nil)
 	if err != nil {
 		return nil, fmt.Errorf("arguments are not valid JSON: %v", err)
+	}
+	if err := knownArguments(d, doc.Root); err != nil {
+		return nil, err
 	}
 	errs, err := p.inputs[d.Name].Validate(doc.Root)
 	if err != nil {
@@ -195,16 +217,71 @@ func (p *Provider) decode(d *Descriptor, raw json.RawMessage) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(in); err != nil {
+		if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			// the arguments themselves are checked above: this is a member of a document
+			return nil, fmt.Errorf("invalid arguments for %s: a document argument has the member %s; a document has path, value or text, and pointer", d.Name, field)
+		}
 		if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok && te.Field != "" {
 			return nil, fmt.Errorf("invalid arguments for %s: argument %s: a %s cannot be read as %s", d.Name, te.Field, te.Value, te.Type)
 		}
 		return nil, fmt.Errorf("invalid arguments for %s: %v", d.Name, err)
+	}
+	if err := checkBounds(d, in, doc.Root); err != nil {
+		return nil, err
 	}
 	// Lists are paged by default over MCP.
 	if f := reflect.ValueOf(in).Elem().FieldByName("Limit"); f.IsValid() && f.CanSet() && f.Int() == 0 {
 		f.SetInt(DefaultLimit)
 	}
 	return in, nil
+}
+
+// knownArguments refuses an argument the tool does not list (its input schema leaves
+// additionalProperties out, to keep tools/list lean), naming it and the arguments there
+// are; a flag of the command line only (lint's fix, bundle's output) is refused so too.
+func knownArguments(d *Descriptor, args source.Value) error {
+	if args.Kind() != source.Object {
+		return nil // the schema check says what is wrong
+	}
+	var names []string
+	known := map[string]bool{}
+	for i := 0; i < d.Input.NumField(); i++ {
+		f := d.Input.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" || name == "-" || f.Tag.Get("cli") == "only" {
+			continue
+		}
+		known[name] = true
+		names = append(names, name)
+	}
+	for i := 0; i < args.Len(); i++ {
+		if k := args.Key(i); !known[k] {
+			return fmt.Errorf("invalid arguments for %s: argument %s: %s has no such argument (its arguments: %s)",
+				d.Name, k, d.Name, strings.Join(names, ", "))
+		}
+	}
+	return nil
+}
+
+// checkBounds refuses an integer argument given outside the bounds of its min and max tags
+// (the input schema leaves out minimum 0, which a count goes without saying).
+func checkBounds(d *Descriptor, in any, args source.Value) error {
+	v := reflect.ValueOf(in).Elem()
+	for i := 0; i < d.Input.NumField(); i++ {
+		f := d.Input.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if _, given := args.Get(name); !given || !v.Field(i).CanInt() {
+			continue
+		}
+		n := v.Field(i).Int()
+		if m, err := strconv.ParseInt(f.Tag.Get("min"), 10, 64); err == nil && n < m {
+			return fmt.Errorf("invalid arguments for %s: argument %s: %d is less than the minimum %d", d.Name, name, n, m)
+		}
+		if m, err := strconv.ParseInt(f.Tag.Get("max"), 10, 64); err == nil && n > m {
+			return fmt.Errorf("invalid arguments for %s: argument %s: %d is greater than the maximum %d", d.Name, name, n, m)
+		}
+	}
+	return nil
 }
 
 // integersAsWritten rewrites the integer arguments that JSON Schema reads as integers but
@@ -245,26 +322,6 @@ func integersAsWritten(d *Descriptor, raw json.RawMessage, args source.Value) (j
 	return json.Marshal(m)
 }
 
-// Result turns a report into an MCP result: the text report (bounded) as content and the
-// report itself as structured content.
-func Result(r Report) *mcp.CallResult { return result(r, defaultHint) }
-
-func result(r Report, hint string) *mcp.CallResult {
-	var buf bytes.Buffer
-	if err := r.WriteText(&buf); err != nil {
-		return mcp.ErrorResult("rendering the report: %v", err)
-	}
-	res := &mcp.CallResult{
-		Content:           []mcp.Content{mcp.TextContent(BoundHint(buf.String(), MaxText, hint))},
-		StructuredContent: r,
-	}
-	if f, ok := r.(Failer); ok && f.Failure() != nil {
-		res.IsError = true
-		res.Content = append(res.Content, mcp.TextContent(f.Failure().Error()))
-	}
-	return res
-}
-
 // defaultHint is Bound's hint: the arguments of the tools that list.
 const defaultHint = "narrow the call with limit and offset"
 
@@ -286,9 +343,9 @@ func BoundHint(text string, max int, hint string) string {
 	}
 	headMax := max - len(tail) - 200
 	head := text[:headMax]
-	if i := strings.LastIndexByte(head, '\n'); i > 0 {
+	if i := strings.LastIndexByte(head, '\n'); i > headMax/2 {
 		head = head[:i+1]
-	} else {
+	} else { // a long line is cut where the room ends, not left out whole
 		for len(head) > 0 && !utf8.RuneStart(text[len(head)]) {
 			head = head[:len(head)-1]
 		}

@@ -44,7 +44,7 @@ func NewStream(d *Descriptor, f diag.Format, w io.Writer, tool diag.Tool) *Strea
 			OnItem: func(x any) { tw.Instance(x.(*validate.Instance)) },
 			Finish: func(r Report) error {
 				res := r.(*validate.Result)
-				tw.Summary(res.Summary, nil, 0)
+				tw.Summary(res.Summary, nil, 0, res.Groups)
 				tw.Stopped(res.Stopped)
 				return tw.Err
 			},
@@ -107,12 +107,19 @@ func NewStream(d *Descriptor, f diag.Format, w io.Writer, tool diag.Tool) *Strea
 					return e
 				}
 				stopped := ""
+				if len(res.Groups) > 0 {
+					b, e := marshalIndent(res.Groups, "  ")
+					if e != nil {
+						return e
+					}
+					stopped += ",\n  \"groups\": " + b
+				}
 				if res.Stopped != "" {
 					b, e := marshalIndent(res.Stopped, "  ")
 					if e != nil {
 						return e
 					}
-					stopped = ",\n  \"stopped\": " + b
+					stopped += ",\n  \"stopped\": " + b
 				}
 				write(fmt.Sprintf("],\n  \"summary\": %s,\n  \"valid\": %v%s\n}\n", sum, res.Valid, stopped))
 				return err

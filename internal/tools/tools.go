@@ -54,9 +54,19 @@ type Env struct {
 	OnItem func(any)
 	// Progress reports progress of long calls; may be nil.
 	Progress func(done, total float64, message string)
+	// ArgName names the tool's arguments in errors as the calling surface does; nil names
+	// them as MCP does ("argument failUnder"). The CLI names its flags and positional
+	// arguments ("--fail-under", "SCHEMA"). The name given is the argument's JSON name,
+	// perhaps with an index ("instances[2]").
+	ArgName func(name string) string
 	// Timeout bounds each run (0: no limit): a run that reaches it ends with "stopped after
 	// N s: ..." (a result for validate and sample, the error of the others).
 	Timeout time.Duration
+	// MaxResultBytes is the budget of a result over MCP (see DefaultMaxResultBytes): a
+	// handler that builds a long answer (sample, validate's page) stops keeping what could
+	// not fit. For a Provider's Env, 0 means DefaultMaxResultBytes and a negative value no
+	// budget; in a handler's Env, 0 means no budget (the CLI's runs).
+	MaxResultBytes int
 	// RegexBudget is the time all the pattern matches of one run may take together (see
 	// schema.WithRegexBudget); 0 means schema.DefaultRegexBudget, negative no budget.
 	RegexBudget time.Duration
@@ -74,7 +84,10 @@ type Descriptor struct {
 	// Summary is one line for CLI help.
 	Summary string
 	// Description tells a model what the tool answers, when to use it and what the result
-	// means.
+	// means. It names arguments in backquotes (`list`), so that each surface can name
+	// them its own way: the CLI's help says --list. A camelCase name (assertFormat) is
+	// recognised without them, in the desc tags of the input fields too, which cannot hold
+	// backquotes; a schema inside a document is FILE#/pointer on every surface.
 	Description string
 	// Usage is the CLI synopsis after the command name.
 	Usage string
@@ -87,6 +100,10 @@ type Descriptor struct {
 	// Formats lists --format values of the tool's own beyond text, json, sarif and github
 	// (junit, lcov, yaml); its reports implement Formatter.
 	Formats []string
+	// Document is true when the tool's text output is a document (a schema, instances)
+	// rather than findings: the CLI refuses the formats that carry findings, sarif and
+	// github.
+	Document bool
 
 	run      func(ctx context.Context, env *Env, in any) (Report, error)
 	newInput func() any
@@ -114,10 +131,10 @@ func (d *Descriptor) Run(ctx context.Context, env *Env, in any) (Report, error) 
 }
 
 // InputSchema is the JSON Schema of the arguments.
-func (d *Descriptor) InputSchema() json.RawMessage { return schemaFor(d.Input) }
+func (d *Descriptor) InputSchema() json.RawMessage { return schemaFor(d.Input, false) }
 
 // OutputSchema is the JSON Schema of the structured result.
-func (d *Descriptor) OutputSchema() json.RawMessage { return schemaFor(d.Output) }
+func (d *Descriptor) OutputSchema() json.RawMessage { return schemaFor(d.Output, true) }
 
 // define builds a descriptor from a typed handler.
 func define[In any, Out Report](d Descriptor, run func(context.Context, *Env, *In) (Out, error)) *Descriptor {

@@ -309,7 +309,7 @@ type failingReport struct{ validate.Result }
 func (failingReport) Failure() error { return errors.New("no schema has the id \"x\"") }
 
 func TestReportThenError(t *testing.T) {
-	res := Result(&failingReport{validate.Result{Instances: []validate.Instance{}}})
+	res := result(&failingReport{validate.Result{Instances: []validate.Instance{}}})
 	if !res.IsError || len(res.Content) != 2 || res.Content[1].Text != `no schema has the id "x"` ||
 		!strings.Contains(res.Content[0].Text, "0 instances") || res.StructuredContent == nil {
 		t.Errorf("got %+v", res)

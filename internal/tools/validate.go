@@ -11,45 +11,35 @@ import (
 
 // ValidateInput are the arguments of validate.
 type ValidateInput struct {
-	Schema       Doc    `json:"schema" role:"schema" desc:"The JSON Schema to validate against; pointer (FILE#/pointer on the command line) names one inside a document, such as an OpenAPI document's /components/schemas/Pet, read in that document's dialect."`
-	Instances    []Doc  `json:"instances" desc:"The documents to check. A path may name a file (JSON, YAML, TOML, or NDJSON with one instance per line), a directory (its .json/.yaml/.yml/.toml/.ndjson/.jsonl files) or a glob pattern."`
-	AssertFormat bool   `json:"assertFormat,omitempty" desc:"Check format keywords (date-time, email, uri, ...) as assertions instead of annotations."`
-	Draft        string `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" desc:"Read the schema as this draft, whatever its $schema says. By default $schema decides, and 2020-12 when there is none."`
-	MaxErrors    int    `json:"maxErrors,omitempty" min:"0" desc:"Report at most this many errors of one instance (causes of anyOf/oneOf count; default 1000); the instance is then marked truncated."`
-	InvalidOnly  bool   `json:"invalidOnly,omitempty" desc:"List only the instances that are invalid or unreadable (the summary still counts all)."`
-	Offset       int    `json:"offset,omitempty" min:"0" desc:"Skip this many instances of the list (for paging through long results)."`
-	Limit        int    `json:"limit,omitempty" min:"0" desc:"List at most this many instances (0: the default of the surface; the CLI lists all)."`
+	Schema       Doc    `json:"schema" role:"schema" brief:"-" desc:"The JSON Schema to validate against; FILE#/pointer names one inside a document, such as an OpenAPI document's /components/schemas/Pet, read in that document's dialect."`
+	Instances    []Doc  `json:"instances" pointer:"-" brief:"Paths may be directories or globs" desc:"The documents to check. A path may name a file (JSON, YAML, TOML, or NDJSON with one instance per line), a directory (its .json/.yaml/.yml/.toml/.ndjson/.jsonl files) or a glob pattern."`
+	AssertFormat bool   `json:"assertFormat,omitempty" brief:"-" desc:"Check format keywords (date-time, email, uri, ...) as assertions instead of annotations."`
+	Draft        string `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" brief:"Overrides $schema" desc:"Read the schema as this draft, whatever its $schema says. By default $schema decides, and 2020-12 when there is none."`
+	MaxErrors    int    `json:"maxErrors,omitempty" min:"0" default:"1000" brief:"Errors listed per instance" desc:"Report at most this many errors of one instance (causes of anyOf/oneOf count; default 1000); the instance is then marked truncated."`
+	InvalidOnly  bool   `json:"invalidOnly,omitempty" brief:"-" desc:"List only the instances that are invalid or unreadable (the summary still counts all)."`
+	Offset       int    `json:"offset,omitempty" min:"0" brief:"-" desc:"Skip this many instances of the list (for paging through long results)."`
+	Limit        int    `json:"limit,omitempty" min:"0" default:"100" brief:"-" desc:"List at most this many instances (0: the default of the surface; the CLI lists all)."`
 }
 
-// progressEvery is how often (in instances) a long validation reports progress.
-const progressEvery = 1000
-
 // instanceExts are the extensions a directory argument contributes.
-var instanceExts = []string{".json", ".yaml", ".yml", ".toml", ".ndjson", ".jsonl"}
+var instanceExts = []string{".json", ".jsonc", ".yaml", ".yml", ".toml", ".ndjson", ".jsonl"}
 
 func init() {
 	register(define(Descriptor{
-		Name:    "validate",
-		Title:   "Validate instances against a JSON Schema",
-		Summary: "check documents against a schema, reporting every error with its position",
-		Usage:   "--schema SCHEMA [flags] INSTANCE...",
-		Description: "Answers: does each document satisfy the schema? Use it instead of judging " +
-			"validity by reading the schema: it applies the JSON Schema rules exactly (drafts 4, 6, 7, " +
-			"2019-09 and 2020-12, chosen by $schema; $ref resolved offline; numbers compared exactly). " +
-			"The result lists every error of every invalid instance, each with instanceLocation (JSON " +
-			"Pointer into the instance), keywordLocation (the schema path that failed), a message, and " +
-			"the line and column in the file. valid is true only when every instance was read and is " +
-			"valid. An unreadable instance has a problem instead of errors. format keywords are not " +
-			"checked unless assertFormat is true.",
+		Name:        "validate",
+		Title:       "Validate documents",
+		Summary:     "check documents against a schema, reporting every error with its position",
+		Usage:       "--schema SCHEMA [flags] INSTANCE...",
+		Description: "Answers: does each document satisfy this JSON Schema? Use it instead of judging validity by reading the schema. groups counts the errors per keyword, schema location and message; instances lists each error with its pointers, message, line and column.",
 	}, runValidate))
 }
 
 func runValidate(ctx context.Context, env *Env, in *ValidateInput) (*validate.Result, error) {
 	if len(in.Instances) == 0 {
-		return nil, fmt.Errorf("argument instances: give at least one instance")
+		return nil, fmt.Errorf("%s: give at least one instance", env.arg("instances"))
 	}
 	if in.Offset < 0 || in.Limit < 0 {
-		return nil, fmt.Errorf("arguments offset and limit must not be negative")
+		return nil, fmt.Errorf("%s must not be negative", env.args("offset", "limit"))
 	}
 	s, err := LoadSchema(env, in.Schema, "schema", SchemaOptions{Draft: in.Draft, AssertFormat: in.AssertFormat})
 	if err != nil {
@@ -57,21 +47,28 @@ func runValidate(ctx context.Context, env *Env, in *ValidateInput) (*validate.Re
 	}
 	var srcs []validate.Source
 	var problems []validate.Instance
+	size := int64(0) // the bytes of the input, for progress reports; -1 when unknown (standard input)
 	for i, d := range in.Instances {
 		arg := "instances[" + strconv.Itoa(i) + "]"
-		if err := d.check(arg); err != nil {
+		if err := d.check(env, arg); err != nil {
 			return nil, err
 		}
 		switch {
 		case d.Path == "-":
 			if env.Stdin == nil {
-				return nil, fmt.Errorf("argument %s: \"-\" (standard input) is not available here", arg)
+				return nil, fmt.Errorf("%s: \"-\" (standard input) is not available here", env.arg(arg))
 			}
 			srcs = append(srcs, validate.Source{Name: "-", Reader: env.Stdin})
+			size = -1
 		case d.Path != "":
 			files, errs := workspace.Expand(env.FS, []string{d.Path}, instanceExts)
 			for _, f := range files {
 				srcs = append(srcs, validate.Source{Name: f, Path: f})
+				if env.Progress != nil && size >= 0 {
+					if fi, err := env.FS.Stat(f); err == nil {
+						size += fi.Size()
+					}
+				}
 			}
 			for _, e := range errs {
 				problems = append(problems, validate.Instance{File: d.Path, Errors: []validate.Error{}, Problem: e.Error()})
@@ -79,6 +76,9 @@ func runValidate(ctx context.Context, env *Env, in *ValidateInput) (*validate.Re
 		default:
 			data, _, _ := d.bytes(env, arg)
 			srcs = append(srcs, validate.Source{Name: d.label(arg), Text: data})
+			if size >= 0 {
+				size += int64(len(data))
+			}
 		}
 	}
 	opts := &validate.Options{Limits: env.Limits, MaxErrors: in.MaxErrors}
@@ -87,27 +87,40 @@ func runValidate(ctx context.Context, env *Env, in *ValidateInput) (*validate.Re
 	paged := env.OnItem == nil && (in.Offset > 0 || in.Limit > 0)
 	var kept []validate.Instance
 	listed := 0
+	// Over MCP the answer has a budget: a page keeps the instances it could hold, and
+	// counts the others (memory follows the answer, even with a limit of 100000).
+	keptBytes, full := 0, false
 	list := func(inst *validate.Instance) {
 		switch {
 		case in.InvalidOnly && inst.Valid:
 		case env.OnItem != nil:
 			env.OnItem(inst)
 		case paged:
-			if listed >= in.Offset && (in.Limit <= 0 || listed < in.Offset+in.Limit) {
+			if listed >= in.Offset && (in.Limit <= 0 || listed < in.Offset+in.Limit) && !full {
 				kept = append(kept, *inst)
+				if env.MaxResultBytes > 0 {
+					if keptBytes += instanceSize(inst); keptBytes > env.MaxResultBytes {
+						full = true
+					}
+				}
 			}
 			listed++
 		default:
 			kept = append(kept, *inst)
 		}
 	}
-	done := 0
+	done, read := 0, int64(0)
 	opts.OnInstance = func(inst *validate.Instance) {
 		done++
-		if env.Progress != nil && done%progressEvery == 0 {
-			env.Progress(float64(done), 0, fmt.Sprintf("%d instances validated", done))
-		}
 		list(inst)
+	}
+	if env.Progress != nil {
+		// Progress in bytes of input, of the files' sizes when all are known: after each
+		// file, or NDJSON chunk of 256 KiB.
+		opts.OnRead = func(n int64) {
+			read += n
+			env.Progress(float64(read), float64(max(size, 0)), fmt.Sprintf("%d instances validated", done))
+		}
 	}
 	res, err := validate.Run(ctx, s, srcs, env.FS, opts)
 	if err != nil {
@@ -131,4 +144,19 @@ func runValidate(ctx context.Context, env *Env, in *ValidateInput) (*validate.Re
 		}
 	}
 	return res, nil
+}
+
+// instanceSize is a lower bound of the size of an instance's JSON, without encoding it.
+func instanceSize(in *validate.Instance) int {
+	n := len(in.File) + len(in.Problem) + 40
+	var errs func([]validate.Error)
+	errs = func(es []validate.Error) {
+		for i := range es {
+			e := &es[i]
+			n += len(e.InstanceLocation) + len(e.KeywordLocation) + len(e.AbsoluteKeywordLocation) + len(e.Keyword) + len(e.Message) + 100
+			errs(e.Causes)
+		}
+	}
+	errs(in.Errors)
+	return n
 }

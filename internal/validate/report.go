@@ -93,11 +93,13 @@ func diagLocation(file string, line, col int) string {
 	return s
 }
 
-// Summary prints the closing count, after saying which part of a long list was shown.
-func (t *TextWriter) Summary(s Summary, page *Page, shown int) {
+// Summary prints the closing count, after saying which part of a long list was shown
+// and which errors repeat (the groups of the result).
+func (t *TextWriter) Summary(s Summary, page *Page, shown int, groups []Group) {
 	if page != nil {
 		t.printf("(%d of %d listed instances shown, from offset %d; ask for more with offset and limit)\n", shown, page.Total, page.Offset)
 	}
+	t.writeGroups(groups)
 	parts := []string{plural(s.Valid, "valid", "valid")}
 	if s.Invalid > 0 {
 		parts = append(parts, plural(s.Invalid, "invalid", "invalid"))
@@ -127,13 +129,14 @@ func plural(n int, one, many string) string {
 }
 
 // WriteText prints the human report: every error of every invalid instance, every
-// instance that could not be read, and a summary.
+// instance that could not be read, and a summary: the errors that repeat, grouped, and the
+// counts.
 func (r *Result) WriteText(w io.Writer) error {
 	t := &TextWriter{W: w}
 	for i := range r.Instances {
 		t.Instance(&r.Instances[i])
 	}
-	t.Summary(r.Summary, r.Page, len(r.Instances))
+	t.Summary(r.Summary, r.Page, len(r.Instances), r.Groups)
 	t.Stopped(r.Stopped)
 	return t.Err
 }

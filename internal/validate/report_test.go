@@ -93,7 +93,7 @@ func TestSummaryText(t *testing.T) {
 	for _, tt := range tests {
 		var buf bytes.Buffer
 		tw := &TextWriter{W: &buf}
-		tw.Summary(tt.sum, tt.page, tt.shown)
+		tw.Summary(tt.sum, tt.page, tt.shown, nil)
 		if tw.Err != nil {
 			t.Fatal(tw.Err)
 		}
@@ -115,7 +115,7 @@ func TestTextWriterStreams(t *testing.T) {
 	for i := range r.Instances {
 		tw.Instance(&r.Instances[i])
 	}
-	tw.Summary(r.Summary, r.Page, len(r.Instances))
+	tw.Summary(r.Summary, r.Page, len(r.Instances), r.Groups)
 	if diff := cmp.Diff(whole.String(), streamed.String()); diff != "" {
 		t.Errorf("(-whole +streamed):\n%s", diff)
 	}

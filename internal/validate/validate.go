@@ -48,6 +48,10 @@ type Options struct {
 	// is known, and Result.Instances stays empty (the summary still counts them). The CLI
 	// streams this way; callers that want the whole list leave it nil.
 	OnInstance func(*Instance)
+	// OnRead, when set, is told how many bytes of input are done, in input order, after the
+	// instances they held were passed to OnInstance (or listed): a file's size, or an NDJSON
+	// stream's bytes, a chunk at a time. Progress reports use it.
+	OnRead func(bytes int64)
 }
 
 // Result is the outcome of a run. Its JSON form is the CLI's --format json output and the
@@ -57,6 +61,10 @@ type Result struct {
 	Summary   Summary    `json:"summary"`
 	// Valid is true when every instance was read and is valid.
 	Valid bool `json:"valid"`
+	// Groups sums up the errors of every instance checked, listed or not: one entry per
+	// keyword, schema location and message shape, the most frequent first. (It follows
+	// the instances, so that the CLI can stream them.)
+	Groups []Group `json:"groups,omitempty"`
 	// Page is set when Instances holds only part of the list.
 	Page *Page `json:"page,omitempty"`
 	// Stopped says why the run ended before every instance was checked: its time limit,
@@ -132,7 +140,9 @@ func Run(ctx context.Context, s *schema.Schema, srcs []Source, fsys workspace.FS
 	}
 	parent := ctx
 	res := &Result{Instances: []Instance{}}
+	var groups grouper
 	emit := func(in *Instance) {
+		groups.add(in)
 		res.Summary.Total++
 		switch {
 		case in.Problem != "":
@@ -153,6 +163,7 @@ func Run(ctx context.Context, s *schema.Schema, srcs []Source, fsys workspace.FS
 	// finish completes the result; a run that reached its time limit or used up its
 	// pattern budget is a result that says so, a cancelled one is an error.
 	finish := func(err error) (*Result, error) {
+		res.Groups = groups.groups()
 		if err == nil {
 			err = halt.Err()
 		}
@@ -169,12 +180,15 @@ func Run(ctx context.Context, s *schema.Schema, srcs []Source, fsys workspace.FS
 		}
 		return res, nil
 	}
-	emitAll := func(out []Instance) bool {
+	emitAll := func(j *job, out []Instance) bool {
 		for i := range out {
 			if out[i].stopped {
 				return false
 			}
 			emit(&out[i])
+		}
+		if opts.OnRead != nil && j.size > 0 {
+			opts.OnRead(j.size)
 		}
 		return true
 	}
@@ -182,11 +196,12 @@ func Run(ctx context.Context, s *schema.Schema, srcs []Source, fsys workspace.FS
 	// One document needs no pipeline: validate it here (the common call over MCP).
 	if len(srcs) == 1 && srcs[0].Reader == nil && !isNDJSONPath(srcs[0].Path) {
 		p := &pipeline{ctx: ctx, schema: s, fsys: fsys, lim: opts.Limits, maxErrors: maxErrors(opts), halt: &halt}
-		out := p.process(&job{name: srcs[0].Name, src: srcs[0]})
+		j := &job{name: srcs[0].Name, src: srcs[0]}
+		out := p.process(j)
 		if err := ctx.Err(); err != nil {
 			return finish(err)
 		}
-		emitAll(out)
+		emitAll(j, out)
 		return finish(nil)
 	}
 
@@ -254,7 +269,7 @@ emitLoop:
 		if ctx.Err() != nil {
 			break
 		}
-		if !emitAll(out) {
+		if !emitAll(j, out) {
 			break // the run ended at an instance of this job: the others are not emitted
 		}
 	}
@@ -276,6 +291,9 @@ type job struct {
 	ndjson    bool
 	ready     []Instance // a result known without work (an unreadable file, an oversized line)
 	out       chan []Instance
+	// size is the bytes of input the job covers: an NDJSON chunk's or a skipped line's
+	// (set by the producer), a whole document's (set by the worker, before it sends out).
+	size int64
 }
 
 type pipeline struct {
@@ -371,17 +389,19 @@ func (p *pipeline) produceNDJSON(name string, r io.Reader) bool {
 		if len(chunk) == 0 {
 			return true
 		}
-		ok := p.send(&job{name: name, data: chunk, startLine: start, ndjson: true})
+		ok := p.send(&job{name: name, data: chunk, startLine: start, ndjson: true, size: int64(len(chunk))})
 		chunk = make([]byte, 0, chunkSize)
 		return ok
 	}
 	for {
 		l, err := br.ReadSlice('\n')
+		read := int64(len(l))
 		tooLong := int64(len(bytes.TrimRight(l, "\r\n"))) > limit
 		if err == bufio.ErrBufferFull {
 			long := append([]byte(nil), l...)
 			for err == bufio.ErrBufferFull {
 				l, err = br.ReadSlice('\n')
+				read += int64(len(l))
 				if !tooLong && int64(len(long)+len(bytes.TrimRight(l, "\r\n"))) > limit {
 					tooLong, long = true, nil
 				}
@@ -397,7 +417,7 @@ func (p *pipeline) produceNDJSON(name string, r io.Reader) bool {
 		}
 		switch {
 		case tooLong:
-			if !flush() || !p.send(&job{name: name, ready: problem(name, line, oversize(name, line, limit))}) {
+			if !flush() || !p.send(&job{name: name, ready: problem(name, line, oversize(name, line, limit)), size: read}) {
 				return false
 			}
 			line++
@@ -442,6 +462,7 @@ func (p *pipeline) process(j *job) []Instance {
 		}
 		format, known = source.FormatOf(src.Path)
 	}
+	j.size = int64(len(data))
 	if !known {
 		format = source.Sniff(data)
 	}

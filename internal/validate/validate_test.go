@@ -541,6 +541,48 @@ func TestOnInstance(t *testing.T) {
 	}
 }
 
+// OnRead counts every byte of the input once, in input order, each piece after the
+// instances it held: whole files, NDJSON chunks, a skipped over-long line, one document.
+func TestOnRead(t *testing.T) {
+	t.Parallel()
+	s := compileSchema(t, orderSchema)
+	var b strings.Builder
+	for i := range 40000 {
+		fmt.Fprintf(&b, "{\"id\": %d}\n", i)
+	}
+	b.WriteString(`{"id": "` + strings.Repeat("x", 2000) + `"}` + "\n{\"id\": 1}\n")
+	texts := map[string]string{"a.ndjson": b.String(), "b.json": `{"id": 1}`, "c.yaml": "id: x\n---\nid: 2\n"}
+	fsys := workspace.Memory(texts)
+	total := int64(0)
+	for _, f := range texts {
+		total += int64(len(f))
+	}
+	var reads []int64
+	instances, sum := 0, int64(0)
+	opts := &Options{Workers: 4, Limits: &source.Limits{MaxSize: 1000},
+		OnInstance: func(*Instance) { instances++ },
+		OnRead: func(n int64) {
+			sum += n
+			reads = append(reads, n)
+			if instances == 0 {
+				t.Errorf("bytes read before any instance")
+			}
+		}}
+	res := run(t, s, files("a.ndjson", "b.json", "c.yaml"), fsys, opts)
+	if sum != total {
+		t.Errorf("OnRead counted %d bytes, the input has %d (%v)", sum, total, reads)
+	}
+	if len(reads) < 4 || res.Summary.Total != 40000+2+1+2 {
+		t.Errorf("%d reads, %d instances", len(reads), res.Summary.Total)
+	}
+	// One document, outside the pipeline.
+	sum = 0
+	run(t, s, files("b.json"), fsys, opts)
+	if sum != int64(len(texts["b.json"])) {
+		t.Errorf("one document: %d bytes", sum)
+	}
+}
+
 func TestValidAndExitCode(t *testing.T) {
 	t.Parallel()
 	s := compileSchema(t, orderSchema)
