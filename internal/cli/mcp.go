@@ -22,6 +22,7 @@ import (
 
 const mcpUsage = `Usage: jstk mcp [--root DIR] [--expose a,b] [--exclude c] [--audit FILE] [--page-size N]
                 [--max-result-bytes N] [--timeout D] [--regex-budget D] [--max-calls N] [--drain D]
+                [--grace D]
 
 Serves jstk's commands as Model Context Protocol tools over stdio (newline-delimited
 JSON-RPC 2.0), for AI agents. Every tool is read-only and confined to the workspace root:
@@ -29,8 +30,8 @@ paths outside it, ".." that climbs out, and symbolic links that lead out are ref
 Stdout carries only protocol messages; diagnostics go to stderr.
 
 At EOF on stdin the calls in flight get --drain to finish, then are cancelled; on SIGTERM
-or SIGINT they are cancelled at once. The answers of the calls that end within half a
-second are sent, and the server exits 0.
+or SIGINT they are cancelled at once. The answers of the cancelled calls that end within
+--grace (half a second) are sent, and the server exits 0.
 
 Flags:
 `
@@ -41,8 +42,8 @@ const (
 	DefaultCallTimeout = 60 * time.Second
 	// DefaultDrain is how long calls in flight at EOF may take to finish.
 	DefaultDrain = 500 * time.Millisecond
-	// shutdownGrace is how long cancelled calls may take to send their answers.
-	shutdownGrace = 500 * time.Millisecond
+	// DefaultGrace is how long cancelled calls may take to send their answers.
+	DefaultGrace = 500 * time.Millisecond
 )
 
 // runMCP serves the descriptor table over stdio until EOF or a termination signal.
@@ -60,6 +61,12 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 	fs.Func("drain", "how long the calls in flight at EOF may take to finish before they are cancelled (default 500ms)", func(s string) error {
 		d, err := parseDuration(s)
 		drain = d
+		return err
+	})
+	grace := DefaultGrace
+	fs.Func("grace", "how long the calls cancelled at shutdown may take to send their answers before the server exits (default 500ms)", func(s string) error {
+		d, err := parseDuration(s)
+		grace = d
 		return err
 	})
 	g := &globals{}
@@ -148,7 +155,7 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return serve(ctx, srv, mcp.DefaultMaxMessageSize, st, drain)
+	return serve(ctx, srv, mcp.DefaultMaxMessageSize, st, drain, grace)
 }
 
 // selectTools applies --expose and --exclude, and says what was left out and why.
@@ -195,9 +202,9 @@ func selectTools(expose, exclude string) ([]*tools.Descriptor, []string, error) 
 //
 // It ends at EOF, after the calls in flight had drain to finish (then they are cancelled),
 // or when ctx ends (a signal: the calls are cancelled at once). Either way the cancelled
-// calls get shutdownGrace to send their answers; then nothing more is written, and it
+// calls get grace to send their answers; then nothing more is written, and it
 // returns 0, whether or not a call is still stuck in work it cannot interrupt.
-func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams, drain time.Duration) int {
+func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams, drain, grace time.Duration) int {
 	calls, cancelCalls := context.WithCancel(ctx)
 	defer cancelCalls()
 	var mu sync.Mutex
@@ -218,7 +225,7 @@ func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams, drain ti
 	// exits.
 	shutdown := func() {
 		cancelCalls()
-		srv.WaitTimeout(shutdownGrace)
+		srv.WaitTimeout(grace)
 		mu.Lock()
 		closed = true
 		mu.Unlock()
