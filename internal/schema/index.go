@@ -24,6 +24,17 @@ const (
 	indexMaxSize         = 8 << 20
 )
 
+// The time bound of reading applies only past a floor: the first indexFloorFiles schema
+// files listed, up to indexFloorBytes, are always read, so that on a busy machine a $ref
+// resolves as it does on a quiet one (a verdict must not depend on the load). Only a larger
+// tree (a home directory, a monorepo) is cut by time. (Listing the directories stays bounded
+// by time alone: a tree of many directories and few schemas is cut while it is listed.)
+// Variables for the tests.
+var (
+	indexFloorFiles int   = 5000
+	indexFloorBytes int64 = 64 << 20
+)
+
 // IndexOptions bound an Index; the zero value uses the defaults.
 type IndexOptions struct {
 	// MaxFiles is the most files read (default 20,000).
@@ -164,6 +175,7 @@ func (x *Index) build() {
 	facts := make([]indexedFile, len(names))
 	done := make([]bool, len(names))
 	var next int
+	var bytesRead int64 // of the files read, under mu
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for range max(1, min(runtime.GOMAXPROCS(0), 8)) {
@@ -175,11 +187,15 @@ func (x *Index) build() {
 				mu.Lock()
 				i := next
 				next++
+				floor := i < indexFloorFiles && bytesRead < indexFloorBytes
 				mu.Unlock()
-				if i >= len(names) || time.Now().After(deadline) {
+				if i >= len(names) || !floor && time.Now().After(deadline) {
 					return
 				}
 				facts[i], done[i] = x.read(names[i], prev, keep, &buf), true
+				mu.Lock()
+				bytesRead += facts[i].size
+				mu.Unlock()
 			}
 		}()
 	}
@@ -309,6 +325,9 @@ func (x *Index) read(name string, prev map[string]indexedFile, keep bool, buf *[
 		}
 	}
 	data, ok := x.readAll(name, buf, keep && prev == nil, &f)
+	if f.size == 0 {
+		f.size = int64(len(data)) // counted against the floor of the reading (indexFloorBytes)
+	}
 	// Most files declare no id: do not parse those.
 	if !ok || !(bytes.Contains(data, []byte("$id")) || bytes.Contains(data, []byte(`"id"`)) || bytes.Contains(data, []byte("id:"))) {
 		return f

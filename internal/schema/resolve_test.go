@@ -3,6 +3,7 @@ package schema
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -290,4 +291,34 @@ func TestDisplayAndBeside(t *testing.T) {
 
 func writeFile(dir, name, text string) error {
 	return os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)
+}
+
+// Under its floor, the index reads every file listed, however long it takes: a busy machine
+// resolves what a quiet one does. Past the floor, the time bound cuts the reading.
+func TestIndexFloor(t *testing.T) {
+	files := map[string]string{}
+	for i := range 30 {
+		files[fmt.Sprintf("d/s%02d.json", i)] = fmt.Sprintf(`{"$id": "https://example.com/s%d"}`, i)
+	}
+	// Each file takes 2 ms to open: reading them all takes 30 ms or more on two workers,
+	// past the 5 ms bound.
+	fsys := slowOpen{workspace.Memory(files)}
+	x := NewIndex(fsys, []string{"d"}, &IndexOptions{MaxTime: 5 * time.Millisecond})
+	if x.Files() != 30 || x.Note() != "" || x.Lookup("https://example.com/s29") == nil {
+		t.Errorf("under the floor: files %d, note %q", x.Files(), x.Note())
+	}
+	defer func(f int) { indexFloorFiles = f }(indexFloorFiles)
+	indexFloorFiles = 10
+	y := NewIndex(fsys, []string{"d"}, &IndexOptions{MaxTime: 5 * time.Millisecond})
+	if y.Files() < 10 || y.Files() == 30 || !strings.Contains(y.Note(), "it stopped after 5ms") {
+		t.Errorf("past the floor: files %d, note %q", y.Files(), y.Note())
+	}
+}
+
+// slowOpen is a file system whose files take 2 ms to open.
+type slowOpen struct{ workspace.FS }
+
+func (s slowOpen) Open(name string) (io.ReadCloser, error) {
+	time.Sleep(2 * time.Millisecond)
+	return s.FS.Open(name)
 }
