@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -33,15 +34,30 @@ type pkg struct {
 	Dir          string
 }
 
+var listed struct {
+	once sync.Once
+	pkgs []pkg
+	err  error
+}
+
+// listPackages lists the module's packages with go list -deps -json, once for all the tests.
 func listPackages(t *testing.T) []pkg {
 	t.Helper()
+	listed.once.Do(func() { listed.pkgs, listed.err = goList() })
+	if listed.err != nil {
+		t.Fatal(listed.err)
+	}
+	return listed.pkgs
+}
+
+func goList() ([]pkg, error) {
 	cmd := exec.Command("go", "list", "-deps", "-json", "./...")
 	cmd.Dir = filepath.Join("..", "..")
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = os.Stderr
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("go list: %v", err)
+		return nil, fmt.Errorf("go list: %v", err)
 	}
 	var pkgs []pkg
 	dec := json.NewDecoder(&out)
@@ -50,16 +66,16 @@ func listPackages(t *testing.T) []pkg {
 		if err := dec.Decode(&p); err == io.EOF {
 			break
 		} else if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		if strings.HasPrefix(p.ImportPath, module) {
 			pkgs = append(pkgs, p)
 		}
 	}
 	if len(pkgs) < 5 {
-		t.Fatalf("go list found only %d packages of the module", len(pkgs))
+		return nil, fmt.Errorf("go list found only %d packages of the module", len(pkgs))
 	}
-	return pkgs
+	return pkgs, nil
 }
 
 // A floor is a set of packages with the same place in the house.
