@@ -52,8 +52,10 @@ func Extract(s *schema.Schema, uri string) (*source.Document, error) {
 		if t.Document() != src {
 			return false // another document: its references are its own
 		}
-		_, at := t.Pointer()
+		// Pointers are made only for the schemas with a reference: those of every schema
+		// of a document nested thousands of levels deep take space quadratic in its depth.
 		if r := t.Ref(); r != nil && r.Document() == src {
+			_, at := t.Pointer()
 			_, to := r.Pointer()
 			refs[at+"/$ref"] = to
 			if !within(to, ptr) {
@@ -62,6 +64,7 @@ func Extract(s *schema.Schema, uri string) (*source.Document, error) {
 		}
 		if d, dynamic := t.DynamicRef(); d != nil && d.Document() == src {
 			if _, to := d.Pointer(); dynamic || !within(to, ptr) {
+				_, at := t.Pointer()
 				walkErr = fmt.Errorf("%s: the dynamic reference at %s leads out of the schema: bundling it alone is not supported", where, at)
 			}
 		}
@@ -169,47 +172,79 @@ func within(p, ptr string) bool {
 
 // rewriteRefs returns v (the value at the pointer at) with the "$ref" strings that to
 // gives a new value for replaced, and whether it replaced any; the rest, and every offset,
-// is kept. The depth is the document's, which its parser bounds.
+// is kept. It walks with a stack of its own, keeping each place's pointer as a trail that
+// is spelt out only at a "$ref": the depth is the document's, which only its parser bounds.
 func rewriteRefs(v source.Value, at string, to func(refAt string) (string, bool)) (source.Value, bool) {
-	switch v.Kind() {
-	case source.Object:
-		out, changed := v, false
-		for i := 0; i < v.Len(); i++ {
-			k, m := v.Member(i)
-			mAt := at + "/" + source.EscapeToken(k.Str())
-			var nv source.Value
-			if k.Str() == "$ref" && m.Kind() == source.String {
-				ref, ok := to(mAt)
-				if !ok {
-					continue
-				}
-				nv = source.StringValue(ref).WithOffset(m.Offset())
-			} else {
-				var c bool
-				if nv, c = rewriteRefs(m, mAt, to); !c {
-					continue
-				}
-			}
-			out, changed = out.WithMember(i, nv), true
-		}
-		return out, changed
-	case source.Array:
-		items := v.Items()
-		var out []source.Value
-		for i, it := range items {
-			nv, c := rewriteRefs(it, at+"/"+strconv.Itoa(i), to)
-			if !c {
-				continue
-			}
-			if out == nil {
-				out = append([]source.Value(nil), items...)
-			}
-			out[i] = nv
-		}
-		if out == nil {
-			return v, false
-		}
-		return source.ArrayValue(out...).WithOffset(v.Offset()), true
+	// A frame is a container being rewritten: out is its copy once a member changed
+	// (objects), items its items and their copy once one changed (arrays).
+	type frame struct {
+		v       source.Value
+		trail   *source.Trail
+		next    int
+		out     source.Value
+		items   []source.Value
+		copied  bool
+		changed bool
 	}
-	return v, false
+	open := func(v source.Value, t *source.Trail) *frame {
+		f := &frame{v: v, trail: t, out: v}
+		if v.Kind() == source.Array {
+			f.items = v.Items()
+		}
+		return f
+	}
+	container := func(v source.Value) bool { return v.Kind() == source.Object || v.Kind() == source.Array }
+	if !container(v) {
+		return v, false
+	}
+	stack := []*frame{open(v, &source.Trail{Rel: at})}
+	for {
+		f := stack[len(stack)-1]
+		if f.v.Kind() == source.Object && f.next < f.v.Len() {
+			i := f.next
+			f.next++
+			k, m := f.v.Member(i)
+			switch {
+			case k.Str() == "$ref" && m.Kind() == source.String:
+				t := &source.Trail{Up: f.trail, Rel: "/" + source.EscapeToken(k.Str())}
+				if ref, ok := to(t.String()); ok {
+					f.out, f.changed = f.out.WithMember(i, source.StringValue(ref).WithOffset(m.Offset())), true
+				}
+			case container(m):
+				stack = append(stack, open(m, &source.Trail{Up: f.trail, Rel: "/" + source.EscapeToken(k.Str())}))
+			}
+			continue
+		}
+		if f.v.Kind() == source.Array && f.next < len(f.items) {
+			i := f.next
+			f.next++
+			if container(f.items[i]) {
+				stack = append(stack, open(f.items[i], &source.Trail{Up: f.trail, Rel: "/" + strconv.Itoa(i)}))
+			}
+			continue
+		}
+		// f is done: its value goes to its parent, which takes it in where it changed.
+		stack = stack[:len(stack)-1]
+		nv := f.out
+		if f.v.Kind() == source.Array && f.changed {
+			nv = source.ArrayValue(f.items...).WithOffset(f.v.Offset())
+		}
+		if len(stack) == 0 {
+			return nv, f.changed
+		}
+		if !f.changed {
+			continue
+		}
+		p := stack[len(stack)-1]
+		i := p.next - 1
+		if p.v.Kind() == source.Object {
+			p.out = p.out.WithMember(i, nv)
+		} else {
+			if !p.copied {
+				p.items, p.copied = append([]source.Value(nil), p.items...), true
+			}
+			p.items[i] = nv
+		}
+		p.changed = true
+	}
 }

@@ -35,6 +35,7 @@ components:
         address: {type: string, minLength: 3}
         pets: {type: array, items: {$ref: '#/components/schemas/Pet'}}
     Unused: {type: integer}
+    Either: {anyOf: [{type: integer}, {$ref: '#/components/schemas/Owner'}, {type: array, prefixItems: [{$ref: '#/components/schemas/Owner/properties/address'}]}]}
 `,
 		"tags.json": `{"type": "string", "maxLength": 4}`,
 		"defs.json": `{"$schema": "http://json-schema.org/draft-07/schema#",
@@ -72,6 +73,9 @@ components:
 			`{"name": "a", "home": "ab"}`, `{"name": "a", "home": "abc"}`, `{"name": "a", "tag": "long tag"}`, `{"name": "a", "tag": "ok"}`,
 		}},
 		{"api.yaml", "/components/schemas/Owner/properties/pets", []string{"Pet"}, []string{`[]`, `[{"name": "x"}]`, `[{}]`, `[{"name": "x", "owner": {"address": "a"}}]`}},
+		{"api.yaml", "/components/schemas/Either", []string{"Owner"}, []string{
+			`5`, `"x"`, `{"address": "ab"}`, `{"address": "abc"}`, `["ab"]`, `["abc"]`, `[1]`,
+		}},
 		{"defs.json", "/definitions/a", []string{"b-2"}, []string{`{"b": 3}`, `{"b": 1}`, `{"b": "x"}`, `{"c": 1}`, `{"c": 5}`}},
 	}
 	for _, tt := range tests {

@@ -129,6 +129,9 @@ type Context struct {
 	Workspace Scanned `json:"workspace"`
 
 	diags []diag.Diagnostic
+	// unknownID is set when the id matched nothing: only then does the text say that no
+	// id is close to it (a document found with nothing at the pointer is another failure).
+	unknownID bool
 }
 
 // ContextLimits bound the lists and the text of a Context.
@@ -151,6 +154,7 @@ func (w *Workspace) Context(id string, lim ContextLimits) *Context {
 		c.Error = fmt.Sprintf("no schema of the workspace has the id %q (an id is a schema's absolute $id or its "+
 			"workspace path, exactly); list_schemas lists them", id)
 		c.Candidates = w.candidates(strings.TrimSpace(id))
+		c.unknownID = true
 		return c
 	case 1:
 	default:

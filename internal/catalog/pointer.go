@@ -52,6 +52,7 @@ func (w *Workspace) ContextAt(id, ptr string, lim ContextLimits) *Context {
 		c.Error = fmt.Sprintf("no schema or file of the workspace has the id %q (an id is a schema's absolute $id or a "+
 			"workspace path, exactly); list_schemas lists them", id)
 		c.Candidates = w.candidates(id)
+		c.unknownID = true
 		return c
 	}
 	doc, err := w.reread(f)

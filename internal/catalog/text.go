@@ -153,14 +153,18 @@ func writeScanNotes(t *textWriter, ws Scanned) {
 }
 
 // WriteText prints the schema's context: metadata, shape, references both ways, problems,
-// and its text. When the id matched nothing, it prints the closest ids; the error itself is
-// the report's Failure, which the surfaces print after the report (tools.Failer).
+// and its text. When the id matched nothing, it prints the closest ids (nothing when the id
+// was found and its pointer led nowhere); the error itself is the report's Failure, which the surfaces print after the report (tools.Failer).
 func (c *Context) WriteText(w io.Writer) error {
 	t := newTextWriter(w)
 	if !c.Found {
-		if len(c.Candidates) == 0 {
+		switch {
+		case len(c.Candidates) == 0 && c.unknownID:
 			t.printf("no schema id or path of the workspace is close to %q\n", c.ID)
-		} else {
+		case len(c.Candidates) == 0:
+			// The id was found; what failed (a pointer to nothing, an unreadable
+			// document) is the error, which follows the report.
+		default:
 			t.printf("closest schemas (id, then path):\n")
 			for _, cd := range c.Candidates {
 				if cd.ID == cd.Path {

@@ -143,6 +143,10 @@ func TestHostileDeepSchema(t *testing.T) {
 		{[]string{"coverage", "--format", "json", "--schema", "deep.schema.json", "deep.json"}, 0, 8 << 10, `"unmeasured"`, true},
 		{[]string{"bundle", "deep.schema.json"}, 0, 256 << 10, `"items"`, false},
 		{[]string{"bundle", "--format", "yaml", "deep.schema.json"}, 0, 256 << 10, "items:", true},
+		// A schema inside the document, by JSON Pointer (issue 20): its own walks.
+		{[]string{"bundle", "deep.schema.json#/items"}, 0, 256 << 10, `"items"`, false},
+		{[]string{"lint", "deep.schema.json#/items"}, 1, 8 << 10, "deep-nesting", true},
+		{[]string{"context", "deep.schema.json#/items"}, 0, 64 << 10, "deep.schema.json#/items", true},
 		{[]string{"diff", "deep.schema.json", "deep.schema.json"}, 0, 8 << 10, "compatible", false},
 		{[]string{"sample", "deep.schema.json"}, 0, 256 << 10, "", true},
 		{[]string{"test", "deep.tests.json"}, 0, 8 << 10, "2 passed", true},
