@@ -17,6 +17,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/jstk-dev/jstk/internal/panics"
 	"github.com/jstk-dev/jstk/internal/tools"
 )
 
@@ -44,8 +45,14 @@ func OSStreams() Streams {
 	return Streams{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
 }
 
-// Main runs jstk with args (without the program name) and returns the exit code.
-func Main(ctx context.Context, args []string, st Streams) int {
+// Main runs jstk with args (without the program name) and returns the exit code. A panic
+// (a bug in jstk) is said on stderr with its stack, and the exit code is 2.
+func Main(ctx context.Context, args []string, st Streams) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			code = internalError(st, commandOf(args), r, debug.Stack())
+		}
+	}()
 	tuneGC()
 	if len(args) == 0 {
 		usage(st.Stderr)
@@ -189,6 +196,35 @@ var collectLate = map[string]bool{"diff": true}
 // pair's peak, and what a long run (two OpenAPI documents of thousands of components that
 // reach each other, compared for 20 s) stays near instead of 1 GiB.
 const collectLateLimit = 256 << 20
+
+// commandOf names the command of args as its messages do ("validate", "tools call").
+func commandOf(args []string) string {
+	switch {
+	case len(args) == 0:
+		return ""
+	case args[0] == "tools" && len(args) > 1 && !strings.HasPrefix(args[1], "-"):
+		return "tools " + args[1]
+	}
+	return args[0]
+}
+
+// internalError says on stderr that jstk failed with a panic, with the stack of the
+// goroutine that panicked (a panics.Error raised again from a worker carries the worker's),
+// and returns ExitError. The CLI recovers a panic in one place for each way in: Main for the
+// commands, callTool for `jstk tools call`; the MCP server recovers its tools' own
+// (mcp.Server).
+func internalError(st Streams, cmd string, r any, stack []byte) int {
+	if pe, ok := r.(*panics.Error); ok && pe != nil && len(pe.Stack) > 0 {
+		stack = pe.Stack
+	}
+	name := "jstk"
+	if cmd != "" {
+		name += " " + cmd
+	}
+	fmt.Fprintf(st.Stderr, "%s: internal error: %v\n%s: this is a bug in jstk; please report it with the stack below (https://github.com/jstk-dev/jstk/issues)\n%s",
+		name, r, name, stack)
+	return ExitError
+}
 
 // message prints an error for the user on stderr.
 func message(st Streams, cmd string, err error) {

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"io"
 	"regexp"
 	"sort"
 	"strings"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/jstk-dev/jstk/internal/mcp"
+	"github.com/jstk-dev/jstk/internal/panics"
 	"github.com/jstk-dev/jstk/internal/tools"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
@@ -186,6 +189,58 @@ func TestClosest(t *testing.T) {
 	} {
 		if got := closest(in, names); got != want {
 			t.Errorf("closest(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// panicker is an MCP tool provider whose one tool panics, on its own goroutine or, carried
+// by a panics.Catcher, from a worker.
+type panicker struct{ worker bool }
+
+func (panicker) Tools() []mcp.Tool { return nil }
+
+func (p panicker) Call(context.Context, *mcp.CallRequest) *mcp.CallResult {
+	if !p.worker {
+		panic("boom")
+	}
+	var catch panics.Catcher
+	done := make(chan struct{})
+	go func() { defer close(done); catch.Do(workerPanics) }()
+	<-done
+	catch.Repanic()
+	return nil
+}
+
+func workerPanics() { panic("worker boom") }
+
+// A panic on the CLI's ways in is a clear error with its stack, exit 2: `jstk tools call`
+// still answers isError as MCP does; a command says it on stderr.
+func TestPanicIsAnInternalError(t *testing.T) {
+	for _, worker := range []bool{false, true} {
+		var stderr bytes.Buffer
+		st := Streams{Stdout: io.Discard, Stderr: &stderr}
+		res := callTool(context.Background(), panicker{worker}, &mcp.CallRequest{Name: "validate"}, st)
+		want := `internal error: tool "validate" panicked: boom`
+		inStack := "cli.panicker.Call"
+		if worker {
+			want = `internal error: tool "validate" panicked: worker boom`
+			inStack = "cli.workerPanics"
+		}
+		if !res.IsError || len(res.Content) != 1 || res.Content[0].Text != want {
+			t.Errorf("worker %v: result %+v, want isError %q", worker, res, want)
+		}
+		if got := stderr.String(); !strings.HasPrefix(got, "jstk tools call: internal error: ") || !strings.Contains(got, "this is a bug in jstk") || !strings.Contains(got, inStack) {
+			t.Errorf("worker %v: stderr does not say the panic with its stack:\n%s", worker, got)
+		}
+	}
+	var stderr bytes.Buffer
+	code := internalError(Streams{Stderr: &stderr}, commandOf([]string{"validate", "--schema", "s.json"}), "boom", []byte("goroutine 1 [running]:\n"))
+	if want := "jstk validate: internal error: boom\njstk validate: this is a bug in jstk; please report it with the stack below (https://github.com/jstk-dev/jstk/issues)\ngoroutine 1 [running]:\n"; code != ExitError || stderr.String() != want {
+		t.Errorf("internalError: exit %d, stderr\n%s\nwant exit 2 and\n%s", code, stderr.String(), want)
+	}
+	for args, want := range map[string]string{"": "", "validate x": "validate", "tools call lint": "tools call", "tools --help": "tools", "mcp --root x": "mcp"} {
+		if got := commandOf(strings.Fields(args)); got != want {
+			t.Errorf("commandOf(%q) = %q, want %q", args, got, want)
 		}
 	}
 }

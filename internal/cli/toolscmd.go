@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -148,6 +149,23 @@ type callResult struct {
 	IsError           bool          `json:"isError"`
 }
 
+// callTool is one call as the MCP server makes it (mcp.Server), without a server: a panic
+// of the tool is answered isError, as the server answers it, and said on stderr with its
+// stack (internalError).
+func callTool(ctx context.Context, p mcp.Provider, req *mcp.CallRequest, st Streams) (res *mcp.CallResult) {
+	defer func() {
+		if r := recover(); r != nil {
+			internalError(st, "tools call", r, debug.Stack())
+			res = mcp.ErrorResult("internal error: tool %q panicked: %v", req.Name, r)
+		}
+	}()
+	res = p.Call(ctx, req)
+	if res == nil {
+		res = mcp.ErrorResult("internal error: tool %q returned no result", req.Name)
+	}
+	return res
+}
+
 // runToolCall is `jstk tools call TOOL`: one MCP tools/call from the command line.
 func runToolCall(ctx context.Context, args []string, st Streams) int {
 	fs := flag.NewFlagSet("tools call", flag.ContinueOnError)
@@ -212,8 +230,8 @@ func runToolCall(ctx context.Context, args []string, st Streams) int {
 	env := &tools.Env{FS: fsys, Resolve: resolve, Limits: g.limits()}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	res := tools.NewProvider(env, []*tools.Descriptor{d}).Call(ctx, &mcp.CallRequest{
-		Name: d.Name, Arguments: raw, Client: mcp.ClientInfo{Name: "jstk tools call"}})
+	res := callTool(ctx, tools.NewProvider(env, []*tools.Descriptor{d}), &mcp.CallRequest{
+		Name: d.Name, Arguments: raw, Client: mcp.ClientInfo{Name: "jstk tools call"}}, st)
 	out := callResult{Content: res.Content, StructuredContent: res.StructuredContent, IsError: res.IsError}
 	if out.Content == nil {
 		out.Content = []mcp.Content{}

@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 	"unicode"
-	"unicode/utf8"
 )
 
 // Redacted replaces a secret-looking value in the audit log.
@@ -172,15 +171,7 @@ func redact(v any, byName bool) any {
 		}
 		return out
 	case string:
-		v = redactString(v)
-		if len(v) > auditMaxString {
-			cut := auditMaxString
-			for cut > 0 && !utf8.RuneStart(v[cut]) {
-				cut--
-			}
-			return fmt.Sprintf("%s…[%d more bytes]", v[:cut], len(v)-cut)
-		}
-		return v
+		return bound(redactString(v), auditMaxString)
 	}
 	return v
 }
@@ -207,10 +198,14 @@ type auditLine struct {
 	Arguments  any          `json:"arguments"`
 	Outcome    string       `json:"outcome"`
 	DurationMs float64      `json:"durationMs"`
+	// Panic and Stack are set when the outcome is "panic": what the tool panicked with and
+	// the stack of the goroutine that panicked.
+	Panic string `json:"panic,omitempty"`
+	Stack string `json:"stack,omitempty"`
 }
 
 // audit writes the audit line of one finished call, if an audit writer is set.
-func (s *Server) audit(start time.Time, elapsed time.Duration, req *CallRequest, outcome string) {
+func (s *Server) audit(start time.Time, elapsed time.Duration, req *CallRequest, outcome string, crash *crashed) {
 	if s.opts.Audit == nil {
 		return
 	}
@@ -232,7 +227,7 @@ func (s *Server) audit(start time.Time, elapsed time.Duration, req *CallRequest,
 	if b, err := marshal(args); err != nil || len(b) > auditMaxArguments {
 		args = map[string]any{"jstk/omitted": fmt.Sprintf("arguments of %d bytes after redaction are too large for the audit log", len(b))}
 	}
-	line, err := marshal(auditLine{
+	al := auditLine{
 		Time:       start.UTC().Format(time.RFC3339Nano),
 		RunID:      req.RunID,
 		Invoker:    auditInvoker{Kind: "agent", ID: who, Via: "mcp"},
@@ -240,7 +235,11 @@ func (s *Server) audit(start time.Time, elapsed time.Duration, req *CallRequest,
 		Arguments:  args,
 		Outcome:    outcome,
 		DurationMs: durationMs(elapsed),
-	})
+	}
+	if crash != nil {
+		al.Panic, al.Stack = crash.value, crash.stack
+	}
+	line, err := marshal(al)
 	if err != nil {
 		s.opts.Logf("mcp: encoding the audit line of run %s: %v", req.RunID, err)
 		return

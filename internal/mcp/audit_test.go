@@ -2,12 +2,17 @@ package mcp
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/jstk-dev/jstk/internal/panics"
 )
 
 func TestRedact(t *testing.T) {
@@ -111,14 +116,31 @@ func TestAuditLines(t *testing.T) {
 		line(6, "run-3", "golden", "echo", `{"x":"a","password":"[REDACTED]","n":12345678901234567890,
 			"nested":{"apiKey":"[REDACTED]","list":[{"Authorization":"[REDACTED]"},"[REDACTED]","ok"]},"note":"[REDACTED]"}`, "ok"),
 		line(9, "run-4", "golden", "fail", `{}`, "error"),
-		line(12, "run-5", "golden", "panic", `{}`, "panic"),
+		strings.TrimSuffix(line(12, "run-5", "golden", "panic", `{}`, "panic"), "}") + `,"panic":"boom","stack":"STACK"}`,
 		line(15, "run-6", "golden", "slow", `{}`, "cancelled"),
 		line(18, "run-7", "golden", "count", `{"s":"`+strings.Repeat("a", 4096)+`…[303104 more bytes]"}`, "ok"),
 		line(21, "run-8", "golden", "count", fmt.Sprintf(`{"jstk/omitted":"arguments of %d bytes after redaction are too large for the audit log"}`, len(manyJSON)), "ok"),
 	}
 	got := bytes.Split(bytes.TrimSuffix(audit.Bytes(), []byte("\n")), []byte("\n"))
+	for i, l := range got {
+		// A panic's stack is that of the goroutine that panicked: it names the tool's code.
+		var m map[string]any
+		if err := json.Unmarshal(l, &m); err != nil || m["outcome"] != "panic" {
+			continue
+		}
+		if stack, _ := m["stack"].(string); !strings.Contains(stack, "(*fakeProvider).Call") {
+			t.Errorf("the stack of the panic does not name the tool's code:\n%s", stack)
+		}
+		m["stack"] = "STACK"
+		got[i], _ = json.Marshal(m)
+	}
 	if d := diffMessages(t, want, got); d != "" {
 		t.Errorf("audit lines (-want +got):\n%s", d)
+	}
+	if !slices.ContainsFunc(ss.logged, func(l string) bool {
+		return strings.Contains(l, `tool "panic" (run run-5) panicked: boom`) && strings.Contains(l, "(*fakeProvider).Call")
+	}) {
+		t.Errorf("the log does not hold the panic with its run id and stack: %q", ss.logged)
 	}
 }
 
@@ -148,4 +170,68 @@ func slicesContains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// workerPanics is a provider whose tool "worker" panics on a goroutine of its own, carried
+// back to the tool's goroutine by a panics.Catcher as the engines do, and whose tool "long"
+// panics with a value of 10,000 bytes.
+type workerPanics struct{}
+
+func (workerPanics) Tools() []Tool {
+	obj := json.RawMessage(`{"type":"object"}`)
+	return []Tool{{Name: "worker", InputSchema: obj}, {Name: "long", InputSchema: obj}}
+}
+
+func (workerPanics) Call(ctx context.Context, req *CallRequest) *CallResult {
+	if req.Name == "long" {
+		panic(strings.Repeat("é", 5000))
+	}
+	var catch panics.Catcher
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		catch.Do(panicInWorker)
+	}()
+	wg.Wait()
+	catch.Repanic()
+	return &CallResult{}
+}
+
+func panicInWorker() { panic("worker boom") }
+
+func TestPanicOfAWorkerIsAuditedWithTheWorkersStack(t *testing.T) {
+	t.Parallel()
+	var audit bytes.Buffer
+	opts := testOptions()
+	opts.Audit = &audit
+	ss := newSession(t, &workerPanics{}, opts)
+	ss.do(initLine, initializedLine)
+	got := ss.do(request("1", "tools/call", `{"name":"worker"}`), request("2", "tools/call", `{"name":"long"}`))
+	want := []string{
+		okReply("1", `{"content":[{"type":"text","text":"internal error: tool \"worker\" panicked: worker boom (run run-1)"}],"isError":true,"_meta":{"jstk/runId":"run-1"}}`),
+		okReply("2", `{"content":[{"type":"text","text":"internal error: tool \"long\" panicked: `+strings.Repeat("é", 2048)+`…[5904 more bytes] (run run-2)"}],"isError":true,"_meta":{"jstk/runId":"run-2"}}`),
+	}
+	if d := diffMessages(t, want, got); d != "" {
+		t.Errorf("answers (-want +got):\n%s", d)
+	}
+	var lines []struct{ RunID, Outcome, Panic, Stack string }
+	dec := json.NewDecoder(&audit)
+	for dec.More() {
+		var l struct{ RunID, Outcome, Panic, Stack string }
+		if err := dec.Decode(&l); err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, l)
+	}
+	if len(lines) != 2 {
+		t.Fatalf("%d audit lines, want 2", len(lines))
+	}
+	if l := lines[0]; l.RunID != "run-1" || l.Outcome != "panic" || l.Panic != "worker boom" ||
+		!strings.Contains(l.Stack, "mcp.panicInWorker") || !strings.Contains(l.Stack, "(*Catcher).Do") {
+		t.Errorf("audit line %+v: want run-1, outcome panic, and the stack of the worker that panicked", l)
+	}
+	if l := lines[1]; l.RunID != "run-2" || l.Outcome != "panic" || len(l.Panic) > 4200 || !strings.HasSuffix(l.Panic, "…[5904 more bytes]") {
+		t.Errorf("audit line of a long panic: %.100q, want it cut at 4 KiB", l.Panic)
+	}
 }

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/jstk-dev/jstk/internal/panics"
 )
 
 // call is one tools/call in flight.
@@ -127,9 +129,9 @@ func (s *Server) run(ctx context.Context, c *call, key string, id json.RawMessag
 	defer s.wg.Done()
 	start := s.opts.Now()
 	var res *CallResult
-	panicked := false
+	var crash *crashed
 	if s.await(ctx, c) {
-		res, panicked = s.invoke(ctx, req)
+		res, crash = s.invoke(ctx, req)
 		s.mu.Lock()
 		s.releaseLocked()
 		s.mu.Unlock()
@@ -161,14 +163,14 @@ func (s *Server) run(ctx context.Context, c *call, key string, id json.RawMessag
 
 	outcome := OutcomeOK
 	switch {
-	case panicked:
+	case crash != nil:
 		outcome = OutcomePanic
 	case cancelledByClient || ctxErr != nil:
 		outcome = OutcomeCancelled
 	case res.IsError:
 		outcome = OutcomeError
 	}
-	s.audit(start, elapsed, req, outcome)
+	s.audit(start, elapsed, req, outcome, crash)
 }
 
 // admitLocked lets c run when fewer than MaxConcurrent calls run, else puts it in line.
@@ -220,19 +222,51 @@ func (s *Server) await(ctx context.Context, c *call) bool {
 	return false
 }
 
-// invoke calls the provider, turning a panic or a nil result into an error result.
-func (s *Server) invoke(ctx context.Context, req *CallRequest) (res *CallResult, panicked bool) {
+// crashed is a tool's panic: its value and the stack of the goroutine that panicked.
+type crashed struct {
+	value string
+	stack string
+}
+
+// Bounds on what a panic leaves in the answer, the log and the audit line.
+const (
+	maxPanicValue = 4 << 10
+	maxStack      = 64 << 10
+)
+
+// bound cuts s to at most n bytes (on a rune boundary), saying how much was left out.
+func bound(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("…[%d more bytes]", len(s)-cut)
+}
+
+// invoke calls the provider, turning a panic or a nil result into an error result. This is
+// the one place a tool's panic is recovered: the provider lets it through, so that it is
+// answered as isError, logged and audited as a panic with the run id and the stack, and the
+// server keeps serving.
+func (s *Server) invoke(ctx context.Context, req *CallRequest) (res *CallResult, crash *crashed) {
 	defer func() {
 		if r := recover(); r != nil {
-			s.opts.Logf("mcp: tool %q (run %s) panicked: %v\n%s", req.Name, req.RunID, r, debug.Stack())
-			res, panicked = ErrorResult("internal error: tool %q panicked: %v (run %s)", req.Name, r, req.RunID), true
+			crash = &crashed{value: bound(fmt.Sprint(r), maxPanicValue), stack: string(debug.Stack())}
+			if pe, ok := r.(*panics.Error); ok && pe != nil && len(pe.Stack) > 0 {
+				crash.stack = string(pe.Stack) // raised again from a worker: its stack says where
+			}
+			crash.stack = bound(crash.stack, maxStack)
+			s.opts.Logf("mcp: tool %q (run %s) panicked: %s\n%s", req.Name, req.RunID, crash.value, crash.stack)
+			res = ErrorResult("internal error: tool %q panicked: %s (run %s)", req.Name, crash.value, req.RunID)
 		}
 	}()
 	res = s.p.Call(ctx, req)
 	if res == nil {
 		res = ErrorResult("internal error: tool %q returned no result (run %s)", req.Name, req.RunID)
 	}
-	return res, false
+	return res, nil
 }
 
 type callResultJSON struct {

@@ -24,17 +24,20 @@ func (p fuzzProvider) Call(ctx context.Context, req *CallRequest) *CallResult {
 // message sent is one JSON object with "jsonrpc": "2.0" that is a response (id and exactly one
 // of result/error) or a notification; a response's id is null or appears verbatim in the input.
 func FuzzHandle(f *testing.F) {
-	for _, c := range conversations() {
-		in := strings.Join(c.in, "\n")
-		if len(in) > 64<<10 {
+	for _, c := range loadConversations(f) {
+		var lines []string
+		size := 0
+		for _, l := range c.client {
+			size += l.size() + 1
+			if size > 64<<10 {
+				break
+			}
+			lines = append(lines, strings.TrimPrefix(l.String(), "&"))
+		}
+		if size > 64<<10 {
 			continue
 		}
-		in = strings.ReplaceAll(in, "\n&", "\n")
-		in = strings.TrimPrefix(in, "&")
-		if c.setup == "legacy" {
-			in = initLine + "\n" + in
-		}
-		f.Add([]byte(in))
+		f.Add([]byte(strings.Join(lines, "\n")))
 	}
 	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"params":` + nested(10001) + `}`))
 	f.Fuzz(func(t *testing.T, input []byte) {

@@ -253,3 +253,25 @@ const (
 	modernMeta      = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"modern-client","version":"2"}}`
 	serverInfoJSON  = `{"name":"jstk-test","version":"1.2.3"}`
 )
+
+func errReply(id string, code int, message string) string {
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%q}}`, id, code, message)
+}
+
+func okReply(id, result string) string {
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, id, result)
+}
+
+func request(id, method, params string) string {
+	if params == "" {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":%q}`, id, method)
+	}
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":%q,"params":%s}`, id, method, params)
+}
+
+func cancel(id string) string {
+	return fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%s,"reason":"test"}}`, id)
+}
+
+// nested returns depth levels of arrays around 0.
+func nested(depth int) string { return strings.Repeat("[", depth) + "0" + strings.Repeat("]", depth) }

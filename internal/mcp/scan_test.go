@@ -218,28 +218,3 @@ func TestCallResultEncoding(t *testing.T) {
 		})
 	}
 }
-
-func TestOddNotificationsAreIgnored(t *testing.T) {
-	t.Parallel()
-	ss := newSession(t, newFakeProvider(), nil)
-	got := ss.do(
-		`{"jsonrpc":"2.0","method":"notifications/cancelled"}`,
-		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1.5}}`,
-		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":{}}}`,
-		`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}`,
-		`{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}`,
-		`{"method":"notifications/initialized"}`,
-	)
-	if len(got) != 0 {
-		t.Errorf("notifications were answered: %q", got)
-	}
-	want := []string{
-		"mcp: ignored notifications/cancelled with malformed params",
-		"mcp: ignored notifications/cancelled without a valid requestId",
-		"mcp: ignored notifications/cancelled without a valid requestId",
-		`mcp: ignored a malformed notification (method "notifications/initialized")`,
-	}
-	if d := cmp.Diff(want, ss.logged); d != "" {
-		t.Errorf("log (-want +got):\n%s", d)
-	}
-}

@@ -85,7 +85,8 @@ type Options struct {
 	//	{"time": RFC 3339 start time, "runId", "invoker": {"kind": "agent", "id": clientInfo name
 	//	 or "unknown", "via": "mcp"}, "tool", "arguments": see Redact, "outcome": "ok" | "error"
 	//	 (isError) | "cancelled" (by notifications/cancelled or the Handle context) | "panic",
-	//	 "durationMs"}
+	//	 "durationMs", and for a panic "panic" (its value) and "stack" (of the goroutine that
+	//	 panicked; a panics.Error raised again from a worker gives the worker's)}
 	// Arguments larger than 256 KiB after redaction are replaced by a note giving their size.
 	Audit io.Writer
 	// Now is the clock (for tests); nil means time.Now.

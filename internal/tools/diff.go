@@ -165,8 +165,10 @@ func loadPair(env *Env, o, n *SchemaArg, so SchemaOptions) (old, new *schema.Sch
 		defer close(done)
 		catch.Do(func() { new, nerr = compileArg(n, env, so) })
 	}()
-	old, err = compileArg(o, env, so)
-	<-done
+	func() {
+		defer func() { <-done }() // NEW's goroutine ends before the call does, even when OLD panics
+		old, err = compileArg(o, env, so)
+	}()
 	catch.Repanic()
 	switch {
 	case err != nil:

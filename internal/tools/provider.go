@@ -92,14 +92,10 @@ func (p *Provider) Tools() []mcp.Tool {
 
 // Call runs one tool: arguments are checked against the input schema first, then decoded
 // and handed to the handler. Findings are a normal result; a call that could not run is
-// isError with the reason.
-func (p *Provider) Call(ctx context.Context, req *mcp.CallRequest) (res *mcp.CallResult) {
+// isError with the reason. A handler's panic goes through: the MCP server (mcp.Server)
+// recovers it, answers isError and audits it with the stack; the CLI says it and exits 2.
+func (p *Provider) Call(ctx context.Context, req *mcp.CallRequest) *mcp.CallResult {
 	p.once.Do(p.init)
-	defer func() {
-		if r := recover(); r != nil {
-			res = mcp.ErrorResult("internal error in tool %s: %v", req.Name, r)
-		}
-	}()
 	if p.initErr != nil {
 		return mcp.ErrorResult("tools unavailable: %v", p.initErr)
 	}
