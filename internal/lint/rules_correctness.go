@@ -433,7 +433,7 @@ func checkImpossibleBounds(c *checker, n *node) {
 				lo.kw, lo.v.RatString(), hi.kw, hi.v.RatString()), nil)
 			return
 		}
-		if t, ok := declaredTypes(n); ok && t&tNumber == tInteger {
+		if t, ok := declaredTypes(n); ok && t&schema.TypeFraction == 0 && t&schema.TypeInteger != 0 {
 			l, h := ceilRat(lo.v), floorRat(hi.v)
 			if lo.excl && lo.v.IsInt() {
 				l.Add(l, big.NewRat(1, 1))
@@ -494,14 +494,14 @@ func checkTypeConflict(c *checker, n *node) {
 		return
 	}
 	if cv, ok := n.get("const"); ok && n.draft.Version >= 6 {
-		if typeOfValue(cv, n.draft)&t == 0 {
+		if schema.TypeOf(cv)&t == 0 {
 			c.report(n, "/const", fmt.Sprintf("const %s is not a %s, which type requires: nothing is valid", short(cv), t), nil)
 		}
 	}
 	if ev, ok := n.get("enum"); ok && ev.Kind() == source.Array && ev.Len() > 0 {
 		any := false
 		for _, e := range ev.Items() {
-			if typeOfValue(e, n.draft)&t != 0 {
+			if schema.TypeOf(e)&t != 0 {
 				any = true
 				break
 			}
@@ -534,7 +534,7 @@ func checkUnreachableEnum(c *checker, n *node) {
 	}
 	var bad []int
 	for i, e := range ev.Items() {
-		if typeOfValue(e, n.draft)&t == 0 {
+		if schema.TypeOf(e)&t == 0 {
 			bad = append(bad, i)
 		}
 	}
@@ -590,10 +590,9 @@ func checkDeadSiblings(c *checker, n *node) {
 		return
 	}
 	var dead []string
-	known := knownKeywords(n.draft)
 	for i := 0; i < n.val.Len(); i++ {
 		k := n.val.Key(i)
-		if k != "not" && known[k] && !annotationKeywords[k] && !strings.HasPrefix(k, "$") && k != "definitions" {
+		if k != "not" && n.draft.Defines(k) && !isAnnotation(k) && !strings.HasPrefix(k, "$") && k != "definitions" {
 			dead = append(dead, k)
 		}
 	}
@@ -772,11 +771,10 @@ func checkRefSiblings(c *checker, n *node) {
 	if !n.hasRefOld() {
 		return
 	}
-	known := knownKeywords(n.draft)
 	var ignored []string
 	for i := 0; i < n.val.Len(); i++ {
 		k := n.val.Key(i)
-		if k == "$ref" || !known[k] || annotationKeywords[k] || k == "definitions" || k == "$schema" {
+		if k == "$ref" || !n.draft.Defines(k) || isAnnotation(k) || k == "definitions" || k == "$schema" {
 			continue
 		}
 		ignored = append(ignored, k)
