@@ -393,16 +393,6 @@ func wrapBool(v source.Value) source.Value {
 	return ob.Value()
 }
 
-// keywordsOf lists the keywords of a draft that matter to validation, for comparing
-// drafts.
-var keywordsOf = map[int][]string{
-	4: strings.Fields(`$ref id additionalItems items maxItems minItems uniqueItems maxProperties minProperties required
-		additionalProperties properties patternProperties dependencies enum type allOf anyOf oneOf not
-		multipleOf maximum minimum maxLength minLength pattern format`),
-	6: strings.Fields(`$id const contains propertyNames`),
-	7: strings.Fields(`if then else contentEncoding contentMediaType`),
-}
-
 // changedKeywords are keywords of drafts 4 to 7 whose meaning differs between them even
 // where both know them.
 var changedKeywords = map[string][2]int{
@@ -410,20 +400,26 @@ var changedKeywords = map[string][2]int{
 	"exclusiveMaximum": {4, 6},
 }
 
-// knows reports whether a draft (4, 6 or 7; later drafts know every keyword of 7 and more)
-// has a keyword.
+// knows reports whether draft v (4, 6 or 7) defines keyword kw and reads it to decide
+// validity: an applicator, assertion, reference or identifier, or an annotation that
+// asserts on request (format, contentEncoding, contentMediaType).
 func knows(v int, kw string) bool {
-	for _, dv := range []int{4, 6, 7} {
-		if dv > v {
-			break
+	for _, d := range schema.Drafts {
+		if d.Version != v {
+			continue
 		}
-		for _, k := range keywordsOf[dv] {
-			if k == kw {
-				return !(kw == "id" && v > 4)
-			}
-		}
+		k, ok := d.Keyword(kw)
+		return ok && k.Support == schema.Defined && (k.OnRequest || k.Kind != schema.Annotation && k.Kind != schema.Core)
 	}
 	return false
+}
+
+// isLaterKeyword reports a keyword of draft d (2019-09 or later) that draft 7 does not
+// define and that decides validity: an applicator, assertion or reference.
+func isLaterKeyword(d *schema.Draft, kw string) bool {
+	k, ok := d.Keyword(kw)
+	return ok && k.Support == schema.Defined && !schema.Draft7.Defines(kw) &&
+		(k.Kind == schema.Applicator || k.Kind == schema.Assertion || k.Kind == schema.Reference)
 }
 
 // checkDraftMix refuses to inline a document whose keywords the root's draft reads
@@ -439,12 +435,11 @@ func (b *bundler) checkDraftMix(d *doc) error {
 			k := v.Key(i)
 			differs := false
 			if dv >= 2019 {
-				switch k {
-				case "dependentSchemas", "dependentRequired", "unevaluatedProperties", "unevaluatedItems", "maxContains",
-					"minContains", "prefixItems", "$recursiveRef", "$dynamicRef":
+				switch {
+				case isLaterKeyword(d.draft, k):
 					differs = true
-				case "$ref":
-					differs = hasSiblingAssertions(v) // 2019-09 applies them, drafts 4 to 7 ignore them
+				case k == "$ref":
+					differs = hasSiblingAssertions(v, d.draft) // 2019-09 applies them, drafts 4 to 7 ignore them
 				default:
 					differs = knows(rv, k) != knows(7, k) && k != "$id"
 				}
@@ -464,13 +459,17 @@ func (b *bundler) checkDraftMix(d *doc) error {
 	return nil
 }
 
-// hasSiblingAssertions reports a schema object with keywords beside $ref that validate.
-func hasSiblingAssertions(v source.Value) bool {
+// hasSiblingAssertions reports a schema object of draft d with keywords beside $ref that
+// validate: applicators, assertions, other references, annotations asserted on request,
+// and keywords d does not know.
+func hasSiblingAssertions(v source.Value, d *schema.Draft) bool {
 	for i := 0; i < v.Len(); i++ {
-		switch v.Key(i) {
-		case "$ref", "$id", "$schema", "$comment", "$anchor", "$defs", "definitions", "title", "description",
-			"default", "examples", "deprecated", "readOnly", "writeOnly":
-		default:
+		name := v.Key(i)
+		k, ok := d.Keyword(name)
+		switch {
+		case !ok, k.OnRequest, k.Kind == schema.Applicator, k.Kind == schema.Assertion:
+			return true
+		case k.Kind == schema.Reference && name != "$ref":
 			return true
 		}
 	}

@@ -216,6 +216,14 @@ func TestBundleErrors(t *testing.T) {
 			"r.json": `{"$schema": "http://json-schema.org/draft-06/schema#", "$ref": "d.json"}`,
 			"d.json": `{"$schema": "https://json-schema.org/draft/2019-09/schema", "$ref": "#/$defs/a", "minimum": 1, "$defs": {"a": {}}}`,
 		}, ErrDraftMix},
+		{"draft mix 2020 prefixItems into 7", map[string]string{
+			"r.json": `{"$schema": "http://json-schema.org/draft-07/schema#", "$ref": "d.json"}`,
+			"d.json": `{"$schema": "https://json-schema.org/draft/2020-12/schema", "prefixItems": [{"type": "string"}]}`,
+		}, ErrDraftMix},
+		{"draft mix 2020 format beside $ref into 7", map[string]string{
+			"r.json": `{"$schema": "http://json-schema.org/draft-07/schema#", "$ref": "d.json"}`,
+			"d.json": `{"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": "#/$defs/a", "format": "date", "$defs": {"a": {}}}`,
+		}, ErrDraftMix},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := bundleFiles(tc.files, "r.json", nil)
@@ -239,6 +247,11 @@ func TestBundleCases(t *testing.T) {
 		{"draft 6 into 7 without differing keywords", map[string]string{
 			"r.json": `{"$schema": "http://json-schema.org/draft-07/schema#", "$ref": "d.json"}`,
 			"d.json": `{"$schema": "http://json-schema.org/draft-06/schema#", "type": "string"}`,
+		}, "inline", []string{"d.json"}, 0},
+		{"2020-12 with annotations and identifiers beside $ref into 7", map[string]string{
+			"r.json": `{"$schema": "http://json-schema.org/draft-07/schema#", "$ref": "d.json"}`,
+			"d.json": `{"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": "#/$defs/a", "title": "t",
+				"$comment": "c", "$dynamicAnchor": "x", "contentSchema": {"type": "string"}, "$defs": {"a": {"type": "string"}}}`,
 		}, "inline", []string{"d.json"}, 0},
 		{"boolean document embedded", map[string]string{
 			"r.json": `{"$schema": "https://json-schema.org/draft/2020-12/schema", "properties": {"a": {"$ref": "f.json"}}}`,

@@ -560,28 +560,18 @@ func looksLikeMeta(root source.Value) bool {
 	return false
 }
 
-// keywords are the keywords of every draft; structural ones give a schema its shape.
-var (
-	keywords = map[string]bool{}
-	// structural keywords make an object of keywords a schema.
-	structural = map[string]bool{"$ref": true, "$id": true, "$defs": true, "definitions": true,
-		"properties": true, "patternProperties": true, "allOf": true, "anyOf": true, "oneOf": true}
-	typeNames = map[string]bool{"null": true, "boolean": true, "object": true, "array": true,
-		"number": true, "string": true, "integer": true}
-)
+// structural keywords make an object of keywords a schema.
+var structural = map[string]bool{"$ref": true, "$id": true, "$defs": true, "definitions": true,
+	"properties": true, "patternProperties": true, "allOf": true, "anyOf": true, "oneOf": true}
 
-func init() {
-	for _, k := range strings.Fields(`$schema $id id $ref $defs definitions $anchor $dynamicAnchor
-		$dynamicRef $recursiveRef $recursiveAnchor $vocabulary $comment title description default
-		examples deprecated readOnly writeOnly type enum const multipleOf maximum exclusiveMaximum
-		minimum exclusiveMinimum maxLength minLength pattern maxItems minItems uniqueItems
-		maxContains minContains maxProperties minProperties required dependentRequired
-		dependencies properties patternProperties additionalProperties propertyNames items
-		prefixItems additionalItems contains allOf anyOf oneOf not if then else
-		unevaluatedProperties unevaluatedItems dependentSchemas format contentEncoding
-		contentMediaType contentSchema`) {
-		keywords[k] = true
+// isKeyword reports a keyword of some draft (see schema.Keywords).
+func isKeyword(name string) bool {
+	for _, d := range schema.Drafts {
+		if _, ok := d.Keyword(name); ok {
+			return true
+		}
 	}
+	return false
 }
 
 // hasSchemaShape reports an object whose members are all keywords (or x- extensions), with
@@ -594,7 +584,7 @@ func hasSchemaShape(root source.Value) bool {
 		if strings.HasPrefix(name, "x-") {
 			continue
 		}
-		if !keywords[name] {
+		if !isKeyword(name) {
 			return false
 		}
 		switch {
@@ -626,10 +616,10 @@ func hasSchemaShape(root source.Value) bool {
 func isTypeValue(v source.Value) bool {
 	switch v.Kind() {
 	case source.String:
-		return typeNames[v.Str()]
+		return schema.TypeByName(v.Str(), schema.Draft2020) != 0
 	case source.Array:
 		for _, t := range v.Items() {
-			if t.Kind() != source.String || !typeNames[t.Str()] {
+			if t.Kind() != source.String || schema.TypeByName(t.Str(), schema.Draft2020) == 0 {
 				return false
 			}
 		}

@@ -67,50 +67,6 @@ func (r *resourceInfo) anchor(name, ptr string) {
 	}
 }
 
-// kwShape is how a keyword holds subschemas.
-type kwShape uint8
-
-const (
-	oneSchema kwShape = iota
-	schemaArray
-	schemaMap
-	schemaOrArray // items before 2020-12
-	schemaOrStrings
-)
-
-// subschemaKeywords lists the keywords holding subschemas in a draft.
-func subschemaKeywords(d *schema.Draft) map[string]kwShape {
-	m := map[string]kwShape{
-		"properties": schemaMap, "patternProperties": schemaMap, "additionalProperties": oneSchema,
-		"allOf": schemaArray, "anyOf": schemaArray, "oneOf": schemaArray, "not": oneSchema,
-		"definitions": schemaMap, "dependencies": schemaOrStrings,
-	}
-	if d.Version >= 6 {
-		m["contains"], m["propertyNames"] = oneSchema, oneSchema
-	}
-	if d.Version >= 7 {
-		m["if"], m["then"], m["else"] = oneSchema, oneSchema, oneSchema
-	}
-	if d.Version <= 2019 {
-		m["items"], m["additionalItems"] = schemaOrArray, oneSchema
-	} else {
-		m["items"], m["prefixItems"] = oneSchema, schemaArray
-	}
-	if d.Version >= 2019 {
-		m["$defs"], m["dependentSchemas"] = schemaMap, schemaMap
-		m["unevaluatedProperties"], m["unevaluatedItems"], m["contentSchema"] = oneSchema, oneSchema, oneSchema
-	}
-	return m
-}
-
-var subschemaKw = map[*schema.Draft]map[string]kwShape{}
-
-func init() {
-	for _, d := range schema.Drafts {
-		subschemaKw[d] = subschemaKeywords(d)
-	}
-}
-
 // draftOf returns the draft a file is read in (2020-12 without $schema; nil when $schema is
 // not understood), following a custom meta-schema of the workspace to its own $schema.
 func (w *Workspace) draftOf(f *fileInfo) *schema.Draft {
@@ -267,18 +223,17 @@ func (w *Workspace) walk(s *schemaDoc, v source.Value, at *source.Trail, d *sche
 	if v.Has("$ref") && d.Version <= 7 {
 		return // the siblings of $ref are ignored, and so are the references below them
 	}
-	kws := subschemaKw[d]
 	for i := 0; i < v.Len(); i++ {
 		k, val := v.Member(i)
-		shape, ok := kws[k.Str()]
-		if !ok {
+		shape := d.IndexedShape(k.Str())
+		if shape == schema.NoSchema {
 			continue
 		}
 		key := "/" + escapeToken(k.Str())
 		switch {
-		case shape == oneSchema || (shape == schemaOrArray && val.Kind() != source.Array):
+		case shape == schema.OneSchema || (shape == schema.SchemaOrArray && val.Kind() != source.Array):
 			w.walk(s, val, s.place(at, key), d, res, false)
-		case shape == schemaArray || shape == schemaOrArray:
+		case shape == schema.SchemaArray || shape == schema.SchemaOrArray:
 			kt := s.place(at, key)
 			for j, item := range val.Items() {
 				w.walk(s, item, s.place(kt, "/"+strconv.Itoa(j)), d, res, false)

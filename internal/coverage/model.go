@@ -597,31 +597,24 @@ func (m *model) newItem(k Kind, e int, label string, line int) int {
 // counted reports whether keyword kw of s (whose value is raw) constrains instances and
 // is measured.
 func counted(s *schema.Schema, raw source.Value, kw string) bool {
-	if s.Ignored(kw) {
-		return false
+	if _, ok := s.Draft.Keyword(kw); !ok || s.Ignored(kw) {
+		return false // not a keyword of the schema's draft (see schema.Keywords), or ignored
 	}
 	v, _ := raw.Get(kw)
-	ver := s.Draft.Version
 	switch kw {
 	case "format":
 		return s.FormatAsserted()
 	case "exclusiveMinimum", "exclusiveMaximum":
-		return ver != 4
+		return s.Draft.Version != 4 // in draft 4, a boolean that modifies minimum or maximum
 	case "uniqueItems":
 		return v.Kind() == source.Bool && v.Bool()
 	case "minContains", "maxContains":
-		return ver >= 2019 && raw.Has("contains") && !s.Ignored("contains")
-	case "dependentRequired", "dependentSchemas", "unevaluatedProperties", "unevaluatedItems":
-		return ver >= 2019
-	case "$recursiveRef":
-		return ver == 2019
-	case "$dynamicRef":
-		return ver >= 2020
-	case "prefixItems":
-		return ver >= 2020
+		return raw.Has("contains") && !s.Ignored("contains")
 	case "additionalItems":
 		items, ok := raw.Get("items")
-		return ver < 2020 && ok && items.Kind() == source.Array
+		return ok && items.Kind() == source.Array
+	case "$recursiveRef", "$dynamicRef":
+		return true
 	case "then", "else":
 		return raw.Has("if") && !s.Ignored("if")
 	case "required":
@@ -807,7 +800,7 @@ func (m *model) addKeyword(si *sinfo, raw source.Value, kw string, k, v source.V
 func (si *sinfo) orderDeps(raw source.Value) {
 	s := si.s
 	for _, kw := range []string{"dependencies", "dependentRequired"} {
-		if s.Ignored(kw) || (kw == "dependentRequired" && s.Draft.Version < 2019) {
+		if _, ok := s.Draft.Keyword(kw); !ok || s.Ignored(kw) {
 			continue
 		}
 		v, ok := raw.Get(kw)

@@ -382,16 +382,48 @@ func TestPatternChecks(t *testing.T) {
 	}
 }
 
-func TestTypeSetNames(t *testing.T) {
+// lint's views of the keyword model: what never changes a verdict, which types a keyword
+// acts on, which drafts know a keyword, which schemas accept everything.
+func TestKeywordViews(t *testing.T) {
 	t.Parallel()
-	for ts, want := range map[typeSet]string{tString: "string", tNumber | tNull: "null or number", tInteger: "integer",
-		tNumberOnly: "non-integer number", 0: "nothing", tString | tArray | tObject: "string, array or object"} {
-		if got := ts.String(); got != want {
-			t.Errorf("%b: %q, want %q", ts, got, want)
+	for kw, want := range map[string]bool{"title": true, "$comment": true, "format": true, "contentSchema": true,
+		"type": false, "$id": false, "definitions": false, "x-foo": false} {
+		if isAnnotation(kw) != want {
+			t.Errorf("isAnnotation(%q) = %v", kw, !want)
 		}
 	}
-	if typeOfValue(source.NumberValue("1.0"), schema.Draft4) != tNumberOnly || typeOfValue(source.NumberValue("1.0"), schema.Draft7) != tInteger {
-		t.Error("draft 4 does not count 1.0 as an integer; later drafts do")
+	if kt, ok := keywordTypes(schema.Draft7, "minLength"); !ok || kt != schema.TypeString {
+		t.Errorf("keywordTypes(minLength) = %v, %v", kt, ok)
+	}
+	for _, kw := range []string{"type", "allOf", "prefixItems", "x-foo"} {
+		if _, ok := keywordTypes(schema.Draft7, kw); ok {
+			t.Errorf("keywordTypes(%q) says it acts on some types only", kw)
+		}
+	}
+	names := func(ds []*schema.Draft) (out []string) {
+		for _, d := range ds {
+			out = append(out, d.Name)
+		}
+		return out
+	}
+	if diff := cmp.Diff([]string{"draft-04", "draft-06", "draft-07"}, names(draftsOf("dependencies"))); diff != "" {
+		t.Error(diff)
+	}
+	if diff := cmp.Diff([]string{"draft-04", "draft-06", "draft-07", "2019-09", "2020-12"}, names(draftsOf("definitions"))); diff != "" {
+		t.Error(diff)
+	}
+	if k := knownKeywords(schema.Draft6); !k["const"] || k["$comment"] || k["id"] {
+		t.Errorf("knownKeywords(draft 6) = %v", k)
+	}
+	for text, want := range map[string]bool{`{"title": "t", "$anchor": "a", "$comment": "c"}`: true,
+		`{"$dynamicAnchor": "a", "$defs": {"x": false}}`: true, `{"minimum": 1}`: false, `{"$ref": "#"}`: false, `false`: false} {
+		doc, err := source.ParseJSON("s", []byte(text), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := isTrueSchema(doc.Root, schema.Draft2020); got != want {
+			t.Errorf("isTrueSchema(%s) = %v", text, got)
+		}
 	}
 }
 

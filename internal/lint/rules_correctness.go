@@ -440,7 +440,7 @@ func checkImpossibleBounds(c *checker, n *node) {
 				lo.kw, lo.v.RatString(), hi.kw, hi.v.RatString()), nil)
 			return
 		}
-		if t, ok := declaredTypes(n); ok && t&tNumber == tInteger {
+		if t, ok := declaredTypes(n); ok && t&schema.TypeFraction == 0 && t&schema.TypeInteger != 0 {
 			l, h := ceilRat(lo.v), floorRat(hi.v)
 			if lo.excl && lo.v.IsInt() {
 				l.Add(l, big.NewRat(1, 1))
@@ -501,14 +501,14 @@ func checkTypeConflict(c *checker, n *node) {
 		return
 	}
 	if cv, ok := n.get("const"); ok && n.draft.Version >= 6 {
-		if typeOfValue(cv, n.draft)&t == 0 {
+		if schema.TypeOf(cv)&t == 0 {
 			c.report(n, "/const", fmt.Sprintf("const %s is not %s, which type requires: nothing is valid", short(cv), aType(t.String())), nil)
 		}
 	}
 	if ev, ok := n.get("enum"); ok && ev.Kind() == source.Array && ev.Len() > 0 {
 		any := false
 		for _, e := range ev.Items() {
-			if typeOfValue(e, n.draft)&t != 0 {
+			if schema.TypeOf(e)&t != 0 {
 				any = true
 				break
 			}
@@ -541,7 +541,7 @@ func checkUnreachableEnum(c *checker, n *node) {
 	}
 	var bad []int
 	for i, e := range ev.Items() {
-		if typeOfValue(e, n.draft)&t == 0 {
+		if schema.TypeOf(e)&t == 0 {
 			bad = append(bad, i)
 		}
 	}
@@ -597,10 +597,9 @@ func checkDeadSiblings(c *checker, n *node) {
 		return
 	}
 	var dead []string
-	known := knownKeywords(n.draft)
 	for i := 0; i < n.val.Len(); i++ {
 		k := n.val.Key(i)
-		if k != "not" && known[k] && !annotationKeywords[k] && !strings.HasPrefix(k, "$") && k != "definitions" {
+		if k != "not" && n.draft.Defines(k) && !isAnnotation(k) && !strings.HasPrefix(k, "$") && k != "definitions" {
 			dead = append(dead, k)
 		}
 	}
@@ -779,11 +778,10 @@ func checkRefSiblings(c *checker, n *node) {
 	if !n.hasRefOld() {
 		return
 	}
-	known := knownKeywords(n.draft)
 	var ignored []string
 	for i := 0; i < n.val.Len(); i++ {
 		k := n.val.Key(i)
-		if k == "$ref" || !known[k] || annotationKeywords[k] || k == "definitions" || k == "$schema" {
+		if k == "$ref" || !n.draft.Defines(k) || isAnnotation(k) || k == "definitions" || k == "$schema" {
 			continue
 		}
 		ignored = append(ignored, k)

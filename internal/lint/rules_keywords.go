@@ -290,7 +290,7 @@ type classification struct {
 
 // classifyKeyword decides what a key of a schema object is in draft d.
 func classifyKeyword(d *schema.Draft, k string) (keywordClass, string) {
-	if knownKeywords(d)[k] {
+	if d.Defines(k) {
 		return kwKnown, ""
 	}
 	key := strconv.Itoa(d.Version) + "\x00" + k
@@ -304,13 +304,12 @@ func classifyKeyword(d *schema.Draft, k string) (keywordClass, string) {
 }
 
 func classifyKeywordSlow(d *schema.Draft, k string) (keywordClass, string) {
-	known := knownKeywords(d)
 	switch {
-	case known[k], strings.HasPrefix(k, "x-"), vendorKeywords[k]:
+	case d.Defines(k), strings.HasPrefix(k, "x-"), vendorKeywords[k]:
 		return kwKnown, ""
 	case k == "$defs" && d.Version <= 7, k == "definitions":
 		return kwKnown, "" // locations for definitions, reached by pointer in every draft
-	case annotationKeywords[k] && len(draftsOf(k)) > 0:
+	case isAnnotation(k) && len(draftsOf(k)) > 0:
 		return kwKnown, "" // an annotation of another draft changes nothing
 	}
 	if hint, ok := draft3Only[k]; ok {
@@ -340,7 +339,7 @@ func classifyKeywordSlow(d *schema.Draft, k string) (keywordClass, string) {
 	if k == "example" {
 		return kwMisspelled, `example is not a JSON Schema keyword (OpenAPI has it); did you mean examples (an array)?`
 	}
-	if c := closest(k, known); c != "" && c != k {
+	if c := closest(k, knownKeywords(d)); c != "" && c != k {
 		return kwMisspelled, fmt.Sprintf("%s is not a keyword of %s; did you mean %s?", k, d.Name, c)
 	}
 	return kwUnknown, ""
@@ -652,17 +651,16 @@ func checkTypeKeywordMismatch(c *checker, n *node) {
 	if !ok {
 		return
 	}
-	known := knownKeywords(n.draft)
 	for i := 0; i < n.val.Len(); i++ {
 		k := n.val.Key(i)
-		kt, typed := typeKeywords[k]
-		if !typed || !known[k] || kt&t != 0 {
+		kt, typed := keywordTypes(n.draft, k)
+		if !typed || !n.draft.Defines(k) || kt&t != 0 {
 			continue
 		}
 		c.report(n, "/"+k, fmt.Sprintf("%s applies to %ss only, but type allows only %s: it never does anything", k, kt, t), nil)
 	}
 	// The formats the specification defines are all about strings.
-	if f, ok := n.str("format"); ok && formatsOf[2020][f] && t&tString == 0 {
+	if f, ok := n.str("format"); ok && formatsOf[2020][f] && t&schema.TypeString == 0 {
 		c.report(n, "/format", fmt.Sprintf("format %s applies to strings only, but type allows only %s: it never does anything", quoted(f), t), nil)
 	}
 }
@@ -679,15 +677,14 @@ func checkEnumKeywordMismatch(c *checker, n *node) {
 	} else {
 		return
 	}
-	var have typeSet
+	var have schema.TypeSet
 	for _, v := range vals {
-		have |= typeOfValue(v, n.draft)
+		have |= schema.TypeOf(v)
 	}
-	known := knownKeywords(n.draft)
 	for i := 0; i < n.val.Len(); i++ {
 		k := n.val.Key(i)
-		kt, typed := typeKeywords[k]
-		if !typed || !known[k] || kt&have != 0 {
+		kt, typed := keywordTypes(n.draft, k)
+		if !typed || !n.draft.Defines(k) || kt&have != 0 {
 			continue
 		}
 		// Annotation-producing applicators could matter to unevaluated* in 2019-09+.
@@ -718,10 +715,9 @@ func checkOrphanDefinitions(c *checker) {
 	}
 	// A library: nothing at the root but definitions and metadata.
 	library := true
-	known := knownKeywords(f.rootDraft)
 	for i := 0; i < root.val.Len(); i++ {
 		k := root.val.Key(i)
-		if known[k] && !annotationKeywords[k] && !isDefinitionsKeyword(k) && !strings.HasPrefix(k, "$") {
+		if f.rootDraft.Defines(k) && !isAnnotation(k) && !isDefinitionsKeyword(k) && !strings.HasPrefix(k, "$") {
 			library = false
 		}
 		if k == "$ref" || k == "$dynamicRef" || k == "$recursiveRef" {

@@ -279,7 +279,7 @@ func trivialKeyword(n *node, k string, v source.Value) (why string, fixable bool
 		}
 	case "multipleOf":
 		if r, ok := rat(v); ok && r.Cmp(big.NewRat(1, 1)) == 0 {
-			if t, ok := declaredTypes(n); ok && t&tNumberOnly == 0 {
+			if t, ok := declaredTypes(n); ok && t&schema.TypeFraction == 0 {
 				return "multipleOf: 1 constrains nothing when type admits only integers", true
 			}
 		}
@@ -302,10 +302,9 @@ func checkRedundantKeyword(c *checker, n *node) {
 	if !live(n) {
 		return
 	}
-	known := knownKeywords(n.draft)
 	for i := 0; i < n.val.Len(); i++ {
 		k, v := n.val.Member(i)
-		if !known[k.Str()] {
+		if !n.draft.Defines(k.Str()) {
 			continue
 		}
 		why, fixable := trivialKeyword(n, k.Str(), v)
@@ -355,7 +354,7 @@ func checkEnumWithType(c *checker, n *node) {
 		return
 	}
 	for _, v := range vals {
-		if typeOfValue(v, n.draft)&t == 0 {
+		if schema.TypeOf(v)&t == 0 {
 			return
 		}
 	}
@@ -530,10 +529,9 @@ func checkAllOfRefWrapper(c *checker, n *node) {
 		return
 	}
 	if n.draft.Version <= 7 {
-		known := knownKeywords(n.draft)
 		for i := 0; i < n.val.Len(); i++ {
 			k := n.val.Key(i)
-			if k != "allOf" && known[k] && !annotationKeywords[k] && k != "$schema" && k != "definitions" {
+			if k != "allOf" && n.draft.Defines(k) && !isAnnotation(k) && k != "$schema" && k != "definitions" {
 				return // the wrapper keeps those keywords alive
 			}
 			if k == "$id" || k == "id" || k == "definitions" {
@@ -573,7 +571,7 @@ func checkOneOfToAnyOf(c *checker, n *node) {
 	if !ok || v.Kind() != source.Array || v.Len() < 2 {
 		return
 	}
-	var seen typeSet
+	var seen schema.TypeSet
 	for i := range v.Items() {
 		b := c.f.byPtr[n.at("oneOf", strconv.Itoa(i))]
 		if b == nil || !live(b) {
@@ -721,7 +719,7 @@ func checkIntegerRealBound(c *checker, n *node) {
 		return
 	}
 	t, ok := declaredTypes(n)
-	if !ok || t&tInteger == 0 || t&tNumberOnly != 0 {
+	if !ok || t&schema.TypeInteger == 0 || t&schema.TypeFraction != 0 {
 		return
 	}
 	excl := func(kw string) bool {
@@ -772,7 +770,7 @@ func checkEqualNumericBounds(c *checker, n *node) {
 	}
 	t, ok := declaredTypes(n)
 	var fx *Fix
-	if ok && t&^tNumber == 0 && typeOfValue(lo, n.draft)&t != 0 {
+	if ok && t&^schema.TypeNumber == 0 && schema.TypeOf(lo)&t != 0 {
 		kw, val := "const", lo
 		if n.draft.Version == 4 {
 			kw, val = "enum", source.ArrayValue(lo)

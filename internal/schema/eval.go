@@ -563,9 +563,9 @@ func (e *evaluator) evalIn(s *Schema, v source.Value, ann *annotations) bool {
 	valid := true
 
 	if e.trace != nil && s.types != 0 {
-		e.emit(s, "type", typeMatches(s.types, v, s.Draft), typeName(v, s.Draft))
+		e.emit(s, "type", typeMatches(s.types, v), typeName(v, s.Draft))
 	}
-	if s.types != 0 && !typeMatches(s.types, v, s.Draft) {
+	if s.types != 0 && !typeMatches(s.types, v) {
 		if !e.collect {
 			return false
 		}
@@ -649,23 +649,26 @@ func (e *evaluator) evalIn(s *Schema, v source.Value, ann *annotations) bool {
 	return valid
 }
 
-func typeMatches(t typeSet, v source.Value, d *Draft) bool {
+func typeMatches(t TypeSet, v source.Value) bool {
 	switch v.Kind() {
 	case source.Null:
-		return t&tNull != 0
+		return t&TypeNull != 0
 	case source.Bool:
-		return t&tBoolean != 0
+		return t&TypeBoolean != 0
 	case source.String:
-		return t&tString != 0
+		return t&TypeString != 0
 	case source.Array:
-		return t&tArray != 0
+		return t&TypeArray != 0
 	case source.Object:
-		return t&tObject != 0
+		return t&TypeObject != 0
 	case source.Number:
-		if t&tNumber != 0 {
+		switch t & TypeNumber {
+		case 0:
+			return false
+		case TypeNumber:
 			return true
 		}
-		return t&tInteger != 0 && isInteger(v, d)
+		return t&numberClass(v) != 0
 	}
 	return false
 }

@@ -29,7 +29,7 @@ type Schema struct {
 	onLoop   bool  // on a cycle of in-place applicators (InPlaceLoop)
 	keywords []string
 
-	types      typeSet
+	types      TypeSet
 	typeList   []string // as written, for messages
 	enum       []source.Value
 	enumStr    map[string]bool // when every enum value is a string
@@ -194,47 +194,35 @@ func (s *Schema) Document() *source.Document { return s.doc.src }
 // Value returns the schema's JSON value.
 func (s *Schema) Value() source.Value { return s.val }
 
-// typeSet is a set of JSON Schema types.
-type typeSet uint8
+// lookedUp, when set (by a test), is told the name of every keyword the compiler looks
+// up in a schema object: the keyword model's test checks with it that the compiler reads
+// every keyword the model says it must.
+var lookedUp func(kw string)
 
-const (
-	tNull typeSet = 1 << iota
-	tBoolean
-	tNumber
-	tInteger
-	tString
-	tArray
-	tObject
-)
-
-var typeNames = []struct {
-	name string
-	t    typeSet
-}{{"null", tNull}, {"boolean", tBoolean}, {"number", tNumber}, {"integer", tInteger},
-	{"string", tString}, {"array", tArray}, {"object", tObject}}
-
-func typeByName(n string) typeSet {
-	for _, tn := range typeNames {
-		if tn.name == n {
-			return tn.t
-		}
+// vocabOff reports whether keyword kw is ignored in a schema of draft d in resource res
+// because the meta-schema's $vocabulary leaves out the keyword's vocabulary (2019-09 and
+// later; the format vocabulary of 2020-12 is on when either of its two is).
+func vocabOff(d *Draft, res *resource, kw string) bool {
+	if d.Version < 2019 || res.vocabs == nil {
+		return false
 	}
-	return 0
-}
-
-// vocabulary of each keyword in 2019-09 and later.
-var vocabOf = map[string]string{
-	"prefixItems": "applicator", "items": "applicator", "additionalItems": "applicator", "contains": "applicator",
-	"additionalProperties": "applicator", "properties": "applicator", "patternProperties": "applicator",
-	"dependentSchemas": "applicator", "propertyNames": "applicator", "if": "applicator", "then": "applicator",
-	"else": "applicator", "allOf": "applicator", "anyOf": "applicator", "oneOf": "applicator", "not": "applicator",
-	"unevaluatedItems": "unevaluated", "unevaluatedProperties": "unevaluated",
-	"type": "validation", "const": "validation", "enum": "validation", "multipleOf": "validation",
-	"maximum": "validation", "exclusiveMaximum": "validation", "minimum": "validation", "exclusiveMinimum": "validation",
-	"maxLength": "validation", "minLength": "validation", "pattern": "validation", "maxItems": "validation",
-	"minItems": "validation", "uniqueItems": "validation", "maxContains": "validation", "minContains": "validation",
-	"maxProperties": "validation", "minProperties": "validation", "required": "validation", "dependentRequired": "validation",
-	"format": "format", "contentEncoding": "content", "contentMediaType": "content", "contentSchema": "content",
+	k, ok := d.Keyword(kw)
+	if !ok {
+		// A keyword of the other draft with vocabularies (prefixItems in 2019-09,
+		// additionalItems in 2020-12) goes with its vocabulary there.
+		other := Draft2019
+		if d.Version == 2019 {
+			other = Draft2020
+		}
+		k, ok = other.Keyword(kw)
+	}
+	switch {
+	case !ok || k.Vocab == "":
+		return false
+	case k.Vocab == "format-annotation":
+		return !res.vocabs["format-annotation"] && !res.vocabs["format-assertion"]
+	}
+	return !res.vocabs[k.Vocab]
 }
 
 // kwReader reads the keywords of one schema object.
@@ -247,23 +235,11 @@ type kwReader struct {
 
 // get returns a keyword's value when the keyword is active in this schema's dialect.
 func (r *kwReader) get(kw string) (source.Value, bool) {
-	if r.err != nil {
-		return source.Value{}, false
+	if lookedUp != nil {
+		lookedUp(kw)
 	}
-	d := r.s.Draft
-	if d.Version >= 2019 {
-		if voc, ok := vocabOf[kw]; ok {
-			if d.Version == 2019 && voc == "unevaluated" {
-				voc = "applicator"
-			}
-			if voc == "format" && d.Version >= 2020 {
-				if !r.s.res.hasVocab("format-annotation") && !r.s.res.hasVocab("format-assertion") {
-					return source.Value{}, false
-				}
-			} else if !r.s.res.hasVocab(voc) {
-				return source.Value{}, false
-			}
-		}
+	if r.err != nil || vocabOff(r.s.Draft, r.s.res, kw) {
+		return source.Value{}, false
 	}
 	return r.v.Get(kw)
 }
@@ -403,7 +379,7 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 	}
 
 	if d.Version <= 7 {
-		if _, ok := v.Get("$ref"); ok {
+		if _, ok := r.get("$ref"); ok {
 			s.hasRef = true
 			s.ref = r.ref("$ref")
 			return r.err
@@ -414,7 +390,7 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 			if t := r.ref("$recursiveRef"); t != nil {
 				s.rare().recursiveRef = t
 			}
-		} else if dv, ok := v.Get("$dynamicRef"); ok && dv.Kind() == source.String {
+		} else if dv, ok := r.get("$dynamicRef"); ok && dv.Kind() == source.String {
 			if t := r.ref("$dynamicRef"); t != nil {
 				x := s.rare()
 				x.dynRef = t
@@ -433,14 +409,14 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 	if tv, ok := r.get("type"); ok {
 		switch tv.Kind() {
 		case source.String:
-			s.types = typeByName(tv.Str())
+			s.types = TypeByName(tv.Str(), d)
 			s.typeList = []string{tv.Str()}
 			if s.types == 0 {
 				r.fail("type", "unknown type %q", tv.Str())
 			}
 		case source.Array:
 			for _, t := range tv.Items() {
-				tt := typeByName(t.Str())
+				tt := TypeByName(t.Str(), d)
 				if t.Kind() != source.String || tt == 0 {
 					r.fail("type", "unknown type %s", string(source.AppendJSON(nil, t)))
 				}
@@ -451,7 +427,7 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 			r.fail("type", "type must be a string or an array of strings")
 		}
 		if d.oas30 && s.nullable() {
-			s.types |= tNull
+			s.types |= TypeNull
 			s.typeList = append(s.typeList, "null")
 		}
 	}

@@ -114,13 +114,6 @@ type resource struct {
 	dynSchemas map[string]*Schema
 }
 
-func (r *resource) hasVocab(v string) bool {
-	if r.vocabs == nil {
-		return true
-	}
-	return r.vocabs[v]
-}
-
 // resourceAt returns the innermost resource that encloses the place l, remembering it on
 // the places it went through.
 func resourceAt(l *loc) *resource {
@@ -162,12 +155,13 @@ func ResolveURI(base, ref string) (string, string, error) {
 
 // eachSubschema calls fn for every subschema directly under the schema object v, with
 // the one or two reference tokens (unescaped) that lead to it from v.
-// $defs holds schemas only from 2019-09 on: in older drafts an $id under it is not indexed.
+// $defs holds schemas only from 2019-09 on: in older drafts an $id under it is not indexed
+// (see IndexedShape).
 func eachSubschema(d *Draft, v source.Value, fn func(kw, key string, keyed bool, child source.Value)) {
 	for i := 0; i < v.Len(); i++ {
 		k, val := v.Member(i)
-		shape := d.SubschemaShape(k.Str())
-		if shape == NoSchema || (d.Version < 2019 && k.Str() == "$defs") {
+		shape := d.IndexedShape(k.Str())
+		if shape == NoSchema {
 			continue
 		}
 		kw := k.Str()
@@ -289,7 +283,7 @@ func (c *Compiler) indexValue(doc *document, l *loc, res *resource) (*resource, 
 	isRoot := l == res.at // the document's root, or a schema entered in a container
 	d := res.draft
 	_, hasRef := v.Get("$ref")
-	idv, hasID := v.Get(d.idKey)
+	idv, hasID := lookUp(v, d.idKey)
 	if hasID && (d.idKey == "" || idv.Kind() != source.String || (hasRef && d.Version <= 7)) {
 		hasID = false // draft <= 7: $ref makes its siblings, $id too, be ignored
 	}
@@ -330,11 +324,11 @@ func (c *Compiler) indexValue(doc *document, l *loc, res *resource) (*resource, 
 		}
 	}
 	if d.Version >= 2019 {
-		if a, ok := v.Get("$anchor"); ok && a.Kind() == source.String {
+		if a, ok := lookUp(v, "$anchor"); ok && a.Kind() == source.String {
 			res.addAnchor(a.Str(), l)
 		}
 		if d.Version >= 2020 {
-			if a, ok := v.Get("$dynamicAnchor"); ok && a.Kind() == source.String {
+			if a, ok := lookUp(v, "$dynamicAnchor"); ok && a.Kind() == source.String {
 				res.addAnchor(a.Str(), l)
 				if res.dynamic == nil {
 					res.dynamic = map[string]bool{}
@@ -343,12 +337,20 @@ func (c *Compiler) indexValue(doc *document, l *loc, res *resource) (*resource, 
 			}
 		}
 		if d.Version == 2019 && res.at == l {
-			if a, ok := v.Get("$recursiveAnchor"); ok && a.Kind() == source.Bool && a.Bool() {
+			if a, ok := lookUp(v, "$recursiveAnchor"); ok && a.Kind() == source.Bool && a.Bool() {
 				res.recursive = true
 			}
 		}
 	}
 	return res, nil
+}
+
+// lookUp returns the value of keyword kw of the schema object v, telling lookedUp.
+func lookUp(v source.Value, kw string) (source.Value, bool) {
+	if lookedUp != nil {
+		lookedUp(kw)
+	}
+	return v.Get(kw)
 }
 
 func (r *resource) addAnchor(name string, at *loc) {

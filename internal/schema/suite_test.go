@@ -25,9 +25,18 @@ var suiteDrafts = []struct {
 }
 
 type suiteResult struct {
-	id     string // draft/path: case / test
-	passed bool
-	detail string
+	id       string // draft/path: case / test
+	passed   bool
+	detail   string
+	keywords []string // the keywords of the errors Validate reported, causes too
+}
+
+// errorKeywords appends the keywords of errs and of their causes to out.
+func errorKeywords(out []string, errs []Error) []string {
+	for _, e := range errs {
+		out = errorKeywords(append(out, e.Keyword), e.Causes)
+	}
+	return out
 }
 
 // suiteGroup names the group a test file belongs to: core, optional or format.
@@ -70,6 +79,7 @@ func runSuite(t *testing.T, dir string) []suiteResult {
 					} else {
 						ok, verr := schema.Valid(data)
 						errs, verr2 := schema.Validate(data)
+						r.keywords = errorKeywords(nil, errs)
 						switch {
 						case verr != nil || verr2 != nil:
 							r.detail = fmt.Sprintf("evaluation failed: %v %v", verr, verr2)
@@ -148,5 +158,33 @@ func TestJSONSchemaTestSuite(t *testing.T) {
 	}
 	for _, s := range stale {
 		t.Errorf("passes now, remove it from testdata/suite-ledger.txt: %s", s)
+	}
+}
+
+// The evaluator reports failures at the keywords the model marks Fails, and at no other
+// (a false schema's errors have no keyword); the suite makes each of them fail somewhere.
+func TestSuiteFailingKeywords(t *testing.T) {
+	dir := corpora.Dir(t, "JSON-Schema-Test-Suite")
+	reported := map[string]bool{}
+	for _, r := range runSuite(t, dir) {
+		for _, kw := range r.keywords {
+			reported[kw] = true
+		}
+	}
+	fails := map[string]bool{"": true}
+	for _, k := range Keywords() {
+		if k.Fails {
+			fails[k.Name] = true
+		}
+	}
+	for kw := range reported {
+		if !fails[kw] {
+			t.Errorf("the evaluator reports failures at %q, which the keyword model does not mark Fails", kw)
+		}
+	}
+	for kw := range fails {
+		if !reported[kw] {
+			t.Errorf("the keyword model marks %q Fails, but no failure of the JSON-Schema-Test-Suite is reported at it", kw)
+		}
 	}
 }

@@ -43,26 +43,12 @@ func (s *Schema) Ignored(kw string) bool {
 	if s.hasRef && kw != "$ref" {
 		return true
 	}
-	if s.info.strict && s.Draft.Version < 7 {
-		switch kw {
-		case "const", "contains", "propertyNames":
-			return s.Draft.Version < 6
-		case "if", "then", "else":
+	if s.info.strict {
+		if k, ok := s.Draft.Keyword(kw); ok && k.Support == Lenient {
 			return true
 		}
 	}
-	if s.Draft.Version >= 2019 {
-		if voc, ok := vocabOf[kw]; ok {
-			if s.Draft.Version == 2019 && voc == "unevaluated" {
-				voc = "applicator"
-			}
-			if voc == "format" && s.Draft.Version >= 2020 {
-				return !s.res.hasVocab("format-annotation") && !s.res.hasVocab("format-assertion")
-			}
-			return !s.res.hasVocab(voc)
-		}
-	}
-	return false
+	return vocabOff(s.Draft, s.res, kw)
 }
 
 // Ref returns the target of $ref, or nil.

@@ -7,20 +7,22 @@ import (
 	"strings"
 
 	"github.com/jstk-dev/jstk/internal/diag"
+	"github.com/jstk-dev/jstk/internal/schema"
 )
 
 // Rules lists the diagnostic codes validate reports, for SARIF and the docs: one per
-// keyword that can fail, plus a value where the schema allows none and an unreadable
+// keyword that can fail (schema.Keyword.Fails, in the model's order), plus a value where the schema allows none and an unreadable
 // instance.
 var Rules = func() []diag.Rule {
 	var rules []diag.Rule
-	for _, kw := range []string{"type", "enum", "const", "format", "multipleOf", "minimum", "maximum",
-		"exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "contentEncoding",
-		"contentMediaType", "minItems", "maxItems", "uniqueItems", "contains", "minContains", "maxContains",
-		"minProperties", "maxProperties", "required", "dependentRequired", "dependencies",
-		"additionalProperties", "unevaluatedProperties", "anyOf", "oneOf", "not"} {
-		rules = append(rules, diag.Rule{Code: "validate/" + kw, Severity: diag.Error,
-			Description: "An instance fails the schema keyword " + kw + "."})
+	seen := map[string]bool{}
+	for _, k := range schema.Keywords() {
+		if !k.Fails || seen[k.Name] {
+			continue
+		}
+		seen[k.Name] = true
+		rules = append(rules, diag.Rule{Code: "validate/" + k.Name, Severity: diag.Error,
+			Description: "An instance fails the schema keyword " + k.Name + "."})
 	}
 	return append(rules,
 		diag.Rule{Code: "validate/false-schema", Description: "An instance has a value where the schema allows none.", Severity: diag.Error},

@@ -582,12 +582,23 @@ func aboutName(e *schema.Error) bool {
 			name = false
 			continue
 		}
-		switch tok {
-		case "propertyNames":
+		if tok == "propertyNames" {
 			return true
-		case "properties", "patternProperties", "dependentSchemas", "dependencies", "$defs", "definitions",
-			"allOf", "anyOf", "oneOf", "prefixItems":
-			name = true
+		}
+		name = keyedSubschemas(tok)
+	}
+	return false
+}
+
+// keyedSubschemas reports a keyword whose subschemas are always one token further, under
+// a name or an index (properties, allOf, ...: see schema.Shape).
+func keyedSubschemas(kw string) bool {
+	for _, d := range schema.Drafts {
+		if k, ok := d.Keyword(kw); ok {
+			switch k.Shape {
+			case schema.SchemaMap, schema.DepsMap, schema.SchemaArray:
+				return true
+			}
 		}
 	}
 	return false

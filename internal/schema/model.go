@@ -1,0 +1,465 @@
+package schema
+
+import (
+	"strings"
+
+	"github.com/jstk-dev/jstk/internal/source"
+)
+
+// This file is the keyword model: one table of the keywords jstk knows, by draft, with
+// what each one does, how it holds subschemas and which instances it acts on. The compiler
+// and every engine that reads schema documents (lint, bundle, catalog, coverage, validate's
+// report) take their knowledge of keywords from it; a test enumerates the table and asks
+// each of them whether it handles every entry.
+
+// Kind says what a keyword does.
+type Kind uint8
+
+// The kinds of keywords.
+const (
+	// Applicator applies subschemas to the instance or to parts of it (allOf, properties,
+	// items, if, ...).
+	Applicator Kind = iota + 1
+	// Assertion decides on the instance itself (type, minimum, required, ...).
+	Assertion
+	// Annotation informs and never changes a verdict, except format, contentEncoding and
+	// contentMediaType when asserted on request (see Keyword.OnRequest).
+	Annotation
+	// Reference applies the schema another URI names ($ref, $dynamicRef, $recursiveRef).
+	Reference
+	// Identifier names a schema: a base URI (id, $id) or an anchor ($anchor,
+	// $dynamicAnchor, $recursiveAnchor).
+	Identifier
+	// Core is the rest of the core vocabulary: $schema, $vocabulary, $comment, and the
+	// places that hold reusable schemas (definitions, $defs).
+	Core
+)
+
+var kindNames = [...]string{Applicator: "applicator", Assertion: "assertion", Annotation: "annotation",
+	Reference: "reference", Identifier: "identifier", Core: "core"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
+	}
+	return "unknown"
+}
+
+// Shape says how a keyword's value holds subschemas.
+type Shape uint8
+
+// The shapes of Keyword.Shape and SubschemaShape.
+const (
+	NoSchema      Shape = iota // the keyword holds no subschema
+	OneSchema                  // not: S
+	SchemaArray                // allOf: [S, ...]
+	SchemaMap                  // properties: {name: S}
+	SchemaOrArray              // items in drafts 4 to 2019-09: S or [S, ...]
+	DepsMap                    // dependencies: {name: S or [names]}
+)
+
+// Support says how jstk reads a keyword in a draft.
+type Support uint8
+
+// The kinds of support.
+const (
+	// Defined: the draft defines the keyword.
+	Defined Support = iota + 1
+	// Conventional: not a keyword of the draft, but the customary place of reusable
+	// schemas, read as one (definitions from 2019-09 on): identifiers under it are indexed
+	// and lint does not call it unknown.
+	Conventional
+	// Compatible: a keyword of earlier drafts that jstk still applies (dependencies from
+	// 2019-09 on); lint reports it.
+	Compatible
+	// PointerOnly: a later draft's place of reusable schemas, reached only by JSON
+	// Pointer ($defs before 2019-09): identifiers under it are not indexed.
+	PointerOnly
+	// Lenient: a later draft's keyword that jstk applies unless Options.StrictDraft
+	// (const, contains and propertyNames in draft 4; if, then and else in drafts 4 and 6),
+	// as other validators and editors do.
+	Lenient
+)
+
+// DraftSet is a set of the drafts of Drafts. OpenAPI 3.0 belongs to it when draft 4 does
+// (OpenAPI30 is read as draft 4 is).
+type DraftSet uint8
+
+// The drafts, one bit each.
+const (
+	InDraft4 DraftSet = 1 << iota
+	InDraft6
+	InDraft7
+	InDraft2019
+	InDraft2020
+
+	AllDrafts = InDraft4 | InDraft6 | InDraft7 | InDraft2019 | InDraft2020
+)
+
+// draftSlot is the index of a draft's bit (0 for draft 4 and OpenAPI 3.0, 4 for 2020-12).
+func draftSlot(d *Draft) int {
+	switch {
+	case d.Version <= 4:
+		return 0
+	case d.Version == 6:
+		return 1
+	case d.Version == 7:
+		return 2
+	case d.Version == 2019:
+		return 3
+	}
+	return 4
+}
+
+// Has reports whether d belongs to the set.
+func (s DraftSet) Has(d *Draft) bool { return s&(1<<draftSlot(d)) != 0 }
+
+// Drafts lists the drafts of the set, oldest first.
+func (s DraftSet) Drafts() []*Draft {
+	var out []*Draft
+	for _, d := range Drafts {
+		if s.Has(d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Keyword is one entry of the keyword model: a keyword as jstk reads it in some drafts. A
+// keyword whose properties differ between drafts (items, format) has one entry per
+// group of drafts; in any one draft a name has at most one entry.
+type Keyword struct {
+	// Name is the keyword as written.
+	Name string
+	// Kind says what it does.
+	Kind Kind
+	// Shape says how its value holds subschemas.
+	Shape Shape
+	// Types are the instance types it acts on (TypeAll: every instance); on the others it
+	// does nothing.
+	Types TypeSet
+	// Drafts are the drafts this entry is about, and Support how jstk reads the keyword in
+	// them.
+	Drafts  DraftSet
+	Support Support
+	// Vocab is the vocabulary (2019-09 and later) whose absence from a meta-schema's
+	// $vocabulary makes the keyword ignored; "" for the keywords jstk never ignores that
+	// way (core and meta-data keywords, dependencies).
+	Vocab string
+	// OnRequest marks an annotation that asserts when asked to (format with
+	// Options.AssertFormat or the format-assertion vocabulary, contentEncoding and
+	// contentMediaType with Options.AssertContent).
+	OnRequest bool
+	// Fails marks a keyword at which the evaluator reports a failing instance itself (not
+	// only through the errors of its subschemas).
+	Fails bool
+}
+
+// Sets of drafts the table uses.
+const (
+	upTo7  = InDraft4 | InDraft6 | InDraft7
+	upTo19 = upTo7 | InDraft2019
+	from6  = AllDrafts &^ InDraft4
+	from7  = from6 &^ InDraft6
+	from19 = InDraft2019 | InDraft2020
+)
+
+// keywordTable is the model. Its order is the order in which validate lists its rules
+// (the keywords that can fail), then the rest; keep it.
+var keywordTable = []Keyword{
+	// Core: identifiers, references and the rest.
+	{Name: "$schema", Kind: Core, Types: TypeAll, Drafts: AllDrafts, Support: Defined},
+	{Name: "$vocabulary", Kind: Core, Types: TypeAll, Drafts: from19, Support: Defined},
+	{Name: "id", Kind: Identifier, Types: TypeAll, Drafts: InDraft4, Support: Defined},
+	{Name: "$id", Kind: Identifier, Types: TypeAll, Drafts: from6, Support: Defined},
+	{Name: "$anchor", Kind: Identifier, Types: TypeAll, Drafts: from19, Support: Defined},
+	{Name: "$recursiveAnchor", Kind: Identifier, Types: TypeAll, Drafts: InDraft2019, Support: Defined},
+	{Name: "$dynamicAnchor", Kind: Identifier, Types: TypeAll, Drafts: InDraft2020, Support: Defined},
+	{Name: "$ref", Kind: Reference, Types: TypeAll, Drafts: AllDrafts, Support: Defined},
+	{Name: "$recursiveRef", Kind: Reference, Types: TypeAll, Drafts: InDraft2019, Support: Defined},
+	{Name: "$dynamicRef", Kind: Reference, Types: TypeAll, Drafts: InDraft2020, Support: Defined},
+	{Name: "$comment", Kind: Core, Types: TypeAll, Drafts: from7, Support: Defined},
+	{Name: "definitions", Kind: Core, Shape: SchemaMap, Types: TypeAll, Drafts: upTo7, Support: Defined},
+	{Name: "definitions", Kind: Core, Shape: SchemaMap, Types: TypeAll, Drafts: from19, Support: Conventional},
+	{Name: "$defs", Kind: Core, Shape: SchemaMap, Types: TypeAll, Drafts: from19, Support: Defined},
+	{Name: "$defs", Kind: Core, Shape: SchemaMap, Types: TypeAll, Drafts: upTo7, Support: PointerOnly},
+
+	// Any instance.
+	{Name: "type", Kind: Assertion, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
+	{Name: "enum", Kind: Assertion, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
+	{Name: "const", Kind: Assertion, Types: TypeAll, Drafts: from6, Support: Defined, Vocab: "validation", Fails: true},
+	{Name: "const", Kind: Assertion, Types: TypeAll, Drafts: InDraft4, Support: Lenient, Fails: true},
+	{Name: "format", Kind: Annotation, Types: TypeAll, Drafts: upTo19, Support: Defined, Vocab: "format", OnRequest: true, Fails: true},
+	{Name: "format", Kind: Annotation, Types: TypeAll, Drafts: InDraft2020, Support: Defined, Vocab: "format-annotation", OnRequest: true, Fails: true},
+
+	// Numbers.
+	{Name: "multipleOf", Kind: Assertion, Types: TypeNumber, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
+	{Name: "minimum", Kind: Assertion, Types: TypeNumber, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
+	{Name: "maximum", Kind: Assertion, Types: TypeNumber, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
+	{Name: "exclusiveMinimum", Kind: Assertion, Types: TypeNumber, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
+	{Name: "exclusiveMaximum", Kind: Assertion, Types: TypeNumber, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
+
+	// Strings.
+	{Name: "minLength", Kind: Assertion, Types: TypeString, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
+	{Name: "maxLength", Kind: Assertion, Types: TypeString, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
+	{Name: "pattern", Kind: Assertion, Types: TypeString, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
+	{Name: "contentEncoding", Kind: Annotation, Types: TypeString, Drafts: from7, Support: Defined, Vocab: "content", OnRequest: true, Fails: true},
+	{Name: "contentMediaType", Kind: Annotation, Types: TypeString, Drafts: from7, Support: Defined, Vocab: "content", OnRequest: true, Fails: true},
+	{Name: "contentSchema", Kind: Annotation, Shape: OneSchema, Types: TypeString, Drafts: from19, Support: Defined, Vocab: "content"},
+
+	// Arrays.
+	{Name: "minItems", Kind: Assertion, Types: TypeArray, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
+	{Name: "maxItems", Kind: Assertion, Types: TypeArray, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
+	{Name: "uniqueItems", Kind: Assertion, Types: TypeArray, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
+	{Name: "contains", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: from6, Support: Defined, Vocab: "applicator", Fails: true},
+	{Name: "contains", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft4, Support: Lenient, Fails: true},
+	{Name: "minContains", Kind: Assertion, Types: TypeArray, Drafts: from19, Support: Defined, Vocab: "validation", Fails: true},
+	{Name: "maxContains", Kind: Assertion, Types: TypeArray, Drafts: from19, Support: Defined, Vocab: "validation", Fails: true},
+	{Name: "prefixItems", Kind: Applicator, Shape: SchemaArray, Types: TypeArray, Drafts: InDraft2020, Support: Defined, Vocab: "applicator"},
+	{Name: "items", Kind: Applicator, Shape: SchemaOrArray, Types: TypeArray, Drafts: upTo19, Support: Defined, Vocab: "applicator"},
+	{Name: "items", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft2020, Support: Defined, Vocab: "applicator"},
+	{Name: "additionalItems", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: upTo19, Support: Defined, Vocab: "applicator"},
+	{Name: "unevaluatedItems", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft2019, Support: Defined, Vocab: "applicator"},
+	{Name: "unevaluatedItems", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft2020, Support: Defined, Vocab: "unevaluated"},
+
+	// Objects.
+	{Name: "minProperties", Kind: Assertion, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
+	{Name: "maxProperties", Kind: Assertion, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
+	{Name: "required", Kind: Assertion, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
+	{Name: "dependentRequired", Kind: Assertion, Types: TypeObject, Drafts: from19, Support: Defined, Vocab: "validation", Fails: true},
+	{Name: "dependencies", Kind: Applicator, Shape: DepsMap, Types: TypeObject, Drafts: upTo7, Support: Defined, Fails: true},
+	{Name: "dependencies", Kind: Applicator, Shape: DepsMap, Types: TypeObject, Drafts: from19, Support: Compatible, Fails: true},
+	{Name: "properties", Kind: Applicator, Shape: SchemaMap, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "applicator"},
+	{Name: "patternProperties", Kind: Applicator, Shape: SchemaMap, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "applicator"},
+	{Name: "additionalProperties", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Fails: true},
+	{Name: "unevaluatedProperties", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: InDraft2019, Support: Defined, Vocab: "applicator", Fails: true},
+	{Name: "unevaluatedProperties", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: InDraft2020, Support: Defined, Vocab: "unevaluated", Fails: true},
+	{Name: "propertyNames", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: from6, Support: Defined, Vocab: "applicator"},
+	{Name: "propertyNames", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: InDraft4, Support: Lenient},
+	{Name: "dependentSchemas", Kind: Applicator, Shape: SchemaMap, Types: TypeObject, Drafts: from19, Support: Defined, Vocab: "applicator"},
+
+	// In place.
+	{Name: "allOf", Kind: Applicator, Shape: SchemaArray, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "applicator"},
+	{Name: "anyOf", Kind: Applicator, Shape: SchemaArray, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Fails: true},
+	{Name: "oneOf", Kind: Applicator, Shape: SchemaArray, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Fails: true},
+	{Name: "not", Kind: Applicator, Shape: OneSchema, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Fails: true},
+	{Name: "if", Kind: Applicator, Shape: OneSchema, Types: TypeAll, Drafts: from7, Support: Defined, Vocab: "applicator"},
+	{Name: "then", Kind: Applicator, Shape: OneSchema, Types: TypeAll, Drafts: from7, Support: Defined, Vocab: "applicator"},
+	{Name: "else", Kind: Applicator, Shape: OneSchema, Types: TypeAll, Drafts: from7, Support: Defined, Vocab: "applicator"},
+	{Name: "if", Kind: Applicator, Shape: OneSchema, Types: TypeAll, Drafts: InDraft4 | InDraft6, Support: Lenient},
+	{Name: "then", Kind: Applicator, Shape: OneSchema, Types: TypeAll, Drafts: InDraft4 | InDraft6, Support: Lenient},
+	{Name: "else", Kind: Applicator, Shape: OneSchema, Types: TypeAll, Drafts: InDraft4 | InDraft6, Support: Lenient},
+
+	// Meta-data.
+	{Name: "title", Kind: Annotation, Types: TypeAll, Drafts: AllDrafts, Support: Defined},
+	{Name: "description", Kind: Annotation, Types: TypeAll, Drafts: AllDrafts, Support: Defined},
+	{Name: "default", Kind: Annotation, Types: TypeAll, Drafts: AllDrafts, Support: Defined},
+	{Name: "examples", Kind: Annotation, Types: TypeAll, Drafts: from6, Support: Defined},
+	{Name: "readOnly", Kind: Annotation, Types: TypeAll, Drafts: from7, Support: Defined},
+	{Name: "writeOnly", Kind: Annotation, Types: TypeAll, Drafts: from7, Support: Defined},
+	{Name: "deprecated", Kind: Annotation, Types: TypeAll, Drafts: from19, Support: Defined},
+}
+
+// byDraft indexes the table: the entry of each name in each draft (by draftSlot);
+// refKeywords lists the reference keywords of each draft, in table order.
+var (
+	byDraft     [5]map[string]*Keyword
+	refKeywords [5][]string
+)
+
+func init() { indexKeywords() }
+
+// indexKeywords builds byDraft from the table.
+func indexKeywords() {
+	for i := range byDraft {
+		byDraft[i] = make(map[string]*Keyword, len(keywordTable))
+		refKeywords[i] = nil
+	}
+	for i := range keywordTable {
+		k := &keywordTable[i]
+		for slot := range byDraft {
+			if k.Drafts&(1<<slot) == 0 {
+				continue
+			}
+			byDraft[slot][k.Name] = k
+			if k.Kind == Reference {
+				refKeywords[slot] = append(refKeywords[slot], k.Name)
+			}
+		}
+	}
+}
+
+// Keywords lists every entry of the model, in its order. The entries are the model's own:
+// callers must not modify them.
+func Keywords() []Keyword { return keywordTable }
+
+// Keyword returns the entry of keyword name in draft d, whatever its Support; ok is false
+// when jstk reads no such keyword in d. The entry is the model's own: callers must not
+// modify it.
+func (d *Draft) Keyword(name string) (k *Keyword, ok bool) {
+	k, ok = byDraft[draftSlot(d)][name]
+	return k, ok
+}
+
+// Defines reports whether draft d defines keyword name, or reads it as the conventional
+// place of reusable schemas (Support Defined or Conventional): the keywords lint does not
+// call unknown.
+func (d *Draft) Defines(name string) bool {
+	k, ok := byDraft[draftSlot(d)][name]
+	return ok && (k.Support == Defined || k.Support == Conventional)
+}
+
+// SubschemaShape returns how keyword kw holds subschemas in draft d, as written in a
+// schema document. Locations that hold schemas only by convention ($defs before 2019-09,
+// definitions after it) count too: references reach them by JSON Pointer. Lenient
+// keywords do not: their subschemas are compiled but not indexed.
+func (d *Draft) SubschemaShape(kw string) Shape {
+	if k, ok := byDraft[draftSlot(d)][kw]; ok && k.Support != Lenient {
+		return k.Shape
+	}
+	return NoSchema
+}
+
+// IndexedShape is SubschemaShape without the places reached only by JSON Pointer ($defs
+// before 2019-09): the subschemas whose identifiers and anchors the compiler indexes.
+func (d *Draft) IndexedShape(kw string) Shape {
+	if k, ok := byDraft[draftSlot(d)][kw]; ok && k.Support != Lenient && k.Support != PointerOnly {
+		return k.Shape
+	}
+	return NoSchema
+}
+
+// RefKeywords lists the draft's reference keywords: $ref, with $recursiveRef in 2019-09
+// and $dynamicRef in 2020-12. The slice is the model's own: callers must not modify it.
+func (d *Draft) RefKeywords() []string { return refKeywords[draftSlot(d)] }
+
+// TypeSet is a set of classes of JSON values. Numbers are split three ways, because the
+// drafts disagree on what an integer is: draft 4 counts 1.0 as a number but not an
+// integer, later drafts count it as an integer. TypeByName says what a "type" name stands
+// for in a draft; TypeOf classes a value.
+type TypeSet uint8
+
+// The classes of values.
+const (
+	TypeNull    TypeSet = 1 << iota
+	TypeBoolean         // true, false
+	// TypeInteger: whole numbers written without a decimal point, or with an exponent
+	// (1, -0, 1e2, 1.5e1).
+	TypeInteger
+	// TypeDotted: whole numbers written with a decimal point and no exponent (1.0); an
+	// "integer" from draft 6 on, not in draft 4.
+	TypeDotted
+	// TypeFraction: numbers that are not whole (1.5).
+	TypeFraction
+	TypeString
+	TypeArray
+	TypeObject
+
+	TypeNumber = TypeInteger | TypeDotted | TypeFraction
+	TypeAll    = TypeNull | TypeBoolean | TypeNumber | TypeString | TypeArray | TypeObject
+)
+
+// TypeByName returns the classes a name of the "type" keyword stands for in draft d
+// ("integer" is TypeInteger in draft 4, TypeInteger|TypeDotted after it), or 0 for a name
+// that is not a type.
+func TypeByName(name string, d *Draft) TypeSet {
+	switch name {
+	case "null":
+		return TypeNull
+	case "boolean":
+		return TypeBoolean
+	case "number":
+		return TypeNumber
+	case "integer":
+		if d.Version <= 4 {
+			return TypeInteger
+		}
+		return TypeInteger | TypeDotted
+	case "string":
+		return TypeString
+	case "array":
+		return TypeArray
+	case "object":
+		return TypeObject
+	}
+	return 0
+}
+
+// TypeOf returns the class of a JSON value (0 for an invalid value).
+func TypeOf(v source.Value) TypeSet {
+	switch v.Kind() {
+	case source.Null:
+		return TypeNull
+	case source.Bool:
+		return TypeBoolean
+	case source.String:
+		return TypeString
+	case source.Array:
+		return TypeArray
+	case source.Object:
+		return TypeObject
+	case source.Number:
+		return numberClass(v)
+	}
+	return 0
+}
+
+// numberClass is TypeOf of a number.
+func numberClass(v source.Value) TypeSet {
+	lit := v.Str()
+	if !strings.ContainsAny(lit, ".eE") {
+		return TypeInteger
+	}
+	if !v.Num().IsInteger() {
+		return TypeFraction
+	}
+	if strings.Contains(lit, ".") && !strings.ContainsAny(lit, "eE") {
+		return TypeDotted
+	}
+	return TypeInteger
+}
+
+// String names the types in JSON Schema's words, e.g. "null or string", "integer" or
+// "string, array or object": "number" for every number, "integer" for the whole ones,
+// "non-integer number" for the others (listed last).
+func (t TypeSet) String() string {
+	var names []string
+	if t&TypeNull != 0 {
+		names = append(names, "null")
+	}
+	if t&TypeBoolean != 0 {
+		names = append(names, "boolean")
+	}
+	fraction := ""
+	switch n := t & TypeNumber; {
+	case n == TypeNumber:
+		names = append(names, "number")
+	case n&TypeInteger != 0:
+		names = append(names, "integer")
+		if n&TypeFraction != 0 {
+			fraction = "non-integer number"
+		}
+	case n&TypeFraction != 0:
+		fraction = "non-integer number"
+	case n == TypeDotted:
+		fraction = "integer written with a decimal point"
+	}
+	for _, x := range []struct {
+		t    TypeSet
+		name string
+	}{{TypeString, "string"}, {TypeArray, "array"}, {TypeObject, "object"}} {
+		if t&x.t != 0 {
+			names = append(names, x.name)
+		}
+	}
+	if fraction != "" {
+		names = append(names, fraction)
+	}
+	switch len(names) {
+	case 0:
+		return "nothing"
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}

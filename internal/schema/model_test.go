@@ -1,0 +1,225 @@
+package schema
+
+import (
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/jstk-dev/jstk/internal/source"
+)
+
+// The table is well formed: in each draft a name has at most one entry, and every field
+// holds one of its values.
+func TestKeywordTableWellFormed(t *testing.T) {
+	t.Parallel()
+	for _, d := range Drafts {
+		seen := map[string]bool{}
+		for _, k := range Keywords() {
+			if !k.Drafts.Has(d) {
+				continue
+			}
+			if seen[k.Name] {
+				t.Errorf("%s has two entries for %s", d, k.Name)
+			}
+			seen[k.Name] = true
+		}
+	}
+	for _, k := range Keywords() {
+		switch {
+		case k.Name == "" || k.Kind.String() == "unknown" || k.Support < Defined || k.Support > Lenient:
+			t.Errorf("%+v: empty name, kind or support", k)
+		case k.Drafts == 0 || k.Drafts&^AllDrafts != 0:
+			t.Errorf("%s: drafts %b", k.Name, k.Drafts)
+		case k.Types == 0 || k.Types&^TypeAll != 0:
+			t.Errorf("%s: types %b", k.Name, k.Types)
+		case k.Shape > DepsMap:
+			t.Errorf("%s: shape %d", k.Name, k.Shape)
+		case (k.Shape != NoSchema) != (k.Kind == Applicator || k.Name == "contentSchema" || k.Kind == Core && k.Shape == SchemaMap):
+			t.Errorf("%s: a %s with shape %d", k.Name, k.Kind, k.Shape)
+		case k.OnRequest && k.Kind != Annotation:
+			t.Errorf("%s: only annotations assert on request", k.Name)
+		case k.Fails && k.Kind != Assertion && k.Kind != Applicator && !k.OnRequest:
+			t.Errorf("%s: a %s cannot fail", k.Name, k.Kind)
+		}
+	}
+}
+
+// metaProperties lists, by draft, the properties the embedded meta-schemas give (for
+// 2019-09 and later, each with the vocabulary of its file; "core", "meta-data" and the
+// dialect's own schema.json stand for "").
+func metaProperties(t *testing.T) map[*Draft]map[string][]string {
+	t.Helper()
+	out := map[*Draft]map[string][]string{}
+	add := func(d *Draft, file, vocab string) {
+		data, err := metaFS.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := source.ParseJSON(file, data, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		props, _ := doc.Root.Get("properties")
+		if out[d] == nil {
+			out[d] = map[string][]string{}
+		}
+		for i := 0; i < props.Len(); i++ {
+			out[d][props.Key(i)] = append(out[d][props.Key(i)], vocab)
+		}
+	}
+	add(Draft4, "metaschemas/draft-04/schema.json", "")
+	add(Draft6, "metaschemas/draft-06/schema.json", "")
+	add(Draft7, "metaschemas/draft-07/schema.json", "")
+	for _, d := range []*Draft{Draft2019, Draft2020} {
+		dir := "metaschemas/draft/" + d.Name
+		add(d, dir+"/schema.json", "")
+		files, err := fs.Glob(metaFS, dir+"/meta/*.json")
+		if err != nil || len(files) == 0 {
+			t.Fatalf("no vocabulary meta-schemas in %s: %v", dir, err)
+		}
+		for _, f := range files {
+			v := strings.TrimSuffix(path.Base(f), ".json")
+			if v == "core" || v == "meta-data" {
+				v = ""
+			}
+			add(d, f, v)
+		}
+	}
+	return out
+}
+
+// The model agrees with the meta-schemas jstk embeds: each draft's meta-schemas describe
+// exactly the keywords the model says jstk reads as the draft's own (Defined, Conventional
+// or Compatible), and for 2019-09 and later each keyword belongs to the vocabulary whose
+// meta-schema describes it.
+func TestKeywordTableMatchesMetaSchemas(t *testing.T) {
+	t.Parallel()
+	// The meta-schema of 2020-12 still describes $recursiveAnchor and $recursiveRef, for
+	// schemas moving from 2019-09; jstk does not read them in 2020-12.
+	notRead := map[*Draft][]string{Draft2020: {"$recursiveAnchor", "$recursiveRef"}}
+	meta := metaProperties(t)
+	// The embedded draft-06 meta-schema does not describe examples, which the draft-06
+	// validation specification defines (section 7.4) and later copies of that meta-schema
+	// describe.
+	meta[Draft6]["examples"] = []string{""}
+	for _, d := range Drafts {
+		var want, got []string
+		for name := range meta[d] {
+			want = append(want, name)
+		}
+		want = slicesWithout(want, notRead[d])
+		for _, k := range Keywords() {
+			if k.Drafts.Has(d) && k.Support != PointerOnly && k.Support != Lenient {
+				got = append(got, k.Name)
+				vocabs := meta[d][k.Name]
+				if d.Version >= 2019 && len(vocabs) > 0 && !strings.Contains(strings.Join(vocabs, " "), k.Vocab) {
+					t.Errorf("%s %s: vocabulary %q, the meta-schemas say %q", d, k.Name, k.Vocab, vocabs)
+				}
+			}
+		}
+		sort.Strings(want)
+		sort.Strings(got)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: the model's keywords (+) against the meta-schemas' (-):\n%s", d, diff)
+		}
+	}
+}
+
+func slicesWithout(s, drop []string) []string {
+	var out []string
+	for _, x := range s {
+		if !strings.Contains(" "+strings.Join(drop, " ")+" ", " "+x+" ") {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func TestKeywordLookups(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		d       *Draft
+		name    string
+		ok      bool
+		support Support
+		defines bool
+	}{
+		{Draft4, "const", true, Lenient, false},
+		{Draft6, "const", true, Defined, true},
+		{OpenAPI30, "id", true, Defined, true},
+		{Draft7, "$defs", true, PointerOnly, false},
+		{Draft2019, "definitions", true, Conventional, true},
+		{Draft2019, "dependencies", true, Compatible, false},
+		{Draft2020, "additionalItems", false, 0, false},
+		{Draft2020, "x-foo", false, 0, false},
+	}
+	for _, tt := range tests {
+		k, ok := tt.d.Keyword(tt.name)
+		if ok != tt.ok || ok && k.Support != tt.support || tt.d.Defines(tt.name) != tt.defines {
+			t.Errorf("%s.Keyword(%q) = %+v, %v; Defines %v", tt.d, tt.name, k, ok, tt.d.Defines(tt.name))
+		}
+	}
+	for _, d := range Drafts {
+		var refs []string
+		for _, k := range Keywords() {
+			if k.Drafts.Has(d) && k.Kind == Reference {
+				refs = append(refs, k.Name)
+			}
+		}
+		if diff := cmp.Diff(refs, d.RefKeywords()); diff != "" {
+			t.Errorf("%s.RefKeywords: %s", d, diff)
+		}
+	}
+	if got := (InDraft6 | InDraft2020).Drafts(); len(got) != 2 || got[0] != Draft6 || got[1] != Draft2020 {
+		t.Errorf("Drafts() = %v", got)
+	}
+	if Kind(0).String() != "unknown" || Applicator.String() != "applicator" || Core.String() != "core" {
+		t.Error("Kind.String")
+	}
+}
+
+func TestTypeSet(t *testing.T) {
+	t.Parallel()
+	names := map[TypeSet]string{
+		0: "nothing", TypeString: "string", TypeNumber | TypeNull: "null or number",
+		TypeInteger: "integer", TypeInteger | TypeDotted: "integer", TypeFraction: "non-integer number",
+		TypeDotted | TypeFraction: "non-integer number", TypeDotted: "integer written with a decimal point",
+		TypeInteger | TypeFraction | TypeString: "integer, string or non-integer number",
+		TypeString | TypeArray | TypeObject:     "string, array or object", TypeAll: "null, boolean, number, string, array or object",
+	}
+	for ts, want := range names {
+		if got := ts.String(); got != want {
+			t.Errorf("%08b.String() = %q, want %q", ts, got, want)
+		}
+	}
+	for lit, want := range map[string]TypeSet{"1": TypeInteger, "-0": TypeInteger, "1e2": TypeInteger, "1.5e1": TypeInteger,
+		"1.0": TypeDotted, "1.5": TypeFraction, "1e-2": TypeFraction} {
+		if got := TypeOf(source.NumberValue(lit)); got != want {
+			t.Errorf("TypeOf(%s) = %08b, want %08b", lit, got, want)
+		}
+	}
+	for v, want := range map[string]TypeSet{`null`: TypeNull, `true`: TypeBoolean, `"x"`: TypeString, `[]`: TypeArray, `{}`: TypeObject} {
+		doc, err := source.ParseJSON("v", []byte(v), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := TypeOf(doc.Root); got != want {
+			t.Errorf("TypeOf(%s) = %08b, want %08b", v, got, want)
+		}
+	}
+	if TypeOf(source.Value{}) != 0 || TypeByName("float", Draft7) != 0 {
+		t.Error("TypeOf of nothing, TypeByName of no type")
+	}
+	if TypeByName("integer", Draft4) != TypeInteger || TypeByName("integer", Draft6) != TypeInteger|TypeDotted ||
+		TypeByName("integer", OpenAPI30) != TypeInteger {
+		t.Error("integer: without 1.0 in draft 4 and OpenAPI 3.0, with it after")
+	}
+	for _, n := range []string{"null", "boolean", "number", "string", "array", "object"} {
+		if TypeByName(n, Draft2020) == 0 || TypeByName(n, Draft2020).String() != n {
+			t.Errorf("TypeByName(%q) = %v", n, TypeByName(n, Draft2020))
+		}
+	}
+}
