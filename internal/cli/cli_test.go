@@ -69,6 +69,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"zzzzzzzz"}, `unknown command "zzzzzzzz" (run`},
 		{[]string{"validate", "--asert-format", "--schema", "s", "i"}, "unknown flag --asert-format; did you mean --assert-format?"},
 		{[]string{"diff", "--chek", "a", "b"}, "unknown flag --chek; did you mean --check?"},
+		{[]string{"infer", "--any-of", "x", "i.json"}, "unknown flag --any-of: it was renamed --alternatives"},
 		{[]string{"lint", "--fail-on", "warn", "s"}, `--fail-on "warn": must be one of error, warning, info; did you mean warning?`},
 		{[]string{"validate", "--format", "jsno", "--schema", "s", "i"}, `unknown --format "jsno": use text, json, sarif, github; did you mean json?`},
 		{[]string{"bundle", "--format", "sarif", "s"}, "--format sarif reports findings, and bundle prints a document: use text, json, yaml"},

@@ -7,6 +7,7 @@ import (
 	"io"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -85,6 +86,12 @@ var (
 
 // flagError rewrites an error of fs.Parse in the command line's words: flags named with
 // two dashes, and the closest flag offered for an unknown one.
+// renamedFlags maps the old names of renamed flags to their new ones, so that a script
+// written for an older jstk is told what to write.
+var renamedFlags = map[string]string{
+	"any-of": "alternatives", // infer: an input named like a JSON Schema keyword confuses schema sanitisers
+}
+
 func flagError(err error, fs *flag.FlagSet) error {
 	if errors.Is(err, flag.ErrHelp) {
 		return err
@@ -105,6 +112,9 @@ func flagError(err error, fs *flag.FlagSet) error {
 		})
 		sort.Strings(names)
 		name, _, _ := strings.Cut(m[1], "=")
+		if now, ok := renamedFlags[name]; ok && slices.Contains(names, now) {
+			return fmt.Errorf("unknown flag %s: it was renamed --%s", dashes(name), now)
+		}
 		return fmt.Errorf("unknown flag %s%s", dashes(name), didYouMean(name, names, "--%s"))
 	}
 	if m := flagNoValue.FindStringSubmatch(msg); m != nil {
