@@ -51,6 +51,7 @@ type Compiler struct {
 	opts   Options
 	loader *Loader
 	docs   map[string]*document // by retrieval URI
+	byFile map[string]*document // the documents read from files, by file name
 	res    map[string]*resource // by base URI (and retrieval URI of each document)
 	added  []*Schema            // the schemas, in the order compilation began them
 	// pending holds the schemas begun whose keywords are still to be read: compilation
@@ -84,6 +85,7 @@ type compileInfo struct {
 func NewCompiler(opts *Options) *Compiler {
 	c := &Compiler{
 		docs:    map[string]*document{},
+		byFile:  map[string]*document{},
 		res:     map[string]*resource{},
 		metas:   map[string]*Schema{},
 		regexes: map[string]Regexp{},
@@ -247,6 +249,7 @@ func (c *Compiler) loadDocument(uri string, from *Schema) (*document, error) {
 	d, err := c.addDocument(uri, src, name, name == "" && metaPath(uri) != "")
 	if err == nil && name != "" {
 		d.fromFS = true
+		c.byFile[name] = d
 	}
 	return d, err
 }

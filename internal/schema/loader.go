@@ -92,12 +92,7 @@ func (c *Compiler) fileDocument(name string) *document {
 	if name == "" {
 		return nil
 	}
-	for _, d := range c.docs {
-		if d.fromFS && d.name == name {
-			return d
-		}
-	}
-	return nil
+	return c.byFile[name] // a map: a scan of every document made a ring of n files n² work
 }
 
 // ErrUnresolved is wrapped by the error for a URI that nothing maps.
