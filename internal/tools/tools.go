@@ -107,6 +107,9 @@ type Descriptor struct {
 
 	run      func(ctx context.Context, env *Env, in any) (Report, error)
 	newInput func() any
+	// stream, when set, makes a printer of the tool's results while they are produced
+	// (see NewStream); nil when it returns nil.
+	stream func(f diag.Format, w io.Writer, tool diag.Tool) *Stream
 }
 
 // NewInput returns a pointer to a zero input value.

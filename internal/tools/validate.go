@@ -3,8 +3,10 @@ package tools
 import (
 	"context"
 	"fmt"
+	"io"
 	"strconv"
 
+	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/validate"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
@@ -25,13 +27,28 @@ type ValidateInput struct {
 var instanceExts = []string{".json", ".jsonc", ".yaml", ".yml", ".toml", ".ndjson", ".jsonl"}
 
 func init() {
-	register(define(Descriptor{
+	d := define(Descriptor{
 		Name:        "validate",
 		Title:       "Validate documents",
 		Summary:     "check documents against a schema, reporting every error with its position",
 		Usage:       "--schema SCHEMA [flags] INSTANCE...",
 		Description: "Answers: does each document satisfy this JSON Schema? Use it instead of judging validity by reading the schema. groups counts the errors per keyword, schema location and message; instances lists each error with its pointers, message, line and column.",
-	}, runValidate))
+	}, runValidate)
+	d.stream = streamValidate
+	register(d)
+}
+
+// streamValidate adapts validate's stream printer to the table's: the items are the
+// instances, the report the result.
+func streamValidate(f diag.Format, w io.Writer, tool diag.Tool) *Stream {
+	s := validate.NewStream(f, w, tool)
+	if s == nil {
+		return nil
+	}
+	return &Stream{
+		OnItem: func(x any) { s.Instance(x.(*validate.Instance)) },
+		Finish: func(r Report) error { return s.Finish(r.(*validate.Result)) },
+	}
 }
 
 func runValidate(ctx context.Context, env *Env, in *ValidateInput) (*validate.Result, error) {
