@@ -8,7 +8,6 @@ import (
 
 	"github.com/jstk-dev/jstk/internal/coverage"
 	"github.com/jstk-dev/jstk/internal/schema"
-	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
 // CoverageInput are the arguments of coverage.
@@ -61,27 +60,13 @@ func runCoverage(ctx context.Context, env *Env, in *CoverageInput) (*coverage.Re
 	if in.Draft != "" {
 		opts.Draft, _ = schema.DraftByName(in.Draft)
 	}
-	var srcs []coverage.Source
-	for i, d := range in.Tests {
-		arg := "tests[" + strconv.Itoa(i) + "]"
-		if err := d.check(env, arg); err != nil {
-			return nil, err
-		}
-		if d.Path != "" && d.Path != "-" {
-			files, errs := workspace.Expand(env.FS, []string{d.Path}, instanceExts)
-			if len(errs) > 0 {
-				return nil, errs[0]
-			}
-			for _, f := range files {
-				srcs = append(srcs, coverage.Source{Name: f, Path: f})
-			}
-			continue
-		}
-		data, _, err := d.bytes(env, arg)
-		if err != nil {
-			return nil, err
-		}
-		srcs = append(srcs, coverage.Source{Name: d.label(arg), Text: data})
+	ins, _, err := docInputs(env, in.Tests, "tests", docOptions{exts: instanceExts})
+	if err != nil {
+		return nil, err
+	}
+	srcs := make([]coverage.Source, 0, len(ins))
+	for _, x := range ins {
+		srcs = append(srcs, coverage.Source{Name: x.Name, Path: x.Path, Text: x.Text})
 	}
 	res, err := coverage.Measure(ctx, s, srcs, opts)
 	if err != nil {

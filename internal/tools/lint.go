@@ -7,14 +7,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"path"
 	"strconv"
 	"strings"
 
 	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/lint"
 	"github.com/jstk-dev/jstk/internal/schema"
-	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
 // LintInput are the arguments of lint.
@@ -115,30 +113,15 @@ func schemaSources(env *Env, docs []Doc, argName string) ([]lint.Source, []lint.
 			}
 			continue
 		}
-		if err := d.check(env, arg); err != nil {
+		ins, bad, err := docInputsOf(env, d, arg, docOptions{exts: schemaExts, skipConfig: true, lenient: true})
+		if err != nil {
 			return nil, nil, err
 		}
-		switch {
-		case d.Path == "-":
-			data, _, err := d.bytes(env, arg)
-			if err != nil {
-				return nil, nil, err
-			}
-			srcs = append(srcs, lint.Source{Name: "-", Text: data})
-		case d.Path != "":
-			files, errs := workspace.Expand(env.FS, []string{d.Path}, schemaExts)
-			for _, f := range files {
-				if path.Base(f) == ConfigFile && f != d.Path {
-					continue // the workspace configuration is not a schema
-				}
-				srcs = append(srcs, lint.Source{Name: f, Path: f, Expanded: f != d.Path})
-			}
-			for _, e := range errs {
-				problems = append(problems, lint.Problem{File: d.Path, Message: e.Error()})
-			}
-		default:
-			data, _, _ := d.bytes(env, arg)
-			srcs = append(srcs, lint.Source{Name: d.label(arg), Text: data})
+		for _, x := range ins {
+			srcs = append(srcs, lint.Source{Name: x.Name, Path: x.Path, Text: x.Text, Expanded: x.Expanded})
+		}
+		for _, p := range bad {
+			problems = append(problems, lint.Problem{File: p.Path, Message: p.Err.Error()})
 		}
 	}
 	return srcs, problems, nil

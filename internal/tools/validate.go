@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/validate"
-	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
 // ValidateInput are the arguments of validate.
@@ -62,41 +60,30 @@ func runValidate(ctx context.Context, env *Env, in *ValidateInput) (*validate.Re
 	if err != nil {
 		return nil, err
 	}
-	var srcs []validate.Source
-	var problems []validate.Instance
+	ins, bad, err := docInputs(env, in.Instances, "instances", docOptions{exts: instanceExts, stream: true, lenient: true})
+	if err != nil {
+		return nil, err
+	}
+	srcs := make([]validate.Source, 0, len(ins))
 	size := int64(0) // the bytes of the input, for progress reports; -1 when unknown (standard input)
-	for i, d := range in.Instances {
-		arg := "instances[" + strconv.Itoa(i) + "]"
-		if err := d.check(env, arg); err != nil {
-			return nil, err
-		}
+	for _, x := range ins {
+		srcs = append(srcs, validate.Source{Name: x.Name, Path: x.Path, Reader: x.Reader, Text: x.Text})
 		switch {
-		case d.Path == "-":
-			if env.Stdin == nil {
-				return nil, fmt.Errorf("%s: \"-\" (standard input) is not available here", env.arg(arg))
-			}
-			srcs = append(srcs, validate.Source{Name: "-", Reader: env.Stdin})
+		case x.Reader != nil:
 			size = -1
-		case d.Path != "":
-			files, errs := workspace.Expand(env.FS, []string{d.Path}, instanceExts)
-			for _, f := range files {
-				srcs = append(srcs, validate.Source{Name: f, Path: f})
-				if env.Progress != nil && size >= 0 {
-					if fi, err := env.FS.Stat(f); err == nil {
-						size += fi.Size()
-					}
+		case x.Path != "":
+			if env.Progress != nil && size >= 0 {
+				if fi, err := env.FS.Stat(x.Path); err == nil {
+					size += fi.Size()
 				}
 			}
-			for _, e := range errs {
-				problems = append(problems, validate.Instance{File: d.Path, Errors: []validate.Error{}, Problem: e.Error()})
-			}
-		default:
-			data, _, _ := d.bytes(env, arg)
-			srcs = append(srcs, validate.Source{Name: d.label(arg), Text: data})
-			if size >= 0 {
-				size += int64(len(data))
-			}
+		case size >= 0:
+			size += int64(len(x.Text))
 		}
+	}
+	var problems []validate.Instance
+	for _, p := range bad {
+		problems = append(problems, validate.Instance{File: p.Path, Errors: []validate.Error{}, Problem: p.Err.Error()})
 	}
 	opts := &validate.Options{Limits: env.Limits, MaxErrors: in.MaxErrors}
 	// A paged call keeps only its page, however many instances stream by: memory follows
