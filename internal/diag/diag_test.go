@@ -366,3 +366,27 @@ func TestWriteJSONIndent(t *testing.T) {
 		t.Errorf("the deep part is not written compact")
 	}
 }
+
+// Every format of the registry that is not a tool's own is printed by Write, and the
+// others are not; a document has no findings to print.
+func TestFormatRegistry(t *testing.T) {
+	r := &report{Name: "r"}
+	for _, fi := range Formats() {
+		err := Write(io.Discard, fi.Format, r, Tool{})
+		if (err == nil) == fi.Own {
+			t.Errorf("%s: Write returned %v, own format %v", fi.Format, err, fi.Own)
+		}
+		if got, ok := LookupFormat(fi.Format); !ok || got != fi {
+			t.Errorf("LookupFormat(%s) = %v, %v", fi.Format, got, ok)
+		}
+	}
+	if _, ok := LookupFormat("nope"); ok {
+		t.Error("an unknown format was found")
+	}
+	if diff := cmp.Diff("text, json, sarif, github", Join(Common(false), ", ")); diff != "" {
+		t.Errorf("common formats (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff("text|json", Join(Common(true), "|")); diff != "" {
+		t.Errorf("formats of a document (-want +got):\n%s", diff)
+	}
+}

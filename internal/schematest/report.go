@@ -412,8 +412,8 @@ func (r *Result) FailedOnly() {
 // WriteFormat prints the formats of the test engine's own: junit (JUnit XML, for CI
 // systems).
 func (r *Result) WriteFormat(w io.Writer, format string) error {
-	if format != "junit" {
-		return fmt.Errorf("test reports have no format %q (text, json, sarif, github, junit)", format)
+	if diag.Format(format) != diag.JUnit {
+		return fmt.Errorf("test reports have no format %q (%s, %s)", format, diag.Join(diag.Common(false), ", "), diag.JUnit)
 	}
 	return r.writeJUnit(w)
 }

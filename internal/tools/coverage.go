@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/jstk-dev/jstk/internal/coverage"
+	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/schema"
 )
 
@@ -29,7 +30,7 @@ func init() {
 		Title:       "Measure schema coverage",
 		Summary:     "measure what tests or instances exercise in a schema: subschemas, keywords, outcomes, values",
 		Usage:       "--schema SCHEMA [flags] TESTFILE|INSTANCE...",
-		Formats:     []string{"lcov"},
+		Formats:     []diag.Format{diag.LCOV},
 		Description: "Answers: which parts of a schema do these tests or instances never exercise? Use it to find untested branches before changing a schema. Four kinds: subschemas reached, keywords applied, outcomes (each assertion passing and failing, each branch taken), values.",
 	}, runCoverage))
 }

@@ -29,7 +29,7 @@ func init() {
 		Title:       "Run schema tests",
 		Summary:     "run schema unit tests (sourcemeta or JSON-Schema-Test-Suite format), with CTRF and JUnit reports",
 		Usage:       "[flags] TESTFILE...",
-		Formats:     []string{"junit"},
+		Formats:     []diag.Format{diag.JUnit},
 		Description: "Answers: does each schema accept and reject what its tests say? Use it after changing a schema. A tests file is {target, tests: [{description, valid, data, expect?}]} or JSON-Schema-Test-Suite's [{description, schema, tests}]. The result is a CTRF report.",
 	}, runTest))
 }

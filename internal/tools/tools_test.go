@@ -329,3 +329,15 @@ func TestReportThenError(t *testing.T) {
 		t.Errorf("got %+v", res)
 	}
 }
+
+// A tool's own formats are formats of diag's registry, marked as a tool's own: the help,
+// --format's checking and the descriptors read one list.
+func TestOwnFormatsRegistered(t *testing.T) {
+	for _, d := range All() {
+		for _, f := range d.Formats {
+			if fi, ok := diag.LookupFormat(f); !ok || !fi.Own {
+				t.Errorf("%s: format %q is not a tool's own format of diag's registry", d.Name, f)
+			}
+		}
+	}
+}
