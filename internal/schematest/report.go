@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/jstk-dev/jstk/internal/diag"
+	"github.com/jstk-dev/jstk/internal/validate"
 )
 
 // Test statuses, as CTRF names them.
@@ -96,33 +97,9 @@ type TestExtra struct {
 	// DataFile is the file the instance was read from (dataPath), if not inline.
 	DataFile string `json:"dataFile,omitempty"`
 	// Errors are all the instance's errors, located in the file that holds the instance.
-	Errors []Error `json:"errors"`
+	Errors []validate.Error `json:"errors"`
 	// Unmatched lists the "expect" assertions no error satisfied.
 	Unmatched []string `json:"unmatched,omitempty"`
-}
-
-// Error is one way an instance fails the schema, as validate reports it.
-type Error struct {
-	InstanceLocation        string `json:"instanceLocation"`
-	KeywordLocation         string `json:"keywordLocation"`
-	AbsoluteKeywordLocation string `json:"absoluteKeywordLocation"`
-	Keyword                 string `json:"keyword"`
-	Message                 string `json:"message"`
-	// File, Line and Column locate the failing value: in the tests file for inline data,
-	// in the dataPath file otherwise.
-	File   string `json:"file"`
-	Line   int    `json:"line"`
-	Column int    `json:"column"`
-	// Schema locates the failing keyword in its schema file.
-	Schema *SchemaLocation `json:"schema,omitempty"`
-	Causes []Error         `json:"causes,omitempty"`
-}
-
-// SchemaLocation is a place in a schema file.
-type SchemaLocation struct {
-	File   string `json:"file,omitempty"`
-	Line   int    `json:"line"`
-	Column int    `json:"column"`
 }
 
 // RunExtra is jstk's detail on the run.
@@ -197,7 +174,7 @@ func (t *TestResult) fail(msg string) {
 	t.Trace = sb.String()
 }
 
-func writeErrors(w io.Writer, errs []Error, indent string) {
+func writeErrors(w io.Writer, errs []validate.Error, indent string) {
 	for _, e := range errs {
 		loc := e.InstanceLocation
 		if loc == "" {
