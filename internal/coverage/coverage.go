@@ -26,15 +26,9 @@ import (
 )
 
 // Source is one input: a tests file (either format of `jstk test`, told apart by shape) or
-// a file of plain instances (JSON, YAML streams, TOML, NDJSON).
-type Source struct {
-	// Name is how the input is named in reports.
-	Name string
-	// Path is the file to read through the FS; empty for an inline document.
-	Path string
-	// Text is an inline document, used when Path is empty.
-	Text []byte
-}
+// a file of plain instances (JSON, YAML streams, TOML, NDJSON), named as the test engine
+// names its inputs.
+type Source = schematest.Source
 
 // Options configure a measure; nil means defaults.
 type Options struct {

@@ -390,3 +390,50 @@ func TestFormatRegistry(t *testing.T) {
 		t.Errorf("formats of a document (-want +got):\n%s", diff)
 	}
 }
+
+func TestCut(t *testing.T) {
+	list := []int{0, 1, 2, 3, 4}
+	for _, tt := range []struct {
+		offset, limit int
+		want          []int
+		page          *Page
+	}{
+		{0, 0, list, nil},
+		{0, 5, list, nil},
+		{0, 2, []int{0, 1}, &Page{Limit: 2, Total: 5, Omitted: 3}},
+		{3, 0, []int{3, 4}, &Page{Offset: 3, Total: 5, Omitted: 3}},
+		{4, 3, []int{4}, &Page{Offset: 4, Limit: 3, Total: 5, Omitted: 4}},
+		{9, 1, []int{}, &Page{Offset: 5, Limit: 1, Total: 5, Omitted: 5}},
+		{-1, 0, list, nil},
+	} {
+		got, page := Cut(list, tt.offset, tt.limit)
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("Cut(%d, %d) (-want +got):\n%s", tt.offset, tt.limit, diff)
+		}
+		if diff := cmp.Diff(tt.page, page); diff != "" {
+			t.Errorf("Cut(%d, %d) page (-want +got):\n%s", tt.offset, tt.limit, diff)
+		}
+	}
+}
+
+func TestPrinter(t *testing.T) {
+	if got := Plural(1, "test", "tests") + ", " + Plural(0, "test", "tests"); got != "1 test, 0 tests" {
+		t.Errorf("Plural: %q", got)
+	}
+	var b strings.Builder
+	p := &Printer{W: &b}
+	p.Printf("%d", 1)
+	if b.String() != "1" || p.Err != nil {
+		t.Errorf("Printf wrote %q, %v", b.String(), p.Err)
+	}
+	p = &Printer{W: failing{}}
+	p.Printf("a")
+	p.Printf("b")
+	if p.Err == nil {
+		t.Error("the write error was lost")
+	}
+}
+
+type failing struct{}
+
+func (failing) Write([]byte) (int, error) { return 0, errors.New("disk full") }
