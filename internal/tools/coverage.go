@@ -9,6 +9,7 @@ import (
 	"github.com/jstk-dev/jstk/internal/coverage"
 	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/schematest"
 )
 
 // CoverageInput are the arguments of coverage.
@@ -56,8 +57,8 @@ func runCoverage(ctx context.Context, env *Env, in *CoverageInput) (*coverage.Re
 	if err != nil {
 		return nil, err
 	}
-	opts := &coverage.Options{FS: env.FS, Resolve: env.Resolve, Limits: env.Limits, AssertFormat: in.AssertFormat,
-		Ignore: in.Ignore, FailUnder: failUnder, Loader: env.loader()}
+	opts := &coverage.Options{Options: schematest.Options{FS: env.FS, Resolve: env.Resolve, Limits: env.Limits,
+		AssertFormat: in.AssertFormat, Loader: env.loader()}, Ignore: in.Ignore, FailUnder: failUnder}
 	if in.Draft != "" {
 		opts.Draft, _ = schema.DraftByName(in.Draft)
 	}
