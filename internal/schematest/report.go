@@ -165,23 +165,8 @@ func (t *TestResult) setError(msg string) {
 func (t *TestResult) fail(msg string) {
 	t.Status, t.Message = StatusFailed, msg
 	var sb strings.Builder
-	writeErrors(&sb, t.Extra.Errors, "")
+	validate.WriteErrors(&sb, "", t.Extra.Errors, "")
 	t.Trace = sb.String()
-}
-
-func writeErrors(w io.Writer, errs []validate.Error, indent string) {
-	for _, e := range errs {
-		loc := e.InstanceLocation
-		if loc == "" {
-			loc = "(root)"
-		}
-		kw := e.Keyword
-		if kw == "" {
-			kw = "false"
-		}
-		fmt.Fprintf(w, "%s%s: %s: %s [%s]\n", indent, diag.Position(e.File, e.Line, e.Column), loc, e.Message, kw)
-		writeErrors(w, e.Causes, indent+"    ")
-	}
 }
 
 // ExitCode is 0 when every test passed, 1 when a test failed, and 2 when a tests file, a
@@ -252,7 +237,7 @@ func (r *Result) WriteText(w io.Writer) error {
 				tw.Printf("    %s\n", t.Message)
 				if t.Extra.Actual == "invalid" {
 					var sb strings.Builder
-					writeErrors(&sb, t.Extra.Errors, "      ")
+					validate.WriteErrors(&sb, "", t.Extra.Errors, "      ")
 					tw.Printf("%s", sb.String())
 				}
 			case StatusOther:

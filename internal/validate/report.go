@@ -70,7 +70,21 @@ func countErrors(errs []Error) int {
 	return n
 }
 
+// WriteErrors prints errors as the text report does: one a line, located in file (or in
+// the error's own File when it has one), with its causes indented below it.
+func WriteErrors(w io.Writer, file string, errs []Error, indent string) error {
+	t := &TextWriter{W: w}
+	for i := range errs {
+		t.error(file, &errs[i], indent)
+	}
+	return t.Err
+}
+
 func (t *TextWriter) error(file string, e *Error, indent string) {
+	at := file
+	if e.File != "" {
+		at = e.File
+	}
 	ptr := e.InstanceLocation
 	if ptr == "" {
 		ptr = "(root)"
@@ -79,7 +93,7 @@ func (t *TextWriter) error(file string, e *Error, indent string) {
 	if kw == "" {
 		kw = "false"
 	}
-	t.printf("%s%s: %s: %s [%s]\n", indent, diag.Position(file, e.Line, e.Column), ptr, e.Message, kw)
+	t.printf("%s%s: %s: %s [%s]\n", indent, diag.Position(at, e.Line, e.Column), ptr, e.Message, kw)
 	for i := range e.Causes {
 		t.error(file, &e.Causes[i], indent+"    ")
 	}
