@@ -7,6 +7,7 @@ import (
 	"math"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -95,7 +96,7 @@ type globals struct {
 }
 
 func (g *globals) register(fs *flag.FlagSet) {
-	fs.StringVar(&g.format, "format", "text", "output format: text, json, sarif or github")
+	fs.StringVar(&g.format, "format", string(diag.Text), "output format: "+diag.Join(diag.Common(false), ", ")+" (and a command's own)")
 	fs.BoolVar(&g.quiet, "quiet", false, "no progress line on a terminal")
 	fs.BoolVar(&g.quiet, "q", false, "no progress line on a terminal")
 	g.registerLimits(fs)
@@ -335,27 +336,24 @@ func (c *command) parse(args []string, st Streams) (any, *globals, error) {
 	return in, g, nil
 }
 
-// formats lists the --format values of a command: text, json, sarif and github, and its
-// own; a command that prints a document (a schema, instances) has no findings to print as
-// sarif or github.
-func formats(d *tools.Descriptor) []string {
-	all := []string{"text", "json", "sarif", "github"}
-	if d.Document {
-		all = all[:2]
-	}
-	return append(all, d.Formats...)
+// formats lists the --format values of a command, from diag's registry: those every command
+// prints and its own; a command that prints a document (a schema, instances) has no
+// findings to print as sarif or github.
+func formats(d *tools.Descriptor) []diag.Format {
+	return append(diag.Common(d.Document), d.Formats...)
 }
 
 // outputFormat checks a --format value against the command's formats.
 func outputFormat(d *tools.Descriptor, s string) (diag.Format, error) {
 	all := formats(d)
-	if contains(all, s) {
+	if slices.Contains(all, diag.Format(s)) {
 		return diag.Format(s), nil
 	}
-	if d.Document && (s == "sarif" || s == "github") {
-		return "", fmt.Errorf("--format %s reports findings, and %s prints a document: use %s", s, d.Name, strings.Join(all, ", "))
+	names := diag.Join(all, ", ")
+	if fi, ok := diag.LookupFormat(diag.Format(s)); ok && fi.Findings && d.Document {
+		return "", fmt.Errorf("--format %s reports findings, and %s prints a document: use %s", s, d.Name, names)
 	}
-	return "", fmt.Errorf("unknown --format %q: use %s%s", s, strings.Join(all, ", "), didYouMean(s, all, "%s"))
+	return "", fmt.Errorf("unknown --format %q: use %s%s", s, names, didYouMean(s, strings.Split(names, ", "), "%s"))
 }
 
 // argName names an argument of the command as its user writes it: a flag (--fail-under),
@@ -432,7 +430,7 @@ func (c *command) help(w io.Writer) {
 		}
 		fmt.Fprintf(w, "  %s%s\n      %s\n", names, arg, wrap(c.speak(f.usage), 90))
 	}
-	fmt.Fprintf(w, "  --format %s\n      output format (default text)\n", strings.Join(formats(c.d), "|"))
+	fmt.Fprintf(w, "  --format %s\n      output format (default text)\n", diag.Join(formats(c.d), "|"))
 	fmt.Fprintf(w, "  --resolve URI=PATH\n      map a URI or URI prefix (ending in /) to a file or directory, for offline $ref; repeatable\n")
 	fmt.Fprintf(w, "  --max-size SIZE, --max-depth N, --max-alias-nodes N\n      limits on each document read (defaults 256MiB, %d, %d)\n", source.DefaultMaxDepth, source.DefaultMaxAliasNodes)
 	fmt.Fprintf(w, "  --jsonc\n      %s\n", wrap("read every JSON file as JSONC, comments and trailing commas accepted (always so for "+

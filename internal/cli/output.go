@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/tools"
@@ -42,7 +43,7 @@ func output(ctx context.Context, d *tools.Descriptor, env *tools.Env, in any, g 
 	switch {
 	case stream != nil:
 		err = stream.Finish(report)
-	case contains(d.Formats, string(format)):
+	case slices.Contains(d.Formats, format):
 		f, ok := report.(tools.Formatter)
 		if !ok {
 			err = fmt.Errorf("%s reports cannot be printed as %s", d.Name, format)
@@ -56,7 +57,7 @@ func output(ctx context.Context, d *tools.Descriptor, env *tools.Env, in any, g 
 		fmt.Fprintf(st.Stderr, "jstk %s: writing output: %v\n", d.Name, err)
 		return ExitError
 	}
-	if n, ok := report.(tools.Noter); ok && (format == diag.Text || contains(d.Formats, string(format))) {
+	if n, ok := report.(tools.Noter); ok && (format == diag.Text || slices.Contains(d.Formats, format)) {
 		for _, note := range n.Notes() {
 			fmt.Fprintf(st.Stderr, "jstk %s: %s\n", d.Name, note)
 		}

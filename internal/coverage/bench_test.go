@@ -6,6 +6,7 @@ import (
 
 	"github.com/jstk-dev/jstk/internal/corpora"
 	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/schematest"
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/validate"
 	"github.com/jstk-dev/jstk/internal/workspace"
@@ -63,7 +64,7 @@ func BenchmarkSchemaStore(b *testing.B) {
 				for _, f := range w.files {
 					srcs = append(srcs, Source{Name: f, Path: f})
 				}
-				res, err := Measure(context.Background(), w.s, srcs, &Options{FS: fsys, Resolve: schemastoreResolve, Workers: 1})
+				res, err := Measure(context.Background(), w.s, srcs, &Options{Options: schematest.Options{FS: fsys, Resolve: schemastoreResolve, Workers: 1}})
 				if err != nil || len(res.Problems) > 0 {
 					b.Fatal(err, res.Problems)
 				}

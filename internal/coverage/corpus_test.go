@@ -11,6 +11,7 @@ import (
 	"github.com/jstk-dev/jstk/internal/corpora"
 	"github.com/jstk-dev/jstk/internal/golden"
 	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/schematest"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
@@ -83,7 +84,7 @@ func TestSchemaStoreCoverage(t *testing.T) {
 			continue
 		}
 		res, err := Measure(context.Background(), sch, []Source{{Name: s.name + ".tests.json", Text: s.testsFile()}},
-			&Options{FS: fsys, Loader: loader, Resolve: schemastoreResolve, AssertFormat: true})
+			&Options{Options: schematest.Options{FS: fsys, Loader: loader, Resolve: schemastoreResolve, AssertFormat: true}})
 		if err != nil {
 			t.Fatalf("%s: %v", s.name, err)
 		}

@@ -26,41 +26,25 @@ import (
 )
 
 // Source is one input: a tests file (either format of `jstk test`, told apart by shape) or
-// a file of plain instances (JSON, YAML streams, TOML, NDJSON).
-type Source struct {
-	// Name is how the input is named in reports.
-	Name string
-	// Path is the file to read through the FS; empty for an inline document.
-	Path string
-	// Text is an inline document, used when Path is empty.
-	Text []byte
-}
+// a file of plain instances (JSON, YAML streams, TOML, NDJSON), named as the test engine
+// names its inputs.
+type Source = schematest.Source
 
 // Options configure a measure; nil means defaults.
 type Options struct {
-	// FS reads the inputs, the tests' targets, their dataPath files and referenced schemas.
-	FS workspace.FS
-	// Resolve maps URIs or URI prefixes to files, for offline $ref. The files reached
-	// through it are dependencies: they are not measured.
-	Resolve map[string]string
-	// Limits bound every document read.
-	Limits *source.Limits
-	// Loader finds referenced schemas for the tests' targets; nil builds one.
-	Loader *schema.Loader
-	// Draft is the dialect of the tests' schemas that have no $schema (see
-	// schematest.Options.Draft).
-	Draft *schema.Draft
-	// AssertFormat makes "format" an assertion in the tests' schemas; the measured schema
-	// should be compiled with the same setting.
-	AssertFormat bool
+	// Options are the settings of the evaluations, those of `jstk test`: FS reads the
+	// inputs, the tests' targets, their dataPath files and referenced schemas; the files
+	// reached through Resolve are dependencies, not measured; Loader finds referenced
+	// schemas for the tests' targets; Draft and AssertFormat apply to the tests' schemas
+	// (the measured schema should be compiled with the same AssertFormat); Workers is the
+	// number of parallel workers (0: one per CPU). Clock is not used.
+	schematest.Options
 	// Ignore lists JSON Pointers of the schema to leave out, with everything under them:
 	// "/properties/a" (in the schema's own file) or "file.json#/properties/a".
 	Ignore []string
 	// FailUnder sets thresholds: the measure fails when a kind's percentage is under its
 	// threshold.
 	FailUnder map[Kind]float64
-	// Workers is the number of parallel workers; 0 means one per CPU.
-	Workers int
 }
 
 // unit is one test (or plain instance) to evaluate.
@@ -93,7 +77,7 @@ func Measure(ctx context.Context, s *schema.Schema, srcs []Source, opts *Options
 		o.FS = workspace.Memory(nil)
 	}
 	sto := &schematest.Options{FS: o.FS, Resolve: o.Resolve, Limits: o.Limits, Loader: o.Loader,
-		Draft: o.Draft, AssertFormat: o.AssertFormat}
+		Draft: o.Draft, AssertFormat: o.AssertFormat} // the run's, without its workers and clock
 	if sto.Loader == nil {
 		sto.Loader = sto.NewLoader()
 	}

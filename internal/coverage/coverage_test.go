@@ -15,6 +15,7 @@ import (
 
 	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/schematest"
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
@@ -259,7 +260,7 @@ func TestResolveMapIsNotMeasured(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Measure(context.Background(), s, []Source{{Name: "i.json", Path: "i.json"}}, &Options{FS: fsys, Resolve: resolve})
+	res, err := Measure(context.Background(), s, []Source{{Name: "i.json", Path: "i.json"}}, &Options{Options: schematest.Options{FS: fsys, Resolve: resolve}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -442,7 +443,7 @@ func TestCancelled(t *testing.T) {
 	s := compileFile(t, fsys, "schema.json")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Measure(ctx, s, []Source{{Name: "many.ndjson", Path: "many.ndjson"}}, &Options{FS: fsys}); err == nil {
+	if _, err := Measure(ctx, s, []Source{{Name: "many.ndjson", Path: "many.ndjson"}}, &Options{Options: schematest.Options{FS: fsys}}); err == nil {
 		t.Error("a cancelled measure returned no error")
 	}
 }

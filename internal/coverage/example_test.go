@@ -6,6 +6,7 @@ import (
 
 	"github.com/jstk-dev/jstk/internal/coverage"
 	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/schematest"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
@@ -23,7 +24,7 @@ func ExampleMeasure() {
 		panic(err)
 	}
 	res, err := coverage.Measure(context.Background(), s,
-		[]coverage.Source{{Name: "a.json", Path: "a.json"}, {Name: "b.json", Path: "b.json"}}, &coverage.Options{FS: fsys})
+		[]coverage.Source{{Name: "a.json", Path: "a.json"}, {Name: "b.json", Path: "b.json"}}, &coverage.Options{Options: schematest.Options{FS: fsys}})
 	if err != nil {
 		panic(err)
 	}

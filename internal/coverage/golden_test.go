@@ -14,6 +14,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/schematest"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
@@ -42,7 +43,7 @@ func TestGolden(t *testing.T) {
 			}
 			fsys := workspace.Memory(mem)
 			s := compileFile(t, fsys, "schema.json")
-			opts := &Options{FS: fsys}
+			opts := &Options{Options: schematest.Options{FS: fsys}}
 			var srcs []Source
 			for _, line := range strings.Split(strings.TrimSpace(sections["options"]), "\n") {
 				key, val, _ := strings.Cut(line, " ")

@@ -124,13 +124,8 @@ type Threshold struct {
 	Met     bool    `json:"met"`
 }
 
-// Page says which part of the entry list a result holds.
-type Page struct {
-	Offset  int `json:"offset"`
-	Limit   int `json:"limit"`
-	Total   int `json:"total"`
-	Omitted int `json:"omitted"`
-}
+// Page says which part of a long list a result holds.
+type Page = diag.Page
 
 func newResult(s *schema.Schema) *Result {
 	file := s.File()
@@ -256,17 +251,9 @@ func (r *Result) ListAll() { r.list(true) }
 
 // Cut keeps entries [offset, offset+limit) and records the page.
 func (r *Result) Cut(offset, limit int) {
-	total := len(r.Entries)
-	offset = min(offset, total)
-	end := total
-	if limit > 0 && offset+limit < total {
-		end = offset + limit
+	if list, page := diag.Cut(r.Entries, offset, limit); page != nil {
+		r.Entries, r.Page = list, page
 	}
-	if offset == 0 && end == total {
-		return
-	}
-	r.Entries = r.Entries[offset:end]
-	r.Page = &Page{Offset: offset, Limit: limit, Total: total, Omitted: total - (end - offset)}
 }
 
 // ExitCode is 2 when an input could not be used, 1 when a threshold is not met, else 0.
@@ -280,47 +267,29 @@ func (r *Result) ExitCode() int {
 	return 0
 }
 
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) printf(format string, args ...any) {
-	if e.err == nil {
-		_, e.err = fmt.Fprintf(e.w, format, args...)
-	}
-}
-
-func location(file string, line, col int) string {
-	if line > 0 {
-		return file + ":" + strconv.Itoa(line) + ":" + strconv.Itoa(col)
-	}
-	return file
-}
-
 // WriteText prints the human report: problems, the four measures, the table of entries
 // (pointer, keyword, hits, what is missing) and the thresholds.
 func (r *Result) WriteText(w io.Writer) error {
-	tw := &errWriter{w: w}
+	tw := &diag.Printer{W: w}
 	for _, p := range r.Problems {
-		tw.printf("error: %s\n", p)
+		tw.Printf("error: %s\n", p)
 	}
 	in := r.Inputs
 	var what []string
 	if in.Tests > 0 {
-		what = append(what, plural(in.Tests, "test", "tests"))
+		what = append(what, diag.Plural(in.Tests, "test", "tests"))
 	}
 	if in.Instances > 0 || in.Tests == 0 {
-		what = append(what, plural(in.Instances, "instance", "instances"))
+		what = append(what, diag.Plural(in.Instances, "instance", "instances"))
 	}
-	tw.printf("%s: coverage by %s (%d valid, %d invalid)\n", r.Schema, strings.Join(what, " and "), in.Valid, in.Invalid)
+	tw.Printf("%s: coverage by %s (%d valid, %d invalid)\n", r.Schema, strings.Join(what, " and "), in.Valid, in.Invalid)
 	if in.Unexpected > 0 {
-		tw.printf("note: %s did not have the expected outcome (run jstk test): %s\n",
-			plural(in.Unexpected, "test", "tests"), strings.Join(in.UnexpectedTests, ", "))
+		tw.Printf("note: %s did not have the expected outcome (run jstk test): %s\n",
+			diag.Plural(in.Unexpected, "test", "tests"), strings.Join(in.UnexpectedTests, ", "))
 	}
 	if r.Unmeasured > 0 {
-		tw.printf("note: %s nested deeper than %d levels (JSON Pointer tokens) not measured\n",
-			plural(r.Unmeasured, "subschema", "subschemas"), MaxDepth)
+		tw.Printf("note: %s nested deeper than %d levels (JSON Pointer tokens) not measured\n",
+			diag.Plural(r.Unmeasured, "subschema", "subschemas"), MaxDepth)
 	}
 	width := 0
 	for _, k := range Kinds {
@@ -329,7 +298,7 @@ func (r *Result) WriteText(w io.Writer) error {
 	}
 	for _, k := range Kinds {
 		ms := r.Summary.of(k)
-		tw.printf("  %-11s %*s  %6.2f%%\n", k, width, fmt.Sprintf("%d/%d", ms.Covered, ms.Total), ms.Percent)
+		tw.Printf("  %-11s %*s  %6.2f%%\n", k, width, fmt.Sprintf("%d/%d", ms.Covered, ms.Total), ms.Percent)
 	}
 	if len(r.Entries) > 0 {
 		rows := [][]string{{"LOCATION", "POINTER", "KEYWORD", "HITS", "MISSING"}}
@@ -342,30 +311,30 @@ func (r *Result) WriteText(w io.Writer) error {
 			if ptr == "" {
 				ptr = "#"
 			}
-			rows = append(rows, []string{location(e.File, e.Line, e.Column), ptr, kw,
+			rows = append(rows, []string{diag.Position(e.File, e.Line, e.Column), ptr, kw,
 				strconv.FormatUint(e.Hits, 10), strings.Join(e.Missing, ", ")})
 		}
-		tw.printf("\n")
+		tw.Printf("\n")
 		writeTable(tw, rows)
 	}
 	if r.Page != nil {
-		tw.printf("(%d of %d entries listed; ask for more with offset and limit)\n", r.Page.Total-r.Page.Omitted, r.Page.Total)
+		tw.Printf("(%d of %d entries listed; ask for more with offset and limit)\n", r.Page.Total-r.Page.Omitted, r.Page.Total)
 	}
 	if r.Listed == "incomplete" && r.complete > 0 {
-		tw.printf("(%s fully covered, not listed; --all lists every entry)\n", plural(r.complete, "entry", "entries"))
+		tw.Printf("(%s fully covered, not listed; --all lists every entry)\n", diag.Plural(r.complete, "entry", "entries"))
 	}
 	for _, t := range r.Thresholds {
 		verdict := "ok  "
 		if !t.Met {
 			verdict = "FAIL"
 		}
-		tw.printf("%s %s %.2f%% (--fail-under %s=%g)\n", verdict, t.Kind, t.Percent, t.Kind, t.Min)
+		tw.Printf("%s %s %.2f%% (--fail-under %s=%g)\n", verdict, t.Kind, t.Percent, t.Kind, t.Min)
 	}
-	return tw.err
+	return tw.Err
 }
 
 // writeTable prints rows in aligned columns; the last column is not padded.
-func writeTable(tw *errWriter, rows [][]string) {
+func writeTable(tw *diag.Printer, rows [][]string) {
 	widths := make([]int, len(rows[0]))
 	for _, row := range rows {
 		for i, c := range row {
@@ -384,15 +353,8 @@ func writeTable(tw *errWriter, rows [][]string) {
 				sb.WriteString(c + strings.Repeat(" ", widths[i]-len([]rune(c))+2))
 			}
 		}
-		tw.printf("%s\n", strings.TrimRight(sb.String(), " "))
+		tw.Printf("%s\n", strings.TrimRight(sb.String(), " "))
 	}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }
 
 // Rules lists the diagnostic codes coverage reports, for SARIF and the docs.
@@ -449,7 +411,7 @@ func (r *Result) WriteFormat(w io.Writer, format string) error {
 // keywords counts its least applied one), and each outcome and value as a branch of its
 // keyword. Every entry is written, whatever Entries lists.
 func (r *Result) writeLCOV(w io.Writer) error {
-	tw := &errWriter{w: w}
+	tw := &diag.Printer{W: w}
 	var files []string
 	byFile := map[string][]Entry{}
 	for _, e := range r.all {
@@ -459,7 +421,7 @@ func (r *Result) writeLCOV(w io.Writer) error {
 		byFile[e.File] = append(byFile[e.File], e)
 	}
 	for _, f := range files {
-		tw.printf("TN:\nSF:%s\n", f)
+		tw.Printf("TN:\nSF:%s\n", f)
 		entries := byFile[f]
 		fnf, fnh := 0, 0
 		for _, e := range entries {
@@ -467,13 +429,13 @@ func (r *Result) writeLCOV(w io.Writer) error {
 				continue
 			}
 			name := lcovName(e.Pointer)
-			tw.printf("FN:%d,%s\nFNDA:%d,%s\n", e.Line, name, e.Hits, name)
+			tw.Printf("FN:%d,%s\nFNDA:%d,%s\n", e.Line, name, e.Hits, name)
 			fnf++
 			if e.Hits > 0 {
 				fnh++
 			}
 		}
-		tw.printf("FNF:%d\nFNH:%d\n", fnf, fnh)
+		tw.Printf("FNF:%d\nFNH:%d\n", fnf, fnh)
 		brf, brh := 0, 0
 		lines := map[int]uint64{}
 		for block, e := range entries {
@@ -488,14 +450,14 @@ func (r *Result) writeLCOV(w io.Writer) error {
 				if e.Hits > 0 {
 					taken = strconv.FormatUint(it.Hits, 10)
 				}
-				tw.printf("BRDA:%d,%d,%d,%s\n", it.Line, block, branch, taken)
+				tw.Printf("BRDA:%d,%d,%d,%s\n", it.Line, block, branch, taken)
 				brf++
 				if it.Hits > 0 {
 					brh++
 				}
 			}
 		}
-		tw.printf("BRF:%d\nBRH:%d\n", brf, brh)
+		tw.Printf("BRF:%d\nBRH:%d\n", brf, brh)
 		nums := make([]int, 0, len(lines))
 		for l := range lines {
 			nums = append(nums, l)
@@ -503,14 +465,14 @@ func (r *Result) writeLCOV(w io.Writer) error {
 		sort.Ints(nums)
 		lh := 0
 		for _, l := range nums {
-			tw.printf("DA:%d,%d\n", l, lines[l])
+			tw.Printf("DA:%d,%d\n", l, lines[l])
 			if lines[l] > 0 {
 				lh++
 			}
 		}
-		tw.printf("LF:%d\nLH:%d\nend_of_record\n", len(nums), lh)
+		tw.Printf("LF:%d\nLH:%d\nend_of_record\n", len(nums), lh)
 	}
-	return tw.err
+	return tw.Err
 }
 
 // lcovName names a subschema in lcov: its pointer ("#" for the root), without the

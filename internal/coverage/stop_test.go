@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/schematest"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
@@ -21,7 +22,7 @@ func TestMeasureStopsAtItsBudget(t *testing.T) {
 	})
 	s := compileFile(t, fsys, "schema.json")
 	ctx := schema.WithRegexBudget(context.Background(), 500*time.Millisecond)
-	_, err := Measure(ctx, s, []Source{{Name: "in.ndjson", Path: "in.ndjson"}}, &Options{FS: fsys})
+	_, err := Measure(ctx, s, []Source{{Name: "in.ndjson", Path: "in.ndjson"}}, &Options{Options: schematest.Options{FS: fsys}})
 	if !errors.Is(err, schema.ErrRegexBudget) || !strings.HasPrefix(err.Error(), "stopped after ") {
 		t.Errorf("Measure: %v, want the pattern budget's end", err)
 	}

@@ -123,17 +123,6 @@ type Report interface {
 	Diagnostics() []Diagnostic
 }
 
-// Format is an output format.
-type Format string
-
-// The output formats every command supports. Some commands add their own (junit, lcov).
-const (
-	Text   Format = "text"
-	JSON   Format = "json"
-	SARIF  Format = "sarif"
-	GitHub Format = "github"
-)
-
 // Tool names the program in SARIF output.
 type Tool struct {
 	Name    string
@@ -161,7 +150,7 @@ func Write(w io.Writer, f Format, r Report, tool Tool) error {
 	case GitHub:
 		return WriteGitHub(w, r.Diagnostics())
 	}
-	return fmt.Errorf("unknown output format %q (text, json, sarif, github)", f)
+	return fmt.Errorf("unknown output format %q (%s)", f, Join(Common(false), ", "))
 }
 
 // WriteJSON prints v as indented JSON followed by a newline, as json.Encoder does with a

@@ -366,3 +366,74 @@ func TestWriteJSONIndent(t *testing.T) {
 		t.Errorf("the deep part is not written compact")
 	}
 }
+
+// Every format of the registry that is not a tool's own is printed by Write, and the
+// others are not; a document has no findings to print.
+func TestFormatRegistry(t *testing.T) {
+	r := &report{Name: "r"}
+	for _, fi := range Formats() {
+		err := Write(io.Discard, fi.Format, r, Tool{})
+		if (err == nil) == fi.Own {
+			t.Errorf("%s: Write returned %v, own format %v", fi.Format, err, fi.Own)
+		}
+		if got, ok := LookupFormat(fi.Format); !ok || got != fi {
+			t.Errorf("LookupFormat(%s) = %v, %v", fi.Format, got, ok)
+		}
+	}
+	if _, ok := LookupFormat("nope"); ok {
+		t.Error("an unknown format was found")
+	}
+	if diff := cmp.Diff("text, json, sarif, github", Join(Common(false), ", ")); diff != "" {
+		t.Errorf("common formats (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff("text|json", Join(Common(true), "|")); diff != "" {
+		t.Errorf("formats of a document (-want +got):\n%s", diff)
+	}
+}
+
+func TestCut(t *testing.T) {
+	list := []int{0, 1, 2, 3, 4}
+	for _, tt := range []struct {
+		offset, limit int
+		want          []int
+		page          *Page
+	}{
+		{0, 0, list, nil},
+		{0, 5, list, nil},
+		{0, 2, []int{0, 1}, &Page{Limit: 2, Total: 5, Omitted: 3}},
+		{3, 0, []int{3, 4}, &Page{Offset: 3, Total: 5, Omitted: 3}},
+		{4, 3, []int{4}, &Page{Offset: 4, Limit: 3, Total: 5, Omitted: 4}},
+		{9, 1, []int{}, &Page{Offset: 5, Limit: 1, Total: 5, Omitted: 5}},
+		{-1, 0, list, nil},
+	} {
+		got, page := Cut(list, tt.offset, tt.limit)
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("Cut(%d, %d) (-want +got):\n%s", tt.offset, tt.limit, diff)
+		}
+		if diff := cmp.Diff(tt.page, page); diff != "" {
+			t.Errorf("Cut(%d, %d) page (-want +got):\n%s", tt.offset, tt.limit, diff)
+		}
+	}
+}
+
+func TestPrinter(t *testing.T) {
+	if got := Plural(1, "test", "tests") + ", " + Plural(0, "test", "tests"); got != "1 test, 0 tests" {
+		t.Errorf("Plural: %q", got)
+	}
+	var b strings.Builder
+	p := &Printer{W: &b}
+	p.Printf("%d", 1)
+	if b.String() != "1" || p.Err != nil {
+		t.Errorf("Printf wrote %q, %v", b.String(), p.Err)
+	}
+	p = &Printer{W: failing{}}
+	p.Printf("a")
+	p.Printf("b")
+	if p.Err == nil {
+		t.Error("the write error was lost")
+	}
+}
+
+type failing struct{}
+
+func (failing) Write([]byte) (int, error) { return 0, errors.New("disk full") }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
+	"github.com/jstk-dev/jstk/internal/validate"
 )
 
 // Format is the shape of a tests file.
@@ -357,7 +358,7 @@ func normalizePointer(s string) string {
 }
 
 // match reports whether an error satisfies the expectation.
-func (x *Expect) match(e *Error) bool {
+func (x *Expect) match(e *validate.Error) bool {
 	if x.KeywordLocation != "" && x.KeywordLocation != e.KeywordLocation {
 		return false
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/jstk-dev/jstk/internal/diag"
+	"github.com/jstk-dev/jstk/internal/validate"
 )
 
 // Test statuses, as CTRF names them.
@@ -96,33 +97,9 @@ type TestExtra struct {
 	// DataFile is the file the instance was read from (dataPath), if not inline.
 	DataFile string `json:"dataFile,omitempty"`
 	// Errors are all the instance's errors, located in the file that holds the instance.
-	Errors []Error `json:"errors"`
+	Errors []validate.Error `json:"errors"`
 	// Unmatched lists the "expect" assertions no error satisfied.
 	Unmatched []string `json:"unmatched,omitempty"`
-}
-
-// Error is one way an instance fails the schema, as validate reports it.
-type Error struct {
-	InstanceLocation        string `json:"instanceLocation"`
-	KeywordLocation         string `json:"keywordLocation"`
-	AbsoluteKeywordLocation string `json:"absoluteKeywordLocation"`
-	Keyword                 string `json:"keyword"`
-	Message                 string `json:"message"`
-	// File, Line and Column locate the failing value: in the tests file for inline data,
-	// in the dataPath file otherwise.
-	File   string `json:"file"`
-	Line   int    `json:"line"`
-	Column int    `json:"column"`
-	// Schema locates the failing keyword in its schema file.
-	Schema *SchemaLocation `json:"schema,omitempty"`
-	Causes []Error         `json:"causes,omitempty"`
-}
-
-// SchemaLocation is a place in a schema file.
-type SchemaLocation struct {
-	File   string `json:"file,omitempty"`
-	Line   int    `json:"line"`
-	Column int    `json:"column"`
 }
 
 // RunExtra is jstk's detail on the run.
@@ -151,12 +128,7 @@ type FileSummary struct {
 }
 
 // Page says which part of a long list a result holds.
-type Page struct {
-	Offset  int `json:"offset"`
-	Limit   int `json:"limit"`
-	Total   int `json:"total"`
-	Omitted int `json:"omitted"`
-}
+type Page = diag.Page
 
 func newResult() *Result {
 	return &Result{ReportFormat: "CTRF", SpecVersion: "0.0.0",
@@ -193,30 +165,8 @@ func (t *TestResult) setError(msg string) {
 func (t *TestResult) fail(msg string) {
 	t.Status, t.Message = StatusFailed, msg
 	var sb strings.Builder
-	writeErrors(&sb, t.Extra.Errors, "")
+	validate.WriteErrors(&sb, "", t.Extra.Errors, "")
 	t.Trace = sb.String()
-}
-
-func writeErrors(w io.Writer, errs []Error, indent string) {
-	for _, e := range errs {
-		loc := e.InstanceLocation
-		if loc == "" {
-			loc = "(root)"
-		}
-		kw := e.Keyword
-		if kw == "" {
-			kw = "false"
-		}
-		fmt.Fprintf(w, "%s%s: %s: %s [%s]\n", indent, position(e.File, e.Line, e.Column), loc, e.Message, kw)
-		writeErrors(w, e.Causes, indent+"    ")
-	}
-}
-
-func position(file string, line, col int) string {
-	if line > 0 {
-		return file + ":" + strconv.Itoa(line) + ":" + strconv.Itoa(col)
-	}
-	return file
 }
 
 // ExitCode is 0 when every test passed, 1 when a test failed, and 2 when a tests file, a
@@ -239,7 +189,7 @@ func (r *Result) ExitCode() int {
 // WriteText prints the human report: one line per tests file ("file: PASS 12/12"), each
 // failed test with its position and the instance's errors, and a summary.
 func (r *Result) WriteText(w io.Writer) error {
-	tw := &errWriter{w: w}
+	tw := &diag.Printer{W: w}
 	byFile := map[string][]*TestResult{}
 	for i := range r.Results.Tests {
 		t := &r.Results.Tests[i]
@@ -254,14 +204,14 @@ func (r *Result) WriteText(w io.Writer) error {
 		}
 		switch {
 		case f.Problem != "" && f.Total == 0:
-			tw.printf("%s: ERROR %s\n", f.File, f.Problem)
+			tw.Printf("%s: ERROR %s\n", f.File, f.Problem)
 			continue
 		case f.Problem != "":
-			tw.printf("%s: ERROR %d/%d passed\n", f.File, f.Passed, f.Total)
+			tw.Printf("%s: ERROR %d/%d passed\n", f.File, f.Passed, f.Total)
 		case f.Failed > 0 || f.NotRun > 0:
-			tw.printf("%s: FAIL %d/%d\n", f.File, f.Passed, f.Total)
+			tw.Printf("%s: FAIL %d/%d\n", f.File, f.Passed, f.Total)
 		default:
-			tw.printf("%s: PASS %d/%d\n", f.File, f.Passed, f.Total)
+			tw.Printf("%s: PASS %d/%d\n", f.File, f.Passed, f.Total)
 		}
 		lastNotRun, repeated := "", 0
 		flush := func() {
@@ -270,7 +220,7 @@ func (r *Result) WriteText(w io.Writer) error {
 				if repeated == 1 {
 					noun = "test"
 				}
-				tw.printf("    (and %d more %s for the same reason)\n", repeated, noun)
+				tw.Printf("    (and %d more %s for the same reason)\n", repeated, noun)
 				repeated = 0
 			}
 		}
@@ -283,25 +233,25 @@ func (r *Result) WriteText(w io.Writer) error {
 			lastNotRun = ""
 			switch t.Status {
 			case StatusFailed:
-				tw.printf("  FAIL %s (%s)\n", t.Name, position(t.FilePath, t.Line, t.Extra.Column))
-				tw.printf("    %s\n", t.Message)
+				tw.Printf("  FAIL %s (%s)\n", t.Name, diag.Position(t.FilePath, t.Line, t.Extra.Column))
+				tw.Printf("    %s\n", t.Message)
 				if t.Extra.Actual == "invalid" {
 					var sb strings.Builder
-					writeErrors(&sb, t.Extra.Errors, "      ")
-					tw.printf("%s", sb.String())
+					validate.WriteErrors(&sb, "", t.Extra.Errors, "      ")
+					tw.Printf("%s", sb.String())
 				}
 			case StatusOther:
-				tw.printf("  NOT RUN %s (%s)\n    %s\n", t.Name, position(t.FilePath, t.Line, t.Extra.Column), t.Message)
+				tw.Printf("  NOT RUN %s (%s)\n    %s\n", t.Name, diag.Position(t.FilePath, t.Line, t.Extra.Column), t.Message)
 				lastNotRun = t.Message
 			}
 		}
 		flush()
 	}
 	if p := r.Results.Extra.Page; p != nil {
-		tw.printf("(%d of %d tests listed; ask for more with offset and limit)\n", p.Total-p.Omitted, p.Total)
+		tw.Printf("(%d of %d tests listed; ask for more with offset and limit)\n", p.Total-p.Omitted, p.Total)
 	}
 	if passedFiles > 0 {
-		tw.printf("(%s where every test passed not listed)\n", plural(passedFiles, "file", "files"))
+		tw.Printf("(%s where every test passed not listed)\n", diag.Plural(passedFiles, "file", "files"))
 	}
 	s := r.Results.Summary
 	parts := []string{fmt.Sprintf("%d passed", s.Passed)}
@@ -318,29 +268,11 @@ func (r *Result) WriteText(w io.Writer) error {
 		}
 	}
 	if broken > 0 {
-		parts = append(parts, plural(broken, "file", "files")+" could not be used")
+		parts = append(parts, diag.Plural(broken, "file", "files")+" could not be used")
 	}
-	tw.printf("%s in %s: %s\n", plural(s.Tests, "test", "tests"), plural(len(r.Results.Extra.Files), "file", "files"),
+	tw.Printf("%s in %s: %s\n", diag.Plural(s.Tests, "test", "tests"), diag.Plural(len(r.Results.Extra.Files), "file", "files"),
 		strings.Join(parts, ", "))
-	return tw.err
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
-
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) printf(format string, args ...any) {
-	if e.err == nil {
-		_, e.err = fmt.Fprintf(e.w, format, args...)
-	}
+	return tw.Err
 }
 
 // Rules lists the diagnostic codes the test engine reports, for SARIF and the docs.
@@ -382,18 +314,9 @@ func (r *Result) Diagnostics() []diag.Diagnostic {
 // Cut keeps tests [offset, offset+limit) and records the page; the summary still counts
 // every test.
 func (r *Result) Cut(offset, limit int) {
-	tests := r.Results.Tests
-	total := len(tests)
-	offset = min(offset, total)
-	end := total
-	if limit > 0 && offset+limit < total {
-		end = offset + limit
+	if list, page := diag.Cut(r.Results.Tests, offset, limit); page != nil {
+		r.Results.Tests, r.Results.Extra.Page = list, page
 	}
-	if offset == 0 && end == total {
-		return
-	}
-	r.Results.Tests = tests[offset:end]
-	r.Results.Extra.Page = &Page{Offset: offset, Limit: limit, Total: total, Omitted: total - (end - offset)}
 }
 
 // FailedOnly keeps only the tests that failed or could not run; the text report then leaves
@@ -412,8 +335,8 @@ func (r *Result) FailedOnly() {
 // WriteFormat prints the formats of the test engine's own: junit (JUnit XML, for CI
 // systems).
 func (r *Result) WriteFormat(w io.Writer, format string) error {
-	if format != "junit" {
-		return fmt.Errorf("test reports have no format %q (text, json, sarif, github, junit)", format)
+	if diag.Format(format) != diag.JUnit {
+		return fmt.Errorf("test reports have no format %q (%s, %s)", format, diag.Join(diag.Common(false), ", "), diag.JUnit)
 	}
 	return r.writeJUnit(w)
 }

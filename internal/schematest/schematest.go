@@ -24,6 +24,7 @@ import (
 	"github.com/jstk-dev/jstk/internal/panics"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
+	"github.com/jstk-dev/jstk/internal/validate"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
@@ -398,7 +399,7 @@ func (c *Case) newResult(t *Test) TestResult {
 		expected = "valid"
 	}
 	return TestResult{Name: t.name(c), Type: "unit", Suite: suite, FilePath: c.file.Name, Line: t.Line,
-		Extra: TestExtra{Column: t.Column, Expected: expected, Errors: []Error{}}}
+		Extra: TestExtra{Column: t.Column, Expected: expected, Errors: []validate.Error{}}}
 }
 
 // runTest evaluates one test.
@@ -456,7 +457,7 @@ func runTest(ctx context.Context, halt *schema.Halt, s *schema.Schema, c *Case, 
 	return r
 }
 
-func anyMatch(x *Expect, errs []Error) bool {
+func anyMatch(x *Expect, errs []validate.Error) bool {
 	for i := range errs {
 		if x.match(&errs[i]) || anyMatch(x, errs[i].Causes) {
 			return true
@@ -465,7 +466,7 @@ func anyMatch(x *Expect, errs []Error) bool {
 	return false
 }
 
-func firstError(errs []Error) string {
+func firstError(errs []validate.Error) string {
 	if len(errs) == 0 {
 		return ""
 	}
@@ -478,16 +479,16 @@ func firstError(errs []Error) string {
 }
 
 // convert locates the schema's errors in the instance and in the schema.
-func convert(errs []schema.Error, in *Instance) []Error {
-	out := make([]Error, len(errs))
+func convert(errs []schema.Error, in *Instance) []validate.Error {
+	out := make([]validate.Error, len(errs))
 	for i := range errs {
 		e := &errs[i]
 		line, col := in.Position(e.InstanceLocation)
-		out[i] = Error{InstanceLocation: e.InstanceLocation, KeywordLocation: e.KeywordLocation,
+		out[i] = validate.Error{InstanceLocation: e.InstanceLocation, KeywordLocation: e.KeywordLocation,
 			AbsoluteKeywordLocation: e.AbsoluteKeywordLocation, Keyword: e.Keyword, Message: e.Message,
 			File: in.File, Line: line, Column: col}
 		if f, l, c := e.SchemaPosition(); l > 0 {
-			out[i].Schema = &SchemaLocation{File: f, Line: l, Column: c}
+			out[i].Schema = &validate.SchemaLocation{File: f, Line: l, Column: c}
 		}
 		if len(e.Causes) > 0 {
 			out[i].Causes = convert(e.Causes, in)

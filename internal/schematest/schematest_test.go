@@ -16,6 +16,7 @@ import (
 	"github.com/jstk-dev/jstk/internal/panics"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
+	"github.com/jstk-dev/jstk/internal/validate"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
@@ -280,7 +281,7 @@ func TestShapeOf(t *testing.T) {
 }
 
 func TestExpectMatch(t *testing.T) {
-	e := Error{InstanceLocation: "/a", KeywordLocation: "/properties/a/type", AbsoluteKeywordLocation: "file:///s.json#/properties/a/type",
+	e := validate.Error{InstanceLocation: "/a", KeywordLocation: "/properties/a/type", AbsoluteKeywordLocation: "file:///s.json#/properties/a/type",
 		Keyword: "type", Message: "value must be string, not integer"}
 	tests := []struct {
 		x    Expect
@@ -303,8 +304,8 @@ func TestExpectMatch(t *testing.T) {
 		}
 	}
 	// An expectation may match a cause of an anyOf or oneOf failure.
-	outer := Error{Keyword: "anyOf", Causes: []Error{e}}
-	if !anyMatch(&Expect{Keyword: "type", keywordSet: true}, []Error{outer}) {
+	outer := validate.Error{Keyword: "anyOf", Causes: []validate.Error{e}}
+	if !anyMatch(&Expect{Keyword: "type", keywordSet: true}, []validate.Error{outer}) {
 		t.Error("an expectation does not match a cause")
 	}
 }

@@ -24,7 +24,7 @@ func init() {
 		Title:       "Bundle a schema",
 		Summary:     "bundle a schema and everything it references into one self-contained document",
 		Usage:       "[-o FILE] [--format json|yaml] SCHEMA",
-		Formats:     []string{"yaml"},
+		Formats:     []diag.Format{diag.YAML},
 		Document:    true,
 		Description: "Answers: what is this schema as one self-contained document? Use it before publishing a schema that references other files, or for a tool that cannot resolve references. Referenced documents are embedded; the bundle validates as the original.",
 	}, runBundle))

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
@@ -17,11 +18,23 @@ import (
 const ConfigFile = "jstk.json"
 
 // Config is the workspace configuration: {"resolve": {"<uri or prefix/>": "<path>"}}, and a
-// block per engine that has settings (today "lint", which the lint tool reads itself).
+// block per engine that has settings (today "lint"). LoadConfigAt is its one reader: the
+// surfaces take Resolve from it, the lint tool its Lint block.
 type Config struct {
 	// Resolve maps a URI, or a URI prefix ending in "/", to a file or directory of the
 	// workspace, so that $ref to it resolves offline.
 	Resolve map[string]string
+	// Lint is the "lint" block.
+	Lint LintConfig
+}
+
+// LintConfig is the "lint" block of jstk.json: {"rules": {"<rule|category|all>":
+// "off|on|error|warning|info"}, "failOn": "error|warning|info"}.
+type LintConfig struct {
+	// Rules are the rule settings, applied before the call's.
+	Rules map[string]string
+	// FailOn is the least severity that fails, "" for the tool's default.
+	FailOn string
 }
 
 // LoadConfig reads jstk.json at the root of fsys; a missing file is an empty Config.
@@ -31,7 +44,10 @@ func LoadConfig(fsys workspace.FS) (*Config, error) { return LoadConfigAt(fsys, 
 // Config. The paths of its resolve map are relative to dir, and are returned as names of
 // fsys.
 func LoadConfigAt(fsys workspace.FS, dir string) (*Config, error) {
-	cfg := &Config{Resolve: map[string]string{}}
+	cfg := &Config{Resolve: map[string]string{}, Lint: LintConfig{Rules: map[string]string{}}}
+	if fsys == nil {
+		return cfg, nil
+	}
 	file := configName(dir)
 	data, err := workspace.ReadFile(fsys, file, 1<<20)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -73,9 +89,8 @@ func LoadConfigAt(fsys workspace.FS, dir string) (*Config, error) {
 				cfg.Resolve[uk.Str()] = p
 			}
 		case "lint":
-			if v.Kind() != source.Object {
-				line, col := doc.Position(v.Offset())
-				return nil, fmt.Errorf("%s:%d:%d: \"lint\" must be an object", file, line, col)
+			if err := readLint(doc, file, v, &cfg.Lint); err != nil {
+				return nil, err
 			}
 		default:
 			line, col := doc.Position(k.Offset())
@@ -83,6 +98,41 @@ func LoadConfigAt(fsys workspace.FS, dir string) (*Config, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// readLint reads the "lint" block v of the configuration doc, named file, into cfg.
+func readLint(doc *source.Document, file string, v source.Value, cfg *LintConfig) error {
+	at := func(v source.Value) string {
+		line, col := doc.Position(v.Offset())
+		return fmt.Sprintf("%s:%d:%d", file, line, col)
+	}
+	if v.Kind() != source.Object {
+		return fmt.Errorf("%s: \"lint\" must be an object", at(v))
+	}
+	for i := 0; i < v.Len(); i++ {
+		k, v := v.Member(i)
+		switch k.Str() {
+		case "rules":
+			if v.Kind() != source.Object {
+				return fmt.Errorf("%s: \"lint.rules\" must map rule ids to off, on, error, warning or info", at(v))
+			}
+			for j := 0; j < v.Len(); j++ {
+				rk, rv := v.Member(j)
+				if rv.Kind() != source.String {
+					return fmt.Errorf("%s: the setting of rule %q must be a string", at(rv), rk.Str())
+				}
+				cfg.Rules[rk.Str()] = rv.Str()
+			}
+		case "failOn":
+			if _, ok := diag.ParseSeverity(v.Str()); v.Kind() != source.String || !ok {
+				return fmt.Errorf("%s: \"lint.failOn\" must be error, warning or info", at(v))
+			}
+			cfg.FailOn = v.Str()
+		default:
+			return fmt.Errorf("%s: unknown lint setting %q (known: rules, failOn)", at(k), k.Str())
+		}
+	}
+	return nil
 }
 
 // ParseResolve reads a --resolve URI=PATH argument.

@@ -7,8 +7,9 @@ import (
 	"strings"
 
 	"github.com/jstk-dev/jstk/internal/coverage"
+	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/schema"
-	"github.com/jstk-dev/jstk/internal/workspace"
+	"github.com/jstk-dev/jstk/internal/schematest"
 )
 
 // CoverageInput are the arguments of coverage.
@@ -30,7 +31,7 @@ func init() {
 		Title:       "Measure schema coverage",
 		Summary:     "measure what tests or instances exercise in a schema: subschemas, keywords, outcomes, values",
 		Usage:       "--schema SCHEMA [flags] TESTFILE|INSTANCE...",
-		Formats:     []string{"lcov"},
+		Formats:     []diag.Format{diag.LCOV},
 		Description: "Answers: which parts of a schema do these tests or instances never exercise? Use it to find untested branches before changing a schema. Four kinds: subschemas reached, keywords applied, outcomes (each assertion passing and failing, each branch taken), values.",
 	}, runCoverage))
 }
@@ -56,32 +57,18 @@ func runCoverage(ctx context.Context, env *Env, in *CoverageInput) (*coverage.Re
 	if err != nil {
 		return nil, err
 	}
-	opts := &coverage.Options{FS: env.FS, Resolve: env.Resolve, Limits: env.Limits, AssertFormat: in.AssertFormat,
-		Ignore: in.Ignore, FailUnder: failUnder, Loader: env.loader()}
+	opts := &coverage.Options{Options: schematest.Options{FS: env.FS, Resolve: env.Resolve, Limits: env.Limits,
+		AssertFormat: in.AssertFormat, Loader: env.loader()}, Ignore: in.Ignore, FailUnder: failUnder}
 	if in.Draft != "" {
 		opts.Draft, _ = schema.DraftByName(in.Draft)
 	}
-	var srcs []coverage.Source
-	for i, d := range in.Tests {
-		arg := "tests[" + strconv.Itoa(i) + "]"
-		if err := d.check(env, arg); err != nil {
-			return nil, err
-		}
-		if d.Path != "" && d.Path != "-" {
-			files, errs := workspace.Expand(env.FS, []string{d.Path}, instanceExts)
-			if len(errs) > 0 {
-				return nil, errs[0]
-			}
-			for _, f := range files {
-				srcs = append(srcs, coverage.Source{Name: f, Path: f})
-			}
-			continue
-		}
-		data, _, err := d.bytes(env, arg)
-		if err != nil {
-			return nil, err
-		}
-		srcs = append(srcs, coverage.Source{Name: d.label(arg), Text: data})
+	ins, _, err := docInputs(env, in.Tests, "tests", docOptions{exts: instanceExts})
+	if err != nil {
+		return nil, err
+	}
+	srcs := make([]coverage.Source, 0, len(ins))
+	for _, x := range ins {
+		srcs = append(srcs, coverage.Source{Name: x.Name, Path: x.Path, Text: x.Text})
 	}
 	res, err := coverage.Measure(ctx, s, srcs, opts)
 	if err != nil {

@@ -80,7 +80,7 @@ func TestEveryToolThroughTheProvider(t *testing.T) {
 			if fm, ok := report.(Formatter); ok {
 				for _, f := range d.Formats {
 					var buf bytes.Buffer
-					if err := fm.WriteFormat(&buf, f); err != nil || buf.Len() == 0 {
+					if err := fm.WriteFormat(&buf, string(f)); err != nil || buf.Len() == 0 {
 						t.Errorf("--format %s: %v", f, err)
 					}
 				}

@@ -3,11 +3,9 @@ package tools
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	"github.com/jstk-dev/jstk/internal/infer"
 	"github.com/jstk-dev/jstk/internal/schema"
-	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
 // InferInput are the arguments of infer.
@@ -59,33 +57,13 @@ func runInfer(ctx context.Context, env *Env, in *InferInput) (*infer.Result, err
 		}
 		opts.From = s
 	}
-	var srcs []infer.Source
-	for i, d := range in.Instances {
-		arg := "instances[" + strconv.Itoa(i) + "]"
-		if err := d.check(env, arg); err != nil {
-			return nil, err
-		}
-		switch {
-		case d.Path == "-":
-			if env.Stdin == nil {
-				return nil, fmt.Errorf("%s: \"-\" (standard input) is not available here", env.arg(arg))
-			}
-			srcs = append(srcs, infer.Source{Name: "-", Reader: env.Stdin})
-		case d.Path != "":
-			files, errs := workspace.Expand(env.FS, []string{d.Path}, instanceExts)
-			if len(errs) > 0 {
-				return nil, errs[0]
-			}
-			for _, f := range files {
-				srcs = append(srcs, infer.Source{Name: f, Path: f})
-			}
-		default:
-			data, name, err := d.bytes(env, arg)
-			if err != nil {
-				return nil, err
-			}
-			srcs = append(srcs, infer.Source{Name: name, Text: data})
-		}
+	ins, _, err := docInputs(env, in.Instances, "instances", docOptions{exts: instanceExts, stream: true})
+	if err != nil {
+		return nil, err
+	}
+	srcs := make([]infer.Source, 0, len(ins))
+	for _, x := range ins {
+		srcs = append(srcs, infer.Source{Name: x.ParseName, Path: x.Path, Reader: x.Reader, Text: x.Text})
 	}
 	return infer.Run(ctx, srcs, env.FS, opts)
 }

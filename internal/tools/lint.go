@@ -7,15 +7,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"path"
 	"strconv"
 	"strings"
 
 	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/lint"
 	"github.com/jstk-dev/jstk/internal/schema"
-	"github.com/jstk-dev/jstk/internal/source"
-	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
 // LintInput are the arguments of lint.
@@ -82,73 +79,8 @@ func (r *lintReport) OutputFiles() []OutputFile {
 	return out
 }
 
-// lintConfig is the "lint" block of jstk.json: {"rules": {"<rule|category|all>":
-// "off|on|error|warning|info"}, "failOn": "error|warning|info"}.
-type lintConfig struct {
-	Rules  map[string]string
-	FailOn string
-}
-
-// readLintConfig reads the "lint" block of jstk.json in the workspace's directory dir, if
-// any. (The workspace configuration loader does not know this block yet; lint reads it
-// itself.)
-func readLintConfig(fsys workspace.FS, dir string) (*lintConfig, error) {
-	cfg := &lintConfig{Rules: map[string]string{}}
-	if fsys == nil {
-		return cfg, nil
-	}
-	file := configName(dir)
-	data, err := workspace.ReadFile(fsys, file, 1<<20)
-	if err != nil {
-		var pe *fs.PathError
-		if errors.Is(err, fs.ErrNotExist) || errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "no such file") {
-			return cfg, nil
-		}
-		return nil, err
-	}
-	doc, err := source.ParseJSON(file, data, nil)
-	if err != nil {
-		return nil, err
-	}
-	lv, ok := doc.Root.Get("lint")
-	if !ok {
-		return cfg, nil
-	}
-	at := func(v source.Value) string {
-		line, col := doc.Position(v.Offset())
-		return fmt.Sprintf("%s:%d:%d", file, line, col)
-	}
-	if lv.Kind() != source.Object {
-		return nil, fmt.Errorf("%s: \"lint\" must be an object", at(lv))
-	}
-	for i := 0; i < lv.Len(); i++ {
-		k, v := lv.Member(i)
-		switch k.Str() {
-		case "rules":
-			if v.Kind() != source.Object {
-				return nil, fmt.Errorf("%s: \"lint.rules\" must map rule ids to off, on, error, warning or info", at(v))
-			}
-			for j := 0; j < v.Len(); j++ {
-				rk, rv := v.Member(j)
-				if rv.Kind() != source.String {
-					return nil, fmt.Errorf("%s: the setting of rule %q must be a string", at(rv), rk.Str())
-				}
-				cfg.Rules[rk.Str()] = rv.Str()
-			}
-		case "failOn":
-			if _, ok := diag.ParseSeverity(v.Str()); v.Kind() != source.String || !ok {
-				return nil, fmt.Errorf("%s: \"lint.failOn\" must be error, warning or info", at(v))
-			}
-			cfg.FailOn = v.Str()
-		default:
-			return nil, fmt.Errorf("%s: unknown lint setting %q (known: rules, failOn)", at(k), k.Str())
-		}
-	}
-	return cfg, nil
-}
-
 // lintSettings combines jstk.json's rules with the call's.
-func lintSettings(env *Env, cfg *lintConfig, args []string) (map[string]string, error) {
+func lintSettings(env *Env, cfg *LintConfig, args []string) (map[string]string, error) {
 	settings := map[string]string{}
 	for k, v := range cfg.Rules {
 		settings[k] = v
@@ -181,30 +113,15 @@ func schemaSources(env *Env, docs []Doc, argName string) ([]lint.Source, []lint.
 			}
 			continue
 		}
-		if err := d.check(env, arg); err != nil {
+		ins, bad, err := docInputsOf(env, d, arg, docOptions{exts: schemaExts, skipConfig: true, lenient: true})
+		if err != nil {
 			return nil, nil, err
 		}
-		switch {
-		case d.Path == "-":
-			data, _, err := d.bytes(env, arg)
-			if err != nil {
-				return nil, nil, err
-			}
-			srcs = append(srcs, lint.Source{Name: "-", Text: data})
-		case d.Path != "":
-			files, errs := workspace.Expand(env.FS, []string{d.Path}, schemaExts)
-			for _, f := range files {
-				if path.Base(f) == ConfigFile && f != d.Path {
-					continue // the workspace configuration is not a schema
-				}
-				srcs = append(srcs, lint.Source{Name: f, Path: f, Expanded: f != d.Path})
-			}
-			for _, e := range errs {
-				problems = append(problems, lint.Problem{File: d.Path, Message: e.Error()})
-			}
-		default:
-			data, _, _ := d.bytes(env, arg)
-			srcs = append(srcs, lint.Source{Name: d.label(arg), Text: data})
+		for _, x := range ins {
+			srcs = append(srcs, lint.Source{Name: x.Name, Path: x.Path, Text: x.Text, Expanded: x.Expanded})
+		}
+		for _, p := range bad {
+			problems = append(problems, lint.Problem{File: p.Path, Message: p.Err.Error()})
 		}
 	}
 	return srcs, problems, nil
@@ -253,11 +170,11 @@ func runLint(ctx context.Context, env *Env, in *LintInput) (*lintReport, error) 
 	if in.Offset < 0 || in.Limit < 0 {
 		return nil, fmt.Errorf("%s must not be negative", env.args("offset", "limit"))
 	}
-	cfg, err := readLintConfig(env.FS, env.Root)
+	cfg, err := LoadConfigAt(env.FS, env.Root)
 	if err != nil {
 		return nil, err
 	}
-	settings, err := lintSettings(env, cfg, in.Rules)
+	settings, err := lintSettings(env, &cfg.Lint, in.Rules)
 	if err != nil {
 		return nil, err
 	}
@@ -273,7 +190,7 @@ func runLint(ctx context.Context, env *Env, in *LintInput) (*lintReport, error) 
 	}
 	failOn := in.FailOn
 	if failOn == "" {
-		failOn = cfg.FailOn
+		failOn = cfg.Lint.FailOn
 	}
 	opts := &lint.Options{Rules: settings, FailOn: diag.Severity(failOn), Fix: in.Fix, Limits: env.Limits,
 		Loader: env.loader()}

@@ -1,14 +1,10 @@
 package tools
 
 import (
-	"encoding/json"
-	"fmt"
 	"io"
 	"reflect"
-	"strings"
 
 	"github.com/jstk-dev/jstk/internal/diag"
-	"github.com/jstk-dev/jstk/internal/validate"
 )
 
 // Stream prints a long result while it is produced: items as they come (Env.OnItem), the
@@ -32,112 +28,11 @@ func Streamable(in any) bool {
 }
 
 // NewStream returns a stream printer for the descriptor's results in a format, or nil when
-// the descriptor's results are printed whole.
+// the descriptor's results are printed whole. The printing is the engine's (for validate,
+// validate.NewStream); the descriptor only adapts it.
 func NewStream(d *Descriptor, f diag.Format, w io.Writer, tool diag.Tool) *Stream {
-	if d.Name != "validate" {
+	if d.stream == nil {
 		return nil
 	}
-	switch f {
-	case diag.Text:
-		tw := &validate.TextWriter{W: w}
-		return &Stream{
-			OnItem: func(x any) { tw.Instance(x.(*validate.Instance)) },
-			Finish: func(r Report) error {
-				res := r.(*validate.Result)
-				tw.Summary(res.Summary, nil, 0, res.Groups)
-				tw.Stopped(res.Stopped)
-				return tw.Err
-			},
-		}
-	case diag.GitHub:
-		var err error
-		return &Stream{
-			OnItem: func(x any) {
-				if err == nil {
-					err = diag.WriteGitHub(w, validate.InstanceDiagnostics(x.(*validate.Instance)))
-				}
-			},
-			Finish: func(r Report) error {
-				if err == nil {
-					err = diag.WriteGitHub(w, r.(*validate.Result).StoppedDiagnostics())
-				}
-				return err
-			},
-		}
-	case diag.SARIF:
-		tool.Rules = validate.Rules
-		var ds []diag.Diagnostic
-		return &Stream{
-			OnItem: func(x any) { ds = append(ds, validate.InstanceDiagnostics(x.(*validate.Instance))...) },
-			Finish: func(r Report) error {
-				return diag.WriteSARIF(w, tool, append(ds, r.(*validate.Result).StoppedDiagnostics()...))
-			},
-		}
-	case diag.JSON:
-		n := 0
-		var err error
-		write := func(s string) {
-			if err == nil {
-				_, err = io.WriteString(w, s)
-			}
-		}
-		return &Stream{
-			OnItem: func(x any) {
-				if n == 0 {
-					write("{\n  \"instances\": [\n    ")
-				} else {
-					write(",\n    ")
-				}
-				n++
-				b, e := marshalIndent(x, "    ")
-				if e != nil && err == nil {
-					err = e
-				}
-				write(b)
-			},
-			Finish: func(r Report) error {
-				res := r.(*validate.Result)
-				if n == 0 {
-					write("{\n  \"instances\": [")
-				} else {
-					write("\n  ")
-				}
-				sum, e := marshalIndent(res.Summary, "  ")
-				if e != nil {
-					return e
-				}
-				stopped := ""
-				if len(res.Groups) > 0 {
-					b, e := marshalIndent(res.Groups, "  ")
-					if e != nil {
-						return e
-					}
-					stopped += ",\n  \"groups\": " + b
-				}
-				if res.Stopped != "" {
-					b, e := marshalIndent(res.Stopped, "  ")
-					if e != nil {
-						return e
-					}
-					stopped += ",\n  \"stopped\": " + b
-				}
-				write(fmt.Sprintf("],\n  \"summary\": %s,\n  \"valid\": %v%s\n}\n", sum, res.Valid, stopped))
-				return err
-			},
-		}
-	}
-	return nil
-}
-
-// marshalIndent encodes like diag.WriteJSON (no HTML escaping, two-space indent), with a
-// prefix for the lines after the first.
-func marshalIndent(v any, prefix string) (string, error) {
-	var sb strings.Builder
-	enc := json.NewEncoder(&sb)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent(prefix, "  ")
-	if err := enc.Encode(v); err != nil {
-		return "", err
-	}
-	return strings.TrimSuffix(sb.String(), "\n"), nil
+	return d.stream(f, w, tool)
 }

@@ -4,12 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/schematest"
-	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
 // TestInput are the arguments of test.
@@ -31,7 +29,7 @@ func init() {
 		Title:       "Run schema tests",
 		Summary:     "run schema unit tests (sourcemeta or JSON-Schema-Test-Suite format), with CTRF and JUnit reports",
 		Usage:       "[flags] TESTFILE...",
-		Formats:     []string{"junit"},
+		Formats:     []diag.Format{diag.JUnit},
 		Description: "Answers: does each schema accept and reject what its tests say? Use it after changing a schema. A tests file is {target, tests: [{description, valid, data, expect?}]} or JSON-Schema-Test-Suite's [{description, schema, tests}]. The result is a CTRF report.",
 	}, runTest))
 }
@@ -99,27 +97,13 @@ func runTest(ctx context.Context, env *Env, in *TestInput) (*testReport, error) 
 // testSources turns document arguments into tests files: paths expand (directories and
 // globs), inline documents are read as given. A path that matches nothing is an error.
 func testSources(env *Env, docs []Doc, arg string) ([]schematest.Source, error) {
-	var srcs []schematest.Source
-	for i, d := range docs {
-		name := arg + "[" + strconv.Itoa(i) + "]"
-		if err := d.check(env, name); err != nil {
-			return nil, err
-		}
-		if d.Path != "" && d.Path != "-" {
-			files, errs := workspace.Expand(env.FS, []string{d.Path}, testsExts)
-			if len(errs) > 0 {
-				return nil, errs[0]
-			}
-			for _, f := range files {
-				srcs = append(srcs, schematest.Source{Name: f, Path: f})
-			}
-			continue
-		}
-		data, _, err := d.bytes(env, name)
-		if err != nil {
-			return nil, err
-		}
-		srcs = append(srcs, schematest.Source{Name: d.label(name), Text: data})
+	ins, _, err := docInputs(env, docs, arg, docOptions{exts: testsExts})
+	if err != nil {
+		return nil, err
+	}
+	srcs := make([]schematest.Source, 0, len(ins))
+	for _, x := range ins {
+		srcs = append(srcs, schematest.Source{Name: x.Name, Path: x.Path, Text: x.Text})
 	}
 	return srcs, nil
 }

@@ -97,9 +97,10 @@ type Descriptor struct {
 	// Input fields tagged `cli:"only"` are CLI flags that MCP does not offer (writing files,
 	// for instance); a field tagged `short:"o"` also answers to that one-letter flag.
 	Input, Output reflect.Type
-	// Formats lists --format values of the tool's own beyond text, json, sarif and github
-	// (junit, lcov, yaml); its reports implement Formatter.
-	Formats []string
+	// Formats lists the --format values of the tool's own beyond those every command prints
+	// (diag.Common): formats of diag's registry marked Own (junit, lcov, yaml); its reports
+	// implement Formatter.
+	Formats []diag.Format
 	// Document is true when the tool's text output is a document (a schema, instances)
 	// rather than findings: the CLI refuses the formats that carry findings, sarif and
 	// github.
@@ -107,6 +108,9 @@ type Descriptor struct {
 
 	run      func(ctx context.Context, env *Env, in any) (Report, error)
 	newInput func() any
+	// stream, when set, makes a printer of the tool's results while they are produced
+	// (see NewStream); nil when it returns nil.
+	stream func(f diag.Format, w io.Writer, tool diag.Tool) *Stream
 }
 
 // NewInput returns a pointer to a zero input value.

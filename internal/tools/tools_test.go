@@ -286,6 +286,12 @@ func TestConfig(t *testing.T) {
 		{`{"resolve": {"a": 1}}`, `the path for "a" must be a string`},
 		{`{"colour": "red"}`, `unknown setting "colour"`},
 		{`{`, "jstk.json:1:2"},
+		{`{"lint": {"rules": {"style": "off"}, "failOn": "error"}}`, ""},
+		{`{"lint": []}`, `jstk.json:1:10: "lint" must be an object`},
+		{`{"lint": {"rules": []}}`, `jstk.json:1:20: "lint.rules" must map rule ids`},
+		{`{"lint": {"rules": {"style": 1}}}`, `the setting of rule "style" must be a string`},
+		{`{"lint": {"failOn": "never"}}`, `"lint.failOn" must be error, warning or info`},
+		{`{"lint": {"colour": "red"}}`, `unknown lint setting "colour"`},
 	} {
 		_, err := LoadConfig(workspace.Memory(map[string]string{"jstk.json": tc.text}))
 		if (err == nil) != (tc.err == "") || (err != nil && !strings.Contains(err.Error(), tc.err)) {
@@ -295,6 +301,14 @@ func TestConfig(t *testing.T) {
 	cfg, err := LoadConfig(workspace.Memory(nil))
 	if err != nil || len(cfg.Resolve) != 0 {
 		t.Errorf("no jstk.json: %v %v", cfg, err)
+	}
+	cfg, err = LoadConfig(workspace.Memory(map[string]string{"jstk.json": `{"lint": {"rules": {"style": "off", "all": "error"}, "failOn": "info"}}`}))
+	want := LintConfig{Rules: map[string]string{"style": "off", "all": "error"}, FailOn: "info"}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, cfg.Lint); diff != "" {
+		t.Errorf("the lint block (-want +got):\n%s", diff)
 	}
 	if _, _, err := ParseResolve("nope"); err == nil {
 		t.Error("ParseResolve accepted an argument without =")
@@ -313,5 +327,17 @@ func TestReportThenError(t *testing.T) {
 	if !res.IsError || len(res.Content) != 2 || res.Content[1].Text != `no schema has the id "x"` ||
 		!strings.Contains(res.Content[0].Text, "0 instances") || res.StructuredContent == nil {
 		t.Errorf("got %+v", res)
+	}
+}
+
+// A tool's own formats are formats of diag's registry, marked as a tool's own: the help,
+// --format's checking and the descriptors read one list.
+func TestOwnFormatsRegistered(t *testing.T) {
+	for _, d := range All() {
+		for _, f := range d.Formats {
+			if fi, ok := diag.LookupFormat(f); !ok || !fi.Own {
+				t.Errorf("%s: format %q is not a tool's own format of diag's registry", d.Name, f)
+			}
+		}
 	}
 }

@@ -3,10 +3,10 @@ package tools
 import (
 	"context"
 	"fmt"
-	"strconv"
+	"io"
 
+	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/validate"
-	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
 // ValidateInput are the arguments of validate.
@@ -25,13 +25,28 @@ type ValidateInput struct {
 var instanceExts = []string{".json", ".jsonc", ".yaml", ".yml", ".toml", ".ndjson", ".jsonl"}
 
 func init() {
-	register(define(Descriptor{
+	d := define(Descriptor{
 		Name:        "validate",
 		Title:       "Validate documents",
 		Summary:     "check documents against a schema, reporting every error with its position",
 		Usage:       "--schema SCHEMA [flags] INSTANCE...",
 		Description: "Answers: does each document satisfy this JSON Schema? Use it instead of judging validity by reading the schema. groups counts the errors per keyword, schema location and message; instances lists each error with its pointers, message, line and column.",
-	}, runValidate))
+	}, runValidate)
+	d.stream = streamValidate
+	register(d)
+}
+
+// streamValidate adapts validate's stream printer to the table's: the items are the
+// instances, the report the result.
+func streamValidate(f diag.Format, w io.Writer, tool diag.Tool) *Stream {
+	s := validate.NewStream(f, w, tool)
+	if s == nil {
+		return nil
+	}
+	return &Stream{
+		OnItem: func(x any) { s.Instance(x.(*validate.Instance)) },
+		Finish: func(r Report) error { return s.Finish(r.(*validate.Result)) },
+	}
 }
 
 func runValidate(ctx context.Context, env *Env, in *ValidateInput) (*validate.Result, error) {
@@ -45,41 +60,30 @@ func runValidate(ctx context.Context, env *Env, in *ValidateInput) (*validate.Re
 	if err != nil {
 		return nil, err
 	}
-	var srcs []validate.Source
-	var problems []validate.Instance
+	ins, bad, err := docInputs(env, in.Instances, "instances", docOptions{exts: instanceExts, stream: true, lenient: true})
+	if err != nil {
+		return nil, err
+	}
+	srcs := make([]validate.Source, 0, len(ins))
 	size := int64(0) // the bytes of the input, for progress reports; -1 when unknown (standard input)
-	for i, d := range in.Instances {
-		arg := "instances[" + strconv.Itoa(i) + "]"
-		if err := d.check(env, arg); err != nil {
-			return nil, err
-		}
+	for _, x := range ins {
+		srcs = append(srcs, validate.Source{Name: x.Name, Path: x.Path, Reader: x.Reader, Text: x.Text})
 		switch {
-		case d.Path == "-":
-			if env.Stdin == nil {
-				return nil, fmt.Errorf("%s: \"-\" (standard input) is not available here", env.arg(arg))
-			}
-			srcs = append(srcs, validate.Source{Name: "-", Reader: env.Stdin})
+		case x.Reader != nil:
 			size = -1
-		case d.Path != "":
-			files, errs := workspace.Expand(env.FS, []string{d.Path}, instanceExts)
-			for _, f := range files {
-				srcs = append(srcs, validate.Source{Name: f, Path: f})
-				if env.Progress != nil && size >= 0 {
-					if fi, err := env.FS.Stat(f); err == nil {
-						size += fi.Size()
-					}
+		case x.Path != "":
+			if env.Progress != nil && size >= 0 {
+				if fi, err := env.FS.Stat(x.Path); err == nil {
+					size += fi.Size()
 				}
 			}
-			for _, e := range errs {
-				problems = append(problems, validate.Instance{File: d.Path, Errors: []validate.Error{}, Problem: e.Error()})
-			}
-		default:
-			data, _, _ := d.bytes(env, arg)
-			srcs = append(srcs, validate.Source{Name: d.label(arg), Text: data})
-			if size >= 0 {
-				size += int64(len(data))
-			}
+		case size >= 0:
+			size += int64(len(x.Text))
 		}
+	}
+	var problems []validate.Instance
+	for _, p := range bad {
+		problems = append(problems, validate.Instance{File: p.Path, Errors: []validate.Error{}, Problem: p.Err.Error()})
 	}
 	opts := &validate.Options{Limits: env.Limits, MaxErrors: in.MaxErrors}
 	// A paged call keeps only its page, however many instances stream by: memory follows

@@ -95,7 +95,7 @@ func (t *TextWriter) writeGroups(groups []Group) {
 		}
 		var first []string
 		for _, o := range g.First {
-			first = append(first, diagLocation(o.File, o.Line, o.Column))
+			first = append(first, diag.Position(o.File, o.Line, o.Column))
 		}
 		t.printf("%d × %s at %s: %s; first at %s\n", g.Count, kw, at, g.Message, strings.Join(first, ", "))
 	}
@@ -103,7 +103,7 @@ func (t *TextWriter) writeGroups(groups []Group) {
 		t.printf("(%d more groups of repeated errors)\n", repeated-shown)
 	}
 	if ungrouped > 0 {
-		t.printf("(%s not grouped: the run has more than %d kinds of error)\n", plural(ungrouped, "error", "errors"), MaxGroups)
+		t.printf("(%s not grouped: the run has more than %d kinds of error)\n", diag.Plural(ungrouped, "error", "errors"), MaxGroups)
 	}
 }
 

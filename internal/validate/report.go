@@ -72,7 +72,21 @@ func countErrors(errs []Error) int {
 	return n
 }
 
+// WriteErrors prints errors as the text report does: one a line, located in file (or in
+// the error's own File when it has one), with its causes indented below it.
+func WriteErrors(w io.Writer, file string, errs []Error, indent string) error {
+	t := &TextWriter{W: w}
+	for i := range errs {
+		t.error(file, &errs[i], indent)
+	}
+	return t.Err
+}
+
 func (t *TextWriter) error(file string, e *Error, indent string) {
+	at := file
+	if e.File != "" {
+		at = e.File
+	}
 	ptr := e.InstanceLocation
 	if ptr == "" {
 		ptr = "(root)"
@@ -81,18 +95,10 @@ func (t *TextWriter) error(file string, e *Error, indent string) {
 	if kw == "" {
 		kw = "false"
 	}
-	t.printf("%s%s: %s: %s [%s]\n", indent, diagLocation(file, e.Line, e.Column), ptr, e.Message, kw)
+	t.printf("%s%s: %s: %s [%s]\n", indent, diag.Position(at, e.Line, e.Column), ptr, e.Message, kw)
 	for i := range e.Causes {
 		t.error(file, &e.Causes[i], indent+"    ")
 	}
-}
-
-func diagLocation(file string, line, col int) string {
-	s := file
-	if line > 0 {
-		s += ":" + strconv.Itoa(line) + ":" + strconv.Itoa(col)
-	}
-	return s
 }
 
 // Summary prints the closing count, after saying which part of a long list was shown
@@ -102,12 +108,12 @@ func (t *TextWriter) Summary(s Summary, page *Page, shown int, groups []Group) {
 		t.printf("(%d of %d listed instances shown, from offset %d; ask for more with offset and limit)\n", shown, page.Total, page.Offset)
 	}
 	t.writeGroups(groups)
-	parts := []string{plural(s.Valid, "valid", "valid")}
+	parts := []string{diag.Plural(s.Valid, "valid", "valid")}
 	if s.Invalid > 0 {
-		parts = append(parts, plural(s.Invalid, "invalid", "invalid"))
+		parts = append(parts, diag.Plural(s.Invalid, "invalid", "invalid"))
 	}
 	if s.Unreadable > 0 {
-		parts = append(parts, plural(s.Unreadable, "unreadable", "unreadable"))
+		parts = append(parts, diag.Plural(s.Unreadable, "unreadable", "unreadable"))
 	}
 	noun := "instances"
 	if s.Total == 1 {
@@ -121,13 +127,6 @@ func (t *TextWriter) Stopped(msg string) {
 	if msg != "" {
 		t.printf("%s\n", msg)
 	}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }
 
 // WriteText prints the human report: every error of every invalid instance, every
@@ -188,26 +187,11 @@ func InstanceDiagnostics(in *Instance) []diag.Diagnostic {
 }
 
 // Page says which part of a long list a result holds.
-type Page struct {
-	Offset  int `json:"offset"`
-	Limit   int `json:"limit"`
-	Total   int `json:"total"`
-	Omitted int `json:"omitted"`
-}
+type Page = diag.Page
 
 // Cut keeps instances [offset, offset+limit) and records the page.
 func (r *Result) Cut(offset, limit int) {
-	total := len(r.Instances)
-	if offset > total {
-		offset = total
+	if list, page := diag.Cut(r.Instances, offset, limit); page != nil {
+		r.Instances, r.Page = list, page
 	}
-	end := total
-	if limit > 0 && offset+limit < total {
-		end = offset + limit
-	}
-	if offset == 0 && end == total {
-		return
-	}
-	r.Instances = r.Instances[offset:end]
-	r.Page = &Page{Offset: offset, Limit: limit, Total: total, Omitted: total - len(r.Instances)}
 }

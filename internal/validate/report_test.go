@@ -313,3 +313,18 @@ func compareGolden(t *testing.T, file string, got []byte) {
 			strings.TrimSpace(diff))
 	}
 }
+
+// WriteErrors locates each error in its own file when it has one, else in the file given.
+func TestWriteErrors(t *testing.T) {
+	t.Parallel()
+	errs := []Error{{InstanceLocation: "/a", Keyword: "type", Message: "m", Line: 2, Column: 3,
+		Causes: []Error{{File: "data.json", Message: "c", Line: 1, Column: 1}}}}
+	var buf bytes.Buffer
+	if err := WriteErrors(&buf, "tests.json", errs, "  "); err != nil {
+		t.Fatal(err)
+	}
+	want := "  tests.json:2:3: /a: m [type]\n      data.json:1:1: (root): c [false]\n"
+	if diff := cmp.Diff(want, buf.String()); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

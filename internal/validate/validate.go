@@ -109,6 +109,10 @@ type Error struct {
 	AbsoluteKeywordLocation string `json:"absoluteKeywordLocation"`
 	Keyword                 string `json:"keyword"`
 	Message                 string `json:"message"`
+	// File is the file the failing value is in when a report holds instances of several
+	// files in one (the test tool's: the tests file, or a dataPath file); validate's
+	// instances name theirs, and leave it empty.
+	File string `json:"file,omitempty"`
 	// Line and Column locate the failing value in the instance's file.
 	Line   int `json:"line"`
 	Column int `json:"column"`
