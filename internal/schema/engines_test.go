@@ -13,6 +13,7 @@ import (
 	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/lint"
 	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/schematest"
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/validate"
 	"github.com/jstk-dev/jstk/internal/workspace"
@@ -256,7 +257,7 @@ func checkCoverage(d *schema.Draft, k *schema.Keyword) error {
 		return err
 	}
 	res, err := coverage.Measure(context.Background(), s, []coverage.Source{{Name: "i.json", Text: []byte(`{}`)}},
-		&coverage.Options{AssertFormat: true, Workers: 1})
+		&coverage.Options{Options: schematest.Options{AssertFormat: true, Workers: 1}})
 	if err != nil {
 		return err
 	}
