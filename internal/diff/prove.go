@@ -185,8 +185,14 @@ func (e *engine) proveFacts(a *conj, facts []*fact, dom typeSet, depth, splits i
 	if alts == nil || len(alts) > splits {
 		return false
 	}
+	// the allowance shrinks with every split, by one at least: a chain of groups of one
+	// branch nested in each other is as long as the schema makes it
+	left := splits / len(alts)
+	if len(alts) == 1 {
+		left = splits - 1
+	}
 	for _, alt := range alts {
-		if !e.proveFacts(alt, failing, d, depth, splits/len(alts)) {
+		if !e.proveFacts(alt, failing, d, depth, left) {
 			return false
 		}
 	}
@@ -720,35 +726,65 @@ func (e *engine) opaque(c *conj) bool {
 // reachesLoop reports whether evaluating s on an instance may apply a schema on a loop
 // of in-place applicators to that same instance: s lies on one, or reaches one through
 // $ref, allOf, anyOf, oneOf, not, if/then/else or dependentSchemas. Its evaluation may
-// then never end (jstk's validator stops with an error).
+// then never end (jstk's validator stops with an error). The search is depth first with
+// a stack of its own: a chain of references is as long as the documents make it.
 func (e *engine) reachesLoop(s *schema.Schema) bool {
+	type frame struct {
+		s    *schema.Schema
+		subs []*schema.Schema
+		next int
+	}
+	var frames []frame
+	// open starts looking at t: true when it lies on a loop itself, else a frame with the
+	// schemas it applies in place.
+	open := func(t *schema.Schema) bool {
+		e.loopMemo[t] = 1
+		if t.InPlaceLoop() {
+			e.loopMemo[t] = 2
+			return true
+		}
+		n := e.node(t)
+		subs := append([]*schema.Schema{n.ref, n.not, n.ifS, n.thenS, n.elseS}, n.dynRefs...)
+		subs = append(append(append(subs, n.allOf...), n.anyOf...), n.oneOf...)
+		for _, d := range n.depSchemas {
+			subs = append(subs, d)
+		}
+		frames = append(frames, frame{s: t, subs: subs})
+		return false
+	}
 	switch e.loopMemo[s] {
 	case 1, 3:
 		return false // in progress (a loop of its own is marked on its schemas), or no
 	case 2:
 		return true
 	}
-	e.loopMemo[s] = 1
-	n := e.node(s)
-	r := s.InPlaceLoop()
-	if !r {
-		subs := append([]*schema.Schema{n.ref, n.not, n.ifS, n.thenS, n.elseS}, n.dynRefs...)
-		subs = append(append(append(subs, n.allOf...), n.anyOf...), n.oneOf...)
-		for _, d := range n.depSchemas {
-			subs = append(subs, d)
+	found := open(s)
+	for !found && len(frames) > 0 {
+		f := &frames[len(frames)-1]
+		if f.next == len(f.subs) {
+			e.loopMemo[f.s] = 3
+			frames = frames[:len(frames)-1]
+			continue
 		}
-		for _, x := range subs {
-			if x != nil && e.reachesLoop(x) {
-				r = true
-				break
-			}
+		x := f.subs[f.next]
+		f.next++
+		if x == nil {
+			continue
+		}
+		switch e.loopMemo[x] {
+		case 1, 3:
+			continue
+		case 2:
+			found = true
+		default:
+			found = open(x)
 		}
 	}
-	e.loopMemo[s] = 3
-	if r {
-		e.loopMemo[s] = 2
+	// every schema being looked at reaches the one found
+	for _, f := range frames {
+		e.loopMemo[f.s] = 2
 	}
-	return r
+	return found
 }
 
 // defaultFills reports whether the reader-defaults policy covers a required property: the
