@@ -58,6 +58,9 @@ type engine struct {
 	emptyProg         map[proofKey]progress // the emptiness questions being answered
 	negMemo           map[int][]*schema.Schema
 	loopMemo          map[*schema.Schema]int8 // reachesLoop: 1 in progress, 2 yes, 3 no
+	branchesLeft      int                     // the branches the emptiness question under way may still examine (takeBranch)
+	branchCuts        int                     // the times a question found none left
+	inHere            bool                    // an emptyHere question is under way: the prover's questions take from its branches
 	stack, minAssume  int
 	steps, stepBudget int
 	proofSteps        int

@@ -91,3 +91,73 @@ func TestProveFactsNestedSingleBranches(t *testing.T) {
 		t.Error("not proved through 3 nested groups")
 	}
 }
+
+// independentGroups returns an allOf of n anyOfs, each of two branches that require a
+// member of their own: every choice of branches is satisfiable.
+func independentGroups(n int) string {
+	var parts []string
+	for i := range n {
+		parts = append(parts, fmt.Sprintf(`{"anyOf": [{"required": ["a%d"]}, {"required": ["b%d"]}]}`, i, i))
+	}
+	return `{"type": "object", "allOf": [` + strings.Join(parts, ",") + `]}`
+}
+
+// Showing a conjunction empty by its groups examines the conjunction of each branch, and
+// the conjunctions of the branches chosen so far are as many as the sets of them: 14
+// independent anyOfs made 2^14 of them (16 took 35 s and 1 GB). A question examines at
+// most maxHereBranches (the walk's) or maxProofBranches (the prover's) branches now.
+func TestEmptinessSplitsBounded(t *testing.T) {
+	const n = 14
+	s := compileText(t, "groups.json", independentGroups(n))
+	o, _ := (&Options{}).normalize()
+	t.Run("walk", func(t *testing.T) {
+		e := newEngine(context.Background(), o, nil, 0)
+		if e.emptyHere(e.one(s), tAll) {
+			t.Error("emptyHere: proved empty, but every choice of branches is satisfiable")
+		}
+		if e.nConjs > 2000 { // 2^14 without the bound
+			t.Errorf("emptyHere examined %d conjunctions, want at most 2000", e.nConjs)
+		}
+		if e.branchCuts == 0 {
+			t.Error("the question was not cut: the bound was not reached (make n larger)")
+		}
+	})
+	t.Run("prover", func(t *testing.T) {
+		e := newEngine(context.Background(), o, nil, 0)
+		if e.empty(e.one(s), tAll, 0) {
+			t.Error("empty: proved empty, but every choice of branches is satisfiable")
+		}
+		if e.nConjs > 5000 { // 2^14 without the bound
+			t.Errorf("empty examined %d conjunctions, want at most 5000", e.nConjs)
+		}
+	})
+	t.Run("proved within the bound", func(t *testing.T) {
+		// the same groups, and one of two branches each empty: found as before
+		text := strings.Replace(independentGroups(n), `"allOf": [`, `"allOf": [{"anyOf": [{"type": "string"}, {"maxProperties": 0, "required": ["x"]}]},`, 1)
+		s := compileText(t, "empty.json", text)
+		e := newEngine(context.Background(), o, nil, 0)
+		if !e.emptyHere(e.one(s), tAll) {
+			t.Error("emptyHere: an anyOf none of whose branches holds an object not proved empty")
+		}
+		e = newEngine(context.Background(), o, nil, 0)
+		if !e.empty(e.one(s), tAll, 0) {
+			t.Error("empty: an anyOf none of whose branches holds an object not proved empty")
+		}
+	})
+}
+
+// emptyHere recursed once per branch chosen: anyOfs of one branch nested 4,900 deep went
+// as deep. The branches a question may examine bound its depth now.
+func TestEmptyHereNestedGroups(t *testing.T) {
+	s := compileText(t, "nested.json", nestedAnyOf(4900, `{"type": "integer", "minimum": 1.2, "maximum": 1.8}`))
+	o, _ := (&Options{}).normalize()
+	e := newEngine(context.Background(), o, nil, 0)
+	lowStack(t, 2)
+	if e.emptyHere(e.one(s), tAll) {
+		t.Error("proved empty through 4,900 nested groups: past the bound")
+	}
+	shallow := compileText(t, "shallow.json", nestedAnyOf(3, `{"type": "integer", "minimum": 1.2, "maximum": 1.8}`))
+	if !e.emptyHere(e.one(shallow), tAll) {
+		t.Error("an integer range with no integer, 3 groups down, not proved empty")
+	}
+}

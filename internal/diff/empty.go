@@ -385,8 +385,17 @@ func (e *engine) empty(a *conj, d typeSet, depth int) bool {
 // own instance level: the rules of live, its negations and its groups (every branch of an
 // anyOf empty here, every branch of a oneOf empty here or included in another). The walk
 // asks it of every location it compares; the members and items an instance must have are
-// left to empty (the proofs), which reaches far deeper at a far greater cost.
+// left to empty (the proofs), which reaches far deeper at a far greater cost. One
+// question examines at most maxHereBranches branches (see takeBranch).
 func (e *engine) emptyHere(a *conj, d typeSet) bool {
+	saved, savedIn := e.branchesLeft, e.inHere
+	e.branchesLeft, e.inHere = maxHereBranches, true
+	r := e.emptyHereAt(a, d)
+	e.branchesLeft, e.inHere = saved, savedIn
+	return r
+}
+
+func (e *engine) emptyHereAt(a *conj, d typeSet) bool {
 	d &= e.live(a)
 	if d == 0 {
 		return true
@@ -400,13 +409,38 @@ func (e *engine) emptyHere(a *conj, d typeSet) bool {
 		return r
 	}
 	e.emptyMemo[key] = false // met again while being answered: not proved
-	r := e.emptyParts(a, ma, d, 0, func(alt *conj, d typeSet) bool { return e.emptyHere(alt, d) })
+	r := e.emptyParts(a, ma, d, 0, e.emptyHereAt)
 	if e.steps <= e.stepBudget {
 		e.emptyMemo[key] = r
 	} else {
 		delete(e.emptyMemo, key)
 	}
 	return r
+}
+
+// Splitting a conjunction on its groups to show it empty examines one conjunction per
+// branch, and the conjunctions of the branches chosen so far are as many as the sets of
+// them: 16 independent anyOfs at one location once took 35 s and 1 GB. A question of the
+// walk (emptyHere) may examine maxHereBranches branches, a question of the prover asked
+// from outside it (prove at the bottom of its stack) maxProofBranches, over all the
+// emptiness questions it leads to. The recursion of emptyHere goes one branch deeper per
+// branch examined, so this bounds its depth too. Past the bound nothing more is proved
+// (a "not proved" is remembered like one the splits of proveFacts leave: sound, and the
+// questions asked again do not spend the step budget again).
+const (
+	maxHereBranches  = 512
+	maxProofBranches = 2048
+)
+
+// takeBranch spends one branch of the question under way, and reports false (counting a
+// cut) when none is left.
+func (e *engine) takeBranch() bool {
+	if e.branchesLeft <= 0 {
+		e.branchCuts++
+		return false
+	}
+	e.branchesLeft--
+	return true
 }
 
 // emptyRules proves that a holds no instance within d: class by class (strings no pattern
@@ -448,7 +482,7 @@ func (e *engine) emptyParts(a *conj, ma *merged, d typeSet, depth int, sub func(
 			return true
 		}
 	}
-	if more := e.newAffirmations(a); len(more) > 0 && sub(e.with(a, more), rest) {
+	if more := e.newAffirmations(a); len(more) > 0 && e.takeBranch() && sub(e.with(a, more), rest) {
 		return true
 	}
 	for g := range ma.groups {
@@ -458,6 +492,9 @@ func (e *engine) emptyParts(a *conj, ma *merged, d typeSet, depth int, sub func(
 		id := e.groupOf(g)
 		all := true
 		for i, br := range g.subs {
+			if !e.takeBranch() {
+				return false
+			}
 			alt := e.with(a, []*schema.Schema{br}, id)
 			if sub(alt, rest) {
 				continue

@@ -88,6 +88,9 @@ func (e *engine) prove(memo map[proofKey]bool, prog map[proofKey]progress, key p
 		return false
 	}
 	idx := e.stack
+	if idx == 0 && !e.inHere {
+		e.branchesLeft = maxProofBranches // a question from outside the prover
+	}
 	e.stack++
 	prog[key] = progress{idx, depth}
 	saved := e.minAssume
