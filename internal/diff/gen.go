@@ -1111,7 +1111,7 @@ func (g *gen) unmatch(v source.Value, src, target *conj) (source.Value, bool) {
 		}
 		progressed := false
 		for _, br := range branches {
-			if ok, err := br.Valid(v); err != nil || !ok {
+			if ok, err := br.ValidContext(e.ctx, v); err != nil || !ok {
 				continue
 			}
 			if w, ok := g.breakBranch(v, src, br); ok {
@@ -1141,7 +1141,7 @@ func (g *gen) breakBranch(v source.Value, src *conj, br *schema.Schema) (source.
 		if ok, _ := e.valid(src, w); !ok {
 			return false
 		}
-		ok, err := br.Valid(w)
+		ok, err := br.ValidContext(e.ctx, w)
 		return err == nil && !ok
 	}
 	var b objBuilder

@@ -39,7 +39,11 @@ func (g *gen) unsatisfiable(s *schema.Schema) *reason {
 	c := &conj{}
 	g.add(c, s, nil)
 	p := &prover{g: g, budget: proofBudget}
-	return p.empty(c, tAll, "", 0)
+	r := p.empty(c, tAll, "", 0)
+	if g.halt != nil || g.ctx.Err() != nil {
+		return nil // the run ended while the proof was under way: its checks proved nothing
+	}
+	return r
 }
 
 // annotationOnly are the keywords that assert nothing.
@@ -99,7 +103,7 @@ func proved(ptr, format string, args ...any) *reason {
 // empty returns why no value whose type is in types satisfies c at ptr, or nil.
 func (p *prover) empty(c *conj, types typeSet, ptr string, depth int) *reason {
 	g := p.g
-	if p.budget <= 0 || depth > proofDepth {
+	if p.budget <= 0 || depth > proofDepth || g.halt != nil {
 		return nil
 	}
 	p.budget--
@@ -124,8 +128,8 @@ func (p *prover) empty(c *conj, types typeSet, ptr string, depth int) *reason {
 			continue
 		}
 		for _, v := range withTwins(in.enum) {
-			if valueType(v)&t != 0 && g.check(c, v) {
-				return nil // a value of the enum is an instance
+			if valueType(v)&t != 0 && !p.rejects(c, v) {
+				return nil // a value of the enum may be an instance
 			}
 		}
 		return proved(ptr, "no value of the enum/const at %s satisfies the other constraints here", s.Location())
@@ -168,6 +172,27 @@ func (p *prover) empty(c *conj, types typeSet, ptr string, depth int) *reason {
 	}
 	// the choices: every branch of an anyOf or oneOf ruled out, both ways of an if
 	return p.noChoice(c, rest, ptr, depth)
+}
+
+// rejects reports that the validator rules v out under c: a schema of c finds it invalid,
+// or a not of c finds it valid, with no error. A check that could not be completed (a
+// reference loop, a nesting too deep, the run ended) proves nothing.
+func (p *prover) rejects(c *conj, v source.Value) bool {
+	g := p.g
+	for _, s := range c.all {
+		if c.member[s] {
+			continue // covered by the schema that applies it in place
+		}
+		if ok, err := g.valid(s, v); err == nil && !ok {
+			return true
+		}
+	}
+	for _, n := range c.nots {
+		if ok, err := g.valid(n, v); err == nil && ok {
+			return true
+		}
+	}
+	return false
 }
 
 // types returns the types every schema of c allows: those of the type keywords, less
@@ -426,7 +451,7 @@ func (p *prover) forbidden(parts []*info, choices bool, name string) bool {
 		}
 		declared = declared || matched || in.addl != nil
 		if in.propNames != nil {
-			if ok, err := in.propNames.Valid(source.StringValue(name)); err == nil && !ok {
+			if ok, err := p.g.valid(in.propNames, source.StringValue(name)); err == nil && !ok {
 				return true
 			}
 		}

@@ -90,3 +90,48 @@ func TestEnumTwin(t *testing.T) {
 		t.Errorf("got %v, want 1.0", got)
 	}
 }
+
+// TestProofNeedsCompletedChecks: the prover judges an enum's values with the validator,
+// and a check that could not be completed proves nothing. With the run halted (its
+// context ended or its pattern budget spent: every check fails with that error), a
+// satisfiable schema is not shown unsatisfiable; nor is one whose evaluation cannot end
+// (an in-place reference loop), where every check fails with an error too.
+func TestProofNeedsCompletedChecks(t *testing.T) {
+	t.Run("run halted", func(t *testing.T) {
+		s := compileText(t, `{"enum": [1, 2], "minimum": 0}`, nil)
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		g := newGen(ctx, s, (&Options{}).withDefaults())
+		g.stopOn(ctx.Err()) // as the first check of the run would
+		if g.halt == nil {
+			t.Fatal("the run's end did not halt the generation")
+		}
+		if r := g.unsatisfiable(s); r != nil {
+			t.Errorf("claimed unsatisfiable with the run halted: %s", r.msg())
+		}
+		// the same schema, checked within a live run, is satisfiable: nothing to prove
+		g = newGen(context.Background(), s, (&Options{}).withDefaults())
+		if r := g.unsatisfiable(s); r != nil {
+			t.Errorf("claimed unsatisfiable: %s", r.msg())
+		}
+		// and an enum none of whose values passes is proved so within a live run
+		u := compileText(t, `{"enum": [1, 2], "minimum": 5}`, nil)
+		g = newGen(context.Background(), u, (&Options{}).withDefaults())
+		if r := g.unsatisfiable(u); r == nil || !strings.Contains(r.msg(), "no value of the enum") {
+			t.Errorf("enum [1, 2] with minimum 5 not shown unsatisfiable: %v", r)
+		}
+	})
+	t.Run("evaluation cannot end", func(t *testing.T) {
+		s := compileText(t, `{"enum": [1], "allOf": [{"$ref": "#/$defs/loop"}], "$defs": {"loop": {"allOf": [{"$ref": "#/$defs/loop"}]}}}`, nil)
+		res, err := Generate(context.Background(), s, &Options{Attempts: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Failure == nil {
+			t.Fatalf("an instance of a schema whose evaluation loops: %s", res.Samples)
+		}
+		if res.Failure.Unsatisfiable {
+			t.Errorf("claimed unsatisfiable without a completed check: %s", res.Failure.Reason)
+		}
+	})
+}

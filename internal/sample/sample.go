@@ -295,7 +295,11 @@ func (g *gen) validInstance(ctx context.Context, i int) (source.Value, *Failure,
 	f := &Failure{Attempts: attempts}
 	// Only a proof says the schema is unsatisfiable: the attempts may have failed on a
 	// satisfiable schema (a choice that led nowhere).
-	if r := g.unsatisfiable(g.root); r != nil {
+	r := g.unsatisfiable(g.root)
+	if ctx.Err() != nil || g.halt != nil {
+		return source.Value{}, nil, false // stopped: said by the caller
+	}
+	if r != nil {
 		f.Reason, f.InstanceLocation, f.Unsatisfiable = r.msg(), r.ptr, true
 		return source.Value{}, f, false
 	}
