@@ -61,6 +61,7 @@ type engine struct {
 	branchesLeft      int                     // the branches the emptiness question under way may still examine (takeBranch)
 	branchCuts        int                     // the times a question found none left
 	inHere            bool                    // an emptyHere question is under way: the prover's questions take from its branches
+	triggered         int                     // the dependent schemas triggeredImplies is inside of
 	stack, minAssume  int
 	steps, stepBudget int
 	proofSteps        int

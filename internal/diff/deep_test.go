@@ -6,6 +6,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/jstk-dev/jstk/internal/schema"
 )
 
 // The reasoning of issue 22 walks schemas in place (loops, emptiness, splits) and must
@@ -159,5 +161,62 @@ func TestEmptyHereNestedGroups(t *testing.T) {
 	shallow := compileText(t, "shallow.json", nestedAnyOf(3, `{"type": "integer", "minimum": 1.2, "maximum": 1.8}`))
 	if !e.emptyHere(e.one(shallow), tAll) {
 		t.Error("an integer range with no integer, 3 groups down, not proved empty")
+	}
+}
+
+// depChain returns a schema whose dependent schema for "a" leads, through hops
+// references, to dependent schemas for "a" in turn, the last requiring "zz".
+func depChain(hops int) string {
+	var sb strings.Builder
+	sb.WriteString(`{"type": "object", "dependentSchemas": {"a": {"$ref": "#/$defs/d0"}}, "$defs": {`)
+	for i := range hops {
+		fmt.Fprintf(&sb, `"d%d": {"dependentSchemas": {"a": {"$ref": "#/$defs/d%d"}}},`, i, i+1)
+	}
+	fmt.Fprintf(&sb, `"d%d": {"required": ["zz"]}}}`, hops)
+	return sb.String()
+}
+
+// triggeredImplies proves a dependent schema fact by fact, and a fact may be a dependent
+// schema in turn: it followed a chain of them as far as it went, with no question to the
+// prover in between when each is answered at once (from the memo here, asked from the
+// end of the chain up). It stops maxTriggeredDepth deep now (not proved).
+func TestTriggeredImpliesChain(t *testing.T) {
+	const hops = 3000
+	b := compileText(t, "b.json", depChain(hops))
+	a := compileText(t, "a.json", `{"type": "object", "required": ["b"]}`)
+	// steps enough for the whole chain: the step budget is no bound on the depth
+	o, _ := (&Options{ProofSteps: 50_000_000}).normalize()
+	e := newEngine(context.Background(), o, nil, 0)
+	depFact := func(s *schema.Schema) *fact {
+		for g := range e.merged(e.one(s)).facts {
+			if g.kind == fDepSchema {
+				return g
+			}
+		}
+		return nil
+	}
+	var chain []*fact // the dependent schemas of the chain, in order
+	for f := depFact(b); f != nil; f = depFact(f.s) {
+		chain = append(chain, f)
+	}
+	if len(chain) != hops+1 {
+		t.Fatalf("%d dependent schemas in the chain, want %d", len(chain), hops+1)
+	}
+	ca, ma := e.one(a), e.merged(e.one(a))
+	lowStack(t, 1)
+	for i := len(chain) - 1; i >= 0; i-- {
+		if e.implies(ca, ma, chain[i], tObject, 0) {
+			t.Fatalf("dependent schema %d proved: objects with a and b but no zz are valid under a, not under the chain", i)
+		}
+	}
+	if e.triggered != 0 {
+		t.Errorf("triggered = %d after the questions, want 0", e.triggered)
+	}
+	// a short chain whose last schema a satisfies is proved
+	short := compileText(t, "short.json", strings.Replace(depChain(3), `"required": ["zz"]`, `"required": ["b"]`, 1))
+	e = newEngine(context.Background(), o, nil, 0)
+	ca, ma = e.one(a), e.merged(e.one(a))
+	if !e.implies(ca, ma, depFact(short), tObject, 0) {
+		t.Error("a dependent schema three deep that a satisfies not proved")
 	}
 }

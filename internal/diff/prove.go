@@ -22,6 +22,10 @@ import (
 // unknown. Real schemas nest a few dozen levels.
 const maxProofDepth = 10_000
 
+// maxTriggeredDepth bounds the dependent schemas triggeredImplies follows inside each
+// other.
+const maxTriggeredDepth = 32
+
 // maxSplits bounds the alternatives one proof may split a conjunction into (over all its
 // anyOf, oneOf and if groups together).
 const maxSplits = 48
@@ -586,11 +590,16 @@ func (e *engine) implies(a *conj, ma *merged, f *fact, d typeSet, depth int) boo
 // triggeredImplies proves the dependent schema f for the objects of a that have its
 // trigger, fact by fact: a fact that requires the trigger (or what a requires, or what
 // the trigger requires there) holds for them; the others must hold for every object of a.
+// A fact of f's schema may be a dependent schema in turn, asked of implies without a
+// question to the prover in between: dependent schemas nested in each other (or chained
+// by references) are followed maxTriggeredDepth deep, and below that nothing is proved.
 func (e *engine) triggeredImplies(a *conj, ma *merged, f *fact, d typeSet, depth int) bool {
 	m := e.merged(e.one(f.s))
-	if m.empty {
+	if m.empty || e.triggered >= maxTriggeredDepth {
 		return false
 	}
+	e.triggered++
+	defer func() { e.triggered-- }()
 	for g := range m.facts {
 		if g.kind == fRequired && (g.str == f.str || ma.required[g.str] || ma.depReq[f.str][g.str]) {
 			continue
