@@ -428,7 +428,7 @@ func (e *engine) emptyHereAt(a *conj, d typeSet) bool {
 // (a "not proved" is remembered like one the splits of proveFacts leave: sound, and the
 // questions asked again do not spend the step budget again).
 const (
-	maxHereBranches  = 512
+	maxHereBranches  = 64
 	maxProofBranches = 2048
 )
 
