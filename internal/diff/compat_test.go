@@ -201,11 +201,18 @@ func TestCompatCorpus(t *testing.T) {
 	var unexpected, stale, disagree, policy, refuted []string
 	semantic := map[string]int{}
 	sampled := 0
+	var unknownVerdicts [2]int // every case, backward and forward
 	for _, o := range outcomes {
 		c := o.c
 		if o.err != nil {
 			t.Errorf("%s: could not compare: %v", c.ID, o.err)
 			continue
+		}
+		if o.res.Backward == Unknown {
+			unknownVerdicts[0]++
+		}
+		if o.res.Forward == Unknown {
+			unknownVerdicts[1]++
 		}
 		// the oracle's counterexamples are proofs: never compatible against them
 		if c.Oracle.Backward && o.res.Backward == Compatible {
@@ -310,6 +317,7 @@ func TestCompatCorpus(t *testing.T) {
 		}
 	}
 	fmt.Fprintf(&sb, "# compatible verdicts tried on %d sampled instances of the side they read from: none refuted\n", sampled)
+	fmt.Fprintf(&sb, "# unknown verdicts over every case, labelled or not: backward %d, forward %d\n", unknownVerdicts[0], unknownVerdicts[1])
 	sort.Strings(disagree)
 	sort.Strings(policy)
 	sort.Strings(refuted)

@@ -54,6 +54,14 @@ type engine struct {
 	// proofs
 	subMemo, disMemo  map[proofKey]bool
 	subProg, disProg  map[proofKey]progress
+	emptyMemo         map[proofKey]bool     // empty, by conjunction and classes
+	emptyProg         map[proofKey]progress // the emptiness questions being answered
+	negMemo           map[int][]*schema.Schema
+	loopMemo          map[*schema.Schema]int8 // reachesLoop: 1 in progress, 2 yes, 3 no
+	branchesLeft      int                     // the branches the emptiness question under way may still examine (takeBranch)
+	branchCuts        int                     // the times a question found none left
+	inHere            bool                    // an emptyHere question is under way: the prover's questions take from its branches
+	triggered         int                     // the dependent schemas triggeredImplies is inside of
 	stack, minAssume  int
 	steps, stepBudget int
 	proofSteps        int
@@ -130,6 +138,10 @@ func newEngine(ctx context.Context, opts Options, bs *bodies, size int) *engine 
 		disMemo:      map[proofKey]bool{},
 		subProg:      map[proofKey]progress{},
 		disProg:      map[proofKey]progress{},
+		emptyMemo:    map[proofKey]bool{},
+		emptyProg:    map[proofKey]progress{},
+		negMemo:      map[int][]*schema.Schema{},
+		loopMemo:     map[*schema.Schema]int8{},
 		stepBudget:   opts.ProofSteps,
 		size:         size,
 		hashMask:     ^uint64(0),
@@ -162,6 +174,9 @@ type conj struct {
 	chosen []int
 	m      *merged
 	shared *conj // the conjunction of the same parts made first, whose merged view this one uses
+
+	live     typeSet // the classes it may hold (engine.live), once known
+	liveDone bool
 }
 
 // groupID identifies one anyOf, oneOf or if group of a node.
@@ -641,7 +656,12 @@ func (e *engine) finiteValues(c *conj, m *merged, d typeSet, twins bool) ([]sour
 	case d&^(tNull|tBool) == 0:
 		cands = []source.Value{source.NullValue(), source.BoolValue(true), source.BoolValue(false)}
 	default:
-		return nil, false
+		// each class holds one value at most (an empty object, ...)
+		vals, ok := e.singletons(c, m, d)
+		if !ok {
+			return nil, false
+		}
+		cands = vals
 	}
 	if twins {
 		var more []source.Value

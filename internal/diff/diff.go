@@ -367,6 +367,11 @@ func compare(ctx context.Context, old, new *schema.Schema, o Options, beside boo
 	}
 	bwProved, bwEx := decide(dirBackward)
 	fwProved, fwEx := decide(dirForward)
+	if o.SearchBudget > 0 {
+		polished := [2]source.Value{bwEx, fwEx}
+		s.polishExamples(&polished)
+		bwEx, fwEx = polished[0], polished[1]
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -398,10 +403,17 @@ func compare(ctx context.Context, old, new *schema.Schema, o Options, beside boo
 			res.Verdict = Unknown
 		}
 	}
-	// The dialect change takes the effect of the whole comparison.
+	// The dialect change takes the effect of the whole comparison, and a direction proved
+	// for the whole is proved for every change: no instance breaks it anywhere.
 	for _, ch := range changes {
 		if ch.kind == "dialect-changed" {
 			ch.bw, ch.fw = wholeProof(res.Backward), wholeProof(res.Forward)
+		}
+		if ch.level == "validation" && res.Backward == Compatible && ch.bw == pUnknown {
+			ch.bw = pProved
+		}
+		if ch.level == "validation" && res.Forward == Compatible && ch.fw == pUnknown {
+			ch.fw = pProved
 		}
 	}
 	placing()

@@ -113,8 +113,10 @@ func (g *gen) values(src, hint *conj, depth int, wide bool) []source.Value {
 	}
 	// keep the valid ones, those failing the hint first
 	var bad, good []source.Value
+	cut := false
 	for _, v := range cands {
 		if g.stop() {
+			cut = true
 			break
 		}
 		ok, _ := g.e.valid(src, v)
@@ -138,7 +140,11 @@ func (g *gen) values(src, hint *conj, depth int, wide bool) []source.Value {
 			out = append(out, bad[nb:min(len(bad), nb+limit-len(out))]...)
 		}
 	}
-	g.cache[key] = out
+	if cut {
+		delete(g.cache, key) // made again, whole, when there is time
+	} else {
+		g.cache[key] = out
+	}
 	return out
 }
 
@@ -526,7 +532,8 @@ func (g *gen) arrays(alt *conj, m *merged, hint *conj, hints []*merged, depth in
 		}
 		return out
 	}
-	// lengths
+	// lengths: around the other side's bounds, and one past each side's tuple (a position
+	// one side closes or gives another schema)
 	lengths := []int{1, 2}
 	for _, h := range hints {
 		if h.maxItems >= 0 {
@@ -534,6 +541,15 @@ func (g *gen) arrays(alt *conj, m *merged, hint *conj, hints []*merged, depth in
 		}
 		if h.minItems > 0 {
 			lengths = append(lengths, h.minItems-1)
+		}
+	}
+	pre := e.prefixLen(alt)
+	lengths = append(lengths, pre, pre+1)
+	if hint != nil {
+		hp := e.prefixLen(hint)
+		lengths = append(lengths, hp, hp+1)
+		if mx := e.maxItemsOf(hint, e.merged(hint)); mx >= 0 {
+			lengths = append(lengths, mx+1)
 		}
 	}
 	for _, L := range lengths {
@@ -554,8 +570,12 @@ func (g *gen) arrays(alt *conj, m *merged, hint *conj, hints []*merged, depth in
 			out = append(out, source.ArrayValue(arr...))
 		}
 	}
-	// one position at a time
-	for i := 0; i < max(n0, 1) && i < 4; i++ {
+	// one position at a time: those an array must have, and those of the tuples
+	positions := max(n0, 1)
+	if hint != nil {
+		positions = max(positions, min(max(pre, e.prefixLen(hint))+1, 5))
+	}
+	for i := 0; i < positions && i < 5; i++ {
 		if maxN >= 0 && i >= maxN {
 			break
 		}
@@ -779,6 +799,42 @@ func (g *gen) nameFor(src string, alt *conj) (string, bool) {
 	return w, found && g.e.patternMatches(src, w)
 }
 
+// namesBetween returns, for each pattern of either side, a name it matches that no
+// pattern of the other side does.
+func (g *gen) namesBetween(a, b *conj) []string {
+	if b == nil {
+		return nil
+	}
+	pats := func(c *conj) (srcs []string, autos []*automaton) {
+		for _, n := range g.e.parts(c) {
+			for _, p := range n.patterns {
+				if x := g.e.pats.get(p.src); x != nil {
+					srcs, autos = append(srcs, p.src), append(autos, x)
+				}
+			}
+		}
+		return srcs, autos
+	}
+	sa, aa := pats(a)
+	sb, ab := pats(b)
+	var out []string
+	for _, side := range []struct {
+		srcs  []string
+		autos []*automaton
+		other []*automaton
+	}{{sa, aa, ab}, {sb, ab, aa}} {
+		for i, x := range side.autos {
+			if len(out) >= 8 {
+				return out
+			}
+			if w, found, _ := solve(strQuery{must: []*automaton{x}, mustNot: side.other, minLen: 1, maxLen: -1}); found && g.e.patternMatches(side.srcs[i], w) {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
 // freshName returns a name that neither side names and no pattern of either side matches.
 func (g *gen) freshName(a, b *conj) string { return g.freshNameN(a, b, 0) }
 
@@ -885,6 +941,10 @@ func (g *gen) objects(alt *conj, m *merged, hint *conj, hints []*merged, depth i
 			}
 		}
 	}
+	// names one side's patterns match and the other's do not (a pattern that changed)
+	for _, name := range g.namesBetween(alt, hint) {
+		addName(name)
+	}
 	addName(g.freshName(alt, hint))
 	// a second base with every name present (quiet values), to reach members that only
 	// matter together
@@ -965,6 +1025,9 @@ func (g *gen) objects(alt *conj, m *merged, hint *conj, hints []*merged, depth i
 		g.addOptional(b, alt, m, depth, h.maxProps+1)
 		out = append(out, b.value())
 	}
+	// a trigger of the other side's dependentSchemas, with the members its schema speaks
+	// of varied against it
+	out = append(out, g.triggered(alt, base, hint, depth)...)
 	// a trigger of the other side's dependentRequired without what it requires
 	for _, h := range hints {
 		for _, t := range sortedKeys(h.depReq) {
@@ -983,6 +1046,144 @@ func (g *gen) objects(alt *conj, m *merged, hint *conj, hints []*merged, depth i
 		}
 	}
 	return out
+}
+
+// triggered returns objects of alt with a trigger of a dependent schema of hint, alone
+// and with the members the dependent schema names given values that fail it.
+func (g *gen) triggered(alt *conj, base *objBuilder, hint *conj, depth int) []source.Value {
+	if hint == nil {
+		return nil
+	}
+	var out []source.Value
+	for _, f := range g.e.merged(hint).depSch {
+		vc, forbidden := g.e.valueConj(alt, f.str)
+		if forbidden {
+			continue
+		}
+		v, ok := g.quiet(vc, nil, depth+1)
+		if !ok {
+			continue
+		}
+		b := base.clone()
+		b.set(f.str, v)
+		out = append(out, b.value())
+		dep := g.e.with(hint, []*schema.Schema{f.s})
+		for _, k := range g.e.explicitNames(g.e.one(f.s)) {
+			if k == f.str {
+				continue
+			}
+			kc, forbidden := g.e.valueConj(alt, k)
+			if forbidden {
+				continue
+			}
+			hc, _ := g.valueOf(dep, k)
+			for i, x := range g.values(kc, hc, depth+1, false) {
+				if i >= 3 {
+					break
+				}
+				c := b.clone()
+				c.set(k, x)
+				out = append(out, c.value())
+			}
+		}
+	}
+	return out
+}
+
+// unmatch changes v, valid under src, into a value still valid under src that target
+// rejects, branch by branch: while a branch of one of target's anyOf or oneOf groups
+// accepts it, a member that branch names gets a value of src that fails the branch (or,
+// when the branch requires it and src does not, goes). ok is false when that fails.
+func (g *gen) unmatch(v source.Value, src, target *conj) (source.Value, bool) {
+	e := g.e
+	var branches []*schema.Schema
+	for f := range e.merged(target).groups {
+		if f.kind == fAnyOf || f.kind == fOneOf {
+			branches = append(branches, f.subs...)
+		}
+	}
+	for round := 0; round < 8 && round < len(branches)+1; round++ {
+		if ok, _ := e.valid(target, v); !ok {
+			return v, true
+		}
+		if g.stop() {
+			return v, false
+		}
+		progressed := false
+		for _, br := range branches {
+			if ok, err := br.ValidContext(e.ctx, v); err != nil || !ok {
+				continue
+			}
+			if w, ok := g.breakBranch(v, src, br); ok {
+				v, progressed = w, true
+				break
+			}
+		}
+		if !progressed {
+			return v, false
+		}
+	}
+	ok, _ := e.valid(target, v)
+	return v, !ok
+}
+
+// breakBranch changes one member of the object v (valid under src) so that it is still
+// valid under src and invalid under br.
+func (g *gen) breakBranch(v source.Value, src *conj, br *schema.Schema) (source.Value, bool) {
+	e := g.e
+	if v.Kind() != source.Object {
+		return source.Value{}, false
+	}
+	cb := e.one(br)
+	mb := e.merged(cb)
+	ms := e.merged(src)
+	keep := func(w source.Value) bool {
+		if ok, _ := e.valid(src, w); !ok {
+			return false
+		}
+		ok, err := br.ValidContext(e.ctx, w)
+		return err == nil && !ok
+	}
+	var b objBuilder
+	for i := 0; i < v.Len(); i++ {
+		k, m := v.Member(i)
+		b.set(k.Str(), m)
+	}
+	for _, k := range e.explicitNames(cb) {
+		if _, present := b.vals[k]; present && mb.required[k] && !ms.required[k] {
+			if w := b.without(k).value(); keep(w) {
+				return w, true
+			}
+		}
+		vc, forbidden := e.valueConj(src, k)
+		if forbidden {
+			continue
+		}
+		hc, hforbidden := e.valueConj(cb, k)
+		if hforbidden {
+			if _, present := b.vals[k]; !present {
+				if x, ok := g.quiet(vc, nil, 1); ok {
+					c := b.clone()
+					c.set(k, x)
+					if w := c.value(); keep(w) {
+						return w, true
+					}
+				}
+			}
+			continue
+		}
+		for i, x := range g.values(vc, hc, 1, false) {
+			if i >= 4 {
+				break
+			}
+			c := b.clone()
+			c.set(k, x)
+			if w := c.value(); keep(w) {
+				return w, true
+			}
+		}
+	}
+	return source.Value{}, false
 }
 
 // ---- building an instance around a value ----

@@ -22,6 +22,10 @@ import (
 // unknown. Real schemas nest a few dozen levels.
 const maxProofDepth = 10_000
 
+// maxTriggeredDepth bounds the dependent schemas triggeredImplies follows inside each
+// other.
+const maxTriggeredDepth = 32
+
 // maxSplits bounds the alternatives one proof may split a conjunction into (over all its
 // anyOf, oneOf and if groups together).
 const maxSplits = 48
@@ -88,6 +92,9 @@ func (e *engine) prove(memo map[proofKey]bool, prog map[proofKey]progress, key p
 		return false
 	}
 	idx := e.stack
+	if idx == 0 && !e.inHere {
+		e.branchesLeft = maxProofBranches // a question from outside the prover
+	}
 	e.stack++
 	prog[key] = progress{idx, depth}
 	saved := e.minAssume
@@ -110,14 +117,11 @@ func (e *engine) subCore(a, b *conj, dom typeSet, depth int) bool {
 		return true
 	}
 	ma := e.merged(a)
-	d := dom & ma.types
+	d := dom & e.live(a)
 	if d == 0 {
 		return true
 	}
 	mb := e.merged(b)
-	if mb.empty {
-		return false
-	}
 	if vals, ok := e.finiteValues(a, ma, d, true); ok {
 		for _, v := range vals {
 			if good, ok := e.valid(b, v); !good || !ok {
@@ -125,6 +129,10 @@ func (e *engine) subCore(a, b *conj, dom typeSet, depth int) bool {
 			}
 		}
 		return true
+	}
+	if mb.empty {
+		// a is empty: proved by the emptiness rules, on a split if need be
+		return e.proveFacts(a, factsOf(mb, fFalse)[:1], d, depth, maxSplits)
 	}
 	// Groups of b that a repeats are satisfied as a whole.
 	facts := make([]*fact, 0, mb.nFacts)
@@ -134,14 +142,40 @@ func (e *engine) subCore(a, b *conj, dom typeSet, depth int) bool {
 		}
 		facts = append(facts, f)
 	}
-	return e.proveFacts(a, facts, d, depth, maxSplits)
+	if e.proveFacts(a, facts, d, depth, maxSplits) {
+		return true
+	}
+	// what a's double negations affirm holds for a too
+	if more := e.newAffirmations(a); len(more) > 0 && e.sub(e.with(a, more), b, d, depth) {
+		return true
+	}
+	// an empty a is included in anything; so are its classes that are empty, the others
+	// proved class by class
+	if e.empty(a, d, depth) {
+		return true
+	}
+	several := 0
+	for _, k := range kinds {
+		if d&k != 0 {
+			several++
+		}
+	}
+	if several < 2 {
+		return false
+	}
+	for _, k := range kinds {
+		if dk := d & k; dk != 0 && !e.empty(a, dk, depth) && !e.proveFacts(a, facts, dk, depth, maxSplits) {
+			return false
+		}
+	}
+	return true
 }
 
 // proveFacts proves each fact for a, splitting a on one of its own anyOf, oneOf or if
 // groups when that helps.
 func (e *engine) proveFacts(a *conj, facts []*fact, dom typeSet, depth, splits int) bool {
 	ma := e.merged(a)
-	d := dom & ma.types
+	d := dom & e.live(a)
 	if d == 0 {
 		return true
 	}
@@ -158,8 +192,14 @@ func (e *engine) proveFacts(a *conj, facts []*fact, dom typeSet, depth, splits i
 	if alts == nil || len(alts) > splits {
 		return false
 	}
+	// the allowance shrinks with every split, by one at least: a chain of groups of one
+	// branch nested in each other is as long as the schema makes it
+	left := splits / len(alts)
+	if len(alts) == 1 {
+		left = splits - 1
+	}
 	for _, alt := range alts {
-		if !e.proveFacts(alt, failing, d, depth, splits/len(alts)) {
+		if !e.proveFacts(alt, failing, d, depth, left) {
 			return false
 		}
 	}
@@ -315,7 +355,13 @@ func (e *engine) implies(a *conj, ma *merged, f *fact, d typeSet, depth int) boo
 		return false
 	}
 	switch f.kind {
-	case fFalse, fDynamic, fLoop: // nothing proves these
+	case fDynamic, fLoop: // nothing proves these
+		return false
+	}
+	if (f.s != nil || len(f.subs) > 0) && e.opaqueSubs(f) {
+		// A subschema whose evaluation may never end (a loop): the validator stops with
+		// an error wherever it is applied, whatever the rest says (an if whose condition
+		// loops, a contains of minContains 0 whose schema loops, stop the whole evaluation).
 		return false
 	}
 	// A finite set of values is judged exactly: each value valid under the schema object
@@ -333,6 +379,8 @@ func (e *engine) implies(a *conj, ma *merged, f *fact, d typeSet, depth int) boo
 		}
 	}
 	switch f.kind {
+	case fFalse: // only nothing is valid under false
+		return e.empty(a, d, depth)
 	case fType:
 		eff := d
 		if ma.intOnly() {
@@ -363,9 +411,9 @@ func (e *engine) implies(a *conj, ma *merged, f *fact, d typeSet, depth int) boo
 		}
 		return false
 	case fMinLength:
-		return ma.minLen >= f.i
+		return ma.minLen >= f.i || e.patternsBound(ma, 0, f.i-1)
 	case fMaxLength:
-		return ma.maxLen >= 0 && ma.maxLen <= f.i
+		return ma.maxLen >= 0 && ma.maxLen <= f.i || e.patternsBound(ma, f.i+1, -1)
 	case fPattern:
 		if slices.Contains(ma.patterns, f.str) {
 			return true
@@ -482,62 +530,26 @@ func (e *engine) implies(a *conj, ma *merged, f *fact, d typeSet, depth int) boo
 				return true
 			}
 		}
-		return false
+		return e.triggeredImplies(a, ma, f, d&tObject, depth)
 	case fAnyOf:
-		for _, br := range f.subs {
-			if e.sub(a, e.one(br), d, depth) {
-				return true
-			}
-		}
-		for _, k := range kinds {
-			if d&k == 0 {
-				continue
-			}
-			ok := false
-			for _, br := range f.subs {
-				if e.sub(a, e.one(br), d&k, depth) {
-					ok = true
-					break
-				}
-			}
-			if !ok {
-				return false
-			}
-		}
-		return true
+		return e.anyOfImplied(a, ma, f, d, depth)
 	case fOneOf:
 		for _, k := range kinds {
 			dk := d & k
-			if dk == 0 {
+			if dk == 0 || e.oneBranch(a, f, dk, depth) {
 				continue
 			}
-			found := false
-			for j, br := range f.subs {
-				if !e.sub(a, e.one(br), dk, depth) {
-					continue
-				}
-				ok := true
-				for i, other := range f.subs {
-					if i != j && !e.disjoint(a, e.one(other), dk, depth) {
-						ok = false
-						break
-					}
-				}
-				if ok {
-					found = true
-					break
-				}
+			if k == tNumber && e.eachFine(dk, func(x typeSet) bool { return e.oneBranch(a, f, x, depth) }) {
+				continue
 			}
-			if !found {
-				return false
-			}
+			return false
 		}
 		return true
 	case fNot:
 		if e.disjoint(a, e.one(f.s), d, depth) {
 			return true
 		}
-		for _, n := range ma.nots {
+		for _, n := range e.negations(a) {
 			if e.sub(e.one(f.s), e.one(n), d, depth) {
 				return true
 			}
@@ -573,6 +585,218 @@ func (e *engine) implies(a *conj, ma *merged, f *fact, d typeSet, depth int) boo
 		return thenOK && elseOK
 	}
 	return false
+}
+
+// triggeredImplies proves the dependent schema f for the objects of a that have its
+// trigger, fact by fact: a fact that requires the trigger (or what a requires, or what
+// the trigger requires there) holds for them; the others must hold for every object of a.
+// A fact of f's schema may be a dependent schema in turn, asked of implies without a
+// question to the prover in between: dependent schemas nested in each other (or chained
+// by references) are followed maxTriggeredDepth deep, and below that nothing is proved.
+func (e *engine) triggeredImplies(a *conj, ma *merged, f *fact, d typeSet, depth int) bool {
+	m := e.merged(e.one(f.s))
+	if m.empty || e.triggered >= maxTriggeredDepth {
+		return false
+	}
+	e.triggered++
+	defer func() { e.triggered-- }()
+	for g := range m.facts {
+		if g.kind == fRequired && (g.str == f.str || ma.required[g.str] || ma.depReq[f.str][g.str]) {
+			continue
+		}
+		if !e.implies(a, ma, g, d, depth) {
+			return false
+		}
+	}
+	return true
+}
+
+// anyOfImplied proves the anyOf f for every instance of a within d: one branch holds them
+// all, or, class by class (numbers by their finer classes if need be), one branch holds
+// those of the class or the branches together cover them (unionCovers); or the branches
+// are negations whose conjunction a is disjoint from.
+func (e *engine) anyOfImplied(a *conj, ma *merged, f *fact, d typeSet, depth int) bool {
+	for _, br := range f.subs {
+		if e.sub(a, e.one(br), d, depth) {
+			return true
+		}
+	}
+	if xs := e.negatedBranches(f); len(xs) > 0 && e.disjoint(a, e.conjOf(xs, nil), d, depth) {
+		return true
+	}
+	if e.complementCovers(a, f, d, depth) {
+		return true
+	}
+	for _, k := range kinds {
+		dk := d & k
+		if dk == 0 || e.anyBranch(a, f, dk, depth) {
+			continue
+		}
+		if k == tNumber && e.eachFine(dk, func(x typeSet) bool { return e.anyBranch(a, f, x, depth) || e.unionCovers(a, ma, f, x) }) {
+			continue
+		}
+		if k != tNumber && e.unionCovers(a, ma, f, dk) {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// anyBranch proves that one branch of the group f holds every instance of a within d.
+func (e *engine) anyBranch(a *conj, f *fact, d typeSet, depth int) bool {
+	for _, br := range f.subs {
+		if e.sub(a, e.one(br), d, depth) {
+			return true
+		}
+	}
+	return false
+}
+
+// oneBranch proves that one branch of the oneOf f holds every instance of a within d and
+// the others none.
+func (e *engine) oneBranch(a *conj, f *fact, d typeSet, depth int) bool {
+	for j, br := range f.subs {
+		if !e.sub(a, e.one(br), d, depth) {
+			continue
+		}
+		ok := true
+		for i, other := range f.subs {
+			if i != j && !e.disjoint(a, e.one(other), d, depth) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// eachFine reports whether ok holds for each of the finer classes of numbers in d.
+func (e *engine) eachFine(d typeSet, ok func(typeSet) bool) bool {
+	for _, x := range []typeSet{tInt, tDotted, tFrac} {
+		if d&x != 0 && !ok(x) {
+			return false
+		}
+	}
+	return true
+}
+
+// patternsBound reports that no string of a length in [lo, hi] (hi < 0: unbounded)
+// within ma's lengths matches all of ma's patterns: the patterns bound the length (".+"
+// needs one character, "^.{0,5}$" allows five at most).
+func (e *engine) patternsBound(ma *merged, lo, hi int) bool {
+	if len(ma.patterns) == 0 {
+		return false
+	}
+	lo = max(lo, ma.minLen)
+	if ma.maxLen >= 0 && (hi < 0 || ma.maxLen < hi) {
+		hi = ma.maxLen
+	}
+	if hi >= 0 && lo > hi {
+		return true
+	}
+	var must []*automaton
+	for _, p := range ma.patterns {
+		if x := e.pats.get(p); x != nil {
+			must = append(must, x)
+		}
+	}
+	if len(must) == 0 {
+		return false
+	}
+	_, found, exhaustive := solve(strQuery{must: must, minLen: lo, maxLen: hi})
+	return exhaustive && !found
+}
+
+// opaqueSubs reports a subschema of the applicator f whose conjunction is opaque (a part
+// on a loop of in-place applicators).
+func (e *engine) opaqueSubs(f *fact) bool {
+	if f.s != nil && e.reachesLoop(f.s) {
+		return true
+	}
+	for _, s := range f.subs {
+		if s != nil && e.reachesLoop(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// opaque reports a conjunction a part of which reaches a loop of in-place applicators.
+func (e *engine) opaque(c *conj) bool {
+	for _, n := range e.parts(c) {
+		if e.reachesLoop(n.s) {
+			return true
+		}
+	}
+	return false
+}
+
+// reachesLoop reports whether evaluating s on an instance may apply a schema on a loop
+// of in-place applicators to that same instance: s lies on one, or reaches one through
+// $ref, allOf, anyOf, oneOf, not, if/then/else or dependentSchemas. Its evaluation may
+// then never end (jstk's validator stops with an error). The search is depth first with
+// a stack of its own: a chain of references is as long as the documents make it.
+func (e *engine) reachesLoop(s *schema.Schema) bool {
+	type frame struct {
+		s    *schema.Schema
+		subs []*schema.Schema
+		next int
+	}
+	var frames []frame
+	// open starts looking at t: true when it lies on a loop itself, else a frame with the
+	// schemas it applies in place.
+	open := func(t *schema.Schema) bool {
+		e.loopMemo[t] = 1
+		if t.InPlaceLoop() {
+			e.loopMemo[t] = 2
+			return true
+		}
+		n := e.node(t)
+		subs := append([]*schema.Schema{n.ref, n.not, n.ifS, n.thenS, n.elseS}, n.dynRefs...)
+		subs = append(append(append(subs, n.allOf...), n.anyOf...), n.oneOf...)
+		for _, d := range n.depSchemas {
+			subs = append(subs, d)
+		}
+		frames = append(frames, frame{s: t, subs: subs})
+		return false
+	}
+	switch e.loopMemo[s] {
+	case 1, 3:
+		return false // in progress (a loop of its own is marked on its schemas), or no
+	case 2:
+		return true
+	}
+	found := open(s)
+	for !found && len(frames) > 0 {
+		f := &frames[len(frames)-1]
+		if f.next == len(f.subs) {
+			e.loopMemo[f.s] = 3
+			frames = frames[:len(frames)-1]
+			continue
+		}
+		x := f.subs[f.next]
+		f.next++
+		if x == nil {
+			continue
+		}
+		switch e.loopMemo[x] {
+		case 1, 3:
+			continue
+		case 2:
+			found = true
+		default:
+			found = open(x)
+		}
+	}
+	// every schema being looked at reaches the one found
+	for _, f := range frames {
+		e.loopMemo[f.s] = 2
+	}
+	return found
 }
 
 // defaultFills reports whether the reader-defaults policy covers a required property: the
@@ -746,12 +970,15 @@ func (e *engine) partCovers(n *node, region, outside []*automaton, regionExact b
 
 // disjoint reports a proof that no instance with a class in dom is valid under both.
 func (e *engine) disjoint(a, b *conj, dom typeSet, depth int) bool {
+	if e.opaque(a) || e.opaque(b) {
+		return false // an evaluation that may not end is neither in nor out
+	}
 	return e.prove(e.disMemo, e.disProg, memoKey(a, b, dom), depth, func() bool { return e.disjointCore(a, b, dom, depth) })
 }
 
 func (e *engine) disjointCore(a, b *conj, dom typeSet, depth int) bool {
 	ma, mb := e.merged(a), e.merged(b)
-	d := dom & ma.types & mb.types
+	d := dom & e.live(a) & e.live(b)
 	if d == 0 {
 		return true
 	}
@@ -844,7 +1071,7 @@ func (e *engine) disjointKind(a *conj, ma *merged, b *conj, mb *merged, d typeSe
 	}
 	// a excludes what b requires, through not
 	for _, pair := range [][2]*conj{{a, b}, {b, a}} {
-		for _, n := range e.merged(pair[0]).nots {
+		for _, n := range e.negations(pair[0]) {
 			if e.sub(pair[1], e.one(n), d, depth) {
 				return true
 			}

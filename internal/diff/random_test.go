@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"maps"
 	"math/rand"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
 
 // rgen makes random schemas of the vocabulary, as JSON values (maps and slices), for the
@@ -545,28 +545,38 @@ func (g rre) mutate(p string) string {
 }
 
 // runPairs checks n pairs (a tenth with -short) that pair makes from a source seeded with
-// 1, and that at least three in four of them compile.
+// 1, and that at least three in four of them compile. JSTK_PAIRS and JSTK_PAIRS_SEED ask
+// for another count and seed.
 func runPairs(t *testing.T, n int, pair func(r *rand.Rand, i int) (a, b any)) {
 	t.Helper()
 	if testing.Short() {
 		n /= 10
 	}
-	r := rand.New(rand.NewSource(1))
+	seed := int64(1)
+	if v, err := strconv.ParseInt(os.Getenv("JSTK_PAIRS_SEED"), 10, 64); err == nil {
+		seed = v // a run of other pairs (the committed counts are seed 1's)
+	}
+	if v, err := strconv.Atoi(os.Getenv("JSTK_PAIRS")); err == nil {
+		n = v
+	}
+	r := rand.New(rand.NewSource(seed))
 	compared := 0
+	tally := &oracleTally{}
 	for i := 0; i < n; i++ {
-		if a, b := pair(r, i); checkPair(t, a, b) {
+		if a, b := pair(r, i); checkPair(t, a, b, tally) {
 			compared++
 		}
 	}
 	if compared < n*3/4 {
 		t.Errorf("only %d of %d generated pairs compiled", compared, n)
 	}
+	t.Log("\n" + tally.String())
 }
 
 // checkPair compares two generated schemas, when both compile (it reports whether they
 // did): every example separates them, no example refutes a claim of the rule engine, and
 // no instance sample generates refutes a compatible verdict.
-func checkPair(t *testing.T, a, b any) bool {
+func checkPair(t *testing.T, a, b any, tally *oracleTally) bool {
 	t.Helper()
 	at, _ := json.Marshal(a)
 	bt, _ := json.Marshal(b)
@@ -578,8 +588,7 @@ func checkPair(t *testing.T, a, b any) bool {
 	if err != nil {
 		return false
 	}
-	opts := &Options{SearchCandidates: 300, SearchBudget: time.Minute, ProofSteps: 50000}
-	res, err := Compare(context.Background(), old, new, opts)
+	res, err := Compare(context.Background(), old, new, oracleOptions())
 	if err != nil {
 		t.Fatalf("OLD %s NEW %s: %v", at, bt, err)
 	}
@@ -590,6 +599,9 @@ func checkPair(t *testing.T, a, b any) bool {
 	}
 	if res.Search.Contradictions > 0 {
 		t.Errorf("%s: %d claims refuted by examples\n%s", id, res.Search.Contradictions, textOf(res))
+	}
+	for _, f := range checkOracle(a, b, old, new, res, "generated", tally) {
+		t.Error(f)
 	}
 	return true
 }

@@ -3,6 +3,7 @@ package diff
 import (
 	"errors"
 	"regexp/syntax"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -246,6 +247,64 @@ func compileAutomaton(p string) (*automaton, error) {
 	return a, nil
 }
 
+// buildFolded builds a literal or a class that folds case: each rune with every rune of
+// its case orbit (unicode.SimpleFold).
+func (a *automaton) buildFolded(re *syntax.Regexp) (int, []hole, error) {
+	fold := func(ranges []rune) ([]rune, error) {
+		var rs []rune
+		for i := 0; i+1 < len(ranges); i += 2 {
+			if ranges[i+1]-ranges[i] > 256 {
+				return nil, errUnsupported
+			}
+			for r := ranges[i]; r <= ranges[i+1]; r++ {
+				rs = append(rs, r)
+				for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+					rs = append(rs, f)
+				}
+			}
+		}
+		slices.Sort(rs)
+		var out []rune
+		for _, r := range slices.Compact(rs) {
+			if n := len(out); n > 0 && out[n-1]+1 == r {
+				out[n-1] = r
+				continue
+			}
+			out = append(out, r, r)
+		}
+		return out, nil
+	}
+	if re.Op == syntax.OpCharClass {
+		ranges, err := fold(re.Rune)
+		if err != nil {
+			return 0, nil, err
+		}
+		s := a.add(nstate{op: opChar, ranges: ranges, out: -1})
+		return s, []hole{{s, false}}, nil
+	}
+	if len(re.Rune) == 0 {
+		s := a.add(nstate{op: opSplit, out: -1, out1: -1})
+		return s, []hole{{s, false}, {s, true}}, nil
+	}
+	first := -1
+	var prev []hole
+	for _, r := range re.Rune {
+		ranges, err := fold([]rune{r, r})
+		if err != nil {
+			return 0, nil, err
+		}
+		s := a.add(nstate{op: opChar, ranges: ranges, out: -1})
+		if first < 0 {
+			first = s
+		}
+		for _, h := range prev {
+			a.patch(h, s)
+		}
+		prev = []hole{{s, false}}
+	}
+	return first, prev, nil
+}
+
 func (a *automaton) add(s nstate) int {
 	a.states = append(a.states, s)
 	return len(a.states) - 1
@@ -271,7 +330,9 @@ func (a *automaton) build(re *syntax.Regexp) (int, []hole, error) {
 		return 0, nil, errUnsupported
 	}
 	if re.Flags&syntax.FoldCase != 0 && (re.Op == syntax.OpLiteral || re.Op == syntax.OpCharClass) {
-		return 0, nil, errUnsupported
+		// Go's parser reads a class of one letter in both cases ([kK]) as a literal that
+		// folds case: each rune stands for its case orbit
+		return a.buildFolded(re)
 	}
 	switch re.Op {
 	case syntax.OpNoMatch:

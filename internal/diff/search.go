@@ -42,6 +42,7 @@ type dirState struct {
 	count    int
 	limit    int
 	ticks    int
+	until    int // the count at which the location being searched has had its share (0: none)
 	gen      *gen
 	found    bool // an example was found in this direction
 }
@@ -65,7 +66,7 @@ func (s *searcher) stop() bool {
 		s.e.searchTimedOut = true
 		return true
 	}
-	return false
+	return s.until > 0 && s.count >= s.until
 }
 
 // start begins the search of one direction, with its own budget.
@@ -129,14 +130,31 @@ func (s *searcher) targeted(dir int) source.Value {
 			if dir == dirForward {
 				src, hint = fn, fo
 			}
+			// each location gets its share, making values as well as trying them: one
+			// whose values cost much (deep objects of many members) no longer leaves the
+			// locations after it nothing
+			s.until = s.count + share
 			vals := g.values(src, hint, 0, pass == 1)
-			until := s.count + share
+			vals = append(s.unmatched(it, dir, src, hint, vals), vals...)
+			unmatchTries := 4
+			if pass == 0 {
+				s.until = 0 // the first pass tries its few values whatever they cost
+			}
 			for _, v := range vals {
-				if s.stop() || !s.needs(it, dir) || (pass == 1 && s.count >= until) {
+				if s.stop() || !s.needs(it, dir) {
 					break
 				}
 				for _, x := range s.embed(g, it.path, dir, v) {
-					if ex, job, ok := s.check(x, dir, it); ok {
+					ex, job, ok := s.check(x, dir, it)
+					if !ok && unmatchTries > 0 {
+						// the other side may accept it whole through another branch of a
+						// group around the change: make it fail those too
+						unmatchTries--
+						if w, changed := s.unmatchWhole(x, dir); changed {
+							ex, job, ok = s.check(w, dir, it)
+						}
+					}
+					if ok {
 						if !first.IsValid() {
 							firstJob = job
 							// The verdict is settled: examples for the other changes get a
@@ -153,6 +171,7 @@ func (s *searcher) targeted(dir int) source.Value {
 					}
 				}
 			}
+			s.until = 0
 		}
 	}
 	s.drain()
@@ -163,6 +182,59 @@ func (s *searcher) targeted(dir int) source.Value {
 		s.finish()
 	}
 	return first
+}
+
+// unmatched returns values of src made from vals that the other side's groups at the
+// location reject as a whole: where the other side still accepts a value through another
+// branch of an anyOf or oneOf (the branch changed, its siblings did not), members are
+// changed until no branch does (gen.unmatch). For a branch of a group, the other side's
+// location is its context, the group with every branch.
+func (s *searcher) unmatched(it *item, dir int, src, hint *conj, vals []source.Value) []source.Value {
+	target := hint
+	if it.branch {
+		ctx := it.ctxN
+		if dir == dirForward {
+			ctx = it.ctxO
+		}
+		target = s.e.conjOf(ctx, nil)
+	}
+	if s.e.merged(target).nGroups == 0 {
+		return nil
+	}
+	var out []source.Value
+	for i, v := range vals {
+		if i >= 6 || s.stop() {
+			break
+		}
+		if ok, _ := s.e.valid(target, v); !ok {
+			continue // rejected already
+		}
+		if w, ok := s.gen.unmatch(v, src, target); ok {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// unmatchWhole returns x (a whole instance) changed so that the other side's groups reject
+// it (gen.unmatch over the root schemas), when x is valid under the source side and the
+// other side accepts it.
+func (s *searcher) unmatchWhole(x source.Value, dir int) (source.Value, bool) {
+	e := s.e
+	src, other := e.one(s.old), e.one(s.new)
+	if dir == dirForward {
+		src, other = other, src
+	}
+	if e.merged(other).nGroups == 0 {
+		return source.Value{}, false
+	}
+	if ok, _ := e.valid(src, x); !ok {
+		return source.Value{}, false
+	}
+	if ok, _ := e.valid(other, x); !ok {
+		return source.Value{}, false
+	}
+	return s.gen.unmatch(x, src, other)
 }
 
 // generic searches from the whole schemas. When the direction is proved, it is a short
@@ -274,7 +346,7 @@ func (s *searcher) check(x source.Value, dir int, at *item) (source.Value, *shri
 	if err != nil || ok {
 		return source.Value{}, nil, false
 	}
-	errs, _ := other.ValidateContext(s.e.ctx, read)
+	errs := s.failures(other, read)
 	s.prepare(dir)
 	ch := s.attr.best(dir, errs, at, x)
 	if ch != nil && ch.example.IsValid() && s.found {
@@ -294,9 +366,25 @@ func (s *searcher) check(x source.Value, dir int, at *item) (source.Value, *shri
 	if s.e.opts.RequiredWithDefault {
 		read = s.e.fillDefaults(s.e.one(other), x, 0)
 	}
-	errs, _ = other.ValidateContext(s.e.ctx, read)
+	errs = s.failures(other, read)
 	s.assign(s.orphan(dir, errs, at), x, dir)
 	return x, nil, true
+}
+
+// maxFailures bounds the errors an attribution reads: collecting the errors of every
+// branch of nested oneOfs is exponential in the depth of the instance (a oneOf of twelve
+// recursive branches took minutes on an instance eight levels deep), and the best
+// explanation is among the first errors.
+const maxFailures = 512
+
+// failures returns the errors of v under sch, at most maxFailures of them (none when the
+// evaluation could not be completed, the run's context cancelled included).
+func (s *searcher) failures(sch *schema.Schema, v source.Value) []schema.Error {
+	errs, _, err := sch.ValidateLimitContext(s.e.ctx, v, maxFailures)
+	if err != nil {
+		return nil
+	}
+	return errs
 }
 
 // separates returns the test an example keeps passing while it is made smaller: valid on
@@ -321,8 +409,8 @@ func (s *searcher) separates(dir int, ch *change, a *attributor, at *item) func(
 		if ch == nil {
 			return true
 		}
-		errs, err := other.ValidateContext(s.e.ctx, r)
-		if err != nil || len(errs) == 0 {
+		errs := s.failures(other, r)
+		if len(errs) == 0 {
 			return false
 		}
 		// the smaller example must still fail where the chosen change is
@@ -637,6 +725,12 @@ func (a *attributor) best(dir int, errs []schema.Error, at *item, x source.Value
 			f = ch.of
 		}
 		if f == nil {
+			// a location one side of which holds nothing: any failure at or below it
+			if ch.whole && !proved && ch.it != nil && a.errorBelow(a.split(ch.it.ipath), errs) {
+				if score := 2*len(ch.it.ipath) + 1; score > bestScore {
+					best, bestScore = ch, score
+				}
+			}
 			continue
 		}
 		score, strong, inst := matchScore(f, &ch.match[dir-1], errs)

@@ -58,6 +58,7 @@ type item struct {
 	pol        int8 // +1, -1 under not, 0 where the effect on the whole cannot be told
 	dom        typeSet
 	root       bool
+	branch     bool // a branch of an anyOf or oneOf; its context holds the group and the other branches
 	changes    []*change
 	fo, fn     *conj // o and n with their context, once made (full)
 }
@@ -107,6 +108,7 @@ type change struct {
 	placed     *placed       // where its keywords are, when located ahead of the report
 	match      [2]*factMatch // matchScore's view of nf (backward) and of (forward), by direction
 	ruled      [2]bool       // the rule engine proved the direction (the search's attributions read this)
+	whole      bool          // the change is the whole location (one side holds nothing there): no fact to match
 }
 
 // memberToks caches a change's member pattern in one direction: its tokens and its
@@ -180,13 +182,13 @@ func (c *cmpCtx) add(kind string, of, nf []*fact, msg string) *change {
 	}
 	ch.bw, ch.fw = pProved, pProved
 	for _, f := range nf {
-		if !c.e.implies(c.fo, c.fmo, f, c.dom&c.fmo.types, 0) {
+		if !c.e.implies(c.fo, c.fmo, f, c.dom&c.e.live(c.fo), 0) {
 			ch.bw = pUnknown
 			break
 		}
 	}
 	for _, f := range of {
-		if !c.e.implies(c.fn, c.fmn, f, c.dom&c.fmn.types, 0) {
+		if !c.e.implies(c.fn, c.fmn, f, c.dom&c.e.live(c.fn), 0) {
 			ch.fw = pUnknown
 			break
 		}
@@ -222,11 +224,11 @@ func (c *cmpCtx) polarize(ch *change) {
 	}
 }
 
-func (c *cmpCtx) child(o, n []*schema.Schema, ctxO, ctxN []*schema.Schema, st *step, ipath string, pol int8, dom typeSet) {
+func (c *cmpCtx) child(o, n []*schema.Schema, ctxO, ctxN []*schema.Schema, st *step, ipath string, pol int8, dom typeSet) *item {
 	if c.e.sameRoots(o, n) {
 		// the walk skips a location whose two sides are the same schemas: know it before
 		// building the views of every unchanged property
-		return
+		return nil
 	}
 	it := &item{o: c.e.conjOf(o, nil), n: c.e.conjOf(n, nil), ctxO: ctxO, ctxN: ctxN, ipath: ipath, pol: pol, dom: dom,
 		so: firstOr(o, c.it.so), sn: firstOr(n, c.it.sn)}
@@ -240,6 +242,7 @@ func (c *cmpCtx) child(o, n []*schema.Schema, ctxO, ctxN []*schema.Schema, st *s
 		}
 	}
 	c.children = append(c.children, it)
+	return it
 }
 
 // inPlace returns the roots that apply to the same instance, for children of applicators.
@@ -295,7 +298,7 @@ func (e *engine) compare(it *item) []*item {
 	fo, fn := e.full(it)
 	c := &cmpCtx{e: e, it: it, fo: fo, fn: fn, fmo: e.merged(fo), fmn: e.merged(fn), lo: it.o, ln: it.n, mo: e.merged(it.o), mn: e.merged(it.n)}
 	// The classes that matter here: those either side admits.
-	c.dom = it.dom & (c.fmo.types | c.fmn.types)
+	c.dom = it.dom & (e.live(fo) | e.live(fn))
 	mo, mn := c.mo, c.mn
 	if it.root {
 		od, nd := c.mainO().s.Draft, c.mainN().s.Draft
@@ -318,6 +321,9 @@ func (e *engine) compare(it *item) []*item {
 		}
 		return c.children
 	}
+	if c.emptiness() {
+		return c.children
+	}
 	c.types()
 	c.enums()
 	if c.dom&tNumber != 0 {
@@ -335,6 +341,35 @@ func (e *engine) compare(it *item) []*item {
 	c.applicators()
 	c.loops()
 	return c.children
+}
+
+// emptiness reports a side that holds no instance here although no false schema says so
+// (a contradiction that hides: an integer range with no integer, a required property that
+// cannot be present, a oneOf of one branch twice, ...), as a schema-rejects-all or
+// schema-accepts-again change, and reports whether one did: the changes below it do not
+// matter. Nothing to something is backward compatible here, something to nothing forward
+// compatible; the other direction is for the search to show.
+func (c *cmpCtx) emptiness() bool {
+	e := c.e
+	dom := c.it.dom
+	emptyO, emptyN := e.emptyHere(c.fo, dom), e.emptyHere(c.fn, dom)
+	if !emptyO && !emptyN {
+		return false
+	}
+	if emptyO && emptyN {
+		return true // both hold nothing: nothing changed here
+	}
+	ch := &change{level: "validation", it: c.it, on: c.mainO(), nn: c.mainN(), whole: true}
+	if emptyN {
+		ch.kind, ch.msg = "schema-rejects-all", "the schema now rejects every value here (its keywords contradict each other)"
+		ch.bw, ch.fw = pUnknown, pProved
+	} else {
+		ch.kind, ch.msg = "schema-accepts-again", "the schema no longer rejects every value here (its keywords contradicted each other)"
+		ch.bw, ch.fw = pProved, pUnknown
+	}
+	c.polarize(ch)
+	c.it.changes = append(c.it.changes, ch)
+	return true
 }
 
 // loops reports a schema on a loop of in-place applicators on either side (the fact fLoop)
@@ -1072,8 +1107,10 @@ func (c *cmpCtx) objects() {
 			// the names it matches leave the reach of additionalProperties: the old side's
 			// additionalProperties must still hold for them
 			c.add("pattern-property-added", otherNameFacts(c.mo), fn, fmt.Sprintf("properties matching %q now have a schema", p))
+			c.patternVsAdditional(pto, ptn, nil, fn, st, ip)
 		default:
 			c.add("pattern-property-removed", fo, otherNameFacts(c.mn), fmt.Sprintf("properties matching %q no longer have a schema", p))
+			c.patternVsAdditional(pto, ptn, fo, nil, st, ip)
 		}
 	}
 	// additionalProperties
@@ -1140,6 +1177,27 @@ func (c *cmpCtx) objects() {
 		default:
 			c.add("dependent-schema-removed", fo, nil, fmt.Sprintf("objects with %q no longer need to match a schema", t))
 		}
+	}
+}
+
+// patternVsAdditional compares the schemas that apply to the names a pattern matches on
+// the side that has it (its only pattern, fo or fn) and on the side that has no pattern
+// but additionalProperties (the same names under another spelling: patternProperties
+// ".*" against additionalProperties), so that what changed inside them is found too.
+func (c *cmpCtx) patternVsAdditional(pto, ptn map[string][]*fact, fo, fn []*fact, st *step, ip string) {
+	withP, without := pto, ptn
+	if fn != nil {
+		withP, without = ptn, pto
+	}
+	if len(withP) != 1 || len(without) != 0 {
+		return
+	}
+	ao, an := factsOf(c.mo, fAdditional), factsOf(c.mn, fAdditional)
+	if fo != nil && len(an) == 1 && len(ao) == 0 {
+		c.childIfReal(schemasOf(fo), []*schema.Schema{an[0].s}, st, ip)
+	}
+	if fn != nil && len(ao) == 1 && len(an) == 0 {
+		c.childIfReal([]*schema.Schema{ao[0].s}, schemasOf(fn), st, ip)
 	}
 }
 
@@ -1349,7 +1407,9 @@ func (c *cmpCtx) alignBranches(name string, gO, gN *fact, ctxO, ctxN []*schema.S
 	}
 	for i, j := range pairO {
 		if j >= 0 && !e.same(gO.subs[i], gN.subs[j]) {
-			c.child([]*schema.Schema{gO.subs[i]}, []*schema.Schema{gN.subs[j]}, ctxO, ctxN, nil, c.it.ipath, pol, c.dom)
+			if ch := c.child([]*schema.Schema{gO.subs[i]}, []*schema.Schema{gN.subs[j]}, ctxO, ctxN, nil, c.it.ipath, pol, c.dom); ch != nil {
+				ch.branch = true
+			}
 		}
 	}
 	for j, i := range pairN {

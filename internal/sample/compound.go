@@ -459,13 +459,23 @@ func (g *gen) array(c *conj, ptr string, depth int) (source.Value, bool) {
 			rules = append(rules, containsRule{p.contains, p.minContains, p.maxContains, c.scopes[p.s]})
 		}
 	}
-	need := 0
+	need, sum, needing := 0, 0, 0
 	for _, r := range rules {
 		need = max(need, r.min)
+		sum += r.min
+		if r.min > 0 {
+			needing++
+		}
 		if r.max >= 0 && r.min > r.max {
 			g.fail(ptr, true, "minContains %d is greater than maxContains %d", r.min, r.max)
 			return source.Value{}, false
 		}
+	}
+	// Several contains (under allOf) may need items of their own ([A, B] for a contains
+	// of A and one of B): every other try gives each its own items, when the length allows.
+	separate := needing > 1 && g.try%2 == 0 && (hi < 0 || sum <= hi)
+	if separate {
+		need = sum
 	}
 	lo = max(lo, need)
 	if lo > maxGenerated {
@@ -490,6 +500,21 @@ func (g *gen) array(c *conj, ptr string, depth int) (source.Value, bool) {
 	for _, r := range rules {
 		limited = limited || r.max >= 0
 	}
+	// owner[i] is the contains rule whose match item i is (separate), or -1: every rule
+	// that needs matches (shared) when i is among the last need items
+	owner := make([]int, n)
+	for i := range owner {
+		owner[i] = -1
+	}
+	if separate {
+		i := n - need
+		for k, r := range rules {
+			for j := 0; j < r.min && i < n; j++ {
+				owner[i] = k
+				i++
+			}
+		}
+	}
 	var items []source.Value
 	for i := 0; i < n; i++ {
 		cc := &conj{}
@@ -505,8 +530,9 @@ func (g *gen) array(c *conj, ptr string, depth int) (source.Value, bool) {
 				covered = true
 			}
 		}
-		for _, r := range rules {
+		for k, r := range rules {
 			switch {
+			case separate && forced && owner[i] != k:
 			case forced && r.min > 0:
 				g.add(cc, r.s, r.scope)
 				covered = true

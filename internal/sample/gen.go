@@ -641,6 +641,14 @@ func (g *gen) value(c *conj, ptr string, depth int, avoid []source.Value) (sourc
 			}
 		}
 		if len(good) == 0 {
+			// 1.0 for an enum's 1, where only that spelling passes (draft 4's integer)
+			for _, v := range withTwins(vals)[len(vals):] {
+				if !containsValue(avoid, v) && g.check(c, v) {
+					good = append(good, v)
+				}
+			}
+		}
+		if len(good) == 0 {
 			g.fail(ptr, avoid == nil, "no value of the enum/const at %s satisfies the other constraints here", enumSource(g, c))
 			return source.Value{}, false
 		}

@@ -92,7 +92,8 @@ type Violation struct {
 type Failure struct {
 	// Reason says what went wrong, in words.
 	Reason string `json:"reason"`
-	// Unsatisfiable is true when the reason is a contradiction in the schema itself.
+	// Unsatisfiable is true when the reason is a proof that no value satisfies the schema
+	// (a contradiction in the schema itself); a failure without a proof leaves it false.
 	Unsatisfiable bool `json:"unsatisfiable"`
 	// InstanceLocation is where in the instance the problem lies.
 	InstanceLocation string `json:"instanceLocation"`
@@ -151,20 +152,20 @@ func (f *Failure) message(r *Result) string {
 	if f.Stopped {
 		return fmt.Sprintf("sample: %d of %d instances generated; %s", len(r.values), r.Requested, f.Reason)
 	}
-	what := "no valid instance"
+	what := "no valid instance was"
 	if r.invalid {
-		what = "no instance violating exactly one constraint"
+		what = "no instance violating exactly one constraint was"
 	}
 	loc := ""
 	if f.InstanceLocation != "" {
 		loc = " (at " + f.InstanceLocation + ")"
 	}
-	kind := "the budget was exhausted"
 	if f.Unsatisfiable {
-		kind = "the schema is unsatisfiable"
+		return fmt.Sprintf("sample: %d of %d instances generated; the schema is unsatisfiable: %s%s",
+			len(r.values), r.Requested, f.Reason, loc)
 	}
-	return fmt.Sprintf("sample: %d of %d instances generated; %s was found in %d attempts: %s: %s%s",
-		len(r.values), r.Requested, what, f.Attempts, kind, f.Reason, loc)
+	return fmt.Sprintf("sample: %d of %d instances generated; %s found in %d attempts (the schema is not shown unsatisfiable): %s%s",
+		len(r.values), r.Requested, what, f.Attempts, f.Reason, loc)
 }
 
 // Diagnostics reports a failure.
@@ -322,9 +323,19 @@ func (g *gen) validInstance(ctx context.Context, i int) (source.Value, *Failure,
 		}
 	}
 	f := &Failure{Attempts: attempts}
+	// Only a proof says the schema is unsatisfiable: the attempts may have failed on a
+	// satisfiable schema (a choice that led nowhere).
+	r := g.unsatisfiable(g.root)
+	if ctx.Err() != nil || g.halt != nil {
+		return source.Value{}, nil, false // stopped: said by the caller
+	}
+	if r != nil {
+		f.Reason, f.InstanceLocation, f.Unsatisfiable = r.msg(), r.ptr, true
+		return source.Value{}, f, false
+	}
 	switch {
-	case g.why != nil && g.why.static && contradicted == attempts:
-		f.Reason, f.InstanceLocation, f.Unsatisfiable = g.why.msg(), g.why.ptr, true
+	case g.why != nil && g.why.static:
+		f.Reason, f.InstanceLocation = "the attempts kept failing here: "+g.why.msg(), g.why.ptr
 	case lastErr != nil:
 		f.Reason = fmt.Sprintf("the generated instances kept failing %s: %s", lastErr.KeywordLocation, lastErr.Message)
 		f.InstanceLocation = lastErr.InstanceLocation

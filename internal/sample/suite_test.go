@@ -95,6 +95,7 @@ func TestJSONSchemaTestSuite(t *testing.T) {
 	stats := map[string]*count{}
 	var failures []string
 	all := &count{}
+	unsat := 0
 	for _, sc := range cases {
 		res, err := Generate(context.Background(), sc.schema, &Options{Seed: 1})
 		if err != nil {
@@ -119,6 +120,11 @@ func TestJSONSchemaTestSuite(t *testing.T) {
 			t.Errorf("%s: no instance and no failure", sc.id)
 			continue
 		}
+		if res.Failure.Unsatisfiable {
+			// a valid test instance refutes it
+			unsat++
+			t.Errorf("%s: claimed unsatisfiable, but the suite has a valid instance: %s", sc.id, res.Failure.Reason)
+		}
 		failures = append(failures, sc.id+"\t"+res.Failure.Reason)
 	}
 	var sb strings.Builder
@@ -134,6 +140,7 @@ func TestJSONSchemaTestSuite(t *testing.T) {
 		fmt.Fprintf(&sb, "%-22s %4d / %4d  %6.2f%%\n", k, c.pass, c.total, 100*float64(c.pass)/float64(c.total))
 	}
 	fmt.Fprintf(&sb, "%-22s %4d / %4d  %6.2f%%\n", "all", all.pass, all.total, 100*float64(all.pass)/float64(all.total))
+	fmt.Fprintf(&sb, "claimed unsatisfiable (each refuted by the suite's valid instance): %d\n", unsat)
 	sb.WriteString("# schemas without a sample, with the reason sample gives\n")
 	for _, f := range failures {
 		sb.WriteString(f + "\n")
@@ -226,10 +233,18 @@ func sortedNames[V any](m map[string]V) []string {
 func TestSchemaStore(t *testing.T) {
 	schemas, bad := schemaStore(t)
 	var failures []string
-	pass := 0
+	pass, withValid, sampledWithValid, unsat := 0, 0, 0, 0
 	start := time.Now()
+	testDir := filepath.Join(corpora.Dir(t, "schemastore-dev"), "src", "test")
 	for _, name := range sortedNames(schemas) {
 		s := schemas[name]
+		// SchemaStore's CI instances valid under it (src/test/<name>/): the schema is
+		// satisfiable, and sample must say nothing else
+		entries, _ := os.ReadDir(filepath.Join(testDir, strings.TrimSuffix(name, ".json")))
+		hasValid := len(entries) > 0
+		if hasValid {
+			withValid++
+		}
 		res, err := Generate(context.Background(), s, &Options{Seed: 1})
 		if err != nil {
 			t.Fatal(err)
@@ -241,7 +256,16 @@ func TestSchemaStore(t *testing.T) {
 				continue
 			}
 			pass++
+			if hasValid {
+				sampledWithValid++
+			}
 			continue
+		}
+		if res.Failure.Unsatisfiable {
+			unsat++
+			if hasValid {
+				t.Errorf("%s: claimed unsatisfiable, but SchemaStore has instances valid under it: %s", name, res.Failure.Reason)
+			}
 		}
 		failures = append(failures, name+"\t"+res.Failure.Reason)
 	}
@@ -252,6 +276,7 @@ func TestSchemaStore(t *testing.T) {
 	sb.WriteString("# (go test ./internal/sample -run TestSchemaStore$; JSTK_UPDATE=1 rewrites)\n")
 	fmt.Fprintf(&sb, "schemas %d, compiled by jstk %d, valid sample %d = %.2f%% of the compiled, %.2f%% of all\n",
 		total+len(bad), total, pass, 100*float64(pass)/float64(total), 100*float64(pass)/float64(total+len(bad)))
+	fmt.Fprintf(&sb, "compiled schemas with SchemaStore test instances %d, valid sample %d; claimed unsatisfiable %d\n", withValid, sampledWithValid, unsat)
 	sb.WriteString("# schemas that jstk's compiler rejects (no sample possible)\n")
 	for _, name := range sortedNames(bad) {
 		msg := strings.SplitN(bad[name].Error(), "\n", 2)[0]

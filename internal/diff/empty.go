@@ -1,0 +1,591 @@
+package diff
+
+import (
+	"math/big"
+	"slices"
+	"sync"
+
+	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/source"
+)
+
+// Emptiness: a conjunction that no instance satisfies, in some or all of its classes. It
+// hides in many spellings (an integer range with no integer in it, more items needed than
+// a closed tuple allows, a required property that cannot be present, a oneOf whose
+// branches overlap completely, a not of something that accepts everything, an enum whose
+// values all fail the other keywords), and it decides changes: nothing to something is
+// forward-incompatible only, and so on.
+//
+// Two levels. live gives the classes a conjunction may still hold after cheap rules that
+// look at its merged view alone; every proof reads its classes from there. empty proves
+// the rest with rules that ask the prover (a member that must be present and cannot be,
+// the branches of a group, a negation that covers a class); it is a question to the
+// prover like any other: memoised, assumed for recursive schemas met again below an
+// instance level (a greatest fixpoint is sound here too, instances being finite), and
+// bounded by the step budget. The prover asks it as the inclusion in the false schema
+// (sub(a, false)), where it can also split a on its groups.
+
+var (
+	falseOnce   sync.Once
+	falseSchema *schema.Schema
+)
+
+// theFalse returns a compiled false schema, the target of emptiness questions.
+func theFalse() *schema.Schema {
+	falseOnce.Do(func() {
+		doc, err := source.ParseJSON("false.json", []byte("false"), nil)
+		if err != nil {
+			panic(err)
+		}
+		c := schema.NewCompiler(&schema.Options{Draft: schema.Draft2020})
+		const uri = "urn:jstk:diff:false"
+		if err := c.AddDocument(uri, doc); err != nil {
+			panic(err)
+		}
+		if falseSchema, err = c.Compile(uri); err != nil {
+			panic(err)
+		}
+	})
+	return falseSchema
+}
+
+// falseConj is the conjunction of the false schema alone.
+func (e *engine) falseConj() *conj { return e.one(theFalse()) }
+
+// provedEmpty reports a proof that s accepts no instance.
+func (e *engine) provedEmpty(s *schema.Schema) bool {
+	return e.sub(e.one(s), e.falseConj(), tAll, 0)
+}
+
+// fineKinds are the classes a negation may cover one at a time: numbers split as the
+// drafts split them.
+var fineKinds = []typeSet{tNull, tBool, tInt, tDotted, tFrac, tString, tArray, tObject}
+
+// live returns the classes of instances c may hold: its merged types less those the cheap
+// rules of liveTypes rule out. It is kept on the conjunction.
+func (e *engine) live(c *conj) typeSet {
+	if c.liveDone {
+		return c.live
+	}
+	m := e.merged(c)
+	t := m.types
+	if t != 0 && !e.opaque(c) {
+		t = e.liveTypes(c, m, t)
+	}
+	c.live, c.liveDone = t, true
+	return t
+}
+
+// liveTypes removes from t the classes c cannot hold by its merged view: numbers with no
+// number (no integer, no multiple) in range, arrays that need more items than they may
+// have, objects that need more properties than they may have or a property they may not
+// have, and the classes a negation accepts entirely.
+func (e *engine) liveTypes(c *conj, m *merged, t typeSet) typeSet {
+	if m.nGroups > 0 && e.repeatedOneOf(m) {
+		return 0
+	}
+	if t&tNumber != 0 && noNumber(m, t) {
+		t &^= tNumber
+	}
+	if t&tArray != 0 && e.noArray(c, m) {
+		t &^= tArray
+	}
+	if t&tObject != 0 && e.noObject(c, m) {
+		t &^= tObject
+	}
+	if len(m.nots) > 0 {
+		for _, n := range e.negations(c) {
+			for _, k := range fineKinds {
+				if t&k != 0 && e.coversKind(n, k) {
+					t &^= k
+				}
+			}
+		}
+	}
+	return t
+}
+
+// repeatedOneOf reports a oneOf of m each of whose branches is the same schema as another
+// (oneOf [A, A]): an instance matching a branch matches two, so none is valid.
+func (e *engine) repeatedOneOf(m *merged) bool {
+	for g := range m.groups {
+		if g.kind != fOneOf || len(g.subs) > 24 {
+			continue
+		}
+		all := true
+		for i, br := range g.subs {
+			twin := false
+			for j, o := range g.subs {
+				if j != i && e.sameDeref(br, o) {
+					twin = true
+					break
+				}
+			}
+			if !twin {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// sameDeref is same for the schemas a chain of plain references leads to: two
+// references to definitions of the same text are the same schema.
+func (e *engine) sameDeref(a, b *schema.Schema) bool {
+	return e.same(e.deref(a), e.deref(b))
+}
+
+// deref follows a schema that is only a reference to its target, a few times.
+func (e *engine) deref(s *schema.Schema) *schema.Schema {
+	for range 8 {
+		t := s.Ref()
+		if t == nil || !onlyRef(s) {
+			return s
+		}
+		s = t
+	}
+	return s
+}
+
+// onlyRef reports a schema whose $ref is all it applies: siblings are ignored (drafts 4
+// to 7) or are annotations.
+func onlyRef(s *schema.Schema) bool {
+	if s.Draft.Version <= 7 {
+		return true
+	}
+	for _, k := range s.Keywords() {
+		if k != "$ref" && !annotationOnly[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// annotationOnly are the keywords that assert nothing and apply nothing.
+var annotationOnly = map[string]bool{"$schema": true, "$id": true, "id": true, "$comment": true, "title": true,
+	"description": true, "default": true, "examples": true, "deprecated": true, "readOnly": true, "writeOnly": true,
+	"$defs": true, "definitions": true, "$anchor": true}
+
+// noNumber reports that no number of the classes t allows satisfies the bounds and
+// multiples of m.
+func noNumber(m *merged, t typeSet) bool {
+	if m.lo == nil || m.hi == nil {
+		return false
+	}
+	var step *big.Rat
+	for _, r := range m.mults {
+		step = lcmRat(step, r)
+	}
+	if t&tFrac == 0 || m.intOnly() {
+		step = lcmRat(step, big.NewRat(1, 1))
+	}
+	if step == nil {
+		return rangesDisjoint(m.lo, m.hi, false)
+	}
+	// the smallest multiple of step at or above lo, against hi
+	q := new(big.Rat).Quo(m.lo.v, step)
+	k := ceilRat(q)
+	if m.lo.excl && q.IsInt() {
+		k.Add(k, big.NewInt(1))
+	}
+	x := new(big.Rat).Mul(new(big.Rat).SetInt(k), step)
+	c := x.Cmp(m.hi.v)
+	return c > 0 || c == 0 && m.hi.excl
+}
+
+// lcmRat is the least common multiple of two positive rationals (nil: absent).
+func lcmRat(a, b *big.Rat) *big.Rat {
+	if a == nil {
+		return b
+	}
+	if b == nil {
+		return a
+	}
+	p, q, r, s := a.Num(), a.Denom(), b.Num(), b.Denom()
+	g := new(big.Int).GCD(nil, nil, p, r)
+	l := new(big.Int).Mul(p, r)
+	l.Quo(l, g)
+	d := new(big.Int).GCD(nil, nil, q, s)
+	return new(big.Rat).SetFrac(l, d)
+}
+
+// noArray reports arrays of c needing more items than they may have: minItems, or the
+// matches a contains needs, beyond maxItems, a closed tuple or a position whose schema is
+// false; or a contains that needs more matches than it allows.
+func (e *engine) noArray(c *conj, m *merged) bool {
+	need := m.minItems
+	for _, f := range m.contains {
+		if f.j >= 0 && f.i > f.j {
+			return true
+		}
+		need = max(need, f.i)
+	}
+	if need == 0 {
+		return false
+	}
+	mx := e.maxItemsOf(c, m)
+	return mx >= 0 && need > mx
+}
+
+// noObject reports objects of c needing more properties than they may have, or a
+// required property they may not have.
+func (e *engine) noObject(c *conj, m *merged) bool {
+	need := max(m.minProps, len(m.required))
+	if need == 0 {
+		return false
+	}
+	for k := range m.required {
+		if _, forbidden := e.valueSchemas(c, k); forbidden {
+			return true
+		}
+	}
+	if !e.hasClosedPart(c) {
+		return false
+	}
+	mx := e.maxPropsOf(c, m)
+	return mx >= 0 && need > mx
+}
+
+// hasClosedPart reports a part of c with additionalProperties false and no
+// patternProperties: the names it allows are finite (closedNames).
+func (e *engine) hasClosedPart(c *conj) bool {
+	for _, n := range e.parts(c) {
+		if n.additional == nil || len(n.patterns) > 0 {
+			continue
+		}
+		if v, isBool := n.additional.Bool(); isBool && !v {
+			return true
+		}
+	}
+	return false
+}
+
+// negations returns the schemas c's instances must not match: those of its nots, with a
+// not of an anyOf read as a not of each branch (De Morgan). A not of a not (double
+// negation) is an assertion, not a negation: see affirmations.
+func (e *engine) negations(c *conj) []*schema.Schema {
+	m := e.merged(c)
+	if len(m.nots) == 0 {
+		return nil
+	}
+	if x, ok := e.negMemo[c.kid]; ok {
+		return x
+	}
+	var out []*schema.Schema
+	var expand func(n *schema.Schema, depth int)
+	expand = func(n *schema.Schema, depth int) {
+		if f := e.soleFact(n); f != nil && depth < 4 {
+			switch f.kind {
+			case fAnyOf:
+				for _, br := range f.subs {
+					expand(br, depth+1)
+				}
+				return
+			case fNot:
+				return // a double negation: an affirmation
+			}
+		}
+		out = append(out, n)
+	}
+	for _, n := range m.nots {
+		expand(n, 0)
+	}
+	e.negMemo[c.kid] = out
+	return out
+}
+
+// affirmations returns the schemas c's instances must match through a double negation:
+// M for a not of a not of M, and through a not of an anyOf of nots.
+func (e *engine) affirmations(c *conj) []*schema.Schema {
+	m := e.merged(c)
+	var out []*schema.Schema
+	var expand func(n *schema.Schema, depth int)
+	expand = func(n *schema.Schema, depth int) {
+		f := e.soleFact(n)
+		if f == nil || depth >= 4 {
+			return
+		}
+		switch f.kind {
+		case fNot:
+			out = append(out, f.s)
+		case fAnyOf:
+			for _, br := range f.subs {
+				expand(br, depth+1)
+			}
+		}
+	}
+	for _, n := range m.nots {
+		expand(n, 0)
+	}
+	return out
+}
+
+// newAffirmations returns the affirmations of c that are not among its parts yet.
+func (e *engine) newAffirmations(c *conj) []*schema.Schema {
+	var out []*schema.Schema
+	for _, m := range e.affirmations(c) {
+		if !slices.Contains(c.shells, e.shell(m)) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// soleFact returns the only fact of the conjunction of s alone, when it has exactly one.
+func (e *engine) soleFact(s *schema.Schema) *fact {
+	m := e.merged(e.one(s))
+	if m.nFacts != 1 {
+		return nil
+	}
+	for f := range m.facts {
+		return f
+	}
+	return nil
+}
+
+// coversKind reports, from its merged view alone, that n accepts every instance of class
+// k: it allows the class and none of its facts constrains it.
+func (e *engine) coversKind(n *schema.Schema, k typeSet) bool {
+	m := e.merged(e.one(n))
+	if m.empty || m.types&k != k || len(m.enums) > 0 {
+		return false
+	}
+	for f := range m.facts {
+		switch f.kind {
+		case fType:
+			continue
+		case fFalse, fDynamic, fLoop, fAnyOf, fOneOf, fNot, fCond, fEnum:
+			return false
+		}
+		if f.kindOf()&k != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// empty reports a proof that no instance of a within d exists, by the rules of
+// emptyRules beyond those of live.
+func (e *engine) empty(a *conj, d typeSet, depth int) bool {
+	d &= e.live(a)
+	if d == 0 {
+		return true
+	}
+	if e.opaque(a) {
+		return false // its evaluation may not end
+	}
+	return e.prove(e.emptyMemo, e.emptyProg, proofKey{a.kid, -1, d}, depth, func() bool { return e.emptyRules(a, d, depth) })
+}
+
+// emptyHere reports a proof that no instance of a within d exists by what a says at its
+// own instance level: the rules of live, its negations and its groups (every branch of an
+// anyOf empty here, every branch of a oneOf empty here or included in another). The walk
+// asks it of every location it compares; the members and items an instance must have are
+// left to empty (the proofs), which reaches far deeper at a far greater cost. One
+// question examines at most maxHereBranches branches (see takeBranch).
+func (e *engine) emptyHere(a *conj, d typeSet) bool {
+	saved, savedIn := e.branchesLeft, e.inHere
+	e.branchesLeft, e.inHere = maxHereBranches, true
+	r := e.emptyHereAt(a, d)
+	e.branchesLeft, e.inHere = saved, savedIn
+	return r
+}
+
+func (e *engine) emptyHereAt(a *conj, d typeSet) bool {
+	d &= e.live(a)
+	if d == 0 {
+		return true
+	}
+	ma := e.merged(a)
+	if ma.nGroups == 0 && len(ma.nots) == 0 || e.opaque(a) {
+		return false
+	}
+	key := proofKey{a.kid, -2, d}
+	if r, ok := e.emptyMemo[key]; ok {
+		return r
+	}
+	e.emptyMemo[key] = false // met again while being answered: not proved
+	r := e.emptyParts(a, ma, d, 0, e.emptyHereAt)
+	if e.steps <= e.stepBudget {
+		e.emptyMemo[key] = r
+	} else {
+		delete(e.emptyMemo, key)
+	}
+	return r
+}
+
+// Splitting a conjunction on its groups to show it empty examines one conjunction per
+// branch, and the conjunctions of the branches chosen so far are as many as the sets of
+// them: 16 independent anyOfs at one location once took 35 s and 1 GB. A question of the
+// walk (emptyHere) may examine maxHereBranches branches, a question of the prover asked
+// from outside it (prove at the bottom of its stack) maxProofBranches, over all the
+// emptiness questions it leads to. The recursion of emptyHere goes one branch deeper per
+// branch examined, so this bounds its depth too. Past the bound nothing more is proved
+// (a "not proved" is remembered like one the splits of proveFacts leave: sound, and the
+// questions asked again do not spend the step budget again).
+const (
+	maxHereBranches  = 64
+	maxProofBranches = 2048
+)
+
+// takeBranch spends one branch of the question under way, and reports false (counting a
+// cut) when none is left.
+func (e *engine) takeBranch() bool {
+	if e.branchesLeft <= 0 {
+		e.branchCuts++
+		return false
+	}
+	e.branchesLeft--
+	return true
+}
+
+// emptyRules proves that a holds no instance within d: class by class (strings no pattern
+// lets through within their lengths, arrays with a needed item that cannot be, objects
+// with a required property whose value cannot be), through a negation that covers a
+// class or all of a, or through a group none of whose branches can hold (every anyOf
+// branch empty here; every oneOf branch empty here or included in another, so that an
+// instance matching it matches two).
+func (e *engine) emptyRules(a *conj, d typeSet, depth int) bool {
+	ma := e.merged(a)
+	rest := d
+	for _, k := range kinds {
+		if rest&k != 0 && e.kindEmpty(a, ma, k, depth) {
+			rest &^= k
+		}
+	}
+	if rest == 0 {
+		return true
+	}
+	return e.emptyParts(a, ma, rest, depth, func(alt *conj, d typeSet) bool { return e.empty(alt, d, depth) })
+}
+
+// emptyParts proves that a holds no instance within d by its values when they are
+// finite, its negations (one covers a class, or a is included in it), what its double
+// negations affirm, and its groups, asking sub for the emptiness of a branch.
+func (e *engine) emptyParts(a *conj, ma *merged, d typeSet, depth int, sub func(*conj, typeSet) bool) bool {
+	if vals, ok := e.finiteValues(a, ma, d, true); ok {
+		return len(vals) == 0
+	}
+	rest := d
+	for _, n := range e.negations(a) {
+		cn := e.one(n)
+		for _, k := range fineKinds {
+			if rest&k != 0 && e.sub(e.trueConj, cn, k, depth) {
+				rest &^= k
+			}
+		}
+		if rest == 0 || e.sub(a, cn, rest, depth) {
+			return true
+		}
+	}
+	if more := e.newAffirmations(a); len(more) > 0 && e.takeBranch() && sub(e.with(a, more), rest) {
+		return true
+	}
+	for g := range ma.groups {
+		if g.kind == fCond || len(g.subs) > 16 {
+			continue
+		}
+		id := e.groupOf(g)
+		all := true
+		for i, br := range g.subs {
+			if !e.takeBranch() {
+				return false
+			}
+			alt := e.with(a, []*schema.Schema{br}, id)
+			if sub(alt, rest) {
+				continue
+			}
+			if g.kind == fOneOf && e.coveredByOther(alt, g, i, rest, depth) {
+				continue
+			}
+			all = false
+			break
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// coveredByOther reports that every instance of alt (a with branch i of the oneOf g) is
+// valid under another branch of g too, so that it matches two.
+func (e *engine) coveredByOther(alt *conj, g *fact, i int, d typeSet, depth int) bool {
+	if len(g.subs) > 12 {
+		return false
+	}
+	for j, o := range g.subs {
+		if j == i {
+			continue
+		}
+		if e.sameDeref(g.subs[i], o) || e.sub(alt, e.one(o), d, depth) {
+			return true
+		}
+	}
+	return false
+}
+
+// kindEmpty proves that a holds no instance of class k by what its instances of that
+// class must contain: a string the patterns let through within the lengths, the items an
+// array must have, the properties an object must have.
+func (e *engine) kindEmpty(a *conj, ma *merged, k typeSet, depth int) bool {
+	switch k {
+	case tString:
+		// one pattern with no upper length: empty only if its language is (rare), not
+		// worth compiling every pattern of a large schema for
+		if len(ma.patterns) == 0 || len(ma.patterns) == 1 && ma.maxLen < 0 {
+			return false
+		}
+		var must []*automaton
+		for _, p := range ma.patterns {
+			if x := e.pats.get(p); x != nil {
+				must = append(must, x)
+			}
+		}
+		if len(must) == 0 {
+			return false
+		}
+		_, found, exhaustive := solve(strQuery{must: must, minLen: ma.minLen, maxLen: ma.maxLen})
+		return exhaustive && !found
+	case tArray:
+		need := ma.minItems
+		for _, f := range ma.contains {
+			need = max(need, f.i)
+		}
+		for i := 0; i < need && i < 8; i++ {
+			if e.empty(e.conjOf(e.itemSchemas(a, i), nil), tAll, depth+1) {
+				return true
+			}
+		}
+		for _, f := range ma.contains {
+			if f.i > 0 && e.containsEmpty(a, f, depth) {
+				return true
+			}
+		}
+	case tObject:
+		for _, name := range sortedKeys(ma.required) {
+			vc, forbidden := e.valueConj(a, name)
+			if forbidden || e.empty(vc, tAll, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// containsEmpty proves that no item of a can match contains f: its schema with the
+// schemas of every position (the first ones, and the rest) is empty.
+func (e *engine) containsEmpty(a *conj, f *fact, depth int) bool {
+	p := e.prefixLen(a)
+	for i := 0; i <= p; i++ {
+		c := e.conjOf(append(e.itemSchemas(a, i), f.s), nil)
+		if !e.empty(c, tAll, depth+1) {
+			return false
+		}
+	}
+	return true
+}
