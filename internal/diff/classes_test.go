@@ -39,7 +39,7 @@ func (g rgen4) small() any {
 	if g.r.Intn(5) == 0 {
 		return map[string]any{"type": rtypes[g.r.Intn(len(rtypes))]}
 	}
-	return rgen{g.r}.sub(2)
+	return rgen(g).sub(2)
 }
 
 // num returns a bound: an integer or a number with a fraction.
