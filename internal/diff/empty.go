@@ -324,11 +324,14 @@ func (e *engine) affirmations(c *conj) []*schema.Schema {
 	return out
 }
 
-// newAffirmations returns the affirmations of c that are not among its parts yet.
+// newAffirmations returns the affirmations of c that are not among its parts yet. The
+// parts are sorted by id: a conjunction grown along a chain of double negations has
+// thousands of them.
 func (e *engine) newAffirmations(c *conj) []*schema.Schema {
 	var out []*schema.Schema
 	for _, m := range e.affirmations(c) {
-		if !slices.Contains(c.shells, e.shell(m)) {
+		id := e.shell(m).id
+		if _, found := slices.BinarySearchFunc(c.shells, id, func(n *node, id int) int { return n.id - id }); !found {
 			out = append(out, m)
 		}
 	}

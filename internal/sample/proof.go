@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
@@ -96,6 +97,24 @@ func withTwins(vals []source.Value) []source.Value {
 	return out
 }
 
+// maxQuoted bounds the part of a reason quoted in another ("no branch of the anyOf can be
+// satisfied; the first: ..."): quoted whole, reasons nested in 1,000 anyOfs made a
+// message of 4 MB.
+const maxQuoted = 300
+
+// brief returns r's message, cut to about maxQuoted bytes, for quoting in another.
+func (r *reason) brief() string {
+	m := r.msg()
+	if len(m) <= maxQuoted {
+		return m
+	}
+	cut := maxQuoted
+	for cut > 0 && !utf8.RuneStart(m[cut]) {
+		cut--
+	}
+	return m[:cut] + "..."
+}
+
 func proved(ptr, format string, args ...any) *reason {
 	return &reason{ptr: ptr, format: format, args: args, static: true}
 }
@@ -166,7 +185,7 @@ func (p *prover) empty(c *conj, types typeSet, ptr string, depth int) *reason {
 		}
 		if t&(t-1) != 0 && t != tInteger|tNumber {
 			// several types, each ruled out: say so, with the first reason
-			return proved(first.ptr, "no value of any type the schema allows fits here; for instance: %s", first.msg())
+			return proved(first.ptr, "no value of any type the schema allows fits here; for instance: %s", first.brief())
 		}
 		return first
 	}
@@ -321,7 +340,7 @@ func (p *prover) noArray(c *conj, ptr string, depth int) *reason {
 			continue
 		}
 		if r := p.empty(ic, tAll, ptr+"/"+strconv.Itoa(i), depth+1); r != nil {
-			return proved(ptr, "no array fits: it needs an item at %d, and %s", i, r.msg())
+			return proved(ptr, "no array fits: it needs an item at %d, and %s", i, r.brief())
 		}
 	}
 	return nil
@@ -391,7 +410,7 @@ func (p *prover) noObject(c *conj, ptr string, depth int) *reason {
 		}
 		if mc := p.memberConj(c, parts, choices, name); mc != nil {
 			if r := p.empty(mc, tAll, ptr+"/"+source.EscapeToken(name), depth+1); r != nil {
-				return proved(ptr, "no object fits: it needs the property %q, and %s", name, r.msg())
+				return proved(ptr, "no object fits: it needs the property %q, and %s", name, r.brief())
 			}
 		}
 	}
@@ -533,7 +552,7 @@ func (p *prover) noChoice(c *conj, types typeSet, ptr string, depth int) *reason
 				}
 			}
 			if all {
-				return proved(ptr, "no branch of the anyOf at %s can be satisfied here; the first: %s", s.Location(), first.msg())
+				return proved(ptr, "no branch of the anyOf at %s can be satisfied here; the first: %s", s.Location(), first.brief())
 			}
 		}
 		if in.oneOf != nil {
@@ -559,7 +578,7 @@ func (p *prover) noChoice(c *conj, types typeSet, ptr string, depth int) *reason
 			yes := p.empty(with(in.ifS, in.thenS), types, ptr, depth)
 			if yes != nil {
 				if no := p.empty(with(in.elseS), types, ptr, depth); no != nil {
-					return proved(ptr, "neither way of the if at %s can be satisfied: %s; and %s", s.Location(), yes.msg(), no.msg())
+					return proved(ptr, "neither way of the if at %s can be satisfied: %s; and %s", s.Location(), yes.brief(), no.brief())
 				}
 			}
 		}

@@ -135,3 +135,24 @@ func TestProofNeedsCompletedChecks(t *testing.T) {
 		}
 	})
 }
+
+// TestNestedReasonsStayShort: a proof through nested choices quotes the reason of the
+// branch below, cut short: quoted whole, 1,000 nested anyOfs over an empty integer range
+// made a reason of 4 MB.
+func TestNestedReasonsStayShort(t *testing.T) {
+	const n = 1000
+	text := strings.Repeat(`{"anyOf": [`, n) + `{"type": "integer", "exclusiveMinimum": 1, "exclusiveMaximum": 2}` + strings.Repeat(`]}`, n)
+	res, err := Generate(context.Background(), compileText(t, text, nil), &Options{Attempts: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Failure == nil || !res.Failure.Unsatisfiable {
+		t.Fatalf("failure %+v, want unsatisfiable", res.Failure)
+	}
+	if len(res.Failure.Reason) > 1000 {
+		t.Errorf("a reason of %d bytes: %.200s...", len(res.Failure.Reason), res.Failure.Reason)
+	}
+	if !strings.Contains(res.Failure.Reason, "no branch of the anyOf") {
+		t.Errorf("reason %.300q", res.Failure.Reason)
+	}
+}
