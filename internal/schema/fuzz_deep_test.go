@@ -197,6 +197,12 @@ func FuzzCompileChain(f *testing.F) {
 		c := NewCompiler(nil)
 		const uri = "https://jstk.test/chain.json"
 		if err := c.AddDocument(uri, doc); err != nil {
+			// Checking the document against its meta-schema nests several evaluations per
+			// level of the document: under the lowered depth limit a deep pattern ends there,
+			// with the clear error, which is an answer.
+			if strings.Contains(err.Error(), "too deep") {
+				return
+			}
 			t.Fatal(err)
 		}
 		s, err := c.Compile(uri)
