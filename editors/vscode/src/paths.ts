@@ -8,7 +8,26 @@ import * as path from 'node:path';
 
 export class OutsideWorkspace extends Error {}
 
-type Schema = { type?: unknown; properties?: Record<string, Schema>; items?: Schema };
+type Schema = { type?: unknown; properties?: Record<string, Schema>; items?: Schema; $ref?: unknown; $defs?: Record<string, Schema> };
+
+/**
+ * Follows a local $ref ("#/$defs/doc": jstk writes a shape that repeats once, under $defs)
+ * to the schema it names in root. A $ref it cannot follow, or a loop of them, gives undefined.
+ */
+function deref(s: Schema | undefined, root: Schema): Schema | undefined {
+  for (let hops = 0; s !== undefined && typeof s.$ref === 'string'; hops++) {
+    if (hops === 16 || !s.$ref.startsWith('#/')) {
+      return undefined;
+    }
+    let t: unknown = root;
+    for (const raw of s.$ref.slice(2).split('/')) {
+      const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+      t = isObject(t) ? t[key] : undefined;
+    }
+    s = isObject(t) ? (t as Schema) : undefined;
+  }
+  return s;
+}
 
 /** Reports whether a schema is that of a document argument {path | value | text}. */
 function isDocument(s: Schema | undefined): boolean {
@@ -41,13 +60,14 @@ export function confine(input: unknown, schema: Schema, folders: readonly string
   const args = { ...(input as Record<string, unknown>) };
   // Every path, with a setter that rewrites it.
   const paths: { value: string; set(v: string): void }[] = [];
-  for (const [name, s] of Object.entries(schema.properties ?? {})) {
+  for (const [name, prop] of Object.entries(schema.properties ?? {})) {
     const v = args[name];
+    const s = deref(prop, schema) ?? {};
     if (isDocument(s) && isObject(v) && typeof v.path === 'string') {
       const doc = { ...v };
       args[name] = doc;
       paths.push({ value: v.path, set: (p) => { doc.path = p; } });
-    } else if (isDocument(s.items) && Array.isArray(v)) {
+    } else if (isDocument(deref(s.items, schema)) && Array.isArray(v)) {
       const docs = v.map((d) => (isObject(d) ? { ...d } : d));
       args[name] = docs;
       for (const d of docs) {

@@ -2,6 +2,7 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { findJstk, Lookup } from '../src/binary';
 import { confine } from '../src/paths';
@@ -9,6 +10,8 @@ import { argv, parse } from '../src/run';
 
 const docSchema = { type: 'object', properties: { path: {}, value: {}, text: {} } };
 const validateSchema = { type: 'object', properties: { schema: docSchema, instances: { type: 'array', items: docSchema }, limit: { type: 'integer' } } };
+// The shape jstk writes when a document argument appears twice: once under $defs, then $ref.
+const refSchema = { type: 'object', $defs: { doc: docSchema }, properties: { schema: { $ref: '#/$defs/doc' }, instances: { type: 'array', items: { $ref: '#/$defs/doc' } } } };
 const listSchema = { type: 'object', properties: { paths: { type: 'array', items: { type: 'string' } }, query: { type: 'string' } } };
 
 test('confine: paths become relative to the folder that holds them', () => {
@@ -31,6 +34,9 @@ test('confine: paths become relative to the folder that holds them', () => {
     { name: 'no folder, documents given as values', folders: [],
       input: { schema: { value: {} }, instances: [{ text: '1' }] },
       want: { root: '/empty', input: { schema: { value: {} }, instances: [{ text: '1' }] } } },
+    { name: 'document shapes behind a local $ref', folders: ['/ws'], schema: refSchema,
+      input: { schema: { path: '/ws/s.json' }, instances: [{ path: '/ws/a.json' }] },
+      want: { root: '/ws', input: { schema: { path: 's.json' }, instances: [{ path: 'a.json' }] } } },
     { name: 'not an object: jstk explains', folders: ['/ws'], input: 'nonsense', want: { root: '/ws', input: {} } },
   ];
   for (const c of cases) {
@@ -48,6 +54,7 @@ test('confine: paths outside the workspace are refused', () => {
     { input: { schema: { path: '/wsx/s.json' }, instances: [] }, folders: ['/ws'], want: /outside/ },
     { input: { paths: ['../../etc'] }, folders: ['/ws'], want: /outside/, schema: listSchema },
     { input: { schema: { path: 's.json' }, instances: [] }, folders: [], want: /no folder is open/ },
+    { input: { schema: { path: 's.json' }, instances: [{ path: '/etc/passwd' }] }, folders: ['/ws'], want: /outside/, schema: refSchema },
   ];
   for (const c of cases) {
     assert.throws(() => confine(c.input, c.schema ?? validateSchema, c.folders, () => { throw new Error('no empty directory needed'); }), c.want);
@@ -84,4 +91,22 @@ test('parse: the text blocks of an MCP result', () => {
   assert.deepEqual(parse('{"content":[],"structuredContent":{}}'), { text: '', isError: false });
   assert.throws(() => parse('{}'), /no content/);
   assert.throws(() => parse('jstk: unknown command'));
+});
+
+test('confine: every document argument of every tool the manifest contributes is confined', () => {
+  const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8'));
+  let seen = 0;
+  for (const tool of manifest.contributes.languageModelTools) {
+    const schema = tool.inputSchema;
+    for (const [name, prop] of Object.entries<{ type?: string }>(schema.properties ?? {})) {
+      const text = JSON.stringify(prop);
+      if (!text.includes('$defs/doc') && !text.includes('"path"')) {
+        continue;
+      }
+      const input = { [name]: prop.type === 'array' ? [{ path: '/etc/passwd' }] : { path: '/etc/passwd' } };
+      assert.throws(() => confine(input, schema, ['/ws'], () => '/empty'), /outside/, `${tool.name}.${name}`);
+      seen++;
+    }
+  }
+  assert.ok(seen >= 10, `only ${seen} document arguments found in the manifest`);
 });
