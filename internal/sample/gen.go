@@ -41,15 +41,27 @@ type gen struct {
 }
 
 // reason explains why a location could not be satisfied. Its message is formatted only
-// when it is read: most reasons are superseded.
+// when it is read: most reasons are superseded. A proof's reason may rest on others (a
+// choice on the reason of its first branch, an object on the reason of a member it needs):
+// msg writes the chain, see proof.go.
 type reason struct {
 	ptr    string
 	format string
 	args   []any
 	static bool // a contradiction in the schema, not a failed attempt
+
+	// kind and where name a level that nests (an "anyOf" at a schema location, an "array"
+	// at an instance location), so that a run of alike levels is told once.
+	kind, where string
+	causes      []cause
 }
 
-func (r *reason) msg() string { return fmt.Sprintf(r.format, r.args...) }
+// cause is a reason another rests on, with the words that lead to it ("in its first
+// branch,").
+type cause struct {
+	label string
+	r     *reason
+}
 
 func (g *gen) fail(ptr string, static bool, format string, args ...any) {
 	if static {

@@ -97,22 +97,142 @@ func withTwins(vals []source.Value) []source.Value {
 	return out
 }
 
-// maxQuoted bounds the part of a reason quoted in another ("no branch of the anyOf can be
-// satisfied; the first: ..."): quoted whole, reasons nested in 1,000 anyOfs made a
-// message of 4 MB.
-const maxQuoted = 300
+// A proof's reason is a chain: "no branch of the anyOf at A can be satisfied; in its
+// first branch, no object fits: ...". Written whole, the chain through 1,000 nested anyOfs
+// made a message of 4 MB (each level names a location as long as its depth) that repeated
+// one sentence 1,000 times, and cutting it short lost the cause at its end, the one thing
+// a reader needs. So a run of alike levels (the same kind of step, taken the same way) is
+// told once with its length and its last location; at most maxLevels steps are told, the
+// first and the last ones (the cause at the end is always there); a long location or name
+// is shortened in its middle; a branching reason (both ways of an if) tells each way with
+// half the levels.
+const (
+	maxLevels = 6
+	maxWhere  = 120
+	maxArg    = 200
+)
 
-// brief returns r's message, cut to about maxQuoted bytes, for quoting in another.
-func (r *reason) brief() string {
-	m := r.msg()
-	if len(m) <= maxQuoted {
-		return m
+// msg writes the reason with the reasons it rests on.
+func (r *reason) msg() string {
+	var b strings.Builder
+	r.write(&b, maxLevels)
+	return b.String()
+}
+
+// level is a step of a chain told once: the first of a run of n alike reasons, the label
+// that leads to it, and the last of the run.
+type level struct {
+	label       string
+	first, last *reason
+	n           int
+}
+
+func (r *reason) write(b *strings.Builder, levels int) {
+	// the chain of single causes from r, with runs of alike steps grouped; its length is
+	// bounded by the prover's budget, and it is walked without recursion
+	var chain []level
+	label := ""
+	for cur := r; ; {
+		if n := len(chain); n > 0 && chain[n-1].last.kind != "" && alike(chain[n-1].last, cur) {
+			chain[n-1].last = cur
+			chain[n-1].n++
+		} else {
+			chain = append(chain, level{label: label, first: cur, last: cur, n: 1})
+		}
+		if len(cur.causes) != 1 {
+			break
+		}
+		label, cur = cur.causes[0].label, cur.causes[0].r
 	}
-	cut := maxQuoted
-	for cut > 0 && !utf8.RuneStart(m[cut]) {
-		cut--
+	skipped := 0
+	if len(chain) > levels {
+		head := levels / 2
+		for _, l := range chain[head : len(chain)-(levels-head)] {
+			skipped += l.n
+		}
+		rest := chain[len(chain)-(levels-head):]
+		chain = append(chain[:head:head], level{n: -skipped})
+		chain = append(chain, rest...)
 	}
-	return m[:cut] + "..."
+	for i, l := range chain {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		if l.n < 0 {
+			fmt.Fprintf(b, "(%d steps of the proof are left out)", -l.n)
+			continue
+		}
+		if l.label != "" {
+			b.WriteString(l.label)
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(b, l.first.format, shortArgs(l.first.args)...)
+		if l.n > 1 {
+			fmt.Fprintf(b, " (and so for the %d %ss nested below it, down to the one at %s)", l.n-1, l.last.kind, shorten(l.last.where, maxWhere))
+		}
+	}
+	last := chain[len(chain)-1].last
+	if len(last.causes) > 1 {
+		// each way in parentheses, so that nested ways read unambiguously
+		if levels/2 == 0 {
+			b.WriteString(" (why, for each way, is left out)")
+			return
+		}
+		b.WriteString(" (")
+		for i, c := range last.causes {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			b.WriteString(c.label)
+			b.WriteByte(' ')
+			c.r.write(b, levels/2)
+		}
+		b.WriteByte(')')
+	}
+}
+
+// shortArgs returns args with each long string (a location deep in a schema, a long name)
+// shortened in its middle to maxArg bytes.
+func shortArgs(args []any) []any {
+	out := args
+	copied := false
+	for i, a := range args {
+		if s, ok := a.(string); ok && len(s) > maxArg {
+			if !copied {
+				out, copied = slices.Clone(args), true
+			}
+			out[i] = shorten(s, maxArg)
+		}
+	}
+	return out
+}
+
+// alike reports two steps that read the same: the same kind, taken the same way.
+func alike(a, b *reason) bool {
+	return a.kind == b.kind && a.format == b.format && len(a.causes) == 1 && len(b.causes) == 1 &&
+		a.causes[0].label == b.causes[0].label
+}
+
+// shorten cuts a long text to about n bytes, in its middle.
+func shorten(w string, n int) string {
+	if len(w) <= n {
+		return w
+	}
+	head, tail := n/2, len(w)-n/2
+	for head > 0 && !utf8.RuneStart(w[head]) {
+		head--
+	}
+	for tail < len(w) && !utf8.RuneStart(w[tail]) {
+		tail++
+	}
+	return w[:head] + "..." + w[tail:]
+}
+
+// because makes r rest on the reasons given as label, reason pairs; kind and where name a
+// step that nests (see reason).
+func (r *reason) because(kind, where string, causes ...cause) *reason {
+	r.kind, r.where, r.causes = kind, where, causes
+	return r
 }
 
 func proved(ptr, format string, args ...any) *reason {
@@ -155,6 +275,7 @@ func (p *prover) empty(c *conj, types typeSet, ptr string, depth int) *reason {
 	}
 	// each type on its own
 	var first *reason
+	var firstType typeSet
 	rest := t
 	for _, tt := range []typeSet{tNull, tBoolean, tInteger | tNumber, tString, tArray, tObject} {
 		if t&tt == 0 {
@@ -176,7 +297,7 @@ func (p *prover) empty(c *conj, types typeSet, ptr string, depth int) *reason {
 		}
 		rest &^= tt
 		if first == nil {
-			first = r
+			first, firstType = r, tt&t
 		}
 	}
 	if rest == 0 {
@@ -185,7 +306,8 @@ func (p *prover) empty(c *conj, types typeSet, ptr string, depth int) *reason {
 		}
 		if t&(t-1) != 0 && t != tInteger|tNumber {
 			// several types, each ruled out: say so, with the first reason
-			return proved(first.ptr, "no value of any type the schema allows fits here; for instance: %s", first.brief())
+			return proved(ptr, "no value of any type the schema allows here (%s) fits", typeNames(t)).
+				because("", "", cause{"for type " + typeNames(firstType) + ",", first})
 		}
 		return first
 	}
@@ -340,7 +462,8 @@ func (p *prover) noArray(c *conj, ptr string, depth int) *reason {
 			continue
 		}
 		if r := p.empty(ic, tAll, ptr+"/"+strconv.Itoa(i), depth+1); r != nil {
-			return proved(ptr, "no array fits: it needs an item at %d, and %s", i, r.brief())
+			return proved(ptr, "no array fits: it needs an item at %d", i).
+				because("array", atPtr(ptr), cause{"and at " + atPtr(r.ptr) + ",", r})
 		}
 	}
 	return nil
@@ -410,7 +533,8 @@ func (p *prover) noObject(c *conj, ptr string, depth int) *reason {
 		}
 		if mc := p.memberConj(c, parts, choices, name); mc != nil {
 			if r := p.empty(mc, tAll, ptr+"/"+source.EscapeToken(name), depth+1); r != nil {
-				return proved(ptr, "no object fits: it needs the property %q, and %s", name, r.brief())
+				return proved(ptr, "no object fits: it needs the property %q", name).
+					because("object", atPtr(ptr), cause{"and at " + atPtr(r.ptr) + ",", r})
 			}
 		}
 	}
@@ -552,7 +676,8 @@ func (p *prover) noChoice(c *conj, types typeSet, ptr string, depth int) *reason
 				}
 			}
 			if all {
-				return proved(ptr, "no branch of the anyOf at %s can be satisfied here; the first: %s", s.Location(), first.brief())
+				return proved(ptr, "no branch of the anyOf at %s can be satisfied", s.Location()).
+					because("anyOf", s.Location(), cause{"in its first branch,", first})
 			}
 		}
 		if in.oneOf != nil {
@@ -578,10 +703,30 @@ func (p *prover) noChoice(c *conj, types typeSet, ptr string, depth int) *reason
 			yes := p.empty(with(in.ifS, in.thenS), types, ptr, depth)
 			if yes != nil {
 				if no := p.empty(with(in.elseS), types, ptr, depth); no != nil {
-					return proved(ptr, "neither way of the if at %s can be satisfied: %s; and %s", s.Location(), yes.brief(), no.brief())
+					return proved(ptr, "neither way of the if at %s can be satisfied", s.Location()).
+						because("if", s.Location(), cause{"with if and then,", yes}, cause{"with else,", no})
 				}
 			}
 		}
 	}
 	return nil
+}
+
+// atPtr names an instance location for a reader: the root is "the root".
+func atPtr(ptr string) string {
+	if ptr == "" {
+		return "the root"
+	}
+	return ptr
+}
+
+// typeNames lists the JSON types of t: "string or integer".
+func typeNames(t typeSet) string {
+	var names []string
+	for _, tn := range typeOrder {
+		if t&tn.t != 0 && !(tn.t == tInteger && t&tNumber != 0) {
+			names = append(names, tn.name)
+		}
+	}
+	return strings.Join(names, " or ")
 }
