@@ -9,13 +9,15 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/jstk-dev/jstk/internal/catalog"
 	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
 // ConfigFile is the name of the workspace configuration file, read at the workspace root.
-const ConfigFile = "jstk.json"
+// Its one home is the catalog, which never takes the file for a schema.
+const ConfigFile = catalog.ConfigFile
 
 // Config is the workspace configuration: {"resolve": {"<uri or prefix/>": "<path>"}}, and a
 // block per engine that has settings (today "lint"). LoadConfigAt is its one reader: the
