@@ -18,6 +18,8 @@ var homes = []struct {
 }{
 	{"the name of the workspace configuration, jstk.json (catalog.ConfigFile)",
 		regexp.MustCompile(`"jstk\.json"`), "internal/catalog/catalog.go"},
+	{"the word for a count, \"1 schema\", \"2 schemas\" (diag.Plural, diag.PluralWord)",
+		regexp.MustCompile(`^func (\([^)]*\) )?(?i:plural)\w*\(`), "internal/diag/page.go"},
 }
 
 // TestOneHome fails when a piece of knowledge of homes is written outside its home, or
