@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"maps"
 	"reflect"
 	"strings"
@@ -83,6 +84,12 @@ func TestEveryToolThroughTheProvider(t *testing.T) {
 					if err := fm.WriteFormat(&buf, string(f)); err != nil || buf.Len() == 0 {
 						t.Errorf("--format %s: %v", f, err)
 					}
+				}
+				// A format the tool does not print is refused with the list the registry
+				// gives for it.
+				offered := diag.Join(append(diag.Common(d.Document), d.Formats...), ", ")
+				if err := fm.WriteFormat(io.Discard, "nope"); err == nil || !strings.Contains(err.Error(), `"nope" (`+offered+")") {
+					t.Errorf("--format nope: %v, want an error naming %s", err, offered)
 				}
 			}
 			if n, ok := report.(Noter); ok {
