@@ -119,11 +119,12 @@ func (r *Result) WriteText(w io.Writer) error {
 	return err
 }
 
-// WriteFormat prints the bundled schema in a format of bundle's own: yaml (nothing when
-// it goes to an Output file).
+// WriteFormat prints the bundled schema in a format of bundle's own: diag.YAML (nothing
+// when it goes to an Output file).
 func (r *Result) WriteFormat(w io.Writer, format string) error {
-	if format != "yaml" {
-		return fmt.Errorf("bundle cannot print %q", format)
+	if diag.Format(format) != diag.YAML {
+		// The output is a document: the formats of findings only are not offered.
+		return fmt.Errorf("bundle reports have no format %q (%s, %s)", format, diag.Join(diag.Common(true), ", "), diag.YAML)
 	}
 	if r.Output != "" {
 		return nil

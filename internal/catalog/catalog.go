@@ -68,7 +68,8 @@ const (
 	DefaultMaxTotalSize = 512 << 20
 )
 
-// ConfigFile is the workspace configuration at the root, which is never a schema.
+// ConfigFile is the name of the workspace configuration (read by tools.LoadConfigAt), which
+// is never a schema. It is written here only: tools.ConfigFile is this constant.
 const ConfigFile = "jstk.json"
 
 // scanExts are the extensions of the files a scan reads.

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/jstk-dev/jstk/internal/diag"
 )
 
 // textWriter keeps the first write error.
@@ -29,13 +31,6 @@ func (t *textWriter) flush() error {
 	return t.w.Flush()
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
-
 // maxRefsShown bounds the referenced ids a catalog line names.
 const maxRefsShown = 3
 
@@ -51,21 +46,21 @@ func (l *Listing) WriteText(w io.Writer) error {
 	selected := l.Query != "" || len(l.Paths) > 0
 	switch {
 	case selected:
-		t.printf("%s match", plural(l.Matched, "schema", "schemas"))
+		t.printf("%s match", diag.Plural(l.Matched, "schema", "schemas"))
 		if l.Query != "" {
 			t.printf(" %q", l.Query)
 		}
 		if len(l.Paths) > 0 {
 			t.printf(" in %s", strings.Join(l.Paths, ", "))
 		}
-		t.printf("; the workspace has %s", plural(ws.Schemas, "schema", "schemas"))
+		t.printf("; the workspace has %s", diag.Plural(ws.Schemas, "schema", "schemas"))
 	default:
-		t.printf("%s", plural(l.Matched, "schema", "schemas"))
+		t.printf("%s", diag.Plural(l.Matched, "schema", "schemas"))
 		if l.Matched != ws.Schemas {
 			t.printf(" of %d", ws.Schemas)
 		}
 	}
-	t.printf(" (%d invalid, %d not compiling) in %s read\n", ws.Invalid, ws.Uncompilable, plural(ws.Files, "file", "files"))
+	t.printf(" (%d invalid, %d not compiling) in %s read\n", ws.Invalid, ws.Uncompilable, diag.Plural(ws.Files, "file", "files"))
 	writeScanNotes(t, ws)
 	if l.Page != nil {
 		t.printf("(%d of %d schemas shown, from offset %d; ask for more with offset and limit)\n",
@@ -83,7 +78,7 @@ func (l *Listing) WriteText(w io.Writer) error {
 		if draft == "" {
 			draft = "unknown draft"
 		}
-		facts := []string{draft, plural(e.Properties, "property", "properties"), plural(e.Defs, "def", "defs")}
+		facts := []string{draft, diag.Plural(e.Properties, "property", "properties"), diag.Plural(e.Defs, "def", "defs")}
 		if e.ReferencedBy > 0 {
 			facts = append(facts, "referenced by "+strconv.Itoa(e.ReferencedBy))
 		}
@@ -110,11 +105,11 @@ func (l *Listing) WriteText(w io.Writer) error {
 			t.printf("    SAME ID as %s\n", strings.Join(e.SameID, ", "))
 		}
 		if e.UnresolvedRefs > 0 && e.Valid && e.Compiles {
-			t.printf("    %s\n", plural(e.UnresolvedRefs, "unresolved reference", "unresolved references"))
+			t.printf("    %s\n", diag.Plural(e.UnresolvedRefs, "unresolved reference", "unresolved references"))
 		}
 	}
 	for _, a := range l.Documents {
-		t.printf("%s: %s document, %s (name one with %s#POINTER)\n", a.Path, describeAPI(&a), plural(a.Count, "schema", "schemas"), a.Path)
+		t.printf("%s: %s document, %s (name one with %s#POINTER)\n", a.Path, describeAPI(&a), diag.Plural(a.Count, "schema", "schemas"), a.Path)
 		for _, sc := range a.Schemas {
 			t.printf("    %s  %s\n", strings.TrimPrefix(sc.ID, a.Path), sc.Name)
 		}
@@ -137,7 +132,7 @@ func titleAndDescription(e Entry) string {
 
 func writeScanNotes(t *textWriter, ws Scanned) {
 	if ws.SkippedCount > 0 {
-		t.printf("%s not read:", plural(ws.SkippedCount, "file", "files"))
+		t.printf("%s not read:", diag.Plural(ws.SkippedCount, "file", "files"))
 		for i, s := range ws.Skipped {
 			if i == 3 {
 				t.printf(" ...")
@@ -286,7 +281,7 @@ func (c *Context) WriteText(w io.Writer) error {
 		if c.Schema != nil && c.Pointer == "" {
 			by = c.Schema.ReferencedBy
 		}
-		t.printf("referenced by %s (%s):\n", plural(by, "schema", "schemas"), plural(n, "reference", "references"))
+		t.printf("referenced by %s (%s):\n", diag.Plural(by, "schema", "schemas"), diag.Plural(n, "reference", "references"))
 		for _, in := range c.ReferencedBy {
 			t.printf("  %s:%d:%d %s: %s\n", in.Path, in.Line, in.Column, in.Pointer, in.Ref)
 		}
@@ -317,11 +312,7 @@ func (c *Context) WriteText(w io.Writer) error {
 
 func omitted(t *textWriter, n int, one, many string) {
 	if n > 0 {
-		word := many
-		if n == 1 {
-			word = one
-		}
-		t.printf("  ... and %d more %s (raise limit / --limit)\n", n, word)
+		t.printf("  ... and %s (raise limit / --limit)\n", diag.Plural(n, "more "+one, "more "+many))
 	}
 }
 

@@ -210,7 +210,7 @@ func (g *globals) env(st Streams, cmd string, in any) (*tools.Env, error) {
 		cfg.Resolve[u] = p
 	}
 	notes := tools.NewNotes(func(msg string) { fmt.Fprintf(st.Stderr, "jstk %s: %s\n", cmd, msg) })
-	return &tools.Env{FS: fsys, Stdin: st.Stdin, Resolve: cfg.Resolve, Root: root,
+	return &tools.Env{FS: fsys, Stdin: st.Stdin, Resolve: cfg.Resolve, Config: cfg,
 		Index: tools.NewIndex(fsys, dirs, g.limits()), Notes: notes, Limits: g.limits(),
 		Timeout: g.timeout, RegexBudget: g.regexBudget}, nil
 }

@@ -148,7 +148,7 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 	}
 	// The $id index of the root is built by the first call that needs it, and renewed for
 	// every call (reading again only the files that changed), as the catalog is.
-	env := &tools.Env{FS: fsys, Resolve: cfg.Resolve, Root: ".", Cache: tools.NewSchemaCache(64),
+	env := &tools.Env{FS: fsys, Resolve: cfg.Resolve, Config: cfg, Cache: tools.NewSchemaCache(64),
 		Index: tools.NewIndex(fsys, []string{"."}, g.limits()), Limits: g.limits(),
 		Timeout: g.timeout, RegexBudget: g.regexBudget, MaxResultBytes: *maxResult}
 	srv := mcp.NewServer(tools.NewProvider(env, selected), opts)

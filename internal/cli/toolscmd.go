@@ -37,8 +37,8 @@ are also jstk's commands.
 schema, runs the tool inside the workspace DIR (default: the working directory; paths outside
 it are refused) and prints the MCP result ({"content", "structuredContent", "isError"}) as one
 JSON object. Exit codes as for the command of the same name: 0 clean, 1 findings, 2 could not
-run (isError). --no-config ignores DIR/jstk.json, as the VS Code extension does in an untrusted
-workspace; --resolve, --max-size, --max-depth, --max-alias-nodes and --jsonc are those of
+run (isError). --no-config ignores DIR/jstk.json, every block of it (resolve, lint), as the
+VS Code extension does in an untrusted workspace; --resolve, --max-size, --max-depth, --max-alias-nodes and --jsonc are those of
 'jstk mcp'.
 This is how the VS Code extension runs its tools.
 `
@@ -214,9 +214,12 @@ func runToolCall(ctx context.Context, args []string, st Streams) int {
 		fmt.Fprintf(st.Stderr, "jstk tools call: %v\n", err)
 		return ExitError
 	}
+	// --no-config: no part of jstk.json applies, since the tools know only what env.Config
+	// holds.
+	var cfg *tools.Config
 	resolve := map[string]string{}
 	if !*noConfig {
-		cfg, err := tools.LoadConfig(fsys)
+		cfg, err = tools.LoadConfig(fsys)
 		if err != nil {
 			fmt.Fprintf(st.Stderr, "jstk tools call: %v\n", err)
 			return ExitError
@@ -227,7 +230,7 @@ func runToolCall(ctx context.Context, args []string, st Streams) int {
 		u, p, _ := tools.ParseResolve(r)
 		resolve[u] = p
 	}
-	env := &tools.Env{FS: fsys, Resolve: resolve, Limits: g.limits()}
+	env := &tools.Env{FS: fsys, Resolve: resolve, Config: cfg, Limits: g.limits()}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	res := callTool(ctx, tools.NewProvider(env, []*tools.Descriptor{d}), &mcp.CallRequest{

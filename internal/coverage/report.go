@@ -398,10 +398,10 @@ func (r *Result) Diagnostics() []diag.Diagnostic {
 	return out
 }
 
-// WriteFormat prints the formats of the coverage engine's own: lcov.
+// WriteFormat prints the formats of the coverage engine's own: diag.LCOV.
 func (r *Result) WriteFormat(w io.Writer, format string) error {
-	if format != "lcov" {
-		return fmt.Errorf("coverage reports have no format %q (text, json, sarif, github, lcov)", format)
+	if diag.Format(format) != diag.LCOV {
+		return fmt.Errorf("coverage reports have no format %q (%s, %s)", format, diag.Join(diag.Common(false), ", "), diag.LCOV)
 	}
 	return r.writeLCOV(w)
 }

@@ -420,6 +420,9 @@ func TestPrinter(t *testing.T) {
 	if got := Plural(1, "test", "tests") + ", " + Plural(0, "test", "tests"); got != "1 test, 0 tests" {
 		t.Errorf("Plural: %q", got)
 	}
+	if got := PluralWord(1, "is", "are") + " " + PluralWord(2, "is", "are") + " " + PluralWord(0, "is", "are"); got != "is are are" {
+		t.Errorf("PluralWord: %q", got)
+	}
 	var b strings.Builder
 	p := &Printer{W: &b}
 	p.Printf("%d", 1)

@@ -30,12 +30,19 @@ func Cut[T any](list []T, offset, limit int) ([]T, *Page) {
 	return list[offset:end], &Page{Offset: offset, Limit: limit, Total: total, Omitted: total - (end - offset)}
 }
 
-// Plural counts things: "1 test", "2 tests".
+// Plural counts things: "1 test", "2 tests". It is the one helper of the module for the
+// word that goes with a count (with PluralWord, for a count written elsewhere).
 func Plural(n int, one, many string) string {
+	return strconv.Itoa(n) + " " + PluralWord(n, one, many)
+}
+
+// PluralWord is the word that goes with a count n: one for 1, many otherwise ("is" or
+// "are", "test" or "tests").
+func PluralWord(n int, one, many string) string {
 	if n == 1 {
-		return "1 " + one
+		return one
 	}
-	return strconv.Itoa(n) + " " + many
+	return many
 }
 
 // Printer prints a text report: it keeps the first write error and writes nothing after

@@ -146,7 +146,7 @@ func (r *Result) WriteText(w io.Writer) error {
 		if fx.Skipped != "" {
 			tw.printf("%s: not fixed: %s\n", fx.File, fx.Skipped)
 		} else {
-			tw.printf("%s: applied %d %s\n", fx.File, fx.Applied, plural(fx.Applied, "fix", "fixes"))
+			tw.printf("%s: applied %s\n", fx.File, diag.Plural(fx.Applied, "fix", "fixes"))
 		}
 	}
 	s := r.Summary
@@ -156,10 +156,10 @@ func (r *Result) WriteText(w io.Writer) error {
 		one, other string
 	}{{s.Errors, "error", "errors"}, {s.Warnings, "warning", "warnings"}, {s.Infos, "info", "infos"}} {
 		if p.n > 0 {
-			parts = append(parts, strconv.Itoa(p.n)+" "+plural(p.n, p.one, p.other))
+			parts = append(parts, diag.Plural(p.n, p.one, p.other))
 		}
 	}
-	head := fmt.Sprintf("%d %s linted", s.Files, plural(s.Files, "schema", "schemas"))
+	head := diag.Plural(s.Files, "schema", "schemas") + " linted"
 	if s.Unreadable > 0 {
 		head += fmt.Sprintf(" (%d unreadable)", s.Unreadable)
 	}

@@ -605,7 +605,7 @@ func checkDeadSiblings(c *checker, n *node) {
 	}
 	if len(dead) > 0 {
 		c.report(n, "/not", fmt.Sprintf("not rejects every instance, so %s beside it %s no effect", strings.Join(dead, ", "),
-			plural(len(dead), "has", "have")), nil)
+			diag.PluralWord(len(dead), "has", "have")), nil)
 	}
 }
 
@@ -771,7 +771,7 @@ func checkAdditionalWithAllOf(c *checker, n *node) {
 		hint = "use unevaluatedProperties: false instead, or declare them in this schema's properties too"
 	}
 	c.report(n, "/additionalProperties", fmt.Sprintf("additionalProperties: false rejects %s, which %s declared in subschemas applied here "+
-		"(first at %s); %s", strings.Join(shown, ", "), plural(len(names), "is", "are"), declared[names[0]], hint), nil)
+		"(first at %s); %s", strings.Join(shown, ", "), diag.PluralWord(len(names), "is", "are"), declared[names[0]], hint), nil)
 }
 
 func checkRefSiblings(c *checker, n *node) {
@@ -790,7 +790,7 @@ func checkRefSiblings(c *checker, n *node) {
 		return
 	}
 	c.report(n, "/"+source.EscapeToken(ignored[0]), fmt.Sprintf("%s beside $ref %s ignored in %s; wrap the $ref in allOf to apply %s",
-		strings.Join(ignored, ", "), plural(len(ignored), "is", "are"), n.draft.Name, plural(len(ignored), "it", "them")), nil)
+		strings.Join(ignored, ", "), diag.PluralWord(len(ignored), "is", "are"), n.draft.Name, diag.PluralWord(len(ignored), "it", "them")), nil)
 }
 
 // validateAt checks a value against the schema at a node.

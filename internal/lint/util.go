@@ -159,11 +159,3 @@ func duplicates(items []source.Value) []int {
 	}
 	return out
 }
-
-// plural chooses a word by count.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}

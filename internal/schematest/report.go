@@ -216,11 +216,7 @@ func (r *Result) WriteText(w io.Writer) error {
 		lastNotRun, repeated := "", 0
 		flush := func() {
 			if repeated > 0 {
-				noun := "tests"
-				if repeated == 1 {
-					noun = "test"
-				}
-				tw.Printf("    (and %d more %s for the same reason)\n", repeated, noun)
+				tw.Printf("    (and %s for the same reason)\n", diag.Plural(repeated, "more test", "more tests"))
 				repeated = 0
 			}
 		}

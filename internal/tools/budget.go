@@ -11,6 +11,7 @@ import (
 
 	"github.com/jstk-dev/jstk/internal/catalog"
 	"github.com/jstk-dev/jstk/internal/coverage"
+	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/diff"
 	"github.com/jstk-dev/jstk/internal/lint"
 	"github.com/jstk-dev/jstk/internal/mcp"
@@ -178,15 +179,15 @@ func limitOf(in any) int {
 
 // pagedNote says that a page was cut to its first k items to fit the budget, and where the
 // next call continues.
-func pagedNote(r Report, k int, noun string, budget int) string {
+func pagedNote(r Report, k int, noun [2]string, budget int) string {
 	off, _ := pageOffset(r)
-	return fmt.Sprintf("(%d %s shown, to keep the answer under %d bytes; continue with offset %d)", k, noun, budget, off+k)
+	return fmt.Sprintf("(%s shown, to keep the answer under %d bytes; continue with offset %d)", diag.Plural(k, noun[0], noun[1]), budget, off+k)
 }
 
 // pager returns, for a report whose list can be cut, how many items its page holds and
 // a function making a copy that holds only the first k of them, with its page record
 // saying so (the summaries still count everything); n is 0 for other reports.
-func pager(r Report, limit int) (n int, keep func(k int) Report, noun string) {
+func pager(r Report, limit int) (n int, keep func(k int) Report, noun [2]string) {
 	switch r := r.(type) {
 	case *validate.Result:
 		return len(r.Instances), func(k int) Report {
@@ -198,7 +199,7 @@ func pager(r Report, limit int) (n int, keep func(k int) Report, noun string) {
 			}
 			c.Page.Omitted += len(r.Instances) - k
 			return &c
-		}, "instances"
+		}, [2]string{"instance", "instances"}
 	case *lintReport:
 		return len(r.Findings), func(k int) Report {
 			c := *r
@@ -209,7 +210,7 @@ func pager(r Report, limit int) (n int, keep func(k int) Report, noun string) {
 			}
 			c.Page.Omitted += len(r.Findings) - k
 			return &c
-		}, "findings"
+		}, [2]string{"finding", "findings"}
 	case *coverage.Result:
 		return len(r.Entries), func(k int) Report {
 			c := *r
@@ -220,7 +221,7 @@ func pager(r Report, limit int) (n int, keep func(k int) Report, noun string) {
 			}
 			c.Page.Omitted += len(r.Entries) - k
 			return &c
-		}, "entries"
+		}, [2]string{"entry", "entries"}
 	case *diffReport:
 		return len(r.Changes), func(k int) Report {
 			res := *r.Result
@@ -233,7 +234,7 @@ func pager(r Report, limit int) (n int, keep func(k int) Report, noun string) {
 			c := *r
 			c.Result = &res
 			return &c
-		}, "changes"
+		}, [2]string{"change", "changes"}
 	case *testReport:
 		return len(r.Results.Tests), func(k int) Report {
 			res := *r.Result
@@ -246,7 +247,7 @@ func pager(r Report, limit int) (n int, keep func(k int) Report, noun string) {
 			c := *r
 			c.Result = &res
 			return &c
-		}, "tests"
+		}, [2]string{"test", "tests"}
 	case *catalog.Listing:
 		return len(r.Schemas), func(k int) Report {
 			c := *r
@@ -257,9 +258,9 @@ func pager(r Report, limit int) (n int, keep func(k int) Report, noun string) {
 			}
 			c.Page.Omitted += len(r.Schemas) - k
 			return &c
-		}, "schemas"
+		}, [2]string{"schema", "schemas"}
 	}
-	return 0, nil, ""
+	return 0, nil, [2]string{}
 }
 
 // pageOffset is the offset of the page a report holds.

@@ -11,8 +11,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/jstk-dev/jstk/internal/catalog"
+	"github.com/jstk-dev/jstk/internal/coverage"
 	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/mcp"
+	"github.com/jstk-dev/jstk/internal/validate"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
@@ -452,5 +455,25 @@ func TestGroupedFindings(t *testing.T) {
 		}
 		d, _ := Lookup(tc.tool)
 		conforms(t, d, res.StructuredContent)
+	}
+}
+
+// TestPagedNoteCounts: the note of a page cut to one item says "1 instance", not "1
+// instances".
+func TestPagedNoteCounts(t *testing.T) {
+	for _, tc := range []struct {
+		r    Report
+		k    int
+		want string
+	}{
+		{&validate.Result{}, 1, "(1 instance shown, to keep the answer under 100 bytes; continue with offset 1)"},
+		{&validate.Result{}, 2, "(2 instances shown, to keep the answer under 100 bytes; continue with offset 2)"},
+		{&coverage.Result{}, 1, "(1 entry shown, to keep the answer under 100 bytes; continue with offset 1)"},
+		{&catalog.Listing{}, 3, "(3 schemas shown, to keep the answer under 100 bytes; continue with offset 3)"},
+	} {
+		_, _, noun := pager(tc.r, 0)
+		if got := pagedNote(tc.r, tc.k, noun, 100); got != tc.want {
+			t.Errorf("%T, %d: %q, want %q", tc.r, tc.k, got, tc.want)
+		}
 	}
 }

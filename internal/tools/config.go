@@ -9,17 +9,20 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/jstk-dev/jstk/internal/catalog"
 	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
 // ConfigFile is the name of the workspace configuration file, read at the workspace root.
-const ConfigFile = "jstk.json"
+// Its one home is the catalog, which never takes the file for a schema.
+const ConfigFile = catalog.ConfigFile
 
 // Config is the workspace configuration: {"resolve": {"<uri or prefix/>": "<path>"}}, and a
-// block per engine that has settings (today "lint"). LoadConfigAt is its one reader: the
-// surfaces take Resolve from it, the lint tool its Lint block.
+// block per engine that has settings (today "lint"). LoadConfigAt is its one reader, and
+// only the surfaces call it: they take Resolve from it and hand the whole to the tools as
+// Env.Config, where the lint tool finds its Lint block.
 type Config struct {
 	// Resolve maps a URI, or a URI prefix ending in "/", to a file or directory of the
 	// workspace, so that $ref to it resolves offline.

@@ -4,13 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"maps"
+	"path"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/jstk-dev/jstk/internal/diag"
+	"github.com/jstk-dev/jstk/internal/lint"
 	"github.com/jstk-dev/jstk/internal/mcp"
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/workspace"
@@ -83,6 +87,12 @@ func TestEveryToolThroughTheProvider(t *testing.T) {
 					if err := fm.WriteFormat(&buf, string(f)); err != nil || buf.Len() == 0 {
 						t.Errorf("--format %s: %v", f, err)
 					}
+				}
+				// A format the tool does not print is refused with the list the registry
+				// gives for it.
+				offered := diag.Join(append(diag.Common(d.Document), d.Formats...), ", ")
+				if err := fm.WriteFormat(io.Discard, "nope"); err == nil || !strings.Contains(err.Error(), `"nope" (`+offered+")") {
+					t.Errorf("--format nope: %v, want an error naming %s", err, offered)
 				}
 			}
 			if n, ok := report.(Noter); ok {
@@ -223,4 +233,60 @@ func resultText(t *testing.T, res *mcp.CallResult) string {
 	drop(v)
 	data, _ = json.Marshal(v)
 	return string(data)
+}
+
+// openLog is a workspace that records the files opened.
+type openLog struct {
+	workspace.FS
+	mu     sync.Mutex
+	opened []string
+}
+
+func (o *openLog) Open(name string) (io.ReadCloser, error) {
+	o.mu.Lock()
+	o.opened = append(o.opened, name)
+	o.mu.Unlock()
+	return o.FS.Open(name)
+}
+
+// TestNoHandlerReadsTheConfig: jstk.json is the surfaces' to read (or not: jstk tools call
+// --no-config), and a tool sees only what Env.Config hands it. Every tool, called with no
+// configuration on a workspace whose jstk.json is broken, runs without opening it; the lint
+// tool applies the lint block of the configuration it is handed.
+func TestNoHandlerReadsTheConfig(t *testing.T) {
+	files := maps.Clone(everyFiles)
+	files[ConfigFile] = `{"lint": 1, "unknown": true}`
+	fsys := &openLog{FS: workspace.Memory(files)}
+	p := NewProvider(&Env{FS: fsys}, All())
+	for _, d := range All() {
+		res := call(t, p, d.Name, everySample[d.Name])
+		if res.IsError {
+			t.Errorf("%s: isError: %+v", d.Name, res.Content)
+		}
+	}
+	for _, name := range fsys.opened {
+		if path.Base(name) == ConfigFile {
+			t.Errorf("a handler opened %s", name)
+		}
+	}
+
+	lintWith := func(cfg *Config) *lintReport {
+		t.Helper()
+		env := &Env{FS: workspace.Memory(everyFiles), Config: cfg}
+		r, err := runLint(context.Background(), env, &LintInput{Schemas: []Doc{PathDoc("item.schema.json")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	has := func(r *lintReport, rule string) bool {
+		return slices.ContainsFunc(r.Findings, func(f lint.Finding) bool { return f.Rule == rule })
+	}
+	if r := lintWith(nil); !has(r, "missing-dialect") || r.FailOn != "warning" {
+		t.Errorf("no configuration: missing-dialect %v, failOn %q", has(r, "missing-dialect"), r.FailOn)
+	}
+	cfg := &Config{Lint: LintConfig{Rules: map[string]string{"missing-dialect": "off"}, FailOn: "info"}}
+	if r := lintWith(cfg); has(r, "missing-dialect") || r.FailOn != "info" {
+		t.Errorf("the lint block: missing-dialect %v, failOn %q", has(r, "missing-dialect"), r.FailOn)
+	}
 }

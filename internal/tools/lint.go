@@ -170,11 +170,11 @@ func runLint(ctx context.Context, env *Env, in *LintInput) (*lintReport, error) 
 	if in.Offset < 0 || in.Limit < 0 {
 		return nil, fmt.Errorf("%s must not be negative", env.args("offset", "limit"))
 	}
-	cfg, err := LoadConfigAt(env.FS, env.Root)
-	if err != nil {
-		return nil, err
+	var cfg LintConfig
+	if env.Config != nil {
+		cfg = env.Config.Lint
 	}
-	settings, err := lintSettings(env, &cfg.Lint, in.Rules)
+	settings, err := lintSettings(env, &cfg, in.Rules)
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +190,7 @@ func runLint(ctx context.Context, env *Env, in *LintInput) (*lintReport, error) 
 	}
 	failOn := in.FailOn
 	if failOn == "" {
-		failOn = cfg.Lint.FailOn
+		failOn = cfg.FailOn
 	}
 	opts := &lint.Options{Rules: settings, FailOn: diag.Severity(failOn), Fix: in.Fix, Limits: env.Limits,
 		Loader: env.loader()}

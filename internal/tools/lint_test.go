@@ -118,6 +118,11 @@ func TestLintToolFixAndConfig(t *testing.T) {
 		"jstk.json":  `{"resolve": {}, "lint": {"rules": {"documentation": "off", "missing-dialect": "off"}, "failOn": "error"}}`,
 		"fixme.json": `{"type": ["string"], "enum": ["a", "a"]}`,
 	})
+	cfg, err := LoadConfig(env.FS) // as the surfaces do
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.Config = cfg
 	r := runLintTool(t, env, &LintInput{Schemas: []Doc{PathDoc("fixme.json")}, Fix: true, Draft: "7"})
 	files := r.OutputFiles()
 	if len(files) != 1 || files[0].Path != "fixme.json" || string(files[0].Data) != `{"type": "string", "const": "a"}` {
@@ -134,10 +139,14 @@ func TestLintToolFixAndConfig(t *testing.T) {
 		`{"lint": {"other": 1}}`,
 		`{"lint"`,
 	} {
-		env := lintEnv(map[string]string{"jstk.json": cfg})
-		if _, err := runLint(context.Background(), env, &LintInput{Schemas: []Doc{PathDoc("ref.json")}}); err == nil {
+		if _, err := LoadConfig(workspace.Memory(map[string]string{"jstk.json": cfg})); err == nil {
 			t.Errorf("jstk.json %s: want an error", cfg)
 		}
+	}
+	// A rule the configuration names that does not exist stops the lint tool.
+	env.Config = &Config{Lint: LintConfig{Rules: map[string]string{"no-such-rule": "off"}}}
+	if _, err := runLint(context.Background(), env, &LintInput{Schemas: []Doc{PathDoc("ref.json")}}); err == nil {
+		t.Error("an unknown rule in the lint block: want an error")
 	}
 }
 

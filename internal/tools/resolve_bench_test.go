@@ -57,8 +57,8 @@ func benchValidate(b *testing.B, schemaFile string, wantBuilds int) {
 	schemaPath := filepath.ToSlash(filepath.Join(dir, schemaFile))
 	for b.Loop() {
 		in := &ValidateInput{Schema: PathDoc(schemaPath), Instances: []Doc{PathDoc(filepath.ToSlash(filepath.Join(dir, "instance.json")))}}
-		root, dirs := WorkspaceOf(fsys, SchemaPaths(in))
-		env := &Env{FS: fsys, Root: root, Index: NewIndex(fsys, dirs, nil), Notes: NewNotes(nil)}
+		_, dirs := WorkspaceOf(fsys, SchemaPaths(in))
+		env := &Env{FS: fsys, Index: NewIndex(fsys, dirs, nil), Notes: NewNotes(nil)}
 		r, err := d.Run(context.Background(), env, in)
 		if err != nil {
 			b.Fatal(err)

@@ -67,7 +67,7 @@ func mcpEnv(t *testing.T, dir string) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Env{FS: fsys, Resolve: cfg.Resolve, Root: ".", Cache: NewSchemaCache(8), Index: NewIndex(fsys, []string{"."}, nil)}
+	return &Env{FS: fsys, Resolve: cfg.Resolve, Config: cfg, Cache: NewSchemaCache(8), Index: NewIndex(fsys, []string{"."}, nil)}
 }
 
 // The resolution order over MCP: the same verdicts as the CLI (see the script

@@ -35,10 +35,13 @@ type Env struct {
 	Stdin io.Reader
 	// Resolve maps URIs or URI prefixes to files, from jstk.json and --resolve.
 	Resolve map[string]string
-	// Root is the workspace's directory, a name of FS ("" or "." for its root): jstk.json is
-	// read there. jstk mcp uses its --root; the CLI derives it from the files its user named
-	// (see WorkspaceOf), never from the working directory alone.
-	Root string
+	// Config is the workspace's configuration, jstk.json, as the surface read it
+	// (LoadConfigAt: jstk mcp at its --root, the CLI in the workspace WorkspaceOf derives
+	// from the files its user named); nil is none (no file, or jstk tools call --no-config).
+	// It is the only way a handler learns the configuration: no handler reads jstk.json,
+	// so a surface that does not read it applies no part of it. Its resolve map is already
+	// in Resolve; each engine with settings takes its block from here (lint: Config.Lint).
+	Config *Config
 	// Index is the $id index of the workspace, the last step of $ref resolution, built on
 	// first need; nil indexes the whole FS when needed.
 	Index *schema.Index

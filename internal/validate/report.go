@@ -115,11 +115,7 @@ func (t *TextWriter) Summary(s Summary, page *Page, shown int, groups []Group) {
 	if s.Unreadable > 0 {
 		parts = append(parts, diag.Plural(s.Unreadable, "unreadable", "unreadable"))
 	}
-	noun := "instances"
-	if s.Total == 1 {
-		noun = "instance"
-	}
-	t.printf("%d %s: %s\n", s.Total, noun, strings.Join(parts, ", "))
+	t.printf("%s: %s\n", diag.Plural(s.Total, "instance", "instances"), strings.Join(parts, ", "))
 }
 
 // Stopped prints why the run ended before its end, if it did.
