@@ -156,6 +156,8 @@ func countOf(v source.Value, def int) int {
 	return int(i)
 }
 
+// info returns the keyword view of s, made once per schema: the keywords of s read by
+// the handlers of infoKeywords, then its subschemas by those of infoChildren.
 func (g *gen) info(s *schema.Schema) *info {
 	if in, ok := g.infos[s]; ok {
 		return in
@@ -170,221 +172,41 @@ func (g *gen) info(s *schema.Schema) *info {
 		}
 		return in
 	}
-	v := in.version
-	if tv, ok := kw(s, "type"); ok {
-		switch tv.Kind() {
-		case source.String:
-			in.types = typeByName(tv.Str())
-		case source.Array:
-			for _, t := range tv.Items() {
-				in.types |= typeByName(t.Str())
-			}
-		}
-	}
-	if ev, ok := kw(s, "enum"); ok && ev.Kind() == source.Array {
-		in.enum, in.hasEnum = ev.Items(), true
-	}
-	if v >= 6 {
-		if cv, ok := kw(s, "const"); ok {
-			in.enum, in.hasEnum = []source.Value{cv}, true
-		}
-	}
-	// numbers
-	if mv, ok := kw(s, "minimum"); ok {
-		in.lower = ratOf(mv)
-	}
-	if mv, ok := kw(s, "maximum"); ok {
-		in.upper = ratOf(mv)
-	}
-	if ev, ok := kw(s, "exclusiveMinimum"); ok {
-		if v == 4 {
-			in.lowerExcl = ev.Kind() == source.Bool && ev.Bool()
-		} else if r := ratOf(ev); r != nil && (in.lower == nil || r.Cmp(in.lower) >= 0) {
-			in.lower, in.lowerExcl = r, true
-		}
-	}
-	if ev, ok := kw(s, "exclusiveMaximum"); ok {
-		if v == 4 {
-			in.upperExcl = ev.Kind() == source.Bool && ev.Bool()
-		} else if r := ratOf(ev); r != nil && (in.upper == nil || r.Cmp(in.upper) <= 0) {
-			in.upper, in.upperExcl = r, true
-		}
-	}
-	if v == 4 {
-		in.lowerExcl = in.lowerExcl && in.lower != nil
-		in.upperExcl = in.upperExcl && in.upper != nil
-	}
-	if mv, ok := kw(s, "multipleOf"); ok {
-		if r := ratOf(mv); r != nil && r.Sign() > 0 {
-			in.multipleOf = r
-		}
-	}
-	// strings
-	if mv, ok := kw(s, "minLength"); ok {
-		in.minLen = countOf(mv, 0)
-	}
-	if mv, ok := kw(s, "maxLength"); ok {
-		in.maxLen = countOf(mv, -1)
-	}
-	if pv, ok := kw(s, "pattern"); ok && pv.Kind() == source.String {
-		in.pattern, in.patternErr = g.patternGen(pv.Str())
-	}
-	if fv, ok := kw(s, "format"); ok && fv.Kind() == source.String {
-		in.format = fv.Str()
-	}
-	if v >= 7 {
-		if cv, ok := kw(s, "contentEncoding"); ok && cv.Kind() == source.String {
-			in.contentEnc = cv.Str()
-		}
-		if cv, ok := kw(s, "contentMediaType"); ok && cv.Kind() == source.String {
-			in.contentMed = cv.Str()
-		}
-	}
-	// arrays
-	if mv, ok := kw(s, "minItems"); ok {
-		in.minItems = countOf(mv, 0)
-	}
-	if mv, ok := kw(s, "maxItems"); ok {
-		in.maxItems = countOf(mv, -1)
-	}
-	if uv, ok := kw(s, "uniqueItems"); ok && uv.Kind() == source.Bool {
-		in.unique = uv.Bool()
-	}
-	if v >= 2019 {
-		if mv, ok := kw(s, "minContains"); ok {
-			in.minContains = countOf(mv, 1)
-		}
-		if mv, ok := kw(s, "maxContains"); ok {
-			in.maxContains = countOf(mv, -1)
-		}
-	}
-	// objects
 	in.requiredSet, in.propSet = map[string]bool{}, map[string]bool{}
-	if rv, ok := kw(s, "required"); ok && rv.Kind() == source.Array {
-		for _, r := range rv.Items() {
-			if r.Kind() == source.String && !in.requiredSet[r.Str()] {
-				in.required = append(in.required, r.Str())
-				in.requiredSet[r.Str()] = true
-			}
+	for _, k := range infoKeywords {
+		if in.version < k.since {
+			continue
 		}
-	}
-	if mv, ok := kw(s, "minProperties"); ok {
-		in.minProps = countOf(mv, 0)
-	}
-	if mv, ok := kw(s, "maxProperties"); ok {
-		in.maxProps = countOf(mv, -1)
-	}
-	addDep := func(name string, list source.Value) {
-		if in.depRequired == nil {
-			in.depRequired = map[string][]string{}
-		}
-		if _, seen := in.depRequired[name]; !seen {
-			in.depOrder = append(in.depOrder, name)
-		}
-		for _, r := range list.Items() {
-			if r.Kind() == source.String {
-				in.depRequired[name] = append(in.depRequired[name], r.Str())
-			}
-		}
-	}
-	if dv, ok := kw(s, "dependencies"); ok && dv.Kind() == source.Object {
-		for i := 0; i < dv.Len(); i++ {
-			k, val := dv.Member(i)
-			if val.Kind() == source.Array {
-				addDep(k.Str(), val)
-			}
-		}
-	}
-	if v >= 2019 {
-		if dv, ok := kw(s, "dependentRequired"); ok && dv.Kind() == source.Object {
-			for i := 0; i < dv.Len(); i++ {
-				k, val := dv.Member(i)
-				addDep(k.Str(), val)
-			}
-		}
-	}
-	if pv, ok := kw(s, "properties"); ok && pv.Kind() == source.Object {
-		for i := 0; i < pv.Len(); i++ {
-			if k := pv.Key(i); !in.propSet[k] {
-				in.propOrder = append(in.propOrder, k)
-				in.propSet[k] = true
-			}
+		if v, ok := kw(s, k.name); ok {
+			k.read(g, in, v)
 		}
 	}
 	for _, c := range s.Children() {
-		switch c.Keyword {
-		case "properties":
-			if in.props == nil {
-				in.props = map[string]*schema.Schema{}
-			}
-			in.props[c.Key] = c.Schema
-		case "patternProperties":
-			pg, err := g.patternGen(c.Key)
-			if err == nil {
-				in.patProps = append(in.patProps, patProp{c.Key, pg, c.Schema})
-			}
-		case "additionalProperties":
-			in.addl = c.Schema
-		case "propertyNames":
-			in.propNames = c.Schema
-		case "dependentSchemas", "dependencies":
-			if in.depSchemas == nil {
-				in.depSchemas = map[string]*schema.Schema{}
-			}
-			in.depSchemas[c.Key] = c.Schema
-		case "prefixItems":
-			in.prefix = append(in.prefix, c.Schema)
-		case "items":
-			if c.Index >= 0 {
-				in.prefix = append(in.prefix, c.Schema)
-			} else {
-				in.items = c.Schema
-			}
-		case "additionalItems":
-			in.items = c.Schema
-		case "contains":
-			in.contains = c.Schema
-		case "allOf":
-			in.allOf = append(in.allOf, c.Schema)
-		case "anyOf":
-			in.anyOf = append(in.anyOf, c.Schema)
-		case "oneOf":
-			in.oneOf = append(in.oneOf, c.Schema)
-		case "not":
-			in.not = c.Schema
-		case "if":
-			in.ifS = c.Schema
-		case "then":
-			in.thenS = c.Schema
-		case "else":
-			in.elseS = c.Schema
-		case "unevaluatedProperties":
-			in.unevalProps = c.Schema
-		case "unevaluatedItems":
-			in.unevalItems = c.Schema
+		if read := infoChildren[c.Keyword]; read != nil {
+			read(g, in, c)
 		}
 	}
-	if ev, ok := kw(s, "examples"); ok && ev.Kind() == source.Array {
-		in.examples = append(in.examples, ev.Items()...)
-	}
-	if dv, ok := kw(s, "default"); ok {
-		in.examples = append(in.examples, dv)
-	}
-	// hints
+	in.hints = in.suggested()
+	return in
+}
+
+// suggested returns the types the keywords present suggest.
+func (in *info) suggested() typeSet {
+	var t typeSet
 	if in.lower != nil || in.upper != nil || in.multipleOf != nil {
-		in.hints |= tNumber | tInteger
+		t |= tNumber | tInteger
 	}
 	if in.minLen > 0 || in.maxLen >= 0 || in.pattern != nil || in.format != "" {
-		in.hints |= tString
+		t |= tString
 	}
 	if in.minItems > 0 || in.maxItems >= 0 || in.unique || in.prefix != nil || in.items != nil || in.contains != nil {
-		in.hints |= tArray
+		t |= tArray
 	}
 	if in.props != nil || in.required != nil || in.patProps != nil || in.addl != nil || in.propNames != nil ||
 		in.minProps > 0 || in.maxProps >= 0 || in.depRequired != nil || in.depSchemas != nil {
-		in.hints |= tObject
+		t |= tObject
 	}
-	return in
+	return t
 }
 
 // patternGen returns the generator of a pattern, made once per pattern.

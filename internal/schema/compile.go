@@ -66,6 +66,10 @@ type Compiler struct {
 	// container) since finish last went through them: a compiler that serves many Compile
 	// calls goes through each resource once, not once per call.
 	unfinished []*resource
+	// readers are kwReaders free for compileKeywords to reuse: passed to the handlers of
+	// the table, a reader would otherwise be allocated for every schema compiled. More
+	// than one is in use when compiling a schema compiles a meta-schema.
+	readers []*kwReader
 }
 
 // compileInfo is what the schemas of one compiler share.

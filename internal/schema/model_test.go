@@ -223,3 +223,37 @@ func TestTypeSet(t *testing.T) {
 		}
 	}
 }
+
+// The compiler's table of handlers names each keyword once, names only keywords of the
+// model, and has a handler for every keyword of the model that acts on instances
+// (identifiers are read when documents are indexed, core keywords and plain annotations
+// are not compiled).
+func TestCompilerTable(t *testing.T) {
+	t.Parallel()
+	handled := map[string]bool{}
+	for _, h := range kwCompilers {
+		if h.compile == nil || len(h.keywords) == 0 {
+			t.Errorf("handler of %v is incomplete", h.keywords)
+		}
+		for _, kw := range h.keywords {
+			if handled[kw] {
+				t.Errorf("%s has two handlers", kw)
+			}
+			handled[kw] = true
+		}
+	}
+	inModel := map[string]bool{}
+	for _, k := range Keywords() {
+		inModel[k.Name] = true
+		compiled := k.Kind == Applicator || k.Kind == Assertion || k.Kind == Reference ||
+			k.Kind == Annotation && (k.OnRequest || k.Shape != NoSchema)
+		if compiled != handled[k.Name] {
+			t.Errorf("%s (%s): compiled %v, has a handler %v", k.Name, k.Kind, compiled, handled[k.Name])
+		}
+	}
+	for kw := range handled {
+		if !inModel[kw] {
+			t.Errorf("handler of %s, which the model does not know", kw)
+		}
+	}
+}

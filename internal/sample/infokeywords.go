@@ -1,0 +1,232 @@
+package sample
+
+import (
+	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/source"
+)
+
+// This file is sample's side of the keyword model: the handlers that read a schema
+// object's keywords into its info. infoKeywords read the keywords' values as written;
+// infoChildren read the compiled subschemas of the applicators (schema.Schema.Children).
+
+// infoKeyword reads one keyword's value, when the dialect applies it, into an info.
+type infoKeyword struct {
+	name  string
+	since int // the first draft (Draft.Version) in which sample reads it; 0: every draft
+	read  func(g *gen, in *info, v source.Value)
+}
+
+// infoKeywords are the handlers of the keywords' values. Their order matters where one
+// reads what another wrote (exclusiveMinimum after minimum, const after enum, default
+// after examples): keep it.
+var infoKeywords = []infoKeyword{
+	{"type", 0, readType},
+	{"enum", 0, func(_ *gen, in *info, v source.Value) {
+		if v.Kind() == source.Array {
+			in.enum, in.hasEnum = v.Items(), true
+		}
+	}},
+	{"const", 6, func(_ *gen, in *info, v source.Value) { in.enum, in.hasEnum = []source.Value{v}, true }},
+
+	{"minimum", 0, func(_ *gen, in *info, v source.Value) { in.lower = ratOf(v) }},
+	{"maximum", 0, func(_ *gen, in *info, v source.Value) { in.upper = ratOf(v) }},
+	{"exclusiveMinimum", 0, readExclusiveMinimum},
+	{"exclusiveMaximum", 0, readExclusiveMaximum},
+	{"multipleOf", 0, func(_ *gen, in *info, v source.Value) {
+		if r := ratOf(v); r != nil && r.Sign() > 0 {
+			in.multipleOf = r
+		}
+	}},
+
+	{"minLength", 0, func(_ *gen, in *info, v source.Value) { in.minLen = countOf(v, 0) }},
+	{"maxLength", 0, func(_ *gen, in *info, v source.Value) { in.maxLen = countOf(v, -1) }},
+	{"pattern", 0, func(g *gen, in *info, v source.Value) {
+		if v.Kind() == source.String {
+			in.pattern, in.patternErr = g.patternGen(v.Str())
+		}
+	}},
+	{"format", 0, func(_ *gen, in *info, v source.Value) {
+		if v.Kind() == source.String {
+			in.format = v.Str()
+		}
+	}},
+	{"contentEncoding", 7, func(_ *gen, in *info, v source.Value) {
+		if v.Kind() == source.String {
+			in.contentEnc = v.Str()
+		}
+	}},
+	{"contentMediaType", 7, func(_ *gen, in *info, v source.Value) {
+		if v.Kind() == source.String {
+			in.contentMed = v.Str()
+		}
+	}},
+
+	{"minItems", 0, func(_ *gen, in *info, v source.Value) { in.minItems = countOf(v, 0) }},
+	{"maxItems", 0, func(_ *gen, in *info, v source.Value) { in.maxItems = countOf(v, -1) }},
+	{"uniqueItems", 0, func(_ *gen, in *info, v source.Value) {
+		if v.Kind() == source.Bool {
+			in.unique = v.Bool()
+		}
+	}},
+	{"minContains", 2019, func(_ *gen, in *info, v source.Value) { in.minContains = countOf(v, 1) }},
+	{"maxContains", 2019, func(_ *gen, in *info, v source.Value) { in.maxContains = countOf(v, -1) }},
+
+	{"required", 0, readRequired},
+	{"minProperties", 0, func(_ *gen, in *info, v source.Value) { in.minProps = countOf(v, 0) }},
+	{"maxProperties", 0, func(_ *gen, in *info, v source.Value) { in.maxProps = countOf(v, -1) }},
+	{"dependencies", 0, readDependencies},
+	{"dependentRequired", 2019, readDependentRequired},
+	{"properties", 0, readPropertyOrder},
+
+	{"examples", 0, func(_ *gen, in *info, v source.Value) {
+		if v.Kind() == source.Array {
+			in.examples = append(in.examples, v.Items()...)
+		}
+	}},
+	{"default", 0, func(_ *gen, in *info, v source.Value) { in.examples = append(in.examples, v) }},
+}
+
+// readType reads type: a name or a list of names (names it does not know add nothing).
+func readType(_ *gen, in *info, v source.Value) {
+	switch v.Kind() {
+	case source.String:
+		in.types = typeByName(v.Str())
+	case source.Array:
+		for _, t := range v.Items() {
+			in.types |= typeByName(t.Str())
+		}
+	}
+}
+
+// readExclusiveMinimum reads exclusiveMinimum: in draft 4 a boolean that makes minimum
+// exclusive, later a bound of its own, kept when it is at least minimum.
+func readExclusiveMinimum(_ *gen, in *info, v source.Value) {
+	if in.version == 4 {
+		in.lowerExcl = v.Kind() == source.Bool && v.Bool() && in.lower != nil
+		return
+	}
+	if r := ratOf(v); r != nil && (in.lower == nil || r.Cmp(in.lower) >= 0) {
+		in.lower, in.lowerExcl = r, true
+	}
+}
+
+// readExclusiveMaximum is readExclusiveMinimum's twin.
+func readExclusiveMaximum(_ *gen, in *info, v source.Value) {
+	if in.version == 4 {
+		in.upperExcl = v.Kind() == source.Bool && v.Bool() && in.upper != nil
+		return
+	}
+	if r := ratOf(v); r != nil && (in.upper == nil || r.Cmp(in.upper) <= 0) {
+		in.upper, in.upperExcl = r, true
+	}
+}
+
+// readRequired reads required's names, each once.
+func readRequired(_ *gen, in *info, v source.Value) {
+	if v.Kind() != source.Array {
+		return
+	}
+	for _, r := range v.Items() {
+		if r.Kind() == source.String && !in.requiredSet[r.Str()] {
+			in.required = append(in.required, r.Str())
+			in.requiredSet[r.Str()] = true
+		}
+	}
+}
+
+// addDep adds the names of list (its strings) to the names a property requires.
+func (in *info) addDep(name string, list source.Value) {
+	if in.depRequired == nil {
+		in.depRequired = map[string][]string{}
+	}
+	if _, seen := in.depRequired[name]; !seen {
+		in.depOrder = append(in.depOrder, name)
+	}
+	for _, r := range list.Items() {
+		if r.Kind() == source.String {
+			in.depRequired[name] = append(in.depRequired[name], r.Str())
+		}
+	}
+}
+
+// readDependencies reads the lists of required names of dependencies; its schemas are
+// read as children.
+func readDependencies(_ *gen, in *info, v source.Value) {
+	if v.Kind() != source.Object {
+		return
+	}
+	for i := 0; i < v.Len(); i++ {
+		if k, val := v.Member(i); val.Kind() == source.Array {
+			in.addDep(k.Str(), val)
+		}
+	}
+}
+
+func readDependentRequired(_ *gen, in *info, v source.Value) {
+	if v.Kind() != source.Object {
+		return
+	}
+	for i := 0; i < v.Len(); i++ {
+		k, val := v.Member(i)
+		in.addDep(k.Str(), val)
+	}
+}
+
+// readPropertyOrder reads the order of the names of properties (each once); their
+// schemas are read as children.
+func readPropertyOrder(_ *gen, in *info, v source.Value) {
+	if v.Kind() != source.Object {
+		return
+	}
+	for i := 0; i < v.Len(); i++ {
+		if k := v.Key(i); !in.propSet[k] {
+			in.propOrder = append(in.propOrder, k)
+			in.propSet[k] = true
+		}
+	}
+}
+
+// infoChildren are the handlers of the subschemas, by the keyword that holds them.
+var infoChildren = map[string]func(g *gen, in *info, c schema.Child){
+	"properties": func(_ *gen, in *info, c schema.Child) {
+		if in.props == nil {
+			in.props = map[string]*schema.Schema{}
+		}
+		in.props[c.Key] = c.Schema
+	},
+	"patternProperties": func(g *gen, in *info, c schema.Child) {
+		if pg, err := g.patternGen(c.Key); err == nil {
+			in.patProps = append(in.patProps, patProp{c.Key, pg, c.Schema})
+		}
+	},
+	"additionalProperties": func(_ *gen, in *info, c schema.Child) { in.addl = c.Schema },
+	"propertyNames":        func(_ *gen, in *info, c schema.Child) { in.propNames = c.Schema },
+	"dependentSchemas":     readDepSchema,
+	"dependencies":         readDepSchema,
+	"prefixItems":          func(_ *gen, in *info, c schema.Child) { in.prefix = append(in.prefix, c.Schema) },
+	"items": func(_ *gen, in *info, c schema.Child) {
+		if c.Index >= 0 { // items as an array of schemas, before 2020-12
+			in.prefix = append(in.prefix, c.Schema)
+		} else {
+			in.items = c.Schema
+		}
+	},
+	"additionalItems":       func(_ *gen, in *info, c schema.Child) { in.items = c.Schema },
+	"contains":              func(_ *gen, in *info, c schema.Child) { in.contains = c.Schema },
+	"allOf":                 func(_ *gen, in *info, c schema.Child) { in.allOf = append(in.allOf, c.Schema) },
+	"anyOf":                 func(_ *gen, in *info, c schema.Child) { in.anyOf = append(in.anyOf, c.Schema) },
+	"oneOf":                 func(_ *gen, in *info, c schema.Child) { in.oneOf = append(in.oneOf, c.Schema) },
+	"not":                   func(_ *gen, in *info, c schema.Child) { in.not = c.Schema },
+	"if":                    func(_ *gen, in *info, c schema.Child) { in.ifS = c.Schema },
+	"then":                  func(_ *gen, in *info, c schema.Child) { in.thenS = c.Schema },
+	"else":                  func(_ *gen, in *info, c schema.Child) { in.elseS = c.Schema },
+	"unevaluatedProperties": func(_ *gen, in *info, c schema.Child) { in.unevalProps = c.Schema },
+	"unevaluatedItems":      func(_ *gen, in *info, c schema.Child) { in.unevalItems = c.Schema },
+}
+
+func readDepSchema(_ *gen, in *info, c schema.Child) {
+	if in.depSchemas == nil {
+		in.depSchemas = map[string]*schema.Schema{}
+	}
+	in.depSchemas[c.Key] = c.Schema
+}
