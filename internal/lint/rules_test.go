@@ -219,3 +219,27 @@ func TestDoubleNegationRuns(t *testing.T) {
 		})
 	}
 }
+
+// TestDuplicateKeys finds a repeated key wherever it repeats: as the second key of its
+// object, further on, more than once, at any depth.
+func TestDuplicateKeys(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{`{"type": "string", "type": "number"}`, "/type"},
+		{`{"a": 1, "b": 2, "a": 3}`, "/a"},
+		{`{"properties": {"x": {"not": {"not": {}, "not": true}}}}`, "/properties/x/not/not"},
+		{`{"a": 1, "a": 2, "a": 3}`, "/a /a"},
+		{`{"a": 1, "b": {"a": 1}, "c": [{"b": 1, "c": 2}]}`, ""},
+	}
+	for _, tt := range tests {
+		res := lintOne(t, "s.json", tt.text, map[string]Setting{"all": "off", "duplicate-key": "on"})
+		var got []string
+		for _, f := range res.Findings {
+			if f.Rule == "duplicate-key" {
+				got = append(got, f.Pointer)
+			}
+		}
+		if diff := cmp.Diff(tt.want, strings.Join(got, " ")); diff != "" {
+			t.Errorf("%s: (-want +got):\n%s", tt.text, diff)
+		}
+	}
+}
