@@ -126,7 +126,6 @@ func (w *walker) walk(v source.Value, ptr string, parent *node, kw, key string, 
 		n.ignore = parent.ignore
 	}
 	w.f.nodes = append(w.f.nodes, n)
-	w.f.byPtr[ptr] = n
 	if v.Kind() != source.Object {
 		return
 	}
