@@ -188,7 +188,7 @@ func TestHostileRefChain(t *testing.T) {
 	t.Run("lint", func(t *testing.T) {
 		// One double-negation finding per hop, for its run of 50 nots.
 		r := runHostile(t, dir, "lint", "chain.json")
-		r.check(t, 0, 200*hops, 1500, "50 nested nots")
+		r.check(t, 0, 200*hops, 1000, "50 nested nots")
 		if n := bytes.Count(r.stdout, []byte("[double-negation]")); n != hops {
 			t.Errorf("%d double-negation findings, want %d", n, hops)
 		}
