@@ -2,6 +2,8 @@ package lint
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/jstk-dev/jstk/internal/corpora"
@@ -63,3 +65,29 @@ const benchSchema = `{
       "retries": {"type": "integer", "minimum": 0}}}
   }
 }`
+
+// BenchmarkLintNotChain lints the hostile input of issue 17 that the before-stop hook
+// runs: an 8,000-hop $ref chain, each hop wrapped in 50 nots (3.4 MB, 408,001 schemas),
+// with the default rules, as `jstk lint chain.json` does.
+func BenchmarkLintNotChain(b *testing.B) {
+	fsys := workspace.Memory(map[string]string{"chain.json": notChain(8000, 50)})
+	srcs := []Source{{Name: "chain.json", Path: "chain.json"}}
+	for b.Loop() {
+		res, err := Run(context.Background(), srcs, fsys, &Options{Loader: &schema.Loader{FS: fsys}})
+		if err != nil || res.Summary.Files != 1 || len(res.Problems) > 0 {
+			b.Fatal(err, res.Problems)
+		}
+	}
+}
+
+// notChain is a schema whose $defs chain hops $ref hops, each wrapped in nots nots.
+func notChain(hops, nots int) string {
+	var sb strings.Builder
+	sb.WriteString(`{"$ref":"#/$defs/a0","$defs":{`)
+	open, closing := strings.Repeat(`{"not":`, nots), strings.Repeat("}", nots)
+	for i := range hops {
+		fmt.Fprintf(&sb, `"a%d":%s{"$ref":"#/$defs/a%d"}%s,`, i, open, i+1, closing)
+	}
+	fmt.Fprintf(&sb, `"a%d":{}}}`, hops)
+	return sb.String()
+}

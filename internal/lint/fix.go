@@ -82,17 +82,32 @@ func markAncestors(set map[string]bool, p string) {
 
 // fixIndex holds what the safety check of fixes asks about a document, computed once.
 type fixIndex struct {
-	idAnc     map[string]bool   // ancestors-or-self of schemas that declare an $id or anchor
-	protExact map[string]bool   // local reference targets
-	protAnc   map[string]bool   // strict ancestors of local reference targets
-	refAnc    map[string][]*ref // ancestors-or-self of each reference's schema -> references
+	idAnc     map[string]bool // ancestors-or-self of schemas that declare an $id or anchor
+	protExact map[string]bool // local reference targets
+	protAnc   map[string]bool // strict ancestors of local reference targets
+	// refs are the document's references, by the pointer of their schema: those inside a
+	// subtree are a run of it (refsIn). A map from every ancestor of every reference would
+	// take space proportional to the sum of their depths.
+	refs []*ref
+}
+
+// refsIn calls fn with each reference whose schema is at p or below it, until fn returns
+// false; it reports whether fn never did.
+func (x *fixIndex) refsIn(p string, fn func(*ref) bool) bool {
+	i := sort.Search(len(x.refs), func(i int) bool { return x.refs[i].n.ptr >= p })
+	for ; i < len(x.refs) && strings.HasPrefix(x.refs[i].n.ptr, p); i++ {
+		if q := x.refs[i].n.ptr; (len(q) == len(p) || q[len(p)] == '/') && !fn(x.refs[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 func (f *file) fixIdx() *fixIndex {
 	if f.fx != nil {
 		return f.fx
 	}
-	x := &fixIndex{idAnc: map[string]bool{}, protExact: map[string]bool{}, protAnc: map[string]bool{}, refAnc: map[string][]*ref{}}
+	x := &fixIndex{idAnc: map[string]bool{}, protExact: map[string]bool{}, protAnc: map[string]bool{}}
 	for _, n := range f.nodes {
 		if !n.isObject() {
 			continue
@@ -113,9 +128,8 @@ func (f *file) fixIdx() *fixIndex {
 			markAncestors(x.protAnc, t[:i])
 		}
 	}
-	for _, r := range f.refs {
-		ancestors(r.n.ptr, func(a string) { x.refAnc[a] = append(x.refAnc[a], r) })
-	}
+	x.refs = append([]*ref(nil), f.refs...)
+	sort.SliceStable(x.refs, func(i, j int) bool { return x.refs[i].n.ptr < x.refs[j].n.ptr })
 	f.fx = x
 	return x
 }
@@ -164,10 +178,10 @@ func (f *file) safe(fix *Fix) bool {
 			if x.idAnc[g] {
 				return false
 			}
-			for _, r := range x.refAnc[g] {
-				if r.bad != "" || r.local && !r.found || !r.local && f.external(r) != nil {
-					return false
-				}
+			if !x.refsIn(g, func(r *ref) bool {
+				return r.bad == "" && (!r.local || r.found) && (r.local || f.external(r) == nil)
+			}) {
+				return false
 			}
 		}
 	}
@@ -310,6 +324,9 @@ func (t *textIndex) scan() []dupKey {
 		t.spans = append(t.spans, [2]int{start, 0})
 		switch src[i] {
 		case '{':
+			// The first key alone needs no set: most schema objects have few keys, and a
+			// document of many one-key objects would otherwise make a map for each.
+			var first string
 			var seen map[string]bool
 			n := 0
 			i = skipWS(i + 1)
@@ -327,18 +344,17 @@ func (t *textIndex) scan() []dupKey {
 					key = k
 				}
 				toks = append(toks, source.EscapeToken(key))
-				if n > 0 {
-					if seen == nil {
-						seen = map[string]bool{}
-					}
-					if seen[key] {
-						out = append(out, dupKey{ptr: pointer(), key: key})
-					}
+				switch {
+				case n == 0:
+					first = key
+				case n == 1 && key == first || seen[key]:
+					out = append(out, dupKey{ptr: pointer(), key: key})
+				}
+				if n == 1 {
+					seen = map[string]bool{first: true}
 				}
 				if seen != nil {
 					seen[key] = true
-				} else if n == 0 {
-					seen = map[string]bool{key: true}
 				}
 				n++
 				i = skipWS(e)

@@ -17,6 +17,8 @@ func FuzzFixKeepsVerdict(f *testing.F) {
 	}
 	f.Add(`{"anyOf": [{"type": "string"}, {}], "enum": ["a", "a", 1]}`, `"a"`)
 	f.Add(`{"$schema": "http://json-schema.org/draft-04/schema#", "type": ["integer"], "minimum": 1.5, "exclusiveMinimum": true}`, `2`)
+	f.Add(`{"$schema": "http://json-schema.org/draft-07/schema#", "items": {"not": {"not": {"not": {"type": "string"}}}}}`, `[1, "a"]`)
+	f.Add(`{"$schema": "http://json-schema.org/draft-07/schema#", "minimum": 2, "not": {"not": {"not": {"not": {"maximum": 3}}}}}`, `3`)
 	loader := &schema.Loader{FS: workspace.Memory(nil)}
 	r := allRulesRunner(loader, workspace.Memory(nil), nil)
 	const uri = "file:///ws/s.json"

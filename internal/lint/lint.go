@@ -558,7 +558,7 @@ func newFile(name, uri string, doc *source.Document, opts *Options) *file {
 // dialect is the one its $schema names, else (inside a document) the one the document's
 // kind or root $schema names, else the default.
 func newFileAt(name, uri string, doc *source.Document, opts *Options, root string) *file {
-	f := &file{name: name, uri: uri, doc: doc, opts: opts, byPtr: map[string]*node{},
+	f := &file{name: name, uri: uri, doc: doc, opts: opts,
 		resources: map[string]*resourceInfo{}, resByPtr: map[string]*resourceInfo{}, root: root}
 	f.rootDraft = opts.Draft
 	if f.rootDraft == nil {
@@ -585,6 +585,12 @@ func newFileAt(name, uri string, doc *source.Document, opts *Options, root strin
 	f.addResource("", uri)
 	w := &walker{f: f, maxNode: maxNodes}
 	w.walk(rootVal, root, nil, "", "", false)
+	// Made once the nodes are known: a map grown one node at a time would be rehashed
+	// over and over on a document of many schemas.
+	f.byPtr = make(map[string]*node, len(f.nodes))
+	for _, n := range f.nodes {
+		f.byPtr[n.ptr] = n
+	}
 	return f
 }
 

@@ -761,11 +761,20 @@ func checkOrphanDefinitions(c *checker) {
 func (f *file) usedPointers(depth int) map[string]bool {
 	used := map[string]bool{}
 	if root := f.compiledRoot(); root != nil {
-		reached := map[int]bool{} // the offsets of the schema objects reached
+		// reached says, by offset, which schemas holding a local reference were reached:
+		// only those are asked about, so only those are kept.
+		reached := map[int]bool{}
+		for _, r := range f.refs {
+			if r.local && r.found {
+				reached[r.n.val.Offset()] = false
+			}
+		}
 		schema.Walk(root, func(s *schema.Schema) bool {
 			if s.Document() == f.doc {
 				used[s.PointerPrefix(depth)] = true
-				reached[s.Value().Offset()] = true
+				if _, ok := reached[s.Value().Offset()]; ok {
+					reached[s.Value().Offset()] = true
+				}
 				return true
 			}
 			return false // another document: its references back here count below

@@ -102,8 +102,9 @@ func init() {
 			node:        checkFlattenNested},
 		&Rule{ID: "double-negation", Category: Style, Severity: diag.Info, Fixable: true,
 			Summary: "not of a not is the schema itself",
-			Explanation: "{\"not\": {\"not\": S}} accepts what S accepts. Write S. (Fixed in drafts 4 to 7 only: from " +
-				"2019-09 on, not also drops S's annotations, which unevaluated* may read.)",
+			Explanation: "{\"not\": {\"not\": S}} accepts what S accepts. Write S. A run of nested nots is reported once, " +
+				"at its outermost not: an even run accepts what S accepts, an odd run what {\"not\": S} does. (Fixed in " +
+				"drafts 4 to 7 only: from 2019-09 on, not also drops S's annotations, which unevaluated* may read.)",
 			Bad:  `{"$schema": "http://json-schema.org/draft-07/schema#", "properties": {"a": {"not": {"not": {"type": "string"}}}}}`,
 			Good: `{"$schema": "http://json-schema.org/draft-07/schema#", "properties": {"a": {"type": "string"}}}`,
 			Peer: []string{"double_negation_elimination"},
@@ -496,23 +497,48 @@ func checkFlattenNested(c *checker, n *node) {
 	}
 }
 
+// checkDoubleNegation reports a run of directly nested nots once, at its outermost not:
+// {"not": {"not": ... S}} with k nots, each inner one the only keyword of its schema,
+// accepts what S accepts when k is even and what {"not": S} accepts when k is odd. One
+// finding per run, not per pair, keeps a long run one line (and one Finding).
 func checkDoubleNegation(c *checker, n *node) {
-	if !live(n) {
+	if !live(n) || n.parent != nil && n.kw == "not" && isNotOnly(n.val) {
+		return // inside a run: its outermost not reports it
+	}
+	v, ok := n.get("not")
+	if !ok || !isNotOnly(v) {
 		return
 	}
-	outer, ok := n.get("not")
-	if !ok || outer.Kind() != source.Object || outer.Len() != 1 {
-		return
+	// v holds the second not; last, the innermost {"not": S}; k counts the nots.
+	k, last := 2, v
+	inner, _ := v.Get("not")
+	for isNotOnly(inner) {
+		k++
+		last = inner
+		inner, _ = inner.Get("not")
 	}
-	inner, ok := outer.Get("not")
-	if !ok {
-		return
+	msg := fmt.Sprintf("%d nested nots accept what the schema inside them accepts", k)
+	if k%2 == 1 {
+		msg = fmt.Sprintf("%d nested nots accept what one not of the schema inside them accepts", k)
 	}
 	var fx *Fix
-	if n.draft.Version <= 7 && n.val.Len() == 1 && n.parent != nil {
-		fx = fix("replace the double negation by the schema it negates", replaceOp(n.ptr, inner))
+	if n.draft.Version <= 7 {
+		switch {
+		case k%2 == 1:
+			fx = fix(fmt.Sprintf("reduce the %d nots to one", k), replaceOp(n.at("not"), inner))
+		case n.val.Len() == 1 && n.parent != nil:
+			fx = fix(fmt.Sprintf("replace the %d nots by the schema they negate", k), replaceOp(n.ptr, inner))
+		case k > 2:
+			// The schema has other keywords (or is the document): keep its not, over one more.
+			fx = fix(fmt.Sprintf("reduce the %d nots to two", k), replaceOp(n.at("not"), last))
+		}
 	}
-	c.report(n, "/not", "not of a not accepts what the inner schema accepts", fx)
+	c.report(n, "/not", msg, fx)
+}
+
+// isNotOnly reports a schema object whose only keyword is not.
+func isNotOnly(v source.Value) bool {
+	return v.Kind() == source.Object && v.Len() == 1 && v.Has("not")
 }
 
 func checkAllOfRefWrapper(c *checker, n *node) {

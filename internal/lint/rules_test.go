@@ -6,7 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/jstk-dev/jstk/internal/golden"
+	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
@@ -116,6 +120,126 @@ func TestMessageWording(t *testing.T) {
 		if len(res.Problems) != 1 || strings.Contains(res.Problems[0].Message, "a integer") ||
 			strings.Contains(res.Problems[0].Message, "a array") {
 			t.Errorf("lint %s: problems %+v", text, res.Problems)
+		}
+	}
+}
+
+// TestDoubleNegationRuns checks that a run of directly nested nots is one finding, at its
+// outermost not, saying how many nots it has and what it reduces to, and that its fix (in
+// drafts 4 to 7) leaves the schema accepting the same instances: an even run becomes the
+// schema inside it, an odd run one not of it.
+func TestDoubleNegationRuns(t *testing.T) {
+	const s = `{"type":"string"}`
+	nots := func(k int, inner string) string {
+		return strings.Repeat(`{"not":`, k) + inner + strings.Repeat("}", k)
+	}
+	// withType is a run of k nots whose outermost schema also says minLength.
+	withType := func(k int) string { return `{"minLength":2,"not":` + nots(k-1, s) + `}` }
+	tests := []struct {
+		name, draft, a string
+		msg, fix       string // "" when no finding, or no fix
+		fixed          string // properties/a after --fix
+	}{
+		{"1", "draft-07", nots(1, s), "", "", nots(1, s)},
+		{"2", "draft-07", nots(2, s), "2 nested nots accept what the schema inside them accepts",
+			"replace the 2 nots by the schema they negate", s},
+		{"3", "draft-07", nots(3, s), "3 nested nots accept what one not of the schema inside them accepts",
+			"reduce the 3 nots to one", nots(1, s)},
+		{"50", "draft-07", nots(50, s), "50 nested nots accept what the schema inside them accepts",
+			"replace the 50 nots by the schema they negate", s},
+		{"51", "draft-07", nots(51, s), "51 nested nots accept what one not of the schema inside them accepts",
+			"reduce the 51 nots to one", nots(1, s)},
+		{"1 with a sibling", "draft-07", withType(1), "", "", withType(1)},
+		{"2 with a sibling", "draft-07", withType(2), "2 nested nots accept what the schema inside them accepts", "", withType(2)},
+		{"3 with a sibling", "draft-07", withType(3), "3 nested nots accept what one not of the schema inside them accepts",
+			"reduce the 3 nots to one", withType(1)},
+		{"50 with a sibling", "draft-07", withType(50), "50 nested nots accept what the schema inside them accepts",
+			"reduce the 50 nots to two", withType(2)},
+		{"2 in 2020-12", "2020-12", nots(2, s), "2 nested nots accept what the schema inside them accepts", "", nots(2, s)},
+		{"50 in 2020-12", "2020-12", nots(50, s), "50 nested nots accept what the schema inside them accepts", "", nots(50, s)},
+	}
+	dialects := map[string]string{"draft-07": "http://json-schema.org/draft-07/schema#",
+		"2020-12": "https://json-schema.org/draft/2020-12/schema"}
+	on := map[string]Setting{"double-negation": "on"}
+	instances := []string{`{"a":"abc"}`, `{"a":"a"}`, `{"a":1}`, `{"a":null}`, `{}`}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text := `{"$schema":"` + dialects[tt.draft] + `","properties":{"a":` + tt.a + `}}`
+			res := run(t, map[string]string{"s.json": text}, []string{"s.json"}, &Options{Rules: on})
+			var got []string
+			for _, f := range res.Findings {
+				if f.Rule != "double-negation" {
+					continue
+				}
+				fx := ""
+				if f.Fix != nil {
+					fx = f.Fix.Description
+				}
+				got = append(got, f.Pointer+": "+f.Message+" | "+fx)
+			}
+			var want []string
+			if tt.msg != "" {
+				want = []string{"/properties/a/not: " + tt.msg + " | " + tt.fix}
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("findings (-want +got):\n%s", diff)
+			}
+			fixed := run(t, map[string]string{"s.json": text}, []string{"s.json"}, &Options{Rules: on, Fix: true})
+			out := []byte(text)
+			if outs := fixed.Outputs(); len(outs) == 1 {
+				out = outs[0].Data
+			}
+			doc, err := source.ParseJSON("s.json", out, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, _ := doc.Root.Pointer("/properties/a")
+			if got := string(source.AppendJSON(nil, a)); got != tt.fixed {
+				t.Errorf("properties/a after --fix:\n got %s\nwant %s", got, tt.fixed)
+			}
+			before, err := compileText(t, "file:///s.json", "s.json", []byte(text), schema.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			after, err := compileText(t, "file:///s.json", "s.json", out, schema.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, inst := range instances {
+				v, err := source.ParseJSON("i.json", []byte(inst), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				vb, _ := before.Valid(v.Root)
+				va, _ := after.Valid(v.Root)
+				if vb != va {
+					t.Errorf("instance %s: valid %v before the fix, %v after", inst, vb, va)
+				}
+			}
+		})
+	}
+}
+
+// TestDuplicateKeys finds a repeated key wherever it repeats: as the second key of its
+// object, further on, more than once, at any depth.
+func TestDuplicateKeys(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{`{"type": "string", "type": "number"}`, "/type"},
+		{`{"a": 1, "b": 2, "a": 3}`, "/a"},
+		{`{"properties": {"x": {"not": {"not": {}, "not": true}}}}`, "/properties/x/not/not"},
+		{`{"a": 1, "a": 2, "a": 3}`, "/a /a"},
+		{`{"a": 1, "b": {"a": 1}, "c": [{"b": 1, "c": 2}]}`, ""},
+	}
+	for _, tt := range tests {
+		res := lintOne(t, "s.json", tt.text, map[string]Setting{"all": "off", "duplicate-key": "on"})
+		var got []string
+		for _, f := range res.Findings {
+			if f.Rule == "duplicate-key" {
+				got = append(got, f.Pointer)
+			}
+		}
+		if diff := cmp.Diff(tt.want, strings.Join(got, " ")); diff != "" {
+			t.Errorf("%s: (-want +got):\n%s", tt.text, diff)
 		}
 	}
 }

@@ -76,6 +76,17 @@ type resourceInfo struct {
 type walker struct {
 	f       *file
 	maxNode int
+	slab    []node // nodes are allocated from it, a block at a time
+}
+
+// newNode allocates a node from the walker's current block.
+func (w *walker) newNode() *node {
+	if len(w.slab) == 0 {
+		w.slab = make([]node, min(max(len(w.f.nodes), 16), 1024))
+	}
+	n := &w.slab[0]
+	w.slab = w.slab[1:]
+	return n
 }
 
 // maxNesting bounds the nesting of the subschemas lint reads: below it, nothing is
@@ -95,7 +106,8 @@ func (w *walker) walk(v source.Value, ptr string, parent *node, kw, key string, 
 		w.f.truncated = true
 		return
 	}
-	n := &node{ptr: ptr, val: v, parent: parent, kw: kw, key: key, inert: inert}
+	n := w.newNode()
+	*n = node{ptr: ptr, val: v, parent: parent, kw: kw, key: key, inert: inert}
 	if parent != nil {
 		n.depth = parent.depth + 1
 	}
@@ -114,7 +126,6 @@ func (w *walker) walk(v source.Value, ptr string, parent *node, kw, key string, 
 		n.ignore = parent.ignore
 	}
 	w.f.nodes = append(w.f.nodes, n)
-	w.f.byPtr[ptr] = n
 	if v.Kind() != source.Object {
 		return
 	}
