@@ -57,11 +57,10 @@ type engine struct {
 	emptyMemo         map[proofKey]bool     // empty, by conjunction and classes
 	emptyProg         map[proofKey]progress // the emptiness questions being answered
 	negMemo           map[int][]*schema.Schema
-	loopMemo          map[*schema.Schema]int8 // reachesLoop: 1 in progress, 2 yes, 3 no
-	branchesLeft      int                     // the branches the emptiness question under way may still examine (takeBranch)
-	branchCuts        int                     // the times a question found none left
-	inHere            bool                    // an emptyHere question is under way: the prover's questions take from its branches
-	triggered         int                     // the dependent schemas triggeredImplies is inside of
+	branchesLeft      int  // the branches the emptiness question under way may still examine (takeBranch)
+	branchCuts        int  // the times a question found none left
+	inHere            bool // an emptyHere question is under way: the prover's questions take from its branches
+	triggered         int  // the dependent schemas triggeredImplies is inside of
 	stack, minAssume  int
 	steps, stepBudget int
 	proofSteps        int
@@ -141,7 +140,6 @@ func newEngine(ctx context.Context, opts Options, bs *bodies, size int) *engine 
 		emptyMemo:    map[proofKey]bool{},
 		emptyProg:    map[proofKey]progress{},
 		negMemo:      map[int][]*schema.Schema{},
-		loopMemo:     map[*schema.Schema]int8{},
 		stepBudget:   opts.ProofSteps,
 		size:         size,
 		hashMask:     ^uint64(0),

@@ -552,7 +552,7 @@ func (e *engine) kindEmpty(a *conj, ma *merged, k typeSet, depth int) bool {
 		if len(must) == 0 {
 			return false
 		}
-		_, found, exhaustive := solve(strQuery{must: must, minLen: ma.minLen, maxLen: ma.maxLen})
+		_, found, exhaustive := e.pats.solve(strQuery{must: must, minLen: ma.minLen, maxLen: ma.maxLen})
 		return exhaustive && !found
 	case tArray:
 		need := ma.minItems

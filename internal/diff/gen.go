@@ -436,7 +436,7 @@ func (g *gen) strings(alt *conj, m *merged, hints []*merged, wide bool) []source
 			continue
 		}
 		if len(must) > 0 {
-			if w, found, _ := solve(strQuery{must: must, minLen: t, maxLen: maxL, avoid: avoid}); found {
+			if w, found, _ := g.e.pats.solve(strQuery{must: must, minLen: t, maxLen: maxL, avoid: avoid}); found {
 				out = append(out, w)
 				avoid[w] = true
 			}
@@ -451,7 +451,7 @@ func (g *gen) strings(alt *conj, m *merged, hints []*merged, wide bool) []source
 			if b == nil {
 				continue
 			}
-			if w, found, _ := solve(strQuery{must: must, mustNot: []*automaton{b}, minLen: m.minLen, maxLen: maxL}); found {
+			if w, found, _ := g.e.pats.solve(strQuery{must: must, mustNot: []*automaton{b}, minLen: m.minLen, maxLen: maxL}); found {
 				out = append(out, w)
 			}
 		}
@@ -795,7 +795,7 @@ func (g *gen) nameFor(src string, alt *conj) (string, bool) {
 	for _, k := range g.e.explicitNames(alt) {
 		avoid[k] = true
 	}
-	w, found, _ := solve(strQuery{must: []*automaton{a}, minLen: 1, maxLen: -1, avoid: avoid})
+	w, found, _ := g.e.pats.solve(strQuery{must: []*automaton{a}, minLen: 1, maxLen: -1, avoid: avoid})
 	return w, found && g.e.patternMatches(src, w)
 }
 
@@ -827,7 +827,7 @@ func (g *gen) namesBetween(a, b *conj) []string {
 			if len(out) >= 8 {
 				return out
 			}
-			if w, found, _ := solve(strQuery{must: []*automaton{x}, mustNot: side.other, minLen: 1, maxLen: -1}); found && g.e.patternMatches(side.srcs[i], w) {
+			if w, found, _ := g.e.pats.solve(strQuery{must: []*automaton{x}, mustNot: side.other, minLen: 1, maxLen: -1}); found && g.e.patternMatches(side.srcs[i], w) {
 				out = append(out, w)
 			}
 		}

@@ -428,7 +428,7 @@ func (e *engine) implies(a *conj, ma *merged, f *fact, d typeSet, depth int) boo
 				must = append(must, x)
 			}
 		}
-		_, found, exhaustive := solve(strQuery{must: must, mustNot: []*automaton{b}, minLen: ma.minLen, maxLen: ma.maxLen})
+		_, found, exhaustive := e.pats.solve(strQuery{must: must, mustNot: []*automaton{b}, minLen: ma.minLen, maxLen: ma.maxLen})
 		return exhaustive && !found
 	case fFormat:
 		return slices.Contains(ma.formats, f.str)
@@ -707,7 +707,7 @@ func (e *engine) patternsBound(ma *merged, lo, hi int) bool {
 	if len(must) == 0 {
 		return false
 	}
-	_, found, exhaustive := solve(strQuery{must: must, minLen: lo, maxLen: hi})
+	_, found, exhaustive := e.pats.solve(strQuery{must: must, minLen: lo, maxLen: hi})
 	return exhaustive && !found
 }
 
@@ -736,68 +736,10 @@ func (e *engine) opaque(c *conj) bool {
 }
 
 // reachesLoop reports whether evaluating s on an instance may apply a schema on a loop
-// of in-place applicators to that same instance: s lies on one, or reaches one through
-// $ref, allOf, anyOf, oneOf, not, if/then/else or dependentSchemas. Its evaluation may
-// then never end (jstk's validator stops with an error). The search is depth first with
-// a stack of its own: a chain of references is as long as the documents make it.
-func (e *engine) reachesLoop(s *schema.Schema) bool {
-	type frame struct {
-		s    *schema.Schema
-		subs []*schema.Schema
-		next int
-	}
-	var frames []frame
-	// open starts looking at t: true when it lies on a loop itself, else a frame with the
-	// schemas it applies in place.
-	open := func(t *schema.Schema) bool {
-		e.loopMemo[t] = 1
-		if t.InPlaceLoop() {
-			e.loopMemo[t] = 2
-			return true
-		}
-		n := e.node(t)
-		subs := append([]*schema.Schema{n.ref, n.not, n.ifS, n.thenS, n.elseS}, n.dynRefs...)
-		subs = append(append(append(subs, n.allOf...), n.anyOf...), n.oneOf...)
-		for _, d := range n.depSchemas {
-			subs = append(subs, d)
-		}
-		frames = append(frames, frame{s: t, subs: subs})
-		return false
-	}
-	switch e.loopMemo[s] {
-	case 1, 3:
-		return false // in progress (a loop of its own is marked on its schemas), or no
-	case 2:
-		return true
-	}
-	found := open(s)
-	for !found && len(frames) > 0 {
-		f := &frames[len(frames)-1]
-		if f.next == len(f.subs) {
-			e.loopMemo[f.s] = 3
-			frames = frames[:len(frames)-1]
-			continue
-		}
-		x := f.subs[f.next]
-		f.next++
-		if x == nil {
-			continue
-		}
-		switch e.loopMemo[x] {
-		case 1, 3:
-			continue
-		case 2:
-			found = true
-		default:
-			found = open(x)
-		}
-	}
-	// every schema being looked at reaches the one found
-	for _, f := range frames {
-		e.loopMemo[f.s] = 2
-	}
-	return found
-}
+// of in-place applicators to that same instance (schema.ReachesInPlaceLoop: computed
+// once, with the loops, by the compiler; walking it here for each comparison read the
+// node of every schema reached, a tenth of a large diff's time).
+func (e *engine) reachesLoop(s *schema.Schema) bool { return s.ReachesInPlaceLoop() }
 
 // defaultFills reports whether the reader-defaults policy covers a required property: the
 // property's schema (where the fact is) has a default that is valid under it.
@@ -936,7 +878,7 @@ func (e *engine) partCovers(n *node, region, outside []*automaton, regionExact b
 		x := e.pats.get(p.src)
 		overlap := true
 		if x != nil && regionExact {
-			_, found, exhaustive := solve(strQuery{must: append(append([]*automaton(nil), region...), x), mustNot: outside, maxLen: -1})
+			_, found, exhaustive := e.pats.solve(strQuery{must: append(append([]*automaton(nil), region...), x), mustNot: outside, maxLen: -1})
 			overlap = found || !exhaustive
 		}
 		if overlap && !e.sub(e.one(p.s), target, tAll, depth+1) {
@@ -955,7 +897,7 @@ func (e *engine) partCovers(n *node, region, outside []*automaton, regionExact b
 		rest = n.unevalP
 	}
 	if regionExact {
-		_, found, exhaustive := solve(strQuery{must: region, mustNot: append(append([]*automaton(nil), outside...), pats...), maxLen: -1})
+		_, found, exhaustive := e.pats.solve(strQuery{must: region, mustNot: append(append([]*automaton(nil), outside...), pats...), maxLen: -1})
 		if exhaustive && !found {
 			return true
 		}
@@ -1030,7 +972,7 @@ func (e *engine) disjointKind(a *conj, ma *merged, b *conj, mb *merged, d typeSe
 			if hi < 0 || (mb.maxLen >= 0 && mb.maxLen < hi) {
 				hi = mb.maxLen
 			}
-			_, found, exhaustive := solve(strQuery{must: must, minLen: lo, maxLen: hi})
+			_, found, exhaustive := e.pats.solve(strQuery{must: must, minLen: lo, maxLen: hi})
 			if exhaustive && !found {
 				return true
 			}

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"encoding/binary"
 	"errors"
 	"regexp/syntax"
 	"slices"
@@ -50,6 +51,11 @@ type automaton struct {
 	index  map[string]int
 	trans  map[transKey]int
 	bounds []rune // every range boundary of the NFA's char states
+
+	// scratch space of closure and intern, reused from call to call
+	seen   []bool // by NFA state
+	stack  []int
+	keyBuf []byte
 }
 
 type dfaSet struct {
@@ -450,9 +456,12 @@ func (a *automaton) build(re *syntax.Regexp) (int, []hole, error) {
 
 // closure adds the states reachable without consuming input.
 func (a *automaton) closure(set []int, atStart, atEnd bool) []int {
-	seen := make(map[int]bool, len(set)*2)
+	if len(a.seen) < len(a.states) {
+		a.seen = make([]bool, len(a.states))
+	}
+	seen := a.seen
 	var out []int
-	stack := append([]int(nil), set...)
+	stack := append(a.stack[:0], set...)
 	for len(stack) > 0 {
 		s := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -481,23 +490,48 @@ func (a *automaton) closure(set []int, atStart, atEnd bool) []int {
 		}
 		out = append(out, s)
 	}
+	a.stack = stack
+	// unmark what was seen: the states pushed are out, and those passed through (splits,
+	// assertions) are found again by walking from set
+	a.unsee(set)
 	sort.Ints(out)
 	return out
 }
 
+// unsee clears the marks closure left, walking the same edges from set.
+func (a *automaton) unsee(set []int) {
+	stack := append(a.stack[:0], set...)
+	for len(stack) > 0 {
+		s := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if s < 0 || !a.seen[s] {
+			continue
+		}
+		a.seen[s] = false
+		st := &a.states[s]
+		switch st.op {
+		case opSplit:
+			stack = append(stack, st.out, st.out1)
+		case opBegin, opEnd:
+			stack = append(stack, st.out)
+		}
+	}
+	a.stack = stack
+}
+
 func (a *automaton) intern(states []int, atStart bool) int {
-	var sb strings.Builder
+	kb := a.keyBuf[:0]
 	if atStart {
-		sb.WriteByte('^')
+		kb = append(kb, '^')
 	}
 	for _, s := range states {
-		sb.WriteString(strconv.Itoa(s))
-		sb.WriteByte(',')
+		kb = binary.AppendUvarint(kb, uint64(s))
 	}
-	k := sb.String()
-	if id, ok := a.index[k]; ok {
+	a.keyBuf = kb
+	if id, ok := a.index[string(kb)]; ok {
 		return id
 	}
+	k := string(kb)
 	d := dfaSet{states: states, atStart: atStart}
 	// Accepting when the match state is reachable with the end assertions allowed.
 	for _, s := range a.closureEnd(states, atStart) {
@@ -608,32 +642,32 @@ func solve(q strQuery) (witness string, found, exhaustive bool) {
 	}
 	sort.Slice(reps, func(i, j int) bool { return repRank(reps[i]) < repRank(reps[j]) })
 
+	// The product states visited, breadth first: node i's states are
+	// arena[i*width:(i+1)*width]; a state is known by its automata's states and its length
+	// clamped to minLen, encoded as varints (a lookup with string(key) does not allocate).
 	type node struct {
-		states []int
 		length int
 		parent int
 		r      rune
 	}
-	key := func(states []int, length int) string {
-		var sb strings.Builder
+	width := len(autos)
+	var keyBuf []byte
+	key := func(states []int, length int) []byte {
+		keyBuf = keyBuf[:0]
 		for _, s := range states {
-			sb.WriteString(strconv.Itoa(s))
-			sb.WriteByte(',')
+			keyBuf = binary.AppendVarint(keyBuf, int64(s))
 		}
-		clamp := length
-		if clamp > q.minLen {
-			clamp = q.minLen
-		}
-		sb.WriteString(strconv.Itoa(clamp))
-		return sb.String()
+		return binary.AppendVarint(keyBuf, int64(min(length, q.minLen)))
 	}
-	start := make([]int, len(autos))
-	nodes := []node{{states: start, parent: -1}}
-	visited := map[string]bool{key(start, 0): true}
+	arena := make([]int, width, width*64)
+	nodes := []node{{parent: -1}}
+	visited := map[string]struct{}{string(key(arena, 0)): {}}
+	next := make([]int, width)
 	exhaustive = true
 	for i := 0; i < len(nodes); i++ {
 		n := nodes[i]
-		if n.length >= q.minLen && (q.maxLen < 0 || n.length <= q.maxLen) && satisfies(autos, len(q.must), n.states) {
+		states := arena[i*width : (i+1)*width]
+		if n.length >= q.minLen && (q.maxLen < 0 || n.length <= q.maxLen) && satisfies(autos, len(q.must), states) {
 			var rs []rune
 			for k := i; k > 0; k = nodes[k].parent {
 				rs = append(rs, nodes[k].r)
@@ -657,7 +691,7 @@ func solve(q strQuery) (witness string, found, exhaustive bool) {
 		// that has matched will always match.
 		dead := false
 		for k, a := range autos {
-			d := a.sets[n.states[k]]
+			d := a.sets[states[k]]
 			if (k < len(q.must) && d.dead) || (k >= len(q.must) && d.all) {
 				dead = true
 			}
@@ -666,16 +700,16 @@ func solve(q strQuery) (witness string, found, exhaustive bool) {
 			continue
 		}
 		for _, r := range reps {
-			next := make([]int, len(autos))
 			for k, a := range autos {
-				next[k] = a.step(n.states[k], r)
+				next[k] = a.step(arena[i*width+k], r)
 			}
 			kk := key(next, n.length+1)
-			if visited[kk] {
+			if _, ok := visited[string(kk)]; ok {
 				continue
 			}
-			visited[kk] = true
-			nodes = append(nodes, node{states: next, length: n.length + 1, parent: i, r: r})
+			visited[string(kk)] = struct{}{}
+			arena = append(arena, next...)
+			nodes = append(nodes, node{length: n.length + 1, parent: i, r: r})
 		}
 	}
 	if len(q.avoid) > 0 {
@@ -741,6 +775,57 @@ func repRank(r rune) int {
 type patterns struct {
 	m map[string]*automaton
 	e map[string]bool
+	// solved memoizes solve: a comparison asks the same question of the same patterns
+	// many times (the example search makes the strings of one merged schema for each
+	// schema it is compared with), and each answer costs a product automaton.
+	solved map[string]solved
+}
+
+type solved struct {
+	witness           string
+	found, exhaustive bool
+}
+
+// solve is solve(q), asked once per distinct question of this comparison; q's automata
+// come from p.
+func (p *patterns) solve(q strQuery) (witness string, found, exhaustive bool) {
+	var b strings.Builder
+	for _, a := range q.must {
+		b.WriteString(a.src)
+		b.WriteByte(0)
+	}
+	b.WriteByte(1)
+	for _, a := range q.mustNot {
+		b.WriteString(a.src)
+		b.WriteByte(0)
+	}
+	b.WriteByte(1)
+	b.WriteString(strconv.Itoa(q.minLen))
+	b.WriteByte(',')
+	b.WriteString(strconv.Itoa(q.maxLen))
+	if len(q.avoid) > 0 {
+		avoid := make([]string, 0, len(q.avoid))
+		for w, on := range q.avoid {
+			if on {
+				avoid = append(avoid, w)
+			}
+		}
+		slices.Sort(avoid)
+		for _, w := range avoid {
+			b.WriteByte(1)
+			b.WriteString(w)
+		}
+	}
+	key := b.String()
+	if r, ok := p.solved[key]; ok {
+		return r.witness, r.found, r.exhaustive
+	}
+	witness, found, exhaustive = solve(q)
+	if p.solved == nil {
+		p.solved = map[string]solved{}
+	}
+	p.solved[key] = solved{witness, found, exhaustive}
+	return witness, found, exhaustive
 }
 
 func (p *patterns) get(src string) *automaton {

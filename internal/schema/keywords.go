@@ -27,6 +27,7 @@ type Schema struct {
 	hasRef   bool  // draft <= 7: $ref present, siblings ignored
 	needAnn  bool  // has unevaluatedProperties or unevaluatedItems
 	onLoop   bool  // on a cycle of in-place applicators (InPlaceLoop)
+	toLoop   bool  // reaches a schema on such a cycle through in-place applicators (ReachesInPlaceLoop)
 	keywords []string
 
 	types      TypeSet

@@ -103,6 +103,11 @@ func loopError(path []*Schema, target *Schema) *SchemaError {
 // branch is counted, though an instance may not take it.
 func (s *Schema) InPlaceLoop() bool { return s.onLoop }
 
+// ReachesInPlaceLoop reports whether evaluating s may apply a schema that lies on a cycle
+// of in-place applicators (see InPlaceLoop) to the same instance: s lies on one, or
+// reaches one through those applicators. Computed with the cycles, once per compile.
+func (s *Schema) ReachesInPlaceLoop() bool { return s.toLoop }
+
 // inPlace appends the schemas s applies to the instance it is applied to.
 func (s *Schema) inPlace(out []*Schema) []*Schema {
 	for _, t := range [...]*Schema{s.ref, s.dynRef, s.recursiveRef, s.not, s.ifS, s.thenS, s.elseS} {
@@ -121,9 +126,11 @@ func (s *Schema) inPlace(out []*Schema) []*Schema {
 
 // markLoops sets onLoop on the schemas of list that lie on a cycle of in-place
 // applicators among them (a strongly connected component of more than one schema, or one
-// that applies itself), by Tarjan's algorithm without recursion. list is what one
-// Compile added: the schemas compiled before it apply none of these, so a new cycle lies
-// among them.
+// that applies itself), by Tarjan's algorithm without recursion, and toLoop on those that
+// reach such a schema. list is what one Compile added: the schemas compiled before it
+// apply none of these, so a new cycle lies among them, and their toLoop is already known.
+// Tarjan's algorithm completes a component after every component it reaches, so each
+// component's toLoop is known from those of its edges' ends when it completes.
 func markLoops(list []*Schema) {
 	if len(list) == 0 {
 		return
@@ -146,6 +153,7 @@ func markLoops(list []*Schema) {
 	var stack []int
 	var frames []frame
 	var edges []*Schema // the edges of the schemas on frames, each one's above its caller's
+	var buf []*Schema   // the edges of a completed component
 	var count int32
 	push := func(v int) {
 		count++
@@ -193,9 +201,20 @@ func markLoops(list []*Schema) {
 			}
 			scc := stack[i:]
 			stack = stack[:i]
+			loop := len(scc) > 1 || self
+			reach := loop
+			if !reach { // one schema: its edges lead to completed components
+				buf = list[v].inPlace(buf[:0])
+				for _, t := range buf {
+					if w := at(t); w >= 0 && list[w].toLoop || w < 0 && t.toLoop {
+						reach = true
+						break
+					}
+				}
+			}
 			for _, w := range scc {
 				onStack[w] = false
-				list[w].onLoop = len(scc) > 1 || self
+				list[w].onLoop, list[w].toLoop = loop, reach
 			}
 		}
 	}

@@ -124,6 +124,48 @@ func TestInPlaceLoop(t *testing.T) {
 	}
 }
 
+// ReachesInPlaceLoop marks the schemas on a loop and those leading to one through in-place
+// applicators, in the same file or across files, and not those that reach one only
+// through the instance (items, properties).
+func TestReachesInPlaceLoop(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  []string // the pointers of the schemas of s.json reaching a loop, in Walk's order
+	}{
+		{"leading to a loop", map[string]string{"s.json": `{"$ref": "#/$defs/a", "$defs": {"a": {"$ref": "#/$defs/a"}, "b": {"type": "string"}}}`},
+			[]string{"", "/$defs/a"}},
+		{"one branch of anyOf", map[string]string{"s.json": `{"anyOf": [{"type": "string"}, {"$ref": "#"}]}`}, []string{"", "/anyOf/1"}},
+		{"across files, through a branch", map[string]string{"s.json": `{"oneOf": [{"$ref": "t.json"}, {"type": "string"}]}`,
+			"t.json": `{"$ref": "#/$defs/x", "$defs": {"x": {"not": {"$ref": "#/$defs/x"}}}}`}, []string{"", "/oneOf/0"}},
+		{"only through the instance", map[string]string{"s.json": `{"items": {"$ref": "#/$defs/a"}, "properties": {"p": {"$ref": "#/$defs/a"}},
+			"$defs": {"a": {"$ref": "#/$defs/a"}}}`}, []string{"/properties/p", "/$defs/a", "/items"}},
+		{"no loop", map[string]string{"s.json": `{"type": "array", "items": {"$ref": "#"}, "allOf": [{"$ref": "#/$defs/a"}], "$defs": {"a": {"if": true, "then": true}}}`}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root, err := compileFiles(t, tt.files, "s.json", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			Walk(root, func(s *Schema) bool {
+				if s.ReachesInPlaceLoop() && s.doc == root.doc {
+					got = append(got, s.at.String())
+				}
+				if s.InPlaceLoop() && !s.ReachesInPlaceLoop() {
+					t.Errorf("%s is on a loop but does not reach one", s.Location())
+				}
+				return true
+			})
+			if strings.Join(got, " ") != strings.Join(tt.want, " ") || len(got) != len(tt.want) {
+				t.Errorf("reaching a loop: %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
 // A chain of 20,000 references (markLoops walks it without recursion) has no loop until its end
 // refers to its start.
 func TestInPlaceLoopLongChain(t *testing.T) {
@@ -147,15 +189,22 @@ func TestInPlaceLoopLongChain(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		loops := 0
+		loops, reach := 0, 0
 		Walk(root, func(s *Schema) bool {
 			if s.InPlaceLoop() {
 				loops++
+			}
+			if s.ReachesInPlaceLoop() {
+				reach++
 			}
 			return true
 		})
 		if want := map[bool]int{false: 0, true: n + 1}[closed]; loops != want {
 			t.Errorf("closed %v: %d schemas on a loop, want %d", closed, loops, want)
+		}
+		// the root leads into the ring, and every schema of the ring is on it
+		if want := map[bool]int{false: 0, true: n + 2}[closed]; reach != want {
+			t.Errorf("closed %v: %d schemas reach a loop, want %d", closed, reach, want)
 		}
 	}
 }
