@@ -14,6 +14,7 @@ import (
 	"unicode"
 
 	"github.com/jstk-dev/jstk/internal/diag"
+	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/tools"
 	"github.com/jstk-dev/jstk/internal/workspace"
@@ -158,6 +159,13 @@ func (g *globals) registerLimits(fs *flag.FlagSet) {
 	})
 	fs.IntVar(&g.maxDepth, "max-depth", source.DefaultMaxDepth, "deepest nesting of arrays and objects to accept")
 	fs.IntVar(&g.maxAliases, "max-alias-nodes", source.DefaultMaxAliasNodes, "most values YAML aliases may expand to in one document")
+	fs.Func("max-ref-depth", fmt.Sprintf("deepest nesting of an evaluation: the schemas applied in place ($ref chains, allOf, not) and the values they reach (default %d, at most %d; each level may take a few KB of stack)", schema.MaxEvalDepth, schema.MaxEvalDepthCeiling), func(s string) error {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return fmt.Errorf("not a whole number: %q", s)
+		}
+		return schema.SetMaxEvalDepth(n)
+	})
 	fs.BoolVar(&g.jsonc, "jsonc", false, "read every JSON file as JSONC: comments and trailing commas accepted (always so for .jsonc files, tsconfig*.json, jsconfig*.json, devcontainer.json and the .json files of .vscode and .devcontainer)")
 	fs.Func("resolve", "map a URI (or a prefix ending in /) to a file or directory: `URI=PATH` (repeatable; adds to jstk.json)", func(s string) error {
 		if _, _, err := tools.ParseResolve(s); err != nil {
@@ -433,6 +441,7 @@ func (c *command) help(w io.Writer) {
 	fmt.Fprintf(w, "  --format %s\n      output format (default text)\n", diag.Join(formats(c.d), "|"))
 	fmt.Fprintf(w, "  --resolve URI=PATH\n      map a URI or URI prefix (ending in /) to a file or directory, for offline $ref; repeatable\n")
 	fmt.Fprintf(w, "  --max-size SIZE, --max-depth N, --max-alias-nodes N\n      limits on each document read (defaults 256MiB, %d, %d)\n", source.DefaultMaxDepth, source.DefaultMaxAliasNodes)
+	fmt.Fprintf(w, "  --max-ref-depth N\n      deepest nesting of an evaluation, $ref chains included (default %d, at most %d)\n", schema.MaxEvalDepth, schema.MaxEvalDepthCeiling)
 	fmt.Fprintf(w, "  --jsonc\n      %s\n", wrap("read every JSON file as JSONC, comments and trailing commas accepted (always so for "+
 		".jsonc files, tsconfig*.json, jsconfig*.json, devcontainer.json, and the .json files of .vscode and .devcontainer)", 90))
 	fmt.Fprintf(w, "  --timeout DURATION, --regex-budget DURATION\n      stop the run after this long (default: no limit), and bound the time all its pattern\n      matches take together (default %s); a run stopped says so and exits 2\n", durationText(tools.DefaultRegexBudget))

@@ -38,7 +38,7 @@ schema, runs the tool inside the workspace DIR (default: the working directory; 
 it are refused) and prints the MCP result ({"content", "structuredContent", "isError"}) as one
 JSON object. Exit codes as for the command of the same name: 0 clean, 1 findings, 2 could not
 run (isError). --no-config ignores DIR/jstk.json, every block of it (resolve, lint), as the
-VS Code extension does in an untrusted workspace; --resolve, --max-size, --max-depth, --max-alias-nodes and --jsonc are those of
+VS Code extension does in an untrusted workspace; --resolve, --max-size, --max-depth, --max-alias-nodes, --max-ref-depth and --jsonc are those of
 'jstk mcp'.
 This is how the VS Code extension runs its tools.
 `

@@ -153,3 +153,51 @@ func TestMetaSchemaChain(t *testing.T) {
 		t.Errorf("compile: %v", err)
 	}
 }
+
+// SetMaxEvalDepth takes a limit within [MinEvalDepth, MaxEvalDepthCeiling], applies it to
+// the next evaluation, and raises the goroutine stack limit for a high one, never lowering it.
+func TestSetMaxEvalDepth(t *testing.T) {
+	defer func(d, stack int) { evalDepthLimit = d; debug.SetMaxStack(stack) }(evalDepthLimit, debug.SetMaxStack(1<<30))
+	for _, n := range []int{0, MinEvalDepth - 1, MaxEvalDepthCeiling + 1} {
+		if err := SetMaxEvalDepth(n); err == nil || !strings.Contains(err.Error(), "must be between") {
+			t.Errorf("SetMaxEvalDepth(%d) = %v, want a range error", n, err)
+		}
+	}
+	chain := func(n int) string {
+		var b strings.Builder
+		b.WriteString(`{"$ref": "#/$defs/a0", "$defs": {`)
+		for i := range n {
+			fmt.Fprintf(&b, `"a%d": {"$ref": "#/$defs/a%d"}, `, i, i+1)
+		}
+		fmt.Fprintf(&b, `"a%d": {"type": "integer"}}}`, n)
+		return b.String()
+	}
+	s, err := compileFiles(t, map[string]string{"s.json": chain(300)}, "s.json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		limit int
+		err   string
+	}{{200, "$ref chain too deep: evaluation nested deeper than 200 levels"}, {400, ""}} {
+		if err := SetMaxEvalDepth(c.limit); err != nil {
+			t.Fatal(err)
+		}
+		_, err := s.Valid(source.NumberValue("1"))
+		if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
+			t.Errorf("limit %d: error %v, want %q", c.limit, err, c.err)
+		}
+	}
+	if err := SetMaxEvalDepth(MaxEvalDepthCeiling); err != nil {
+		t.Fatal(err)
+	}
+	if got := debug.SetMaxStack(1 << 30); got != MaxEvalDepthCeiling*evalStackPerLevel {
+		t.Errorf("stack limit %d after the ceiling, want %d", got, MaxEvalDepthCeiling*evalStackPerLevel)
+	}
+	if err := SetMaxEvalDepth(MinEvalDepth); err != nil {
+		t.Fatal(err)
+	}
+	if got := debug.SetMaxStack(1 << 30); got != 1<<30 {
+		t.Errorf("stack limit %d after a low limit, want it kept at %d", got, 1<<30)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -529,16 +530,46 @@ func (e *evaluator) evalScoped(s *Schema, v source.Value, ann *annotations) bool
 // 40,000 with 2020-12's.
 const MaxEvalDepth = 100_000
 
-// evalDepthLimit is MaxEvalDepth, lowered by tests that reach it with small inputs.
+// evalDepthLimit is MaxEvalDepth unless SetMaxEvalDepth changed it; tests lower it to
+// reach it with small inputs.
 var evalDepthLimit = MaxEvalDepth
+
+// MinEvalDepth is the least SetMaxEvalDepth accepts: checking an ordinary schema against
+// its meta-schema nests a few dozen levels.
+const MinEvalDepth = 100
+
+// MaxEvalDepthCeiling is the most SetMaxEvalDepth accepts: a million levels may take
+// a few GB of stack.
+const MaxEvalDepthCeiling = 1_000_000
+
+// evalStackPerLevel is the goroutine stack SetMaxEvalDepth allows per level: about
+// 1.5 KB measured on a $ref chain, with room for the applicators that take more.
+const evalStackPerLevel = 8 << 10
+
+// SetMaxEvalDepth sets, for the whole process, how deep an evaluation may nest before it
+// stops with a "too deep" error (the --max-ref-depth flag: a $ref chain is where real
+// input reaches it). Evaluation nests on the goroutine's stack, so a limit whose stack
+// could pass the Go runtime's limit raises that limit to match (it never lowers it). Call
+// it before any evaluation starts.
+func SetMaxEvalDepth(n int) error {
+	if n < MinEvalDepth || n > MaxEvalDepthCeiling {
+		return fmt.Errorf("the evaluation depth must be between %d and %d, not %d", MinEvalDepth, MaxEvalDepthCeiling, n)
+	}
+	evalDepthLimit = n
+	need := n * evalStackPerLevel
+	if prev := debug.SetMaxStack(need); prev > need {
+		debug.SetMaxStack(prev) // never lowered
+	}
+	return nil
+}
 
 // tooDeep is the error of an evaluation nested deeper than MaxEvalDepth, reached at s.
 func (e *evaluator) tooDeep(s *Schema) error {
 	if refs := len(e.chain) - e.chainBase; refs > 0 {
-		return fmt.Errorf("$ref chain too deep: evaluation nested deeper than %d levels after following %d references in place, at %s (instance depth %d)",
+		return fmt.Errorf("$ref chain too deep: evaluation nested deeper than %d levels after following %d references in place, at %s (instance depth %d; raise the limit with --max-ref-depth)",
 			evalDepthLimit, refs, clip(s.Location()), len(e.ipath))
 	}
-	return fmt.Errorf("nesting too deep: evaluation nested deeper than %d levels, at %s (instance depth %d)",
+	return fmt.Errorf("nesting too deep: evaluation nested deeper than %d levels, at %s (instance depth %d; raise the limit with --max-ref-depth)",
 		evalDepthLimit, clip(s.Location()), len(e.ipath))
 }
 
