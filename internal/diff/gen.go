@@ -81,7 +81,7 @@ func (g *gen) values(src, hint *conj, depth int, wide bool) []source.Value {
 			push(v)
 		}
 	}
-	for _, alt := range g.expand(src) {
+	for _, alt := range g.expandBy(src, hint) {
 		m := g.e.merged(alt)
 		if m.types == 0 {
 			continue
@@ -177,7 +177,12 @@ func (g *gen) quiet(src, hint *conj, depth int) (source.Value, bool) {
 }
 
 // expand returns conjunctions covering src, choosing branches of its groups.
-func (g *gen) expand(src *conj) []*conj {
+func (g *gen) expand(src *conj) []*conj { return g.expandBy(src, nil) }
+
+// expandBy is expand with the hint's branches in view: of a group with more branches than
+// are expanded, the branches the hint does not have (an added branch) come first, so
+// that a branch added at the end of a long oneOf gets values of its own.
+func (g *gen) expandBy(src, hint *conj) []*conj {
 	alts := []*conj{src}
 	for round := 0; round < 3; round++ {
 		var next []*conj
@@ -207,8 +212,8 @@ func (g *gen) expand(src *conj) []*conj {
 				}
 				next = append(next, g.e.with(a, yes, id), g.e.with(a, no, id))
 			default:
-				for i, br := range grp.subs {
-					if i >= 8 {
+				for i, br := range g.branchOrder(grp, hint) {
+					if i >= expandBranches {
 						break
 					}
 					next = append(next, g.e.with(a, []*schema.Schema{br}, id))
@@ -224,6 +229,35 @@ func (g *gen) expand(src *conj) []*conj {
 		}
 	}
 	return alts
+}
+
+// expandBranches is how many branches of one group expand takes.
+const expandBranches = 8
+
+// branchOrder returns the branches of a group, those that no group of the hint has first
+// when there are more than expand takes.
+func (g *gen) branchOrder(grp *fact, hint *conj) []*schema.Schema {
+	if hint == nil || len(grp.subs) <= expandBranches {
+		return grp.subs
+	}
+	var theirs []*schema.Schema
+	for f := range g.e.merged(hint).groups {
+		if f.kind == grp.kind {
+			theirs = append(theirs, f.subs...)
+		}
+	}
+	if len(theirs) == 0 {
+		return grp.subs
+	}
+	var added, kept []*schema.Schema
+	for _, br := range grp.subs {
+		if slices.ContainsFunc(theirs, func(t *schema.Schema) bool { return t == br || g.e.same(t, br) }) {
+			kept = append(kept, br)
+		} else {
+			added = append(added, br)
+		}
+	}
+	return append(added, kept...)
 }
 
 // hintViews returns the merged views of the hint and of its branches.
