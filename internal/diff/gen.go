@@ -707,7 +707,7 @@ func (g *gen) valueOf(c *conj, name string) (*conj, bool) {
 // require in turn), padded to minProperties; force names a member that must be present.
 func (g *gen) baseObject(alt *conj, m *merged, hint *conj, depth int, force string, forceV *source.Value) (*objBuilder, bool) {
 	b := &objBuilder{}
-	if force != "" && forceV != nil {
+	if forceV != nil { // the empty name is a name too
 		b.set(force, *forceV)
 	}
 	var names []string
