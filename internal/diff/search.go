@@ -303,6 +303,7 @@ func (s *searcher) embed(g *gen, path *pathStep, dir int, v source.Value) []sour
 		if dir == dirForward {
 			src, hint = st.n, st.o
 		}
+		src = s.inParent(p, dir, src)
 		var next []source.Value
 		for _, c := range cur {
 			next = append(next, g.around(src, hint, *st, c, i)...)
@@ -316,6 +317,30 @@ func (s *searcher) embed(g *gen, path *pathStep, dir int, v source.Value) []sour
 		cur = next
 	}
 	return cur
+}
+
+// inParent returns src, the container of step p, with the schemas its parent's container
+// applies to it when p's container is a named member: a location inside a branch of a
+// oneOf carries the branch's schema of the member, not the one its context declares
+// (bundle.properties.minify requires enabled; jsBundle's minify, the branch's, does not),
+// and a container built without it is invalid as a whole.
+func (s *searcher) inParent(p *pathStep, dir int, src *conj) *conj {
+	up := p.up
+	if up == nil || up.kind != stProp || src == nil {
+		return src
+	}
+	outer := up.o
+	if dir == dirForward {
+		outer = up.n
+	}
+	if outer == nil {
+		return src
+	}
+	more, forbidden := s.e.valueSchemas(outer, up.key)
+	if forbidden || len(more) == 0 {
+		return src
+	}
+	return s.e.with(src, more)
 }
 
 // check judges one candidate; on success it attributes the example and returns it. An
