@@ -63,6 +63,10 @@ func TestCompareVocabulary(t *testing.T) {
 			`{"type":"array","items":{"properties":{"m":{"type":"object","required":["e"]}},"oneOf":[{"properties":{"k":{"const":1},"m":{"properties":{"n":{"type":"integer"}}}},"required":["k"]},{"properties":{"k":{"const":2}},"required":["k"]}]}}`,
 			`{"type":"array","items":{"properties":{"m":{"type":"object","required":["e"]}},"oneOf":[{"properties":{"k":{"const":1},"m":{"properties":{"n":{"type":"number"}}}},"required":["k"]},{"properties":{"k":{"const":2}},"required":["k"]}]}}`,
 			verdicts{Compatible, Incompatible}, nil, nil},
+		{"a member discriminating if/then groups picks the group it names",
+			`{"type":"object","properties":{"list":{"type":"array","items":{"type":"object","required":["t"],"properties":{"t":{"enum":["a","b","c","d","e"]}},"allOf":[` + condsByType("a", "b", "c", "d", "e") + `]}}}}`,
+			`{"type":"object","properties":{"list":{"type":"array","items":{"type":"object","required":["t"],"properties":{"t":{"enum":["a","b","c","d","e","f"]}},"allOf":[` + condsByType("a", "b", "c", "d", "e", "f") + `]}}}}`,
+			verdicts{Compatible, Incompatible}, nil, nil},
 		{"a tenth oneOf branch is searched", `{"type":"object","properties":{"s":{"type":"object","additionalProperties":{"oneOf":[` + constBranches(10) + `]}}}}`,
 			`{"type":"object","properties":{"s":{"type":"object","additionalProperties":{"oneOf":[` + constBranches(10) + `,{"properties":{"k":{"const":"new"}},"required":["k"]}]}}}}`,
 			verdicts{Compatible, Incompatible}, nil, nil},
@@ -435,6 +439,16 @@ func constBranches(n int) string {
 	var bs []string
 	for i := 0; i < n; i++ {
 		bs = append(bs, fmt.Sprintf(`{"properties":{"k":{"const":"c%d"}},"required":["k"]}`, i))
+	}
+	return strings.Join(bs, ",")
+}
+
+// condsByType returns one if/then per name: an object whose t is the name must have a
+// member of that name.
+func condsByType(names ...string) string {
+	var bs []string
+	for _, n := range names {
+		bs = append(bs, fmt.Sprintf(`{"if":{"properties":{"t":{"const":%q}}},"then":{"required":[%q],"properties":{%q:{"type":"string"}}}}`, n, n+"x", n+"x"))
 	}
 	return strings.Join(bs, ",")
 }

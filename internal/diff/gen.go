@@ -1222,9 +1222,58 @@ func (g *gen) breakBranch(v source.Value, src *conj, br *schema.Schema) (source.
 
 // ---- building an instance around a value ----
 
+// maxCondsByMember bounds the if/then/else groups byMember examines.
+const maxCondsByMember = 32
+
+// byMember returns src with the if/then/else groups it has chosen by the member key,
+// whose value will be child: where the condition's schema of the member rejects child,
+// the condition fails (else); where it accepts child, it is taken to hold (if and then).
+// Objects discriminated by a member ({if: {properties: {type: {const: "upload"}}}, then:
+// ...} once per type) are built by the branch their discriminator names, not by the
+// first ones expand meets. A guess like expand's: every value built is judged.
+func (g *gen) byMember(src *conj, key string, child source.Value) *conj {
+	m := g.e.merged(src)
+	if m.nGroups == 0 {
+		return src
+	}
+	var add []*schema.Schema
+	var ids []int
+	n := 0
+	for f := range m.groups {
+		if f.kind != fCond || f.subs[0] == nil {
+			continue
+		}
+		if n++; n > maxCondsByMember {
+			break
+		}
+		subs, forbidden := g.e.valueSchemas(g.e.one(f.subs[0]), key)
+		if forbidden || len(subs) == 0 {
+			continue
+		}
+		ok, known := g.e.valid(g.e.conjOf(subs, nil), child)
+		if !known {
+			continue
+		}
+		switch {
+		case ok:
+			add = append(add, nonNil(f.subs[0], f.subs[1])...)
+		case f.subs[2] != nil:
+			add = append(add, f.subs[2])
+		}
+		ids = append(ids, g.e.groupOf(f))
+	}
+	if len(ids) == 0 {
+		return src
+	}
+	return g.e.with(src, add, ids...)
+}
+
 // around returns containers of src (valid, when possible) that hold child where st says.
 func (g *gen) around(src, hint *conj, st step, child source.Value, depth int) []source.Value {
 	var out []source.Value
+	if st.kind == stProp {
+		src = g.byMember(src, st.key, child)
+	}
 	for _, alt := range g.expand(src) {
 		m := g.e.merged(alt)
 		switch st.kind {
