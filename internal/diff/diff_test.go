@@ -67,6 +67,10 @@ func TestCompareVocabulary(t *testing.T) {
 			`{"type":"object","properties":{"list":{"type":"array","items":{"type":"object","required":["t"],"properties":{"t":{"enum":["a","b","c","d","e"]}},"allOf":[` + condsByType("a", "b", "c", "d", "e") + `]}}}}`,
 			`{"type":"object","properties":{"list":{"type":"array","items":{"type":"object","required":["t"],"properties":{"t":{"enum":["a","b","c","d","e","f"]}},"allOf":[` + condsByType("a", "b", "c", "d", "e", "f") + `]}}}}`,
 			verdicts{Compatible, Incompatible}, nil, nil},
+		{"a change in else is searched with values its condition rejects",
+			`{"type":"object","required":["v"],"properties":{"v":{"enum":[2,3]},"w":{"type":"array","items":{"type":"string"}}},"if":{"properties":{"v":{"const":2}}},"then":{},"else":{}}`,
+			`{"type":"object","required":["v"],"properties":{"v":{"enum":[2,3]}},"if":{"properties":{"v":{"const":2}}},"then":{"properties":{"w":{"type":"array","items":{"type":"string"}}}},"else":{"properties":{"w":{"type":"array","items":{"type":"object"}}}}}`,
+			verdicts{Incompatible, Unknown}, nil, &Options{SearchBudget: time.Minute, SearchCandidates: 36}}, // 36 candidates: the search at else finds it, not the one of the whole schemas; forward: values under the whole schema, where then judges v 2, are not made under else alone
 		{"a tenth oneOf branch is searched", `{"type":"object","properties":{"s":{"type":"object","additionalProperties":{"oneOf":[` + constBranches(10) + `]}}}}`,
 			`{"type":"object","properties":{"s":{"type":"object","additionalProperties":{"oneOf":[` + constBranches(10) + `,{"properties":{"k":{"const":"new"}},"required":["k"]}]}}}}`,
 			verdicts{Compatible, Incompatible}, nil, nil},

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -136,6 +137,7 @@ func (s *searcher) targeted(dir int) source.Value {
 			s.until = s.count + share
 			vals := g.values(src, hint, 0, pass == 1)
 			vals = append(s.unmatched(it, dir, src, hint, vals), vals...)
+			vals = append(s.elseValues(src, vals), vals...)
 			unmatchTries := 4
 			if pass == 0 {
 				s.until = 0 // the first pass tries its few values whatever they cost
@@ -210,6 +212,46 @@ func (s *searcher) unmatched(it *item, dir int, src, hint *conj, vals []source.V
 			continue // rejected already
 		}
 		if w, ok := s.gen.unmatch(v, src, target); ok {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// elseValues returns values of src made from vals that fail the condition of an
+// if/then/else whose else src holds: at a location reached through else (the walk gives
+// it the group's context, not the negated condition), a value the condition accepts is
+// judged by then, and the change in else is never reached. A member of each such value
+// is changed until the condition rejects it (gen.breakBranch).
+func (s *searcher) elseValues(src *conj, vals []source.Value) []source.Value {
+	e := s.e
+	var ifs []*schema.Schema
+	for f := range e.merged(src).groups {
+		if f.kind == fCond && f.subs[0] != nil && f.subs[2] != nil && slices.Contains(src.roots, f.subs[2]) {
+			ifs = append(ifs, f.subs[0])
+		}
+	}
+	if len(ifs) == 0 {
+		return nil
+	}
+	var out []source.Value
+	for i, v := range vals {
+		if i >= 6 || s.stop() {
+			break
+		}
+		w, changed := v, false
+		for _, cond := range ifs {
+			if ok, err := cond.ValidContext(e.ctx, w); err != nil || !ok {
+				continue
+			}
+			x, ok := s.gen.breakBranch(w, src, cond)
+			if !ok {
+				changed = false
+				break
+			}
+			w, changed = x, true
+		}
+		if changed {
 			out = append(out, w)
 		}
 	}
