@@ -138,6 +138,7 @@ func (s *searcher) targeted(dir int) source.Value {
 			vals := g.values(src, hint, 0, pass == 1)
 			vals = append(s.unmatched(it, dir, src, hint, vals), vals...)
 			vals = append(s.elseValues(src, vals), vals...)
+			vals = append(vals, s.siblingValues(it, dir, hint, pass == 1)...)
 			unmatchTries := 4
 			if pass == 0 {
 				s.until = 0 // the first pass tries its few values whatever they cost
@@ -216,6 +217,25 @@ func (s *searcher) unmatched(it *item, dir int, src, hint *conj, vals []source.V
 		}
 	}
 	return out
+}
+
+// siblingValues returns, for a branch of a oneOf or anyOf, values of the whole group on
+// the source side (its other branches among them): a branch that widens breaks a oneOf
+// where it now accepts what another branch alone accepted ({crate_name, min_version},
+// valid under the plugin branch only, until the crate branch stopped requiring binary),
+// and such a value is no value of the changed branch.
+func (s *searcher) siblingValues(it *item, dir int, hint *conj, wide bool) []source.Value {
+	if !it.branch || s.found {
+		return nil // once the direction has an example, the candidates left go to the changes' own values
+	}
+	ctx := it.ctxO
+	if dir == dirForward {
+		ctx = it.ctxN
+	}
+	if len(ctx) == 0 {
+		return nil
+	}
+	return s.gen.values(s.e.conjOf(ctx, nil), hint, 0, wide)
 }
 
 // elseValues returns values of src made from vals that fail the condition of an
