@@ -30,6 +30,7 @@ var pairClasses = []string{
 	"int-range", "array-length", "closed-object", "one-of-repeated", "not-everything", "enum-none",
 	"not-type", "double-not", "de-morgan", "length-cover", "number-cover", "no-properties",
 	"integer-multiple", "any-of-complement", "properties-count", "dependent-schema", "tuple",
+	"one-of-overlap",
 }
 
 func (g rgen4) pick(xs ...any) any { return xs[g.r.Intn(len(xs))] }
@@ -252,6 +253,32 @@ func (g rgen4) class(name string) (a, b any, draft int) {
 			return s
 		}
 		return tuple(), tuple(), draft
+	case "one-of-overlap":
+		// branches that say nothing of some classes (a number matches both of
+		// {properties: ...} and {minLength: 1}, so no number passes the oneOf); the other
+		// side gives one branch a type or takes one away
+		branch := func() any {
+			return g.pick(map[string]any{"properties": map[string]any{"a": g.small()}},
+				map[string]any{"required": []any{"a"}}, map[string]any{"minLength": 1},
+				map[string]any{"type": g.pick("string", "object", "integer", []any{"null", "array"})},
+				map[string]any{"minimum": 1}, map[string]any{"items": map[string]any{"type": "string"}},
+				map[string]any{"not": map[string]any{"type": "string"}}, true, g.small())
+		}
+		br := []any{branch(), branch()}
+		if r.Intn(2) == 0 {
+			br = append(br, branch())
+		}
+		other := slices.Clone(br)
+		i := r.Intn(len(other))
+		switch r.Intn(3) {
+		case 0:
+			other[i] = map[string]any{"allOf": []any{other[i]}, "type": g.pick("object", "string", "number")}
+		case 1:
+			other = append(other[:i], other[i+1:]...)
+		default:
+			other[i] = branch()
+		}
+		return map[string]any{"oneOf": br}, map[string]any{"oneOf": other}, draft
 	}
 	panic("unknown class " + name)
 }

@@ -84,6 +84,9 @@ func (e *engine) liveTypes(c *conj, m *merged, t typeSet) typeSet {
 	if m.nGroups > 0 && e.repeatedOneOf(m) {
 		return 0
 	}
+	if m.nGroups > 0 {
+		t &^= e.oneOfOverlaps(m, t)
+	}
 	if t&tNumber != 0 && noNumber(m, t) {
 		t &^= tNumber
 	}
@@ -131,6 +134,36 @@ func (e *engine) repeatedOneOf(m *merged) bool {
 		}
 	}
 	return false
+}
+
+// oneOfOverlaps returns the classes of t that a oneOf of m rejects whole: two of its
+// branches each accept every instance of the class (oneOf [{type: object, ...}, {...}]
+// with neither branch saying anything of strings), so that a string matches both and
+// fails the oneOf. A oneOf whose branches set no type excludes in this way every class
+// its branches do not constrain.
+func (e *engine) oneOfOverlaps(m *merged, t typeSet) typeSet {
+	var out typeSet
+	for g := range m.groups {
+		if g.kind != fOneOf || len(g.subs) > 24 {
+			continue
+		}
+		for _, k := range fineKinds {
+			if t&k == 0 || out&k != 0 {
+				continue
+			}
+			n := 0
+			for _, br := range g.subs {
+				if e.coversKind(br, k) {
+					n++
+					if n == 2 {
+						out |= k
+						break
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // sameDeref is same for the schemas a chain of plain references leads to: two

@@ -81,7 +81,7 @@ func (g *gen) values(src, hint *conj, depth int, wide bool) []source.Value {
 			push(v)
 		}
 	}
-	for _, alt := range g.expand(src) {
+	for _, alt := range g.expandBy(src, hint) {
 		m := g.e.merged(alt)
 		if m.types == 0 {
 			continue
@@ -177,7 +177,12 @@ func (g *gen) quiet(src, hint *conj, depth int) (source.Value, bool) {
 }
 
 // expand returns conjunctions covering src, choosing branches of its groups.
-func (g *gen) expand(src *conj) []*conj {
+func (g *gen) expand(src *conj) []*conj { return g.expandBy(src, nil) }
+
+// expandBy is expand with the hint's branches in view: of a group with more branches than
+// are expanded, the branches the hint does not have (an added branch) come first, so
+// that a branch added at the end of a long oneOf gets values of its own.
+func (g *gen) expandBy(src, hint *conj) []*conj {
 	alts := []*conj{src}
 	for round := 0; round < 3; round++ {
 		var next []*conj
@@ -207,8 +212,8 @@ func (g *gen) expand(src *conj) []*conj {
 				}
 				next = append(next, g.e.with(a, yes, id), g.e.with(a, no, id))
 			default:
-				for i, br := range grp.subs {
-					if i >= 8 {
+				for i, br := range g.branchOrder(grp, hint) {
+					if i >= expandBranches {
 						break
 					}
 					next = append(next, g.e.with(a, []*schema.Schema{br}, id))
@@ -224,6 +229,35 @@ func (g *gen) expand(src *conj) []*conj {
 		}
 	}
 	return alts
+}
+
+// expandBranches is how many branches of one group expand takes.
+const expandBranches = 8
+
+// branchOrder returns the branches of a group, those that no group of the hint has first
+// when there are more than expand takes.
+func (g *gen) branchOrder(grp *fact, hint *conj) []*schema.Schema {
+	if hint == nil || len(grp.subs) <= expandBranches {
+		return grp.subs
+	}
+	var theirs []*schema.Schema
+	for f := range g.e.merged(hint).groups {
+		if f.kind == grp.kind {
+			theirs = append(theirs, f.subs...)
+		}
+	}
+	if len(theirs) == 0 {
+		return grp.subs
+	}
+	var added, kept []*schema.Schema
+	for _, br := range grp.subs {
+		if slices.ContainsFunc(theirs, func(t *schema.Schema) bool { return t == br || g.e.same(t, br) }) {
+			kept = append(kept, br)
+		} else {
+			added = append(added, br)
+		}
+	}
+	return append(added, kept...)
 }
 
 // hintViews returns the merged views of the hint and of its branches.
@@ -673,7 +707,7 @@ func (g *gen) valueOf(c *conj, name string) (*conj, bool) {
 // require in turn), padded to minProperties; force names a member that must be present.
 func (g *gen) baseObject(alt *conj, m *merged, hint *conj, depth int, force string, forceV *source.Value) (*objBuilder, bool) {
 	b := &objBuilder{}
-	if force != "" && forceV != nil {
+	if forceV != nil { // the empty name is a name too
 		b.set(force, *forceV)
 	}
 	var names []string
@@ -1188,9 +1222,58 @@ func (g *gen) breakBranch(v source.Value, src *conj, br *schema.Schema) (source.
 
 // ---- building an instance around a value ----
 
+// maxCondsByMember bounds the if/then/else groups byMember examines.
+const maxCondsByMember = 32
+
+// byMember returns src with the if/then/else groups it has chosen by the member key,
+// whose value will be child: where the condition's schema of the member rejects child,
+// the condition fails (else); where it accepts child, it is taken to hold (if and then).
+// Objects discriminated by a member ({if: {properties: {type: {const: "upload"}}}, then:
+// ...} once per type) are built by the branch their discriminator names, not by the
+// first ones expand meets. A guess like expand's: every value built is judged.
+func (g *gen) byMember(src *conj, key string, child source.Value) *conj {
+	m := g.e.merged(src)
+	if m.nGroups == 0 {
+		return src
+	}
+	var add []*schema.Schema
+	var ids []int
+	n := 0
+	for f := range m.groups {
+		if f.kind != fCond || f.subs[0] == nil {
+			continue
+		}
+		if n++; n > maxCondsByMember {
+			break
+		}
+		subs, forbidden := g.e.valueSchemas(g.e.one(f.subs[0]), key)
+		if forbidden || len(subs) == 0 {
+			continue
+		}
+		ok, known := g.e.valid(g.e.conjOf(subs, nil), child)
+		if !known {
+			continue
+		}
+		switch {
+		case ok:
+			add = append(add, nonNil(f.subs[0], f.subs[1])...)
+		case f.subs[2] != nil:
+			add = append(add, f.subs[2])
+		}
+		ids = append(ids, g.e.groupOf(f))
+	}
+	if len(ids) == 0 {
+		return src
+	}
+	return g.e.with(src, add, ids...)
+}
+
 // around returns containers of src (valid, when possible) that hold child where st says.
 func (g *gen) around(src, hint *conj, st step, child source.Value, depth int) []source.Value {
 	var out []source.Value
+	if st.kind == stProp {
+		src = g.byMember(src, st.key, child)
+	}
 	for _, alt := range g.expand(src) {
 		m := g.e.merged(alt)
 		switch st.kind {

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -136,6 +137,8 @@ func (s *searcher) targeted(dir int) source.Value {
 			s.until = s.count + share
 			vals := g.values(src, hint, 0, pass == 1)
 			vals = append(s.unmatched(it, dir, src, hint, vals), vals...)
+			vals = append(s.elseValues(src, vals), vals...)
+			vals = append(vals, s.siblingValues(it, dir, hint, pass == 1)...)
 			unmatchTries := 4
 			if pass == 0 {
 				s.until = 0 // the first pass tries its few values whatever they cost
@@ -210,6 +213,65 @@ func (s *searcher) unmatched(it *item, dir int, src, hint *conj, vals []source.V
 			continue // rejected already
 		}
 		if w, ok := s.gen.unmatch(v, src, target); ok {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// siblingValues returns, for a branch of a oneOf or anyOf, values of the whole group on
+// the source side (its other branches among them): a branch that widens breaks a oneOf
+// where it now accepts what another branch alone accepted ({crate_name, min_version},
+// valid under the plugin branch only, until the crate branch stopped requiring binary),
+// and such a value is no value of the changed branch.
+func (s *searcher) siblingValues(it *item, dir int, hint *conj, wide bool) []source.Value {
+	if !it.branch || s.found {
+		return nil // once the direction has an example, the candidates left go to the changes' own values
+	}
+	ctx := it.ctxO
+	if dir == dirForward {
+		ctx = it.ctxN
+	}
+	if len(ctx) == 0 {
+		return nil
+	}
+	return s.gen.values(s.e.conjOf(ctx, nil), hint, 0, wide)
+}
+
+// elseValues returns values of src made from vals that fail the condition of an
+// if/then/else whose else src holds: at a location reached through else (the walk gives
+// it the group's context, not the negated condition), a value the condition accepts is
+// judged by then, and the change in else is never reached. A member of each such value
+// is changed until the condition rejects it (gen.breakBranch).
+func (s *searcher) elseValues(src *conj, vals []source.Value) []source.Value {
+	e := s.e
+	var ifs []*schema.Schema
+	for f := range e.merged(src).groups {
+		if f.kind == fCond && f.subs[0] != nil && f.subs[2] != nil && slices.Contains(src.roots, f.subs[2]) {
+			ifs = append(ifs, f.subs[0])
+		}
+	}
+	if len(ifs) == 0 {
+		return nil
+	}
+	var out []source.Value
+	for i, v := range vals {
+		if i >= 6 || s.stop() {
+			break
+		}
+		w, changed := v, false
+		for _, cond := range ifs {
+			if ok, err := cond.ValidContext(e.ctx, w); err != nil || !ok {
+				continue
+			}
+			x, ok := s.gen.breakBranch(w, src, cond)
+			if !ok {
+				changed = false
+				break
+			}
+			w, changed = x, true
+		}
+		if changed {
 			out = append(out, w)
 		}
 	}
@@ -303,6 +365,7 @@ func (s *searcher) embed(g *gen, path *pathStep, dir int, v source.Value) []sour
 		if dir == dirForward {
 			src, hint = st.n, st.o
 		}
+		src = s.inParent(p, dir, src)
 		var next []source.Value
 		for _, c := range cur {
 			next = append(next, g.around(src, hint, *st, c, i)...)
@@ -316,6 +379,30 @@ func (s *searcher) embed(g *gen, path *pathStep, dir int, v source.Value) []sour
 		cur = next
 	}
 	return cur
+}
+
+// inParent returns src, the container of step p, with the schemas its parent's container
+// applies to it when p's container is a named member: a location inside a branch of a
+// oneOf carries the branch's schema of the member, not the one its context declares
+// (bundle.properties.minify requires enabled; jsBundle's minify, the branch's, does not),
+// and a container built without it is invalid as a whole.
+func (s *searcher) inParent(p *pathStep, dir int, src *conj) *conj {
+	up := p.up
+	if up == nil || up.kind != stProp || src == nil {
+		return src
+	}
+	outer := up.o
+	if dir == dirForward {
+		outer = up.n
+	}
+	if outer == nil {
+		return src
+	}
+	more, forbidden := s.e.valueSchemas(outer, up.key)
+	if forbidden || len(more) == 0 {
+		return src
+	}
+	return s.e.with(src, more)
 }
 
 // check judges one candidate; on success it attributes the example and returns it. An
