@@ -316,12 +316,8 @@ func (r *Result) WriteText(w io.Writer) error {
 			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.word))
 		}
 	}
-	noun := "changes"
-	if s.Changes == 1 {
-		noun = "change"
-	}
 	if len(parts) > 0 {
-		pw.printf("\n%d %s: %s\n", s.Changes, noun, strings.Join(parts, ", "))
+		pw.printf("\n%s: %s\n", diag.Plural(s.Changes, "change", "changes"), strings.Join(parts, ", "))
 	} else {
 		pw.printf("\nno changes\n")
 	}
