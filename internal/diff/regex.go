@@ -51,6 +51,11 @@ type automaton struct {
 	index  map[string]int
 	trans  map[transKey]int
 	bounds []rune // every range boundary of the NFA's char states
+	// cuts is bounds sorted: the runes between two cuts (a class) lead every state to the
+	// same place, so a transition is kept once per class, in dense (a row per DFA state,
+	// when there are at most maxDenseClasses classes) or in trans.
+	cuts  []rune
+	dense [][]int32 // set -> class -> next set + 1 (0: not known yet)
 
 	// scratch space of closure and intern, reused from call to call
 	seen   []bool // by NFA state
@@ -249,6 +254,8 @@ func compileAutomaton(p string) (*automaton, error) {
 			}
 		}
 	}
+	a.cuts = slices.Clone(a.bounds)
+	slices.Sort(a.cuts)
 	a.dfaStart()
 	return a, nil
 }
@@ -559,12 +566,52 @@ func (a *automaton) dfaStart() {
 	a.intern(a.closure([]int{a.start}, true, false), true)
 }
 
+// maxDenseClasses bounds the classes an automaton keeps its transitions for in dense
+// rows; one with more (a Unicode category) keeps them in a map.
+const maxDenseClasses = 256
+
+// class returns the number of the class r falls in: how many cuts are at or below r.
+func (a *automaton) class(r rune) int {
+	lo, hi := 0, len(a.cuts)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if a.cuts[m] <= r {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
 // step returns the DFA state after reading r.
 func (a *automaton) step(set int, r rune) int {
-	k := transKey{set, r}
+	c := a.class(r)
+	if len(a.cuts) < maxDenseClasses {
+		for len(a.dense) <= set {
+			a.dense = append(a.dense, nil)
+		}
+		if row := a.dense[set]; row != nil && row[c] != 0 {
+			return int(row[c] - 1)
+		}
+		n := a.move(set, r)
+		if a.dense[set] == nil {
+			a.dense[set] = make([]int32, len(a.cuts)+1)
+		}
+		a.dense[set][c] = int32(n + 1)
+		return n
+	}
+	k := transKey{set, rune(c)}
 	if n, ok := a.trans[k]; ok {
 		return n
 	}
+	n := a.move(set, r)
+	a.trans[k] = n
+	return n
+}
+
+// move computes the DFA state after reading r (step keeps the answer).
+func (a *automaton) move(set int, r rune) int {
 	d := a.sets[set]
 	var next []int
 	if d.all {
@@ -584,9 +631,7 @@ func (a *automaton) step(set int, r rune) int {
 		}
 		next = a.closure(next, false, false)
 	}
-	n := a.intern(next, false)
-	a.trans[k] = n
-	return n
+	return a.intern(next, false)
 }
 
 // matches runs the automaton on a string (used in tests and to double-check witnesses).
