@@ -106,17 +106,7 @@ func TestInPlaceLoop(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root, err := compileFiles(t, tt.files, "s.json", nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			Walk(root, func(s *Schema) bool {
-				if s.InPlaceLoop() && s.doc == root.doc {
-					got = append(got, s.at.String())
-				}
-				return true
-			})
+			got := markedPointers(t, tt.files, (*Schema).InPlaceLoop)
 			if strings.Join(got, " ") != strings.Join(tt.want, " ") || len(got) != len(tt.want) {
 				t.Errorf("on a loop: %q, want %q", got, tt.want)
 			}
@@ -145,25 +135,35 @@ func TestReachesInPlaceLoop(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root, err := compileFiles(t, tt.files, "s.json", nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			Walk(root, func(s *Schema) bool {
-				if s.ReachesInPlaceLoop() && s.doc == root.doc {
-					got = append(got, s.at.String())
-				}
+			got := markedPointers(t, tt.files, func(s *Schema) bool {
 				if s.InPlaceLoop() && !s.ReachesInPlaceLoop() {
 					t.Errorf("%s is on a loop but does not reach one", s.Location())
 				}
-				return true
+				return s.ReachesInPlaceLoop()
 			})
 			if strings.Join(got, " ") != strings.Join(tt.want, " ") || len(got) != len(tt.want) {
 				t.Errorf("reaching a loop: %q, want %q", got, tt.want)
 			}
 		})
 	}
+}
+
+// markedPointers compiles s.json among files and lists, in Walk's order, the pointers of
+// its schemas that marked reports.
+func markedPointers(t *testing.T, files map[string]string, marked func(*Schema) bool) []string {
+	t.Helper()
+	root, err := compileFiles(t, files, "s.json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	Walk(root, func(s *Schema) bool {
+		if marked(s) && s.doc == root.doc {
+			got = append(got, s.at.String())
+		}
+		return true
+	})
+	return got
 }
 
 // A chain of 20,000 references (markLoops walks it without recursion) has no loop until its end
