@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/jstk-dev/jstk/internal/diag"
@@ -335,11 +336,11 @@ func (r *Result) WriteText(w io.Writer) error {
 			pw.printf(", breaks %s", strings.Join(c.Breaks, " and "))
 		}
 		if c.Location != "" {
-			pw.printf("\n    at %s (%s)", c.Location, directionWords(c.Direction))
+			pw.printf("\n    at %s (%s)", clipPointer(c.Location), directionWords(c.Direction))
 		}
 		pw.printf("\n    %s\n", c.Message)
 		if c.Path != "" {
-			pw.printf("    at instance location %s\n", c.Path)
+			pw.printf("    at instance location %s\n", clipPointer(c.Path))
 		}
 		pw.printf("    old: %s\n    new: %s\n", whereIn(c, c.Old, c.OldPointer), whereIn(c, c.New, c.NewPointer))
 		if len(c.Example) > 0 {
@@ -392,7 +393,30 @@ func where(l Location, ptr string) string {
 	if ptr == "" {
 		ptr = "(root)"
 	}
-	return f + " " + ptr
+	return f + " " + clipPointer(ptr)
+}
+
+// maxPointer bounds a location in the text report: each change of a chain thousands of
+// levels deep printed its whole instance location, so the report grew with the square of
+// the depth (9 MB for 4,000 levels). The JSON report keeps every location whole.
+const maxPointer = 200
+
+// clipPointer shortens a long JSON Pointer (or a location ending in one) in its middle, at
+// token boundaries, saying how many tokens were left out.
+func clipPointer(p string) string {
+	if len(p) <= maxPointer {
+		return p
+	}
+	head := strings.LastIndexByte(p[:maxPointer/2], '/')
+	tail := len(p) - maxPointer/2
+	if i := strings.IndexByte(p[tail:], '/'); i >= 0 {
+		tail += i
+	}
+	if head <= 0 || tail <= head {
+		return clip(p)
+	}
+	left := strings.Count(p[head:tail], "/")
+	return p[:head] + "/...(" + strconv.Itoa(left) + " more levels)..." + p[tail:]
 }
 
 func clip(s string) string {
