@@ -47,13 +47,13 @@ type automaton struct {
 	states []nstate
 	start  int
 	// DFA: states are sets of NFA states; id 0 is the start set.
-	sets   []dfaSet
-	index  map[string]int
-	trans  map[transKey]int
-	bounds []rune // every range boundary of the NFA's char states
-	// cuts is bounds sorted: the runes between two cuts (a class) lead every state to the
-	// same place, so a transition is kept once per class, in dense (a row per DFA state,
-	// when there are at most maxDenseClasses classes) or in trans.
+	sets  []dfaSet
+	index map[string]int
+	trans map[transKey]int
+	// cuts are the range boundaries of the NFA's char states, sorted: the runes between two
+	// cuts (a class) lead every state to the same place, so a transition is kept once per
+	// class, in dense (a row per DFA state, when there are at most maxDenseClasses classes)
+	// or in trans.
 	cuts  []rune
 	dense [][]int32 // set -> class -> next set + 1 (0: not known yet)
 
@@ -249,12 +249,11 @@ func compileAutomaton(p string) (*automaton, error) {
 			for _, b := range []rune{st.ranges[i], st.ranges[i+1] + 1} {
 				if !seen[b] {
 					seen[b] = true
-					a.bounds = append(a.bounds, b)
+					a.cuts = append(a.cuts, b)
 				}
 			}
 		}
 	}
-	a.cuts = slices.Clone(a.bounds)
 	slices.Sort(a.cuts)
 	a.dfaStart()
 	return a, nil
@@ -664,7 +663,7 @@ func solve(q strQuery) (witness string, found, exhaustive bool) {
 	var cuts []rune
 	seen := map[rune]bool{}
 	for _, a := range autos {
-		for _, b := range a.bounds {
+		for _, b := range a.cuts {
 			if !seen[b] {
 				seen[b] = true
 				cuts = append(cuts, b)
