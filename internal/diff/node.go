@@ -306,6 +306,8 @@ const (
 	fCond                        // subs = [if, then or nil, else or nil]
 	fDynamic                     // an unresolved dynamic reference
 	fLoop                        // the schema lies on a loop of in-place applicators (schema.InPlaceLoop)
+
+	nFactKinds // the number of kinds
 )
 
 // fact is one constraint of one schema object.
