@@ -197,9 +197,9 @@ func readType(r *nodeRead) {
 	if !ok {
 		return
 	}
-	if t, ok := typesOf(v, r.d); ok {
+	if t, ok := typesOf(v, r.n.s.Draft); ok {
 		if r.n.s.Nullable() {
-			t |= tNull // OpenAPI 3.0: nullable adds null to the types
+			t |= schema.TypeNull // OpenAPI 3.0: nullable adds null to the types
 		}
 		r.add(fact{kind: fType, kw: "type", types: t})
 	}

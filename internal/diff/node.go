@@ -313,7 +313,7 @@ const (
 // fact is one constraint of one schema object.
 type fact struct {
 	kind  factKind
-	types typeSet
+	types schema.TypeSet
 	n     *body
 	kw    string // the keyword's pointer relative to the schema, escaped ("maxLength"); see keyword
 	vals  []source.Value
@@ -333,19 +333,19 @@ type factMatch struct {
 	quoted string // for required: the quoted name
 }
 
-// kindOf is the instance class a fact constrains (tAll for applicators).
-func (f *fact) kindOf() typeSet {
+// kindOf is the instance class a fact constrains (schema.TypeAll for applicators).
+func (f *fact) kindOf() schema.TypeSet {
 	switch f.kind {
 	case fLower, fUpper, fMultipleOf:
-		return tNumber
+		return schema.TypeNumber
 	case fMinLength, fMaxLength, fPattern, fFormat, fContent:
-		return tString
+		return schema.TypeString
 	case fMinItems, fMaxItems, fUnique, fItem, fTail, fContains, fUnevalItems:
-		return tArray
+		return schema.TypeArray
 	case fMinProps, fMaxProps, fRequired, fProp, fPatternProp, fAdditional, fPropNames, fDepRequired, fDepSchema, fUnevalProps:
-		return tObject
+		return schema.TypeObject
 	}
-	return tAll
+	return schema.TypeAll
 }
 
 // kw returns a keyword's value when the dialect applies it, from the node's cached value.

@@ -49,15 +49,15 @@ func (e *engine) cacheable(r bool, idx int) bool {
 // the classes of instances asked about.
 type proofKey struct {
 	a, b int
-	dom  typeSet
+	dom  schema.TypeSet
 }
 
-func memoKey(a, b *conj, dom typeSet) proofKey {
+func memoKey(a, b *conj, dom schema.TypeSet) proofKey {
 	return proofKey{a.kid, b.kid, dom}
 }
 
 // sub reports a proof that every instance of a whose class is in dom is an instance of b.
-func (e *engine) sub(a, b *conj, dom typeSet, depth int) bool {
+func (e *engine) sub(a, b *conj, dom schema.TypeSet, depth int) bool {
 	if a == b || len(b.shells) == 0 {
 		return true
 	}
@@ -109,7 +109,7 @@ func (e *engine) prove(memo map[proofKey]bool, prog map[proofKey]progress, key p
 	return r
 }
 
-func (e *engine) subCore(a, b *conj, dom typeSet, depth int) bool {
+func (e *engine) subCore(a, b *conj, dom schema.TypeSet, depth int) bool {
 	if e.sameConj(a, b) {
 		return true
 	}
@@ -170,7 +170,7 @@ func (e *engine) subCore(a, b *conj, dom typeSet, depth int) bool {
 
 // proveFacts proves each fact for a, splitting a on one of its own anyOf, oneOf or if
 // groups when that helps.
-func (e *engine) proveFacts(a *conj, facts []*fact, dom typeSet, depth, splits int) bool {
+func (e *engine) proveFacts(a *conj, facts []*fact, dom schema.TypeSet, depth, splits int) bool {
 	ma := e.merged(a)
 	d := dom & e.live(a)
 	if d == 0 {
@@ -256,7 +256,7 @@ func (e *engine) split(a *conj, ma *merged) []*conj {
 }
 
 // groupRepeated reports whether a has a group equivalent to f (branch by branch).
-func (e *engine) groupRepeated(a *conj, ma *merged, f *fact, d typeSet, depth int) bool {
+func (e *engine) groupRepeated(a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
 	if f.kind == fCond && ma.nGroups > condScanMax && len(f.subs) > 0 && f.subs[0] != nil {
 		return e.condRepeated(ma, f)
 	}
@@ -344,8 +344,8 @@ func (e *engine) condRepeated(ma *merged, f *fact) bool {
 }
 
 // implies proves one fact of b for every instance of a within d.
-func (e *engine) implies(a *conj, ma *merged, f *fact, d typeSet, depth int) bool {
-	if k := f.kindOf(); k != tAll && d&k == 0 {
+func (e *engine) implies(a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
+	if k := f.kindOf(); k != schema.TypeAll && d&k == 0 {
 		return true
 	}
 	if !e.spend() {
@@ -387,7 +387,7 @@ func (e *engine) implies(a *conj, ma *merged, f *fact, d typeSet, depth int) boo
 // A fact of f's schema may be a dependent schema in turn, asked of implies without a
 // question to the prover in between: dependent schemas nested in each other (or chained
 // by references) are followed maxTriggeredDepth deep, and below that nothing is proved.
-func (e *engine) triggeredImplies(a *conj, ma *merged, f *fact, d typeSet, depth int) bool {
+func (e *engine) triggeredImplies(a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
 	m := e.merged(e.one(f.s))
 	if m.empty || e.triggered >= maxTriggeredDepth {
 		return false
@@ -409,7 +409,7 @@ func (e *engine) triggeredImplies(a *conj, ma *merged, f *fact, d typeSet, depth
 // all, or, class by class (numbers by their finer classes if need be), one branch holds
 // those of the class or the branches together cover them (unionCovers); or the branches
 // are negations whose conjunction a is disjoint from.
-func (e *engine) anyOfImplied(a *conj, ma *merged, f *fact, d typeSet, depth int) bool {
+func (e *engine) anyOfImplied(a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
 	for _, br := range f.subs {
 		if e.sub(a, e.one(br), d, depth) {
 			return true
@@ -426,10 +426,10 @@ func (e *engine) anyOfImplied(a *conj, ma *merged, f *fact, d typeSet, depth int
 		if dk == 0 || e.anyBranch(a, f, dk, depth) {
 			continue
 		}
-		if k == tNumber && e.eachFine(dk, func(x typeSet) bool { return e.anyBranch(a, f, x, depth) || e.unionCovers(a, ma, f, x) }) {
+		if k == schema.TypeNumber && e.eachFine(dk, func(x schema.TypeSet) bool { return e.anyBranch(a, f, x, depth) || e.unionCovers(a, ma, f, x) }) {
 			continue
 		}
-		if k != tNumber && e.unionCovers(a, ma, f, dk) {
+		if k != schema.TypeNumber && e.unionCovers(a, ma, f, dk) {
 			continue
 		}
 		return false
@@ -438,7 +438,7 @@ func (e *engine) anyOfImplied(a *conj, ma *merged, f *fact, d typeSet, depth int
 }
 
 // anyBranch proves that one branch of the group f holds every instance of a within d.
-func (e *engine) anyBranch(a *conj, f *fact, d typeSet, depth int) bool {
+func (e *engine) anyBranch(a *conj, f *fact, d schema.TypeSet, depth int) bool {
 	for _, br := range f.subs {
 		if e.sub(a, e.one(br), d, depth) {
 			return true
@@ -449,7 +449,7 @@ func (e *engine) anyBranch(a *conj, f *fact, d typeSet, depth int) bool {
 
 // oneBranch proves that one branch of the oneOf f holds every instance of a within d and
 // the others none.
-func (e *engine) oneBranch(a *conj, f *fact, d typeSet, depth int) bool {
+func (e *engine) oneBranch(a *conj, f *fact, d schema.TypeSet, depth int) bool {
 	for j, br := range f.subs {
 		if !e.sub(a, e.one(br), d, depth) {
 			continue
@@ -469,8 +469,8 @@ func (e *engine) oneBranch(a *conj, f *fact, d typeSet, depth int) bool {
 }
 
 // eachFine reports whether ok holds for each of the finer classes of numbers in d.
-func (e *engine) eachFine(d typeSet, ok func(typeSet) bool) bool {
-	for _, x := range []typeSet{tInt, tDotted, tFrac} {
+func (e *engine) eachFine(d schema.TypeSet, ok func(schema.TypeSet) bool) bool {
+	for _, x := range []schema.TypeSet{schema.TypeInteger, schema.TypeDotted, schema.TypeFraction} {
 		if d&x != 0 && !ok(x) {
 			return false
 		}
@@ -562,7 +562,7 @@ func (e *engine) tailImplies(a *conj, ma *merged, from int, s *schema.Schema, de
 		if mx >= 0 && i >= mx {
 			return true
 		}
-		if !e.sub(e.conjOf(e.itemSchemas(a, i), nil), target, tAll, depth+1) {
+		if !e.sub(e.conjOf(e.itemSchemas(a, i), nil), target, schema.TypeAll, depth+1) {
 			return false
 		}
 	}
@@ -570,14 +570,14 @@ func (e *engine) tailImplies(a *conj, ma *merged, from int, s *schema.Schema, de
 	if mx >= 0 && start >= mx {
 		return true
 	}
-	return e.sub(e.conjOf(e.itemSchemas(a, start), nil), target, tAll, depth+1)
+	return e.sub(e.conjOf(e.itemSchemas(a, start), nil), target, schema.TypeAll, depth+1)
 }
 
 func (e *engine) containsImplies(a *conj, ma *merged, f *fact, depth int) bool {
 	c := e.one(f.s)
 	minOK := f.i == 0
 	for _, g := range ma.contains {
-		if !minOK && g.i >= f.i && e.sub(e.one(g.s), c, tAll, depth+1) {
+		if !minOK && g.i >= f.i && e.sub(e.one(g.s), c, schema.TypeAll, depth+1) {
 			minOK = true
 		}
 	}
@@ -594,7 +594,7 @@ func (e *engine) containsImplies(a *conj, ma *merged, f *fact, depth int) bool {
 		return true
 	}
 	for _, g := range ma.contains {
-		if g.j >= 0 && g.j <= f.j && e.sub(c, e.one(g.s), tAll, depth+1) {
+		if g.j >= 0 && g.j <= f.j && e.sub(c, e.one(g.s), schema.TypeAll, depth+1) {
 			return true
 		}
 	}
@@ -624,7 +624,7 @@ func (e *engine) additionalImplies(a *conj, owner *body, s *schema.Schema, depth
 			continue
 		}
 		vc, forbidden := e.valueConj(a, k)
-		if !forbidden && !e.sub(vc, target, tAll, depth+1) {
+		if !forbidden && !e.sub(vc, target, schema.TypeAll, depth+1) {
 			return false
 		}
 	}
@@ -663,7 +663,7 @@ func (e *engine) otherNamesImply(a *conj, in string, excl []string, exclNames ma
 		}
 	}
 	// No part constrains other names: they are unconstrained in a.
-	return e.sub(e.trueConj, target, tAll, depth+1)
+	return e.sub(e.trueConj, target, schema.TypeAll, depth+1)
 }
 
 func (e *engine) partCovers(n *node, region, outside []*automaton, regionExact bool, target *conj, depth int) bool {
@@ -675,7 +675,7 @@ func (e *engine) partCovers(n *node, region, outside []*automaton, regionExact b
 			_, found, exhaustive := e.pats.solve(strQuery{must: append(append([]*automaton(nil), region...), x), mustNot: outside, maxLen: -1})
 			overlap = found || !exhaustive
 		}
-		if overlap && !e.sub(e.one(p.s), target, tAll, depth+1) {
+		if overlap && !e.sub(e.one(p.s), target, schema.TypeAll, depth+1) {
 			return false
 		}
 		if x == nil {
@@ -697,22 +697,22 @@ func (e *engine) partCovers(n *node, region, outside []*automaton, regionExact b
 		}
 	}
 	if rest == nil {
-		return e.sub(e.trueConj, target, tAll, depth+1)
+		return e.sub(e.trueConj, target, schema.TypeAll, depth+1)
 	}
-	return e.sub(e.one(rest), target, tAll, depth+1)
+	return e.sub(e.one(rest), target, schema.TypeAll, depth+1)
 }
 
 // ---- disjointness ----
 
 // disjoint reports a proof that no instance with a class in dom is valid under both.
-func (e *engine) disjoint(a, b *conj, dom typeSet, depth int) bool {
+func (e *engine) disjoint(a, b *conj, dom schema.TypeSet, depth int) bool {
 	if e.opaque(a) || e.opaque(b) {
 		return false // an evaluation that may not end is neither in nor out
 	}
 	return e.prove(e.disMemo, e.disProg, memoKey(a, b, dom), depth, func() bool { return e.disjointCore(a, b, dom, depth) })
 }
 
-func (e *engine) disjointCore(a, b *conj, dom typeSet, depth int) bool {
+func (e *engine) disjointCore(a, b *conj, dom schema.TypeSet, depth int) bool {
 	ma, mb := e.merged(a), e.merged(b)
 	d := dom & e.live(a) & e.live(b)
 	if d == 0 {
@@ -741,14 +741,14 @@ func (e *engine) disjointCore(a, b *conj, dom typeSet, depth int) bool {
 	return true
 }
 
-func (e *engine) disjointKind(a *conj, ma *merged, b *conj, mb *merged, d typeSet, depth int) bool {
+func (e *engine) disjointKind(a *conj, ma *merged, b *conj, mb *merged, d schema.TypeSet, depth int) bool {
 	switch {
-	case d&tNumber != 0:
-		ints := (ma.intOnly() || mb.intOnly()) || d&^(tInt|tDotted) == 0
+	case d&schema.TypeNumber != 0:
+		ints := (ma.intOnly() || mb.intOnly()) || d&^(schema.TypeInteger|schema.TypeDotted) == 0
 		if rangesDisjoint(ma.lo, mb.hi, ints) || rangesDisjoint(mb.lo, ma.hi, ints) {
 			return true
 		}
-	case d&tString != 0:
+	case d&schema.TypeString != 0:
 		if (ma.maxLen >= 0 && ma.maxLen < mb.minLen) || (mb.maxLen >= 0 && mb.maxLen < ma.minLen) {
 			return true
 		}
@@ -772,17 +772,17 @@ func (e *engine) disjointKind(a *conj, ma *merged, b *conj, mb *merged, d typeSe
 			}
 			_ = exact
 		}
-	case d&tArray != 0:
+	case d&schema.TypeArray != 0:
 		mxa, mxb := e.maxItemsOf(a, ma), e.maxItemsOf(b, mb)
 		if (mxa >= 0 && mxa < mb.minItems) || (mxb >= 0 && mxb < ma.minItems) {
 			return true
 		}
 		for i := 0; i < min(ma.minItems, mb.minItems, 8); i++ {
-			if e.disjoint(e.conjOf(e.itemSchemas(a, i), nil), e.conjOf(e.itemSchemas(b, i), nil), tAll, depth+1) {
+			if e.disjoint(e.conjOf(e.itemSchemas(a, i), nil), e.conjOf(e.itemSchemas(b, i), nil), schema.TypeAll, depth+1) {
 				return true
 			}
 		}
-	case d&tObject != 0:
+	case d&schema.TypeObject != 0:
 		mxa, mxb := e.maxPropsOf(a, ma), e.maxPropsOf(b, mb)
 		if (mxa >= 0 && mxa < mb.minProps) || (mxb >= 0 && mxb < ma.minProps) {
 			return true
@@ -799,7 +799,7 @@ func (e *engine) disjointKind(a *conj, ma *merged, b *conj, mb *merged, d typeSe
 					continue
 				}
 				vx, fx := e.valueConj(x, k)
-				if fx || e.disjoint(vx, vy, tAll, depth+1) {
+				if fx || e.disjoint(vx, vy, schema.TypeAll, depth+1) {
 					return true
 				}
 			}
