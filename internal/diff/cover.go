@@ -34,7 +34,7 @@ func (e *engine) measureOf(s *schema.Schema, k schema.TypeSet) (interval, bool) 
 		switch {
 		case f.kind == fType:
 		case f.kind == lower || f.kind == upper:
-		case isGroup(f.kind) || f.kind == fNot || f.kind == fFalse || f.kind == fDynamic || f.kind == fLoop || f.kind == fEnum:
+		case isGroup(f.kind) || f.kind == fNot || f.kind == fFalse || f.kind == fDynamic || f.kind == fLoop || f.kind == fUnread || f.kind == fEnum:
 			return interval{}, false
 		case f.kindOf()&k != 0:
 			return interval{}, false

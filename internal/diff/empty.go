@@ -394,7 +394,7 @@ func (e *engine) coversKind(n *schema.Schema, k schema.TypeSet) bool {
 		switch f.kind {
 		case fType:
 			continue
-		case fFalse, fDynamic, fLoop, fAnyOf, fOneOf, fNot, fCond, fEnum:
+		case fFalse, fDynamic, fLoop, fUnread, fAnyOf, fOneOf, fNot, fCond, fEnum:
 			return false
 		}
 		if f.kindOf()&k != 0 {

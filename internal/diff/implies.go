@@ -17,7 +17,7 @@ import (
 // within d, depth deep in the proof.
 type implier func(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool
 
-// impliers are the handlers by fact kind; the kinds nothing proves (fDynamic, fLoop) have
+// impliers are the handlers by fact kind; the kinds nothing proves (fDynamic, fLoop, fUnread) have
 // none. It is filled by init: the handlers ask the prover, which reaches implies again.
 var impliers [nFactKinds]implier
 
@@ -25,6 +25,7 @@ var impliers [nFactKinds]implier
 var unproved = map[factKind]string{
 	fDynamic: "an unresolved dynamic reference: its target depends on the dynamic scope",
 	fLoop:    "a schema on a loop of in-place applicators: its evaluation may never end",
+	fUnread:  "a keyword diff does not read: nothing is known of what it does",
 }
 
 func init() {

@@ -2,7 +2,9 @@ package diff
 
 import (
 	"math/big"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
@@ -69,18 +71,44 @@ var nodeReaders = []nodeReader{
 	{keywords: annotationKeywords, facts: readAnnotations},
 }
 
-// pieceReaders are the piece handlers of nodeReaders by keyword.
-var pieceReaders = map[string]func(r *nodeRead, c schema.Child){}
+// readElsewhere are the keywords of the model that act on instances and have no entry in
+// nodeReaders, with the reason.
+var readElsewhere = map[string]string{
+	"$ref":          "read with the shell (newBody): the closure of a conjunction follows it",
+	"$recursiveRef": "read with the shell (newBody): a dynamic one is a fact of its own (fDynamic)",
+	"$dynamicRef":   "read with the shell (newBody): a dynamic one is a fact of its own (fDynamic)",
+}
 
-func init() {
+// pieceReaders are the piece handlers of nodeReaders by keyword; readKeywords the keywords
+// diff reads (nodeReaders' and readElsewhere's).
+var (
+	pieceReaders map[string]func(r *nodeRead, c schema.Child)
+	readKeywords map[string]bool
+)
+
+func init() { indexReaders() }
+
+// indexReaders makes pieceReaders and readKeywords from the table.
+func indexReaders() {
+	pieceReaders, readKeywords = map[string]func(r *nodeRead, c schema.Child){}, map[string]bool{}
+	for kw := range readElsewhere {
+		readKeywords[kw] = true
+	}
 	for _, h := range nodeReaders {
-		if h.piece == nil {
-			continue
-		}
 		for _, kw := range h.keywords {
-			pieceReaders[kw] = h.piece
+			readKeywords[kw] = true
+			if h.piece != nil {
+				pieceReaders[kw] = h.piece
+			}
 		}
 	}
+}
+
+// actsOnInstances reports a keyword of the model that can change a verdict: applicators,
+// assertions, references, and the annotations that assert on request.
+func actsOnInstances(k *schema.Keyword) bool {
+	return k.Kind == schema.Applicator || k.Kind == schema.Assertion || k.Kind == schema.Reference ||
+		k.Kind == schema.Annotation && k.OnRequest
 }
 
 // nodeRead is one reading of a body's keywords.
@@ -125,6 +153,24 @@ func (e *engine) readNode(n *body) {
 	for i := range nodeReaders {
 		if h := &nodeReaders[i]; h.facts != nil {
 			h.facts(&r)
+		}
+	}
+	r.readUnread()
+}
+
+// readUnread adds a fact nothing proves for each keyword of the object that the model says
+// acts on instances in its draft, that applies here, and that diff does not read (a
+// keyword added to the model and the compiler, not to nodeReaders): the comparison says
+// it cannot tell, and names it, rather than prove anything without it.
+func (r *nodeRead) readUnread() {
+	v, s := r.n.v, r.n.s
+	for i := range v.Len() {
+		kw := v.Key(i)
+		if readKeywords[kw] {
+			continue
+		}
+		if k, ok := s.Draft.Keyword(kw); ok && actsOnInstances(k) && !s.Ignored(kw) {
+			r.add(fact{kind: fUnread, kw: source.EscapeToken(kw)})
 		}
 	}
 }
@@ -513,4 +559,17 @@ func readAnnotations(r *nodeRead) {
 			r.n.ann = append(r.n.ann, annotation{kw, v})
 		}
 	}
+}
+
+// unreadNames lists the keywords of fUnread facts, each once, in the order met.
+func unreadNames(fs ...[]*fact) string {
+	var names []string
+	for _, side := range fs {
+		for _, f := range side {
+			if !slices.Contains(names, f.kw) {
+				names = append(names, f.kw)
+			}
+		}
+	}
+	return strings.Join(names, ", ")
 }

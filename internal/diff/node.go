@@ -306,6 +306,7 @@ const (
 	fCond                        // subs = [if, then or nil, else or nil]
 	fDynamic                     // an unresolved dynamic reference
 	fLoop                        // the schema lies on a loop of in-place applicators (schema.InPlaceLoop)
+	fUnread                      // kw: a keyword of the model that acts on instances and that readNode does not read
 
 	nFactKinds // the number of kinds
 )

@@ -352,7 +352,7 @@ func (e *engine) implies(a *conj, ma *merged, f *fact, d schema.TypeSet, depth i
 		return false
 	}
 	switch f.kind {
-	case fDynamic, fLoop: // nothing proves these
+	case fDynamic, fLoop, fUnread: // nothing proves these
 		return false
 	}
 	if (f.s != nil || len(f.subs) > 0) && e.opaqueSubs(f) {

@@ -1346,6 +1346,10 @@ func (c *cmpCtx) applicators() {
 		ch := c.add("dynamic-reference", dyo, dyn, "a dynamic reference ($dynamicRef, $recursiveRef) or a number too large to reason about exactly is involved; only the search can judge this location")
 		ch.bw, ch.fw = pUnknown, pUnknown
 	}
+	if uo, un := factsOf(c.mo, fUnread), factsOf(c.mn, fUnread); len(uo)+len(un) > 0 && !c.e.sameConj(c.it.o, c.it.n) {
+		ch := c.add("keyword-not-read", uo, un, "diff does not read "+unreadNames(uo, un)+"; only the search can judge this location")
+		ch.bw, ch.fw = pUnknown, pUnknown
+	}
 
 }
 
