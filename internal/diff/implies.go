@@ -17,7 +17,8 @@ import (
 // within d, depth deep in the proof.
 type implier func(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool
 
-// impliers are the handlers by fact kind; the kinds nothing proves (fDynamic, fLoop, fUnread) have
+// impliers are the handlers by fact kind; the kinds nothing proves (fDynamic, fLoop,
+// fUnread) have
 // none. It is filled by init: the handlers ask the prover, which reaches implies again.
 var impliers [nFactKinds]implier
 
@@ -49,7 +50,8 @@ func impliesFalse(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, dep
 	return e.empty(a, d, depth)
 }
 
-// impliesType: the types a allows within d (not the fractions, when a holds integers only) are among the fact's.
+// impliesType: the types a allows within d (not the fractions, when a holds integers only)
+// are among the fact's.
 func impliesType(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
 	eff := d
 	if ma.intOnly() {
@@ -67,12 +69,14 @@ func impliesEnum(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, dept
 	return len(missing(vals, f.vals)) == 0
 }
 
-// impliesLower: a's lower bound is at least the fact's (on whole numbers only, when a holds no fraction).
+// impliesLower: a's lower bound is at least the fact's (on whole numbers only, when a holds
+// no fraction).
 func impliesLower(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
 	return lowerImplies(ma.lo, f.b, ma.intOnly() || d&schema.TypeNumber&^(schema.TypeInteger|schema.TypeDotted) == 0)
 }
 
-// impliesUpper: a's upper bound is at most the fact's (on whole numbers only, when a holds no fraction).
+// impliesUpper: a's upper bound is at most the fact's (on whole numbers only, when a holds
+// no fraction).
 func impliesUpper(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
 	return upperImplies(ma.hi, f.b, ma.intOnly() || d&schema.TypeNumber&^(schema.TypeInteger|schema.TypeDotted) == 0)
 }
@@ -94,17 +98,20 @@ func impliesMultipleOf(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet
 	return false
 }
 
-// impliesMinLength: a's minimum length is at least the fact's, or a's patterns match no shorter string.
+// impliesMinLength: a's minimum length is at least the fact's, or a's patterns match no
+// shorter string.
 func impliesMinLength(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
 	return ma.minLen >= f.i || e.patternsBound(ma, 0, f.i-1)
 }
 
-// impliesMaxLength: a's maximum length is at most the fact's, or a's patterns match no longer string.
+// impliesMaxLength: a's maximum length is at most the fact's, or a's patterns match no
+// longer string.
 func impliesMaxLength(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
 	return ma.maxLen >= 0 && ma.maxLen <= f.i || e.patternsBound(ma, f.i+1, -1)
 }
 
-// impliesPattern: a has the same pattern, or no string of a's lengths matches all of a's patterns and not the fact's (an exhaustive search of the automata).
+// impliesPattern: a has the same pattern, or no string of a's lengths matches all of a's
+// patterns and not the fact's (an exhaustive search of the automata).
 func impliesPattern(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
 	if slices.Contains(ma.patterns, f.str) {
 		return true
@@ -150,7 +157,8 @@ func impliesUnique(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, de
 	return ma.unique || (mx >= 0 && mx <= 1)
 }
 
-// impliesItem: a has no item at that position, or the schemas a applies there imply the fact's.
+// impliesItem: a has no item at that position, or the schemas a applies there imply the
+// fact's.
 func impliesItem(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
 	if mx := e.maxItemsOf(a, ma); mx >= 0 && mx <= f.i {
 		return true
@@ -158,7 +166,8 @@ func impliesItem(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, dept
 	return e.sub(e.conjOf(e.itemSchemas(a, f.i), nil), e.one(f.s), schema.TypeAll, depth+1)
 }
 
-// impliesTail: the schemas a applies to the items after the prefix imply the fact's (tailImplies).
+// impliesTail: the schemas a applies to the items after the prefix imply the fact's
+// (tailImplies).
 func impliesTail(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
 	return e.tailImplies(a, ma, f.i, f.s, depth)
 }
@@ -168,7 +177,8 @@ func impliesContains(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, 
 	return e.containsImplies(a, ma, f, depth)
 }
 
-// impliesUnevalItems: true says nothing; with items, every position is evaluated; read as additional items when it can be (unevalItemsAsAdditional).
+// impliesUnevalItems: true says nothing; with items, every position is evaluated; read as
+// additional items when it can be (unevalItemsAsAdditional).
 func impliesUnevalItems(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
 	if e.isTrue(f.s) {
 		return true
@@ -190,7 +200,8 @@ func impliesMaxProps(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, 
 	return mx >= 0 && mx <= f.i
 }
 
-// impliesRequired: a requires the name, or the reader-defaults policy fills it (defaultFills).
+// impliesRequired: a requires the name, or the reader-defaults policy fills it
+// (defaultFills).
 func impliesRequired(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
 	if ma.required[f.str] {
 		return true
@@ -198,13 +209,15 @@ func impliesRequired(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, 
 	return e.defaultFills(f)
 }
 
-// impliesProp: a forbids the property, or the schemas a applies to its value imply the fact's.
+// impliesProp: a forbids the property, or the schemas a applies to its value imply the
+// fact's.
 func impliesProp(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
 	vc, forbidden := e.valueConj(a, f.str)
 	return forbidden || e.sub(vc, e.one(f.s), schema.TypeAll, depth+1)
 }
 
-// impliesPatternProp: the values of a's names that match the pattern, and of the other names that may, are valid under the fact's schema.
+// impliesPatternProp: the values of a's names that match the pattern, and of the other
+// names that may, are valid under the fact's schema.
 func impliesPatternProp(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
 	for _, k := range e.explicitNames(a) {
 		if !e.patternMatches(f.str, k) {
@@ -223,7 +236,8 @@ func impliesAdditional(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet
 	return e.additionalImplies(a, f.n, f.s, depth)
 }
 
-// impliesUnevalProps: true, or beside additionalProperties, says nothing; read as additionalProperties when it can be (unevalAsAdditional).
+// impliesUnevalProps: true, or beside additionalProperties, says nothing; read as
+// additionalProperties when it can be (unevalAsAdditional).
 func impliesUnevalProps(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
 	if e.isTrue(f.s) || f.n.additional != nil {
 		return true
@@ -234,7 +248,8 @@ func impliesUnevalProps(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSe
 	return e.additionalImplies(a, f.n, f.s, depth)
 }
 
-// impliesPropNames: a's names are finitely many and each valid, or a's propertyNames imply the fact's.
+// impliesPropNames: a's names are finitely many and each valid, or a's propertyNames imply
+// the fact's.
 func impliesPropNames(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
 	if names, ok := e.closedNames(a); ok {
 		for _, k := range names {
@@ -252,7 +267,8 @@ func impliesPropNames(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet,
 	return false
 }
 
-// impliesDepRequired: a forbids the trigger, or requires each name (where the trigger is, or always).
+// impliesDepRequired: a forbids the trigger, or requires each name (where the trigger is,
+// or always).
 func impliesDepRequired(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
 	if _, forbidden := e.valueConj(a, f.str); forbidden {
 		return true
@@ -265,7 +281,8 @@ func impliesDepRequired(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSe
 	return true
 }
 
-// impliesDepSchema: a forbids the trigger, implies the schema, does with a dependent schema of the same trigger, or does where the trigger is (triggeredImplies).
+// impliesDepSchema: a forbids the trigger, implies the schema, does with a dependent schema
+// of the same trigger, or does where the trigger is (triggeredImplies).
 func impliesDepSchema(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
 	if _, forbidden := e.valueConj(a, f.str); forbidden {
 		return true
@@ -286,7 +303,8 @@ func impliesAnyOf(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, dep
 	return e.anyOfImplied(a, ma, f, d, depth)
 }
 
-// impliesOneOf: class by class (numbers by their finer classes if need be), one branch holds a's instances and the others none.
+// impliesOneOf: class by class (numbers by their finer classes if need be), one branch
+// holds a's instances and the others none.
 func impliesOneOf(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
 	for _, k := range kinds {
 		dk := d & k
@@ -314,7 +332,9 @@ func impliesNot(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, depth
 	return false
 }
 
-// impliesCond: a has a condition with the same if whose branches imply the fact's, or a implies the branch each instance takes (then where the if may hold, else where it may fail).
+// impliesCond: a has a condition with the same if whose branches imply the fact's, or a
+// implies the branch each instance takes (then where the if may hold, else where it may
+// fail).
 func impliesCond(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
 	i, t, el := f.subs[0], f.subs[1], f.subs[2]
 	ci := e.one(i)
