@@ -50,6 +50,7 @@ type engine struct {
 	rootsBuf []*schema.Schema
 	factBuf  []fact
 	childBuf []schema.Child
+	reading  nodeRead // readNode's state (readNode does not reenter)
 
 	// proofs
 	subMemo, disMemo  map[proofKey]bool

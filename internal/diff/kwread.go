@@ -148,14 +148,16 @@ func (e *engine) readNode(n *body) {
 	if n.draft <= 7 && n.ref != nil {
 		return // siblings of $ref are ignored in drafts 4 to 7
 	}
-	r := nodeRead{e: e, n: n, d: n.draft}
+	r := &e.reading
+	*r = nodeRead{e: e, n: n, d: n.draft, repeated: r.repeated[:0]}
 	r.readPieces()
 	for i := range nodeReaders {
 		if h := &nodeReaders[i]; h.facts != nil {
-			h.facts(&r)
+			h.facts(r)
 		}
 	}
 	r.readUnread()
+	r.n = nil // the body is not the engine's to keep
 }
 
 // readUnread adds a fact nothing proves for each keyword of the object that the model says
