@@ -50,6 +50,7 @@ type engine struct {
 	rootsBuf []*schema.Schema
 	factBuf  []fact
 	childBuf []schema.Child
+	reading  nodeRead // readNode's state (readNode does not reenter)
 
 	// proofs
 	subMemo, disMemo  map[proofKey]bool
@@ -173,7 +174,7 @@ type conj struct {
 	m      *merged
 	shared *conj // the conjunction of the same parts made first, whose merged view this one uses
 
-	live     typeSet // the classes it may hold (engine.live), once known
+	live     schema.TypeSet // the classes it may hold (engine.live), once known
 	liveDone bool
 }
 
@@ -402,7 +403,7 @@ func (e *engine) joinRoots(a, b []*schema.Schema) []*schema.Schema {
 // merged aggregates the facts of a conjunction.
 type merged struct {
 	empty    bool
-	types    typeSet
+	types    schema.TypeSet
 	enums    [][]source.Value
 	lo, hi   *bound
 	mults    []*big.Rat
@@ -509,7 +510,7 @@ func (e *engine) merged(c *conj) *merged {
 
 // merge makes the merged view of c.
 func (e *engine) merge(c *conj) *merged {
-	m := &merged{types: tAll, maxLen: -1, maxItems: -1, maxProps: -1, parts: e.parts(c), chosen: c.chosen}
+	m := &merged{types: schema.TypeAll, maxLen: -1, maxItems: -1, maxProps: -1, parts: e.parts(c), chosen: c.chosen}
 	for _, n := range m.parts {
 		for i := range n.facts {
 			f := &n.facts[i]
@@ -593,18 +594,18 @@ func (e *engine) merge(c *conj) *merged {
 		}
 	}
 	if m.minLen > 0 && m.maxLen >= 0 && m.minLen > m.maxLen {
-		m.types &^= tString
+		m.types &^= schema.TypeString
 	}
 	if m.maxItems >= 0 && m.minItems > m.maxItems {
-		m.types &^= tArray
+		m.types &^= schema.TypeArray
 	}
 	if m.maxProps >= 0 && (m.minProps > m.maxProps || len(m.required) > m.maxProps) {
-		m.types &^= tObject
+		m.types &^= schema.TypeObject
 	}
 	if m.lo != nil && m.hi != nil {
 		c := m.lo.v.Cmp(m.hi.v)
 		if c > 0 || (c == 0 && (m.lo.excl || m.hi.excl)) {
-			m.types &^= tNumber
+			m.types &^= schema.TypeNumber
 		}
 	}
 	if m.empty {
@@ -646,12 +647,12 @@ func (e *engine) valid(c *conj, v source.Value) (valid, ok bool) {
 // the two are equal, so both are instances of the enum, but a draft-04 type integer tells
 // them apart (1.0 is not an integer there). Proofs ask for twins (one that judged an enum
 // [1] by 1 alone missed 1.0); the search when a side is draft-04 (engine.twins).
-func (e *engine) finiteValues(c *conj, m *merged, d typeSet, twins bool) ([]source.Value, bool) {
+func (e *engine) finiteValues(c *conj, m *merged, d schema.TypeSet, twins bool) ([]source.Value, bool) {
 	var cands []source.Value
 	switch {
 	case len(m.enums) > 0:
 		cands = m.enums[0]
-	case d&^(tNull|tBool) == 0:
+	case d&^(schema.TypeNull|schema.TypeBoolean) == 0:
 		cands = []source.Value{source.NullValue(), source.BoolValue(true), source.BoolValue(false)}
 	default:
 		// each class holds one value at most (an empty object, ...)
@@ -674,7 +675,7 @@ func (e *engine) finiteValues(c *conj, m *merged, d typeSet, twins bool) ([]sour
 	}
 	var out []source.Value
 	for _, v := range cands {
-		if classOf(v)&d == 0 {
+		if schema.TypeOf(v)&d == 0 {
 			continue
 		}
 		good, ok := e.valid(c, v)
@@ -688,13 +689,14 @@ func (e *engine) finiteValues(c *conj, m *merged, d typeSet, twins bool) ([]sour
 	return out, true
 }
 
-// twin returns an integral number spelled the other way: 1 as 1.0 (tInt to tDotted), 1.0
-// or 1e0 in the decimal's own spelling, 1 (to tInt).
+// twin returns an integral number spelled the other way: 1 as 1.0 (schema.TypeInteger
+// to schema.TypeDotted), 1.0 or 1e0 in the decimal's own spelling, 1 (to
+// schema.TypeInteger).
 func twin(v source.Value) (source.Value, bool) {
 	if v.Kind() != source.Number || !v.Num().IsInteger() {
 		return source.Value{}, false
 	}
-	if lit := v.Str(); classOf(v) == tInt && !strings.ContainsAny(lit, "eE") {
+	if lit := v.Str(); schema.TypeOf(v) == schema.TypeInteger && !strings.ContainsAny(lit, "eE") {
 		return source.NumberValue(lit + ".0"), true
 	}
 	return source.NumberValue(v.Num().String()), true

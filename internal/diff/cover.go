@@ -24,7 +24,7 @@ type interval struct {
 
 // measureOf returns the range of class k that the schema s alone allows, when bounds of
 // one measure are all it says about that class (besides the class itself).
-func (e *engine) measureOf(s *schema.Schema, k typeSet) (interval, bool) {
+func (e *engine) measureOf(s *schema.Schema, k schema.TypeSet) (interval, bool) {
 	m := e.merged(e.one(s))
 	if m.empty || m.types&k != k || len(m.enums) > 0 {
 		return interval{}, false
@@ -34,7 +34,7 @@ func (e *engine) measureOf(s *schema.Schema, k typeSet) (interval, bool) {
 		switch {
 		case f.kind == fType:
 		case f.kind == lower || f.kind == upper:
-		case isGroup(f.kind) || f.kind == fNot || f.kind == fFalse || f.kind == fDynamic || f.kind == fLoop || f.kind == fEnum:
+		case isGroup(f.kind) || f.kind == fNot || f.kind == fFalse || f.kind == fDynamic || f.kind == fLoop || f.kind == fUnread || f.kind == fEnum:
 			return interval{}, false
 		case f.kindOf()&k != 0:
 			return interval{}, false
@@ -44,13 +44,13 @@ func (e *engine) measureOf(s *schema.Schema, k typeSet) (interval, bool) {
 }
 
 // measureKinds are the facts that bound the measure of class k.
-func measureKinds(k typeSet) (lower, upper factKind) {
+func measureKinds(k schema.TypeSet) (lower, upper factKind) {
 	switch {
-	case k&tNumber != 0:
+	case k&schema.TypeNumber != 0:
 		return fLower, fUpper
-	case k == tString:
+	case k == schema.TypeString:
 		return fMinLength, fMaxLength
-	case k == tArray:
+	case k == schema.TypeArray:
 		return fMinItems, fMaxItems
 	}
 	return fMinProps, fMaxProps
@@ -59,7 +59,7 @@ func measureKinds(k typeSet) (lower, upper factKind) {
 // rangeOf is the range of the measure of class k in the merged view m (of the
 // conjunction c, when given: what it allows besides m's own bounds, as the items a closed
 // tuple allows, counts too).
-func (e *engine) rangeOf(c *conj, m *merged, k typeSet) interval {
+func (e *engine) rangeOf(c *conj, m *merged, k schema.TypeSet) interval {
 	count := func(lo, hi int) interval {
 		r := interval{lo: &bound{v: big.NewRat(int64(lo), 1)}}
 		if hi >= 0 {
@@ -68,11 +68,11 @@ func (e *engine) rangeOf(c *conj, m *merged, k typeSet) interval {
 		return r
 	}
 	switch {
-	case k&tNumber != 0:
+	case k&schema.TypeNumber != 0:
 		return interval{m.lo, m.hi}
-	case k == tString:
+	case k == schema.TypeString:
 		return count(m.minLen, m.maxLen)
-	case k == tArray:
+	case k == schema.TypeArray:
 		hi := m.maxItems
 		if c != nil {
 			hi = e.maxItemsOf(c, m)
@@ -88,7 +88,7 @@ func (e *engine) rangeOf(c *conj, m *merged, k typeSet) interval {
 
 // unionCovers reports that the branches of the anyOf f whose only constraint on class k
 // is a range of its measure together cover the range of a's instances of that class.
-func (e *engine) unionCovers(a *conj, ma *merged, f *fact, k typeSet) bool {
+func (e *engine) unionCovers(a *conj, ma *merged, f *fact, k schema.TypeSet) bool {
 	if len(f.subs) > 24 {
 		return false
 	}
@@ -101,7 +101,7 @@ func (e *engine) unionCovers(a *conj, ma *merged, f *fact, k typeSet) bool {
 	if len(parts) < 2 {
 		return false
 	}
-	ints := k&tNumber == 0 || k&tFrac == 0 || ma.intOnly()
+	ints := k&schema.TypeNumber == 0 || k&schema.TypeFraction == 0 || ma.intOnly()
 	return covers(e.rangeOf(a, ma, k), parts, ints)
 }
 
@@ -220,7 +220,7 @@ func (e *engine) negatedBranches(f *fact) []*schema.Schema {
 // complementCovers proves an anyOf that has a branch {not: X} and a branch Y holding
 // every instance of a that X holds: an instance of a is either not in X, or in X and so
 // in Y (anyOf [{not: X}, X] holds everything).
-func (e *engine) complementCovers(a *conj, f *fact, d typeSet, depth int) bool {
+func (e *engine) complementCovers(a *conj, f *fact, d schema.TypeSet, depth int) bool {
 	if len(f.subs) > 8 {
 		return false
 	}
@@ -242,9 +242,9 @@ func (e *engine) complementCovers(a *conj, f *fact, d typeSet, depth int) bool {
 // singletons returns the values of the classes d of c when each class holds at most one
 // value (a number range of one point, strings of length 0, arrays with no item, objects
 // with no property), with null and the booleans.
-func (e *engine) singletons(c *conj, m *merged, d typeSet) ([]source.Value, bool) {
+func (e *engine) singletons(c *conj, m *merged, d schema.TypeSet) ([]source.Value, bool) {
 	var out []source.Value
-	if d&tNumber != 0 {
+	if d&schema.TypeNumber != 0 {
 		if m.lo == nil || m.hi == nil || m.lo.excl || m.hi.excl || m.lo.v.Cmp(m.hi.v) != 0 {
 			return nil, false
 		}
@@ -254,29 +254,29 @@ func (e *engine) singletons(c *conj, m *merged, d typeSet) ([]source.Value, bool
 		}
 		out = append(out, source.NumberValue(lit))
 	}
-	if d&tString != 0 {
+	if d&schema.TypeString != 0 {
 		if m.maxLen != 0 {
 			return nil, false
 		}
 		out = append(out, source.StringValue(""))
 	}
-	if d&tArray != 0 {
+	if d&schema.TypeArray != 0 {
 		if m.maxItems != 0 && !e.noItems(c) {
 			return nil, false
 		}
 		out = append(out, source.ArrayValue())
 	}
-	if d&tObject != 0 {
+	if d&schema.TypeObject != 0 {
 		if m.maxProps != 0 && !e.noMembers(c) {
 			return nil, false
 		}
 		var b source.ObjectBuilder
 		out = append(out, b.Value())
 	}
-	if d&tNull != 0 {
+	if d&schema.TypeNull != 0 {
 		out = append(out, source.NullValue())
 	}
-	if d&tBool != 0 {
+	if d&schema.TypeBoolean != 0 {
 		out = append(out, source.BoolValue(true), source.BoolValue(false))
 	}
 	return out, true

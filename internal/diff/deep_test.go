@@ -85,11 +85,11 @@ func TestProveFactsNestedSingleBranches(t *testing.T) {
 	}
 	// a's own facts say nothing about strings: only splitting reaches minLength 2, 4,000
 	// groups down, past the allowance; a few levels deep it is proved
-	if e.proveFacts(ca, facts, tAll, 0, maxSplits) {
+	if e.proveFacts(ca, facts, schema.TypeAll, 0, maxSplits) {
 		t.Errorf("proved through %d nested groups: the allowance of %d splits did not hold", n, maxSplits)
 	}
 	shallow := compileText(t, "s.json", nestedAnyOf(3, `{"type": "string", "minLength": 2}`))
-	if !e.proveFacts(e.one(shallow), facts, tAll, 0, maxSplits) {
+	if !e.proveFacts(e.one(shallow), facts, schema.TypeAll, 0, maxSplits) {
 		t.Error("not proved through 3 nested groups")
 	}
 }
@@ -114,7 +114,7 @@ func TestEmptinessSplitsBounded(t *testing.T) {
 	o, _ := (&Options{}).normalize()
 	t.Run("walk", func(t *testing.T) {
 		e := newEngine(context.Background(), o, nil, 0)
-		if e.emptyHere(e.one(s), tAll) {
+		if e.emptyHere(e.one(s), schema.TypeAll) {
 			t.Error("emptyHere: proved empty, but every choice of branches is satisfiable")
 		}
 		if e.nConjs > 2000 { // 2^14 without the bound
@@ -126,7 +126,7 @@ func TestEmptinessSplitsBounded(t *testing.T) {
 	})
 	t.Run("prover", func(t *testing.T) {
 		e := newEngine(context.Background(), o, nil, 0)
-		if e.empty(e.one(s), tAll, 0) {
+		if e.empty(e.one(s), schema.TypeAll, 0) {
 			t.Error("empty: proved empty, but every choice of branches is satisfiable")
 		}
 		if e.nConjs > 5000 { // 2^14 without the bound
@@ -138,11 +138,11 @@ func TestEmptinessSplitsBounded(t *testing.T) {
 		text := strings.Replace(independentGroups(n), `"allOf": [`, `"allOf": [{"anyOf": [{"type": "string"}, {"maxProperties": 0, "required": ["x"]}]},`, 1)
 		s := compileText(t, "empty.json", text)
 		e := newEngine(context.Background(), o, nil, 0)
-		if !e.emptyHere(e.one(s), tAll) {
+		if !e.emptyHere(e.one(s), schema.TypeAll) {
 			t.Error("emptyHere: an anyOf none of whose branches holds an object not proved empty")
 		}
 		e = newEngine(context.Background(), o, nil, 0)
-		if !e.empty(e.one(s), tAll, 0) {
+		if !e.empty(e.one(s), schema.TypeAll, 0) {
 			t.Error("empty: an anyOf none of whose branches holds an object not proved empty")
 		}
 	})
@@ -155,11 +155,11 @@ func TestEmptyHereNestedGroups(t *testing.T) {
 	o, _ := (&Options{}).normalize()
 	e := newEngine(context.Background(), o, nil, 0)
 	lowStack(t, 2)
-	if e.emptyHere(e.one(s), tAll) {
+	if e.emptyHere(e.one(s), schema.TypeAll) {
 		t.Error("proved empty through 4,900 nested groups: past the bound")
 	}
 	shallow := compileText(t, "shallow.json", nestedAnyOf(3, `{"type": "integer", "minimum": 1.2, "maximum": 1.8}`))
-	if !e.emptyHere(e.one(shallow), tAll) {
+	if !e.emptyHere(e.one(shallow), schema.TypeAll) {
 		t.Error("an integer range with no integer, 3 groups down, not proved empty")
 	}
 }
@@ -205,7 +205,7 @@ func TestTriggeredImpliesChain(t *testing.T) {
 	ca, ma := e.one(a), e.merged(e.one(a))
 	lowStack(t, 1)
 	for i := len(chain) - 1; i >= 0; i-- {
-		if e.implies(ca, ma, chain[i], tObject, 0) {
+		if e.implies(ca, ma, chain[i], schema.TypeObject, 0) {
 			t.Fatalf("dependent schema %d proved: objects with a and b but no zz are valid under a, not under the chain", i)
 		}
 	}
@@ -216,7 +216,7 @@ func TestTriggeredImpliesChain(t *testing.T) {
 	short := compileText(t, "short.json", strings.Replace(depChain(3), `"required": ["zz"]`, `"required": ["b"]`, 1))
 	e = newEngine(context.Background(), o, nil, 0)
 	ca, ma = e.one(a), e.merged(e.one(a))
-	if !e.implies(ca, ma, depFact(short), tObject, 0) {
+	if !e.implies(ca, ma, depFact(short), schema.TypeObject, 0) {
 		t.Error("a dependent schema three deep that a satisfies not proved")
 	}
 }

@@ -54,16 +54,16 @@ func (e *engine) falseConj() *conj { return e.one(theFalse()) }
 
 // provedEmpty reports a proof that s accepts no instance.
 func (e *engine) provedEmpty(s *schema.Schema) bool {
-	return e.sub(e.one(s), e.falseConj(), tAll, 0)
+	return e.sub(e.one(s), e.falseConj(), schema.TypeAll, 0)
 }
 
 // fineKinds are the classes a negation may cover one at a time: numbers split as the
 // drafts split them.
-var fineKinds = []typeSet{tNull, tBool, tInt, tDotted, tFrac, tString, tArray, tObject}
+var fineKinds = []schema.TypeSet{schema.TypeNull, schema.TypeBoolean, schema.TypeInteger, schema.TypeDotted, schema.TypeFraction, schema.TypeString, schema.TypeArray, schema.TypeObject}
 
 // live returns the classes of instances c may hold: its merged types less those the cheap
 // rules of liveTypes rule out. It is kept on the conjunction.
-func (e *engine) live(c *conj) typeSet {
+func (e *engine) live(c *conj) schema.TypeSet {
 	if c.liveDone {
 		return c.live
 	}
@@ -80,21 +80,21 @@ func (e *engine) live(c *conj) typeSet {
 // number (no integer, no multiple) in range, arrays that need more items than they may
 // have, objects that need more properties than they may have or a property they may not
 // have, and the classes a negation accepts entirely.
-func (e *engine) liveTypes(c *conj, m *merged, t typeSet) typeSet {
+func (e *engine) liveTypes(c *conj, m *merged, t schema.TypeSet) schema.TypeSet {
 	if m.nGroups > 0 && e.repeatedOneOf(m) {
 		return 0
 	}
 	if m.nGroups > 0 {
 		t &^= e.oneOfOverlaps(m, t)
 	}
-	if t&tNumber != 0 && noNumber(m, t) {
-		t &^= tNumber
+	if t&schema.TypeNumber != 0 && noNumber(m, t) {
+		t &^= schema.TypeNumber
 	}
-	if t&tArray != 0 && e.noArray(c, m) {
-		t &^= tArray
+	if t&schema.TypeArray != 0 && e.noArray(c, m) {
+		t &^= schema.TypeArray
 	}
-	if t&tObject != 0 && e.noObject(c, m) {
-		t &^= tObject
+	if t&schema.TypeObject != 0 && e.noObject(c, m) {
+		t &^= schema.TypeObject
 	}
 	if len(m.nots) > 0 {
 		for _, n := range e.negations(c) {
@@ -141,8 +141,8 @@ func (e *engine) repeatedOneOf(m *merged) bool {
 // with neither branch saying anything of strings), so that a string matches both and
 // fails the oneOf. A oneOf whose branches set no type excludes in this way every class
 // its branches do not constrain.
-func (e *engine) oneOfOverlaps(m *merged, t typeSet) typeSet {
-	var out typeSet
+func (e *engine) oneOfOverlaps(m *merged, t schema.TypeSet) schema.TypeSet {
+	var out schema.TypeSet
 	for g := range m.groups {
 		if g.kind != fOneOf || len(g.subs) > 24 {
 			continue
@@ -205,7 +205,7 @@ var annotationOnly = map[string]bool{"$schema": true, "$id": true, "id": true, "
 
 // noNumber reports that no number of the classes t allows satisfies the bounds and
 // multiples of m.
-func noNumber(m *merged, t typeSet) bool {
+func noNumber(m *merged, t schema.TypeSet) bool {
 	if m.lo == nil || m.hi == nil {
 		return false
 	}
@@ -213,7 +213,7 @@ func noNumber(m *merged, t typeSet) bool {
 	for _, r := range m.mults {
 		step = lcmRat(step, r)
 	}
-	if t&tFrac == 0 || m.intOnly() {
+	if t&schema.TypeFraction == 0 || m.intOnly() {
 		step = lcmRat(step, big.NewRat(1, 1))
 	}
 	if step == nil {
@@ -385,7 +385,7 @@ func (e *engine) soleFact(s *schema.Schema) *fact {
 
 // coversKind reports, from its merged view alone, that n accepts every instance of class
 // k: it allows the class and none of its facts constrains it.
-func (e *engine) coversKind(n *schema.Schema, k typeSet) bool {
+func (e *engine) coversKind(n *schema.Schema, k schema.TypeSet) bool {
 	m := e.merged(e.one(n))
 	if m.empty || m.types&k != k || len(m.enums) > 0 {
 		return false
@@ -394,7 +394,7 @@ func (e *engine) coversKind(n *schema.Schema, k typeSet) bool {
 		switch f.kind {
 		case fType:
 			continue
-		case fFalse, fDynamic, fLoop, fAnyOf, fOneOf, fNot, fCond, fEnum:
+		case fFalse, fDynamic, fLoop, fUnread, fAnyOf, fOneOf, fNot, fCond, fEnum:
 			return false
 		}
 		if f.kindOf()&k != 0 {
@@ -406,7 +406,7 @@ func (e *engine) coversKind(n *schema.Schema, k typeSet) bool {
 
 // empty reports a proof that no instance of a within d exists, by the rules of
 // emptyRules beyond those of live.
-func (e *engine) empty(a *conj, d typeSet, depth int) bool {
+func (e *engine) empty(a *conj, d schema.TypeSet, depth int) bool {
 	d &= e.live(a)
 	if d == 0 {
 		return true
@@ -423,7 +423,7 @@ func (e *engine) empty(a *conj, d typeSet, depth int) bool {
 // asks it of every location it compares; the members and items an instance must have are
 // left to empty (the proofs), which reaches far deeper at a far greater cost. One
 // question examines at most maxHereBranches branches (see takeBranch).
-func (e *engine) emptyHere(a *conj, d typeSet) bool {
+func (e *engine) emptyHere(a *conj, d schema.TypeSet) bool {
 	saved, savedIn := e.branchesLeft, e.inHere
 	e.branchesLeft, e.inHere = maxHereBranches, true
 	r := e.emptyHereAt(a, d)
@@ -431,7 +431,7 @@ func (e *engine) emptyHere(a *conj, d typeSet) bool {
 	return r
 }
 
-func (e *engine) emptyHereAt(a *conj, d typeSet) bool {
+func (e *engine) emptyHereAt(a *conj, d schema.TypeSet) bool {
 	d &= e.live(a)
 	if d == 0 {
 		return true
@@ -485,7 +485,7 @@ func (e *engine) takeBranch() bool {
 // class or all of a, or through a group none of whose branches can hold (every anyOf
 // branch empty here; every oneOf branch empty here or included in another, so that an
 // instance matching it matches two).
-func (e *engine) emptyRules(a *conj, d typeSet, depth int) bool {
+func (e *engine) emptyRules(a *conj, d schema.TypeSet, depth int) bool {
 	ma := e.merged(a)
 	rest := d
 	for _, k := range kinds {
@@ -496,13 +496,13 @@ func (e *engine) emptyRules(a *conj, d typeSet, depth int) bool {
 	if rest == 0 {
 		return true
 	}
-	return e.emptyParts(a, ma, rest, depth, func(alt *conj, d typeSet) bool { return e.empty(alt, d, depth) })
+	return e.emptyParts(a, ma, rest, depth, func(alt *conj, d schema.TypeSet) bool { return e.empty(alt, d, depth) })
 }
 
 // emptyParts proves that a holds no instance within d by its values when they are
 // finite, its negations (one covers a class, or a is included in it), what its double
 // negations affirm, and its groups, asking sub for the emptiness of a branch.
-func (e *engine) emptyParts(a *conj, ma *merged, d typeSet, depth int, sub func(*conj, typeSet) bool) bool {
+func (e *engine) emptyParts(a *conj, ma *merged, d schema.TypeSet, depth int, sub func(*conj, schema.TypeSet) bool) bool {
 	if vals, ok := e.finiteValues(a, ma, d, true); ok {
 		return len(vals) == 0
 	}
@@ -550,7 +550,7 @@ func (e *engine) emptyParts(a *conj, ma *merged, d typeSet, depth int, sub func(
 
 // coveredByOther reports that every instance of alt (a with branch i of the oneOf g) is
 // valid under another branch of g too, so that it matches two.
-func (e *engine) coveredByOther(alt *conj, g *fact, i int, d typeSet, depth int) bool {
+func (e *engine) coveredByOther(alt *conj, g *fact, i int, d schema.TypeSet, depth int) bool {
 	if len(g.subs) > 12 {
 		return false
 	}
@@ -568,9 +568,9 @@ func (e *engine) coveredByOther(alt *conj, g *fact, i int, d typeSet, depth int)
 // kindEmpty proves that a holds no instance of class k by what its instances of that
 // class must contain: a string the patterns let through within the lengths, the items an
 // array must have, the properties an object must have.
-func (e *engine) kindEmpty(a *conj, ma *merged, k typeSet, depth int) bool {
+func (e *engine) kindEmpty(a *conj, ma *merged, k schema.TypeSet, depth int) bool {
 	switch k {
-	case tString:
+	case schema.TypeString:
 		// one pattern with no upper length: empty only if its language is (rare), not
 		// worth compiling every pattern of a large schema for
 		if len(ma.patterns) == 0 || len(ma.patterns) == 1 && ma.maxLen < 0 {
@@ -587,13 +587,13 @@ func (e *engine) kindEmpty(a *conj, ma *merged, k typeSet, depth int) bool {
 		}
 		_, found, exhaustive := e.pats.solve(strQuery{must: must, minLen: ma.minLen, maxLen: ma.maxLen})
 		return exhaustive && !found
-	case tArray:
+	case schema.TypeArray:
 		need := ma.minItems
 		for _, f := range ma.contains {
 			need = max(need, f.i)
 		}
 		for i := 0; i < need && i < 8; i++ {
-			if e.empty(e.conjOf(e.itemSchemas(a, i), nil), tAll, depth+1) {
+			if e.empty(e.conjOf(e.itemSchemas(a, i), nil), schema.TypeAll, depth+1) {
 				return true
 			}
 		}
@@ -602,10 +602,10 @@ func (e *engine) kindEmpty(a *conj, ma *merged, k typeSet, depth int) bool {
 				return true
 			}
 		}
-	case tObject:
+	case schema.TypeObject:
 		for _, name := range sortedKeys(ma.required) {
 			vc, forbidden := e.valueConj(a, name)
-			if forbidden || e.empty(vc, tAll, depth+1) {
+			if forbidden || e.empty(vc, schema.TypeAll, depth+1) {
 				return true
 			}
 		}
@@ -619,7 +619,7 @@ func (e *engine) containsEmpty(a *conj, f *fact, depth int) bool {
 	p := e.prefixLen(a)
 	for i := 0; i <= p; i++ {
 		c := e.conjOf(append(e.itemSchemas(a, i), f.s), nil)
-		if !e.empty(c, tAll, depth+1) {
+		if !e.empty(c, schema.TypeAll, depth+1) {
 			return false
 		}
 	}

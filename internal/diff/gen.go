@@ -278,8 +278,8 @@ func (g *gen) hintViews(h *conj) []*merged {
 }
 
 // kindOrder lists the classes to build, those the hint rejects first.
-func (g *gen) kindOrder(t typeSet, hints []*merged) []typeSet {
-	var first, rest []typeSet
+func (g *gen) kindOrder(t schema.TypeSet, hints []*merged) []schema.TypeSet {
+	var first, rest []schema.TypeSet
 	for _, k := range kinds {
 		if t&k == 0 {
 			continue
@@ -293,19 +293,19 @@ func (g *gen) kindOrder(t typeSet, hints []*merged) []typeSet {
 	return append(first, rest...)
 }
 
-func (g *gen) ofKind(k typeSet, alt *conj, m *merged, hint *conj, hints []*merged, depth int, wide bool) []source.Value {
+func (g *gen) ofKind(k schema.TypeSet, alt *conj, m *merged, hint *conj, hints []*merged, depth int, wide bool) []source.Value {
 	switch k {
-	case tNull:
+	case schema.TypeNull:
 		return []source.Value{source.NullValue()}
-	case tBool:
+	case schema.TypeBoolean:
 		return []source.Value{source.BoolValue(true), source.BoolValue(false)}
-	case tNumber:
+	case schema.TypeNumber:
 		return g.numbers(m, hints, wide)
-	case tString:
+	case schema.TypeString:
 		return g.strings(alt, m, hints, wide)
-	case tArray:
+	case schema.TypeArray:
 		return g.arrays(alt, m, hint, hints, depth, wide)
-	case tObject:
+	case schema.TypeObject:
 		return g.objects(alt, m, hint, hints, depth, wide)
 	}
 	return nil
@@ -391,12 +391,12 @@ func (g *gen) numbers(m *merged, hints []*merged, wide bool) []source.Value {
 			continue
 		}
 		lits := []string{lit}
-		if r.IsInt() && m.types&tDotted != 0 {
+		if r.IsInt() && m.types&schema.TypeDotted != 0 {
 			lits = append(lits, lit+".0")
 		}
 		for _, l := range lits {
 			v := source.NumberValue(l)
-			if seen[l] || classOf(v)&m.types == 0 {
+			if seen[l] || schema.TypeOf(v)&m.types == 0 {
 				continue
 			}
 			seen[l] = true
@@ -526,7 +526,7 @@ func (g *gen) strings(alt *conj, m *merged, hints []*merged, wide bool) []source
 
 func (g *gen) arrays(alt *conj, m *merged, hint *conj, hints []*merged, depth int, wide bool) []source.Value {
 	e := g.e
-	hint = g.hintFor(hint, tArray)
+	hint = g.hintFor(hint, schema.TypeArray)
 	maxN := e.maxItemsOf(alt, m)
 	itemC := func(c *conj, i int) *conj {
 		if c == nil {
@@ -905,7 +905,7 @@ func (g *gen) freshNameN(a, b *conj, n int) string {
 
 // hintFor narrows a hint with anyOf/oneOf/if groups to the branch that admits a kind, so
 // that the members and items of that branch guide the values.
-func (g *gen) hintFor(hint *conj, k typeSet) *conj {
+func (g *gen) hintFor(hint *conj, k schema.TypeSet) *conj {
 	if hint == nil || g.e.merged(hint).nGroups == 0 {
 		return hint
 	}
@@ -921,7 +921,7 @@ func (g *gen) objects(alt *conj, m *merged, hint *conj, hints []*merged, depth i
 	if depth > maxDepth {
 		wide = false
 	}
-	hint = g.hintFor(hint, tObject)
+	hint = g.hintFor(hint, schema.TypeObject)
 	base, ok := g.baseObject(alt, m, hint, depth, "", nil)
 	if !ok {
 		return nil
@@ -1278,7 +1278,7 @@ func (g *gen) around(src, hint *conj, st step, child source.Value, depth int) []
 		m := g.e.merged(alt)
 		switch st.kind {
 		case stProp, stPatProp, stAdditional, stPropName:
-			if m.types&tObject == 0 {
+			if m.types&schema.TypeObject == 0 {
 				continue
 			}
 			name := st.key
@@ -1313,7 +1313,7 @@ func (g *gen) around(src, hint *conj, st step, child source.Value, depth int) []
 			}
 			out = append(out, b.value())
 		case stItem, stTail, stContains:
-			if m.types&tArray == 0 {
+			if m.types&schema.TypeArray == 0 {
 				continue
 			}
 			pos := st.index
@@ -1411,7 +1411,7 @@ func (g *gen) maximal(src *conj, depth int, size *int) (source.Value, bool) {
 		m := g.e.merged(alt)
 		var v source.Value
 		switch {
-		case m.types&tObject != 0:
+		case m.types&schema.TypeObject != 0:
 			b, ok := g.baseObject(alt, m, nil, depth, "", nil)
 			if !ok {
 				continue
@@ -1430,7 +1430,7 @@ func (g *gen) maximal(src *conj, depth int, size *int) (source.Value, bool) {
 				}
 			}
 			v = b.value()
-		case m.types&tArray != 0:
+		case m.types&schema.TypeArray != 0:
 			var items []source.Value
 			for i := 0; i < max(1, m.minItems) && i < 8; i++ {
 				x, ok := g.maximal(g.e.conjOf(g.e.itemSchemas(alt, i), nil), depth+1, size)

@@ -4,7 +4,6 @@ import (
 	"hash/maphash"
 	"math/big"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -307,12 +306,15 @@ const (
 	fCond                        // subs = [if, then or nil, else or nil]
 	fDynamic                     // an unresolved dynamic reference
 	fLoop                        // the schema lies on a loop of in-place applicators (schema.InPlaceLoop)
+	fUnread                      // kw: a keyword of the model that acts on instances and that readNode does not read
+
+	nFactKinds // the number of kinds
 )
 
 // fact is one constraint of one schema object.
 type fact struct {
 	kind  factKind
-	types typeSet
+	types schema.TypeSet
 	n     *body
 	kw    string // the keyword's pointer relative to the schema, escaped ("maxLength"); see keyword
 	vals  []source.Value
@@ -332,19 +334,19 @@ type factMatch struct {
 	quoted string // for required: the quoted name
 }
 
-// kindOf is the instance class a fact constrains (tAll for applicators).
-func (f *fact) kindOf() typeSet {
+// kindOf is the instance class a fact constrains (schema.TypeAll for applicators).
+func (f *fact) kindOf() schema.TypeSet {
 	switch f.kind {
 	case fLower, fUpper, fMultipleOf:
-		return tNumber
+		return schema.TypeNumber
 	case fMinLength, fMaxLength, fPattern, fFormat, fContent:
-		return tString
+		return schema.TypeString
 	case fMinItems, fMaxItems, fUnique, fItem, fTail, fContains, fUnevalItems:
-		return tArray
+		return schema.TypeArray
 	case fMinProps, fMaxProps, fRequired, fProp, fPatternProp, fAdditional, fPropNames, fDepRequired, fDepSchema, fUnevalProps:
-		return tObject
+		return schema.TypeObject
 	}
-	return tAll
+	return schema.TypeAll
 }
 
 // kw returns a keyword's value when the dialect applies it, from the node's cached value.
@@ -426,295 +428,6 @@ func (e *engine) read(b *body) {
 		}
 	}
 	b.done.Store(true)
-}
-
-// readNode reads the keywords of n.s into n (the shell is made).
-func (e *engine) readNode(n *body) {
-	s := n.s
-	if n.isBool {
-		if !n.boolVal {
-			n.facts = append(n.facts, fact{kind: fFalse, n: n})
-		}
-		return
-	}
-	if n.dynamic {
-		n.facts = append(n.facts, fact{kind: fDynamic, n: n, kw: dynKw(s)})
-	}
-	if s.InPlaceLoop() {
-		// Its evaluation may apply it to the same instance again, forever: undefined, and
-		// jstk's validator stops with an error. Like a dynamic reference, the fact cannot
-		// be proved, and proves nothing.
-		n.facts = append(n.facts, fact{kind: fLoop, n: n})
-	}
-	if n.draft <= 7 && n.ref != nil {
-		return // siblings of $ref are ignored in drafts 4 to 7
-	}
-	d := n.draft
-	add := func(f fact) {
-		f.n = n
-		n.facts = append(n.facts, f)
-	}
-
-	if v, ok := n.kw("type"); ok {
-		if t, ok := typesOf(v, d); ok {
-			if s.Nullable() {
-				t |= tNull // OpenAPI 3.0: nullable adds null to the types
-			}
-			add(fact{kind: fType, kw: "type", types: t})
-		}
-	}
-	if v, ok := n.kw("enum"); ok && v.Kind() == source.Array {
-		add(fact{kind: fEnum, kw: "enum", vals: v.Items()})
-	}
-	// const came with draft 6, but jstk applies it in draft 4 too unless told to be strict
-	// (schema.Options.StrictDraft); Ignored says which
-	if v, ok := n.kw("const"); ok {
-		add(fact{kind: fEnum, kw: "const", vals: []source.Value{v}})
-	}
-
-	// numbers
-	num := func(kw string) *big.Rat {
-		v, ok := n.kw(kw)
-		if !ok {
-			return nil
-		}
-		r, ok := ratOf(v)
-		if !ok {
-			add(fact{kind: fDynamic, kw: kw}) // a number too large to reason about exactly
-			return nil
-		}
-		return r
-	}
-	flag := func(kw string) bool {
-		v, ok := n.kw(kw)
-		return ok && v.Kind() == source.Bool && v.Bool()
-	}
-	if m := num("multipleOf"); m != nil && m.Sign() > 0 {
-		add(fact{kind: fMultipleOf, kw: "multipleOf", r: m})
-	}
-	if d == 4 {
-		if m := num("minimum"); m != nil {
-			add(fact{kind: fLower, kw: "minimum", b: &bound{v: m, excl: flag("exclusiveMinimum")}})
-		}
-		if m := num("maximum"); m != nil {
-			add(fact{kind: fUpper, kw: "maximum", b: &bound{v: m, excl: flag("exclusiveMaximum")}})
-		}
-	} else {
-		if m := num("minimum"); m != nil {
-			add(fact{kind: fLower, kw: "minimum", b: &bound{v: m}})
-		}
-		if m := num("exclusiveMinimum"); m != nil {
-			add(fact{kind: fLower, kw: "exclusiveMinimum", b: &bound{v: m, excl: true}})
-		}
-		if m := num("maximum"); m != nil {
-			add(fact{kind: fUpper, kw: "maximum", b: &bound{v: m}})
-		}
-		if m := num("exclusiveMaximum"); m != nil {
-			add(fact{kind: fUpper, kw: "exclusiveMaximum", b: &bound{v: m, excl: true}})
-		}
-	}
-
-	// strings
-	count := func(kw string, k factKind) {
-		if v, ok := n.kw(kw); ok {
-			if c, ok := countOf(v); ok {
-				add(fact{kind: k, kw: kw, i: c})
-			}
-		}
-	}
-	count("minLength", fMinLength)
-	count("maxLength", fMaxLength)
-	if v, ok := n.kw("pattern"); ok && v.Kind() == source.String {
-		add(fact{kind: fPattern, kw: "pattern", str: v.Str()})
-	}
-	if v, ok := n.kw("format"); ok && v.Kind() == source.String && s.FormatAsserted() && e.knownFormat(v.Str()) {
-		add(fact{kind: fFormat, kw: "format", str: v.Str()})
-	}
-	if d == 7 {
-		if v, ok := n.kw("contentEncoding"); ok && v.Kind() == source.String && v.Str() == "base64" {
-			add(fact{kind: fContent, kw: "contentEncoding", str: "contentEncoding=base64"})
-		}
-		if v, ok := n.kw("contentMediaType"); ok && v.Kind() == source.String && v.Str() == "application/json" {
-			add(fact{kind: fContent, kw: "contentMediaType", str: "contentMediaType=application/json"})
-		}
-	}
-
-	// the subschemas, as the compiler applies them
-	base := len(e.childBuf)
-	e.childBuf = s.AppendChildren(e.childBuf)
-	defer func() { e.childBuf = e.childBuf[:base] }()
-	if len(e.childBuf) > base {
-		n.pieces = &pieces{}
-	}
-	for _, c := range e.childBuf[base:] {
-		switch c.Keyword {
-		case "properties":
-			// the compiled schema's own map and sorted names, shared and only read
-			n.props, n.propOrder = s.Properties(), s.PropertyNames()
-		case "patternProperties":
-			n.patterns = append(n.patterns, patProp{c.Key, c.Schema})
-		case "additionalProperties":
-			n.additional = c.Schema
-		case "propertyNames":
-			n.propNames = c.Schema
-		case "dependencies", "dependentSchemas":
-			if n.depSchemas == nil {
-				n.depSchemas, n.depKw = map[string]*schema.Schema{}, map[string]string{}
-			}
-			if _, dup := n.depSchemas[c.Key]; dup {
-				// both keywords name the same trigger: keep both as facts below
-				add(fact{kind: fDepSchema, kw: c.Keyword + "/" + source.EscapeToken(c.Key), str: c.Key, s: c.Schema})
-				continue
-			}
-			n.depSchemas[c.Key], n.depKw[c.Key] = c.Schema, c.Keyword
-		case "prefixItems":
-			n.prefix = append(n.prefix, c.Schema)
-			n.prefixKw = c.Keyword
-		case "items":
-			if c.Index >= 0 {
-				n.prefix = append(n.prefix, c.Schema)
-				n.prefixKw = "items"
-			} else {
-				n.items, n.itemsKw = c.Schema, "items"
-			}
-		case "additionalItems":
-			n.items, n.itemsKw = c.Schema, "additionalItems"
-		case "contains":
-			n.contains = c.Schema
-		case "allOf":
-			n.allOf = append(n.allOf, c.Schema)
-		case "anyOf":
-			n.anyOf = append(n.anyOf, c.Schema)
-		case "oneOf":
-			n.oneOf = append(n.oneOf, c.Schema)
-		case "not":
-			n.not = c.Schema
-		case "if":
-			n.ifS = c.Schema
-		case "then":
-			n.thenS = c.Schema
-		case "else":
-			n.elseS = c.Schema
-		case "unevaluatedProperties":
-			n.unevalP = c.Schema
-		case "unevaluatedItems":
-			n.unevalI = c.Schema
-		}
-	}
-	// The keyword order of a draft-2019 items array is "items"; additionalItems without an
-	// items array is not applied by the compiler and does not appear among the children.
-
-	// arrays
-	count("minItems", fMinItems)
-	count("maxItems", fMaxItems)
-	if v, ok := n.kw("uniqueItems"); ok && v.Kind() == source.Bool && v.Bool() {
-		add(fact{kind: fUnique, kw: "uniqueItems"})
-	}
-	for i, p := range n.prefix {
-		add(fact{kind: fItem, kw: n.prefixKw + "/" + itoa(i), i: i, s: p})
-	}
-	if n.items != nil {
-		add(fact{kind: fTail, kw: n.itemsKw, i: len(n.prefix), s: n.items})
-	}
-	if n.contains != nil {
-		f := fact{kind: fContains, kw: "contains", s: n.contains, i: 1, j: -1}
-		if d >= 2019 {
-			if v, ok := n.kw("minContains"); ok {
-				if c, ok := countOf(v); ok {
-					f.i = c
-				}
-			}
-			if v, ok := n.kw("maxContains"); ok {
-				if c, ok := countOf(v); ok {
-					f.j = c
-				}
-			}
-		}
-		add(f)
-	}
-	if n.unevalI != nil {
-		add(fact{kind: fUnevalItems, kw: "unevaluatedItems", s: n.unevalI})
-	}
-
-	// objects
-	count("minProperties", fMinProps)
-	count("maxProperties", fMaxProps)
-	if v, ok := n.kw("required"); ok && v.Kind() == source.Array {
-		seen := map[string]bool{}
-		for i, it := range v.Items() {
-			if it.Kind() == source.String && !seen[it.Str()] {
-				seen[it.Str()] = true
-				add(fact{kind: fRequired, kw: "required/" + itoa(i), str: it.Str()})
-			}
-		}
-	}
-	for _, k := range n.propOrder {
-		add(fact{kind: fProp, str: k, s: n.props[k]}) // kw: see keyword
-	}
-	for _, p := range n.patterns {
-		add(fact{kind: fPatternProp, kw: "patternProperties/" + source.EscapeToken(p.src), str: p.src, s: p.s})
-	}
-	if n.additional != nil {
-		add(fact{kind: fAdditional, kw: "additionalProperties", s: n.additional})
-	}
-	if n.propNames != nil {
-		add(fact{kind: fPropNames, kw: "propertyNames", s: n.propNames})
-	}
-	// dependentRequired, and the array form of dependencies
-	depReq := func(kw string) {
-		v, ok := n.kw(kw)
-		if !ok || v.Kind() != source.Object {
-			return
-		}
-		for i := 0; i < v.Len(); i++ {
-			k, val := v.Member(i)
-			if val.Kind() != source.Array {
-				continue
-			}
-			var list []string
-			for _, it := range val.Items() {
-				list = append(list, it.Str())
-			}
-			add(fact{kind: fDepRequired, kw: kw + "/" + source.EscapeToken(k.Str()), str: k.Str(), list: list})
-		}
-	}
-	depReq("dependencies")
-	if d >= 2019 {
-		depReq("dependentRequired")
-	}
-	var triggers []string
-	for k := range n.depSchemas {
-		triggers = append(triggers, k)
-	}
-	sort.Strings(triggers)
-	for _, k := range triggers {
-		add(fact{kind: fDepSchema, kw: n.depKw[k] + "/" + source.EscapeToken(k), str: k, s: n.depSchemas[k]})
-	}
-	if n.unevalP != nil {
-		add(fact{kind: fUnevalProps, kw: "unevaluatedProperties", s: n.unevalP})
-	}
-
-	// applicators
-	if len(n.anyOf) > 0 {
-		add(fact{kind: fAnyOf, kw: "anyOf", subs: n.anyOf})
-	}
-	if len(n.oneOf) > 0 {
-		add(fact{kind: fOneOf, kw: "oneOf", subs: n.oneOf})
-	}
-	if n.not != nil {
-		add(fact{kind: fNot, kw: "not", s: n.not})
-	}
-	if n.ifS != nil && (n.thenS != nil || n.elseS != nil) {
-		add(fact{kind: fCond, kw: "if", subs: []*schema.Schema{n.ifS, n.thenS, n.elseS}})
-	}
-
-	if e.opts.docs() { // only the docs level compares annotations
-		for _, kw := range annotationKeywords {
-			if v, ok := n.raw(kw); ok {
-				n.ann = append(n.ann, annotation{kw, v})
-			}
-		}
-	}
 }
 
 // defaultsOf returns the defaults of n's properties (property name -> default), for the

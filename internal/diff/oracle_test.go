@@ -521,7 +521,7 @@ func checkOracle(a, b any, old, new *schema.Schema, res *Result, class string, t
 	for i := 0; i < len(so) && i < len(sn) && i < 6; i++ {
 		for _, p := range [][2]*schema.Schema{{so[i], sn[i]}, {sn[i], so[i]}} {
 			e.steps = 0
-			if e.sub(e.one(p[0]), e.one(p[1]), tAll, 0) {
+			if e.sub(e.one(p[0]), e.one(p[1]), schema.TypeAll, 0) {
 				tally.subClaims++
 				va, vb := o.judge(p[0]), o.judge(p[1])
 				if x, ok := o.separates(va, vb); ok {

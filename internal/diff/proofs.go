@@ -109,7 +109,7 @@ func (e *engine) wholeSub(ctx context.Context, a, b *schema.Schema) proofOutcome
 		return proofOutcome{}
 	}
 	e.ctx, e.steps = ctx, 0
-	r := e.sub(e.one(a), e.one(b), tAll, 0)
+	r := e.sub(e.one(a), e.one(b), schema.TypeAll, 0)
 	return proofOutcome{proved: r, steps: e.steps}
 }
 

@@ -2,11 +2,8 @@ package diff
 
 import (
 	"math"
-	"math/big"
-	"slices"
 
 	"github.com/jstk-dev/jstk/internal/schema"
-	"github.com/jstk-dev/jstk/internal/source"
 )
 
 // The prover answers "is every instance of A an instance of B?" (sub) and "can no instance
@@ -52,15 +49,15 @@ func (e *engine) cacheable(r bool, idx int) bool {
 // the classes of instances asked about.
 type proofKey struct {
 	a, b int
-	dom  typeSet
+	dom  schema.TypeSet
 }
 
-func memoKey(a, b *conj, dom typeSet) proofKey {
+func memoKey(a, b *conj, dom schema.TypeSet) proofKey {
 	return proofKey{a.kid, b.kid, dom}
 }
 
 // sub reports a proof that every instance of a whose class is in dom is an instance of b.
-func (e *engine) sub(a, b *conj, dom typeSet, depth int) bool {
+func (e *engine) sub(a, b *conj, dom schema.TypeSet, depth int) bool {
 	if a == b || len(b.shells) == 0 {
 		return true
 	}
@@ -112,7 +109,7 @@ func (e *engine) prove(memo map[proofKey]bool, prog map[proofKey]progress, key p
 	return r
 }
 
-func (e *engine) subCore(a, b *conj, dom typeSet, depth int) bool {
+func (e *engine) subCore(a, b *conj, dom schema.TypeSet, depth int) bool {
 	if e.sameConj(a, b) {
 		return true
 	}
@@ -173,7 +170,7 @@ func (e *engine) subCore(a, b *conj, dom typeSet, depth int) bool {
 
 // proveFacts proves each fact for a, splitting a on one of its own anyOf, oneOf or if
 // groups when that helps.
-func (e *engine) proveFacts(a *conj, facts []*fact, dom typeSet, depth, splits int) bool {
+func (e *engine) proveFacts(a *conj, facts []*fact, dom schema.TypeSet, depth, splits int) bool {
 	ma := e.merged(a)
 	d := dom & e.live(a)
 	if d == 0 {
@@ -259,7 +256,7 @@ func (e *engine) split(a *conj, ma *merged) []*conj {
 }
 
 // groupRepeated reports whether a has a group equivalent to f (branch by branch).
-func (e *engine) groupRepeated(a *conj, ma *merged, f *fact, d typeSet, depth int) bool {
+func (e *engine) groupRepeated(a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
 	if f.kind == fCond && ma.nGroups > condScanMax && len(f.subs) > 0 && f.subs[0] != nil {
 		return e.condRepeated(ma, f)
 	}
@@ -347,15 +344,15 @@ func (e *engine) condRepeated(ma *merged, f *fact) bool {
 }
 
 // implies proves one fact of b for every instance of a within d.
-func (e *engine) implies(a *conj, ma *merged, f *fact, d typeSet, depth int) bool {
-	if k := f.kindOf(); k != tAll && d&k == 0 {
+func (e *engine) implies(a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
+	if k := f.kindOf(); k != schema.TypeAll && d&k == 0 {
 		return true
 	}
 	if !e.spend() {
 		return false
 	}
 	switch f.kind {
-	case fDynamic, fLoop: // nothing proves these
+	case fDynamic, fLoop, fUnread: // nothing proves these
 		return false
 	}
 	if (f.s != nil || len(f.subs) > 0) && e.opaqueSubs(f) {
@@ -378,211 +375,8 @@ func (e *engine) implies(a *conj, ma *merged, f *fact, d typeSet, depth int) boo
 			return true
 		}
 	}
-	switch f.kind {
-	case fFalse: // only nothing is valid under false
-		return e.empty(a, d, depth)
-	case fType:
-		eff := d
-		if ma.intOnly() {
-			eff &^= tFrac
-		}
-		return eff&^f.types == 0
-	case fEnum:
-		vals, ok := e.finiteValues(a, ma, d, true)
-		if !ok {
-			return false
-		}
-		return len(missing(vals, f.vals)) == 0
-	case fLower:
-		return lowerImplies(ma.lo, f.b, ma.intOnly() || d&tNumber&^(tInt|tDotted) == 0)
-	case fUpper:
-		return upperImplies(ma.hi, f.b, ma.intOnly() || d&tNumber&^(tInt|tDotted) == 0)
-	case fMultipleOf:
-		for _, m := range ma.mults {
-			if isMultiple(m, f.r) {
-				return true
-			}
-		}
-		if (ma.intOnly() || d&tNumber&^(tInt|tDotted) == 0) && isMultiple(big.NewRat(1, 1), f.r) {
-			return true
-		}
-		if ma.lo != nil && ma.hi != nil && !ma.lo.excl && !ma.hi.excl && ma.lo.v.Cmp(ma.hi.v) == 0 {
-			return isMultiple(ma.lo.v, f.r)
-		}
-		return false
-	case fMinLength:
-		return ma.minLen >= f.i || e.patternsBound(ma, 0, f.i-1)
-	case fMaxLength:
-		return ma.maxLen >= 0 && ma.maxLen <= f.i || e.patternsBound(ma, f.i+1, -1)
-	case fPattern:
-		if slices.Contains(ma.patterns, f.str) {
-			return true
-		}
-		b := e.pats.get(f.str)
-		if b == nil {
-			return false
-		}
-		var must []*automaton
-		for _, p := range ma.patterns {
-			if x := e.pats.get(p); x != nil {
-				must = append(must, x)
-			}
-		}
-		_, found, exhaustive := e.pats.solve(strQuery{must: must, mustNot: []*automaton{b}, minLen: ma.minLen, maxLen: ma.maxLen})
-		return exhaustive && !found
-	case fFormat:
-		return slices.Contains(ma.formats, f.str)
-	case fContent:
-		return slices.Contains(ma.content, f.str)
-	case fMinItems:
-		return ma.minItems >= f.i
-	case fMaxItems:
-		mx := e.maxItemsOf(a, ma)
-		return mx >= 0 && mx <= f.i
-	case fUnique:
-		mx := e.maxItemsOf(a, ma)
-		return ma.unique || (mx >= 0 && mx <= 1)
-	case fItem:
-		if mx := e.maxItemsOf(a, ma); mx >= 0 && mx <= f.i {
-			return true
-		}
-		return e.sub(e.conjOf(e.itemSchemas(a, f.i), nil), e.one(f.s), tAll, depth+1)
-	case fTail:
-		return e.tailImplies(a, ma, f.i, f.s, depth)
-	case fContains:
-		return e.containsImplies(a, ma, f, depth)
-	case fUnevalItems:
-		if e.isTrue(f.s) {
-			return true
-		}
-		if !e.unevalItemsAsAdditional(f.n) || f.n.items != nil {
-			return f.n.items != nil // with items every position is evaluated
-		}
-		return e.tailImplies(a, ma, len(f.n.prefix), f.s, depth)
-	case fMinProps:
-		return ma.minProps >= f.i || len(ma.required) >= f.i
-	case fMaxProps:
-		mx := e.maxPropsOf(a, ma)
-		return mx >= 0 && mx <= f.i
-	case fRequired:
-		if ma.required[f.str] {
-			return true
-		}
-		return e.defaultFills(f)
-	case fProp:
-		vc, forbidden := e.valueConj(a, f.str)
-		return forbidden || e.sub(vc, e.one(f.s), tAll, depth+1)
-	case fPatternProp:
-		for _, k := range e.explicitNames(a) {
-			if !e.patternMatches(f.str, k) {
-				continue
-			}
-			vc, forbidden := e.valueConj(a, k)
-			if !forbidden && !e.sub(vc, e.one(f.s), tAll, depth+1) {
-				return false
-			}
-		}
-		return e.otherNamesImply(a, f.str, nil, nil, f.s, depth)
-	case fAdditional:
-		return e.additionalImplies(a, f.n, f.s, depth)
-	case fUnevalProps:
-		if e.isTrue(f.s) || f.n.additional != nil {
-			return true
-		}
-		if !e.unevalAsAdditional(f.n) {
-			return false
-		}
-		return e.additionalImplies(a, f.n, f.s, depth)
-	case fPropNames:
-		if names, ok := e.closedNames(a); ok {
-			for _, k := range names {
-				if good, err := f.s.ValidContext(e.ctx, source.StringValue(k)); err != nil || !good {
-					return false
-				}
-			}
-			return true
-		}
-		for _, p := range ma.pnames {
-			if e.sub(e.one(p), e.one(f.s), tString, depth+1) {
-				return true
-			}
-		}
-		return false
-	case fDepRequired:
-		if _, forbidden := e.valueConj(a, f.str); forbidden {
-			return true
-		}
-		for _, r := range f.list {
-			if !ma.required[r] && !ma.depReq[f.str][r] && r != f.str {
-				return false
-			}
-		}
-		return true
-	case fDepSchema:
-		if _, forbidden := e.valueConj(a, f.str); forbidden {
-			return true
-		}
-		if e.sub(a, e.one(f.s), d&tObject, depth) {
-			return true
-		}
-		for _, g := range ma.depSch {
-			if g.str == f.str && e.sub(e.with(a, []*schema.Schema{g.s}), e.one(f.s), d&tObject, depth) {
-				return true
-			}
-		}
-		return e.triggeredImplies(a, ma, f, d&tObject, depth)
-	case fAnyOf:
-		return e.anyOfImplied(a, ma, f, d, depth)
-	case fOneOf:
-		for _, k := range kinds {
-			dk := d & k
-			if dk == 0 || e.oneBranch(a, f, dk, depth) {
-				continue
-			}
-			if k == tNumber && e.eachFine(dk, func(x typeSet) bool { return e.oneBranch(a, f, x, depth) }) {
-				continue
-			}
-			return false
-		}
-		return true
-	case fNot:
-		if e.disjoint(a, e.one(f.s), d, depth) {
-			return true
-		}
-		for _, n := range e.negations(a) {
-			if e.sub(e.one(f.s), e.one(n), d, depth) {
-				return true
-			}
-		}
-		return false
-	case fCond:
-		i, t, el := f.subs[0], f.subs[1], f.subs[2]
-		ci := e.one(i)
-		// a has a condition with the same if: compare the branches under it
-		hi := e.hashOf(i)
-		for g := range ma.groups {
-			if g.kind != fCond {
-				continue
-			}
-			gi := g.subs[0]
-			if e.hashOf(gi) != hi && ma.nGroups > 8 {
-				continue // many conditions: only those with the same if are compared
-			}
-			if !e.same(gi, i) && !(e.sub(e.one(gi), ci, tAll, depth) && e.sub(ci, e.one(gi), tAll, depth)) {
-				continue
-			}
-			id := e.groupOf(g)
-			thenOK := t == nil || e.sub(e.with(a, nonNil(gi, g.subs[1]), id), e.one(t), d, depth)
-			elseOK := el == nil || e.sub(a, e.one(el), d, depth) ||
-				(g.subs[2] != nil && e.sub(e.with(a, []*schema.Schema{g.subs[2]}, id), e.one(el), d, depth))
-			if thenOK && elseOK {
-				return true
-			}
-		}
-		thenOK := t == nil || e.sub(a, e.one(t), d, depth) || e.disjoint(a, ci, d, depth) ||
-			e.sub(e.with(a, []*schema.Schema{i}), e.one(t), d, depth)
-		elseOK := el == nil || e.sub(a, e.one(el), d, depth) || e.sub(a, ci, d, depth)
-		return thenOK && elseOK
+	if h := impliers[f.kind]; h != nil {
+		return h(e, a, ma, f, d, depth)
 	}
 	return false
 }
@@ -593,7 +387,7 @@ func (e *engine) implies(a *conj, ma *merged, f *fact, d typeSet, depth int) boo
 // A fact of f's schema may be a dependent schema in turn, asked of implies without a
 // question to the prover in between: dependent schemas nested in each other (or chained
 // by references) are followed maxTriggeredDepth deep, and below that nothing is proved.
-func (e *engine) triggeredImplies(a *conj, ma *merged, f *fact, d typeSet, depth int) bool {
+func (e *engine) triggeredImplies(a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
 	m := e.merged(e.one(f.s))
 	if m.empty || e.triggered >= maxTriggeredDepth {
 		return false
@@ -615,7 +409,7 @@ func (e *engine) triggeredImplies(a *conj, ma *merged, f *fact, d typeSet, depth
 // all, or, class by class (numbers by their finer classes if need be), one branch holds
 // those of the class or the branches together cover them (unionCovers); or the branches
 // are negations whose conjunction a is disjoint from.
-func (e *engine) anyOfImplied(a *conj, ma *merged, f *fact, d typeSet, depth int) bool {
+func (e *engine) anyOfImplied(a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
 	for _, br := range f.subs {
 		if e.sub(a, e.one(br), d, depth) {
 			return true
@@ -632,10 +426,10 @@ func (e *engine) anyOfImplied(a *conj, ma *merged, f *fact, d typeSet, depth int
 		if dk == 0 || e.anyBranch(a, f, dk, depth) {
 			continue
 		}
-		if k == tNumber && e.eachFine(dk, func(x typeSet) bool { return e.anyBranch(a, f, x, depth) || e.unionCovers(a, ma, f, x) }) {
+		if k == schema.TypeNumber && e.eachFine(dk, func(x schema.TypeSet) bool { return e.anyBranch(a, f, x, depth) || e.unionCovers(a, ma, f, x) }) {
 			continue
 		}
-		if k != tNumber && e.unionCovers(a, ma, f, dk) {
+		if k != schema.TypeNumber && e.unionCovers(a, ma, f, dk) {
 			continue
 		}
 		return false
@@ -644,7 +438,7 @@ func (e *engine) anyOfImplied(a *conj, ma *merged, f *fact, d typeSet, depth int
 }
 
 // anyBranch proves that one branch of the group f holds every instance of a within d.
-func (e *engine) anyBranch(a *conj, f *fact, d typeSet, depth int) bool {
+func (e *engine) anyBranch(a *conj, f *fact, d schema.TypeSet, depth int) bool {
 	for _, br := range f.subs {
 		if e.sub(a, e.one(br), d, depth) {
 			return true
@@ -655,7 +449,7 @@ func (e *engine) anyBranch(a *conj, f *fact, d typeSet, depth int) bool {
 
 // oneBranch proves that one branch of the oneOf f holds every instance of a within d and
 // the others none.
-func (e *engine) oneBranch(a *conj, f *fact, d typeSet, depth int) bool {
+func (e *engine) oneBranch(a *conj, f *fact, d schema.TypeSet, depth int) bool {
 	for j, br := range f.subs {
 		if !e.sub(a, e.one(br), d, depth) {
 			continue
@@ -675,8 +469,8 @@ func (e *engine) oneBranch(a *conj, f *fact, d typeSet, depth int) bool {
 }
 
 // eachFine reports whether ok holds for each of the finer classes of numbers in d.
-func (e *engine) eachFine(d typeSet, ok func(typeSet) bool) bool {
-	for _, x := range []typeSet{tInt, tDotted, tFrac} {
+func (e *engine) eachFine(d schema.TypeSet, ok func(schema.TypeSet) bool) bool {
+	for _, x := range []schema.TypeSet{schema.TypeInteger, schema.TypeDotted, schema.TypeFraction} {
 		if d&x != 0 && !ok(x) {
 			return false
 		}
@@ -768,7 +562,7 @@ func (e *engine) tailImplies(a *conj, ma *merged, from int, s *schema.Schema, de
 		if mx >= 0 && i >= mx {
 			return true
 		}
-		if !e.sub(e.conjOf(e.itemSchemas(a, i), nil), target, tAll, depth+1) {
+		if !e.sub(e.conjOf(e.itemSchemas(a, i), nil), target, schema.TypeAll, depth+1) {
 			return false
 		}
 	}
@@ -776,14 +570,14 @@ func (e *engine) tailImplies(a *conj, ma *merged, from int, s *schema.Schema, de
 	if mx >= 0 && start >= mx {
 		return true
 	}
-	return e.sub(e.conjOf(e.itemSchemas(a, start), nil), target, tAll, depth+1)
+	return e.sub(e.conjOf(e.itemSchemas(a, start), nil), target, schema.TypeAll, depth+1)
 }
 
 func (e *engine) containsImplies(a *conj, ma *merged, f *fact, depth int) bool {
 	c := e.one(f.s)
 	minOK := f.i == 0
 	for _, g := range ma.contains {
-		if !minOK && g.i >= f.i && e.sub(e.one(g.s), c, tAll, depth+1) {
+		if !minOK && g.i >= f.i && e.sub(e.one(g.s), c, schema.TypeAll, depth+1) {
 			minOK = true
 		}
 	}
@@ -800,7 +594,7 @@ func (e *engine) containsImplies(a *conj, ma *merged, f *fact, depth int) bool {
 		return true
 	}
 	for _, g := range ma.contains {
-		if g.j >= 0 && g.j <= f.j && e.sub(c, e.one(g.s), tAll, depth+1) {
+		if g.j >= 0 && g.j <= f.j && e.sub(c, e.one(g.s), schema.TypeAll, depth+1) {
 			return true
 		}
 	}
@@ -830,7 +624,7 @@ func (e *engine) additionalImplies(a *conj, owner *body, s *schema.Schema, depth
 			continue
 		}
 		vc, forbidden := e.valueConj(a, k)
-		if !forbidden && !e.sub(vc, target, tAll, depth+1) {
+		if !forbidden && !e.sub(vc, target, schema.TypeAll, depth+1) {
 			return false
 		}
 	}
@@ -869,7 +663,7 @@ func (e *engine) otherNamesImply(a *conj, in string, excl []string, exclNames ma
 		}
 	}
 	// No part constrains other names: they are unconstrained in a.
-	return e.sub(e.trueConj, target, tAll, depth+1)
+	return e.sub(e.trueConj, target, schema.TypeAll, depth+1)
 }
 
 func (e *engine) partCovers(n *node, region, outside []*automaton, regionExact bool, target *conj, depth int) bool {
@@ -881,7 +675,7 @@ func (e *engine) partCovers(n *node, region, outside []*automaton, regionExact b
 			_, found, exhaustive := e.pats.solve(strQuery{must: append(append([]*automaton(nil), region...), x), mustNot: outside, maxLen: -1})
 			overlap = found || !exhaustive
 		}
-		if overlap && !e.sub(e.one(p.s), target, tAll, depth+1) {
+		if overlap && !e.sub(e.one(p.s), target, schema.TypeAll, depth+1) {
 			return false
 		}
 		if x == nil {
@@ -903,22 +697,22 @@ func (e *engine) partCovers(n *node, region, outside []*automaton, regionExact b
 		}
 	}
 	if rest == nil {
-		return e.sub(e.trueConj, target, tAll, depth+1)
+		return e.sub(e.trueConj, target, schema.TypeAll, depth+1)
 	}
-	return e.sub(e.one(rest), target, tAll, depth+1)
+	return e.sub(e.one(rest), target, schema.TypeAll, depth+1)
 }
 
 // ---- disjointness ----
 
 // disjoint reports a proof that no instance with a class in dom is valid under both.
-func (e *engine) disjoint(a, b *conj, dom typeSet, depth int) bool {
+func (e *engine) disjoint(a, b *conj, dom schema.TypeSet, depth int) bool {
 	if e.opaque(a) || e.opaque(b) {
 		return false // an evaluation that may not end is neither in nor out
 	}
 	return e.prove(e.disMemo, e.disProg, memoKey(a, b, dom), depth, func() bool { return e.disjointCore(a, b, dom, depth) })
 }
 
-func (e *engine) disjointCore(a, b *conj, dom typeSet, depth int) bool {
+func (e *engine) disjointCore(a, b *conj, dom schema.TypeSet, depth int) bool {
 	ma, mb := e.merged(a), e.merged(b)
 	d := dom & e.live(a) & e.live(b)
 	if d == 0 {
@@ -947,14 +741,14 @@ func (e *engine) disjointCore(a, b *conj, dom typeSet, depth int) bool {
 	return true
 }
 
-func (e *engine) disjointKind(a *conj, ma *merged, b *conj, mb *merged, d typeSet, depth int) bool {
+func (e *engine) disjointKind(a *conj, ma *merged, b *conj, mb *merged, d schema.TypeSet, depth int) bool {
 	switch {
-	case d&tNumber != 0:
-		ints := (ma.intOnly() || mb.intOnly()) || d&^(tInt|tDotted) == 0
+	case d&schema.TypeNumber != 0:
+		ints := (ma.intOnly() || mb.intOnly()) || d&^(schema.TypeInteger|schema.TypeDotted) == 0
 		if rangesDisjoint(ma.lo, mb.hi, ints) || rangesDisjoint(mb.lo, ma.hi, ints) {
 			return true
 		}
-	case d&tString != 0:
+	case d&schema.TypeString != 0:
 		if (ma.maxLen >= 0 && ma.maxLen < mb.minLen) || (mb.maxLen >= 0 && mb.maxLen < ma.minLen) {
 			return true
 		}
@@ -978,17 +772,17 @@ func (e *engine) disjointKind(a *conj, ma *merged, b *conj, mb *merged, d typeSe
 			}
 			_ = exact
 		}
-	case d&tArray != 0:
+	case d&schema.TypeArray != 0:
 		mxa, mxb := e.maxItemsOf(a, ma), e.maxItemsOf(b, mb)
 		if (mxa >= 0 && mxa < mb.minItems) || (mxb >= 0 && mxb < ma.minItems) {
 			return true
 		}
 		for i := 0; i < min(ma.minItems, mb.minItems, 8); i++ {
-			if e.disjoint(e.conjOf(e.itemSchemas(a, i), nil), e.conjOf(e.itemSchemas(b, i), nil), tAll, depth+1) {
+			if e.disjoint(e.conjOf(e.itemSchemas(a, i), nil), e.conjOf(e.itemSchemas(b, i), nil), schema.TypeAll, depth+1) {
 				return true
 			}
 		}
-	case d&tObject != 0:
+	case d&schema.TypeObject != 0:
 		mxa, mxb := e.maxPropsOf(a, ma), e.maxPropsOf(b, mb)
 		if (mxa >= 0 && mxa < mb.minProps) || (mxb >= 0 && mxb < ma.minProps) {
 			return true
@@ -1005,7 +799,7 @@ func (e *engine) disjointKind(a *conj, ma *merged, b *conj, mb *merged, d typeSe
 					continue
 				}
 				vx, fx := e.valueConj(x, k)
-				if fx || e.disjoint(vx, vy, tAll, depth+1) {
+				if fx || e.disjoint(vx, vy, schema.TypeAll, depth+1) {
 					return true
 				}
 			}

@@ -126,6 +126,7 @@ var kindDocs = map[string]string{
 	"else-added":                     "else was added to an if",
 	"else-removed":                   "else was removed from an if",
 	"dynamic-reference":              "a dynamic reference or an out-of-range number: judged by the search only",
+	"keyword-not-read":               "a keyword that acts on instances and that diff does not read (a keyword new to jstk): judged by the search only",
 	"reference-loop":                 "a schema applies itself to the same instance in a loop of $ref, allOf, anyOf, ...: undefined, so never judged compatible",
 	"semantic-difference":            "the search found an instance the two schemas judge differently that no described change explains",
 }

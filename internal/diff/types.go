@@ -4,65 +4,29 @@ import (
 	"math/big"
 	"strings"
 
+	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 )
 
-// typeSet is a set of instance classes. Numbers are split three ways because the drafts
-// disagree on what "integer" means: draft 4 counts 1.0 as a number but not an integer,
-// later drafts count it as an integer.
-type typeSet uint8
-
-const (
-	tNull   typeSet = 1 << iota
-	tBool           // true, false
-	tInt            // integer values written without a decimal point (or with an exponent)
-	tDotted         // integer values written with a decimal point and no exponent: 1.0
-	tFrac           // numbers that are not integers
-	tString         //
-	tArray          //
-	tObject         //
-
-	tNumber   = tInt | tDotted | tFrac
-	tAll      = tNull | tBool | tNumber | tString | tArray | tObject
-	tNone     = typeSet(0)
-	numberish = tNumber
-)
+// The classes of instances are schema.TypeSet's: numbers are split three ways because the
+// drafts disagree on what "integer" means (draft 4 counts 1.0 as a number but not an
+// integer, later drafts count it as an integer), and schema.TypeOf classes a value.
 
 // kinds are the classes the prover reasons about one at a time.
-var kinds = []typeSet{tNull, tBool, tNumber, tString, tArray, tObject}
+var kinds = []schema.TypeSet{schema.TypeNull, schema.TypeBoolean, schema.TypeNumber, schema.TypeString, schema.TypeArray, schema.TypeObject}
 
-// typesOf returns the classes a "type" keyword value admits in a draft.
-func typesOf(v source.Value, draft int) (typeSet, bool) {
-	one := func(name string) (typeSet, bool) {
-		switch name {
-		case "null":
-			return tNull, true
-		case "boolean":
-			return tBool, true
-		case "number":
-			return tNumber, true
-		case "integer":
-			if draft == 4 {
-				return tInt, true
-			}
-			return tInt | tDotted, true
-		case "string":
-			return tString, true
-		case "array":
-			return tArray, true
-		case "object":
-			return tObject, true
-		}
-		return 0, false
-	}
+// typesOf returns the classes a "type" keyword value admits in draft d (schema.TypeByName
+// of its name, or of each of its names); ok is false when one of them is not a type.
+func typesOf(v source.Value, d *schema.Draft) (schema.TypeSet, bool) {
 	switch v.Kind() {
 	case source.String:
-		return one(v.Str())
+		t := schema.TypeByName(v.Str(), d)
+		return t, t != 0
 	case source.Array:
-		var t typeSet
+		var t schema.TypeSet
 		for _, it := range v.Items() {
-			x, ok := one(it.Str())
-			if !ok {
+			x := schema.TypeByName(it.Str(), d)
+			if x == 0 {
 				return 0, false
 			}
 			t |= x
@@ -72,80 +36,54 @@ func typesOf(v source.Value, draft int) (typeSet, bool) {
 	return 0, false
 }
 
-// classOf returns the class of an instance value.
-func classOf(v source.Value) typeSet {
-	switch v.Kind() {
-	case source.Null:
-		return tNull
-	case source.Bool:
-		return tBool
-	case source.String:
-		return tString
-	case source.Array:
-		return tArray
-	case source.Object:
-		return tObject
-	case source.Number:
-		lit := v.Str()
-		if !strings.ContainsAny(lit, ".eE") {
-			return tInt
-		}
-		if !v.Num().IsInteger() {
-			return tFrac
-		}
-		if strings.Contains(lit, ".") && !strings.ContainsAny(lit, "eE") {
-			return tDotted
-		}
-		return tInt
-	}
-	return 0
-}
-
-// names renders a type set in JSON Schema words.
-func (t typeSet) names() []string {
+// typeNames renders a type set in JSON Schema words, one per class of the set, the
+// numbers as the drafts name them.
+func typeNames(t schema.TypeSet) []string {
 	var out []string
-	if t&tNull != 0 {
+	if t&schema.TypeNull != 0 {
 		out = append(out, "null")
 	}
-	if t&tBool != 0 {
+	if t&schema.TypeBoolean != 0 {
 		out = append(out, "boolean")
 	}
-	switch t & tNumber {
-	case tNumber:
+	switch t & schema.TypeNumber {
+	case schema.TypeNumber:
 		out = append(out, "number")
-	case tInt | tDotted:
+	case schema.TypeInteger | schema.TypeDotted:
 		out = append(out, "integer")
-	case tInt:
+	case schema.TypeInteger:
 		out = append(out, "integer (draft-04: without a decimal point)")
-	case tDotted:
+	case schema.TypeDotted:
 		out = append(out, "integer written with a decimal point (such as 1.0)")
-	case tFrac:
+	case schema.TypeFraction:
 		out = append(out, "non-integer number")
-	case tInt | tFrac:
+	case schema.TypeInteger | schema.TypeFraction:
 		out = append(out, "number not written like 1.0")
-	case tDotted | tFrac:
+	case schema.TypeDotted | schema.TypeFraction:
 		out = append(out, "number with a decimal point")
 	}
-	if t&tString != 0 {
+	if t&schema.TypeString != 0 {
 		out = append(out, "string")
 	}
-	if t&tArray != 0 {
+	if t&schema.TypeArray != 0 {
 		out = append(out, "array")
 	}
-	if t&tObject != 0 {
+	if t&schema.TypeObject != 0 {
 		out = append(out, "object")
 	}
 	return out
 }
 
-func (t typeSet) String() string {
+// typeText is the text of a type set in diff's messages: its names, with commas (not
+// schema.TypeSet's String, which joins with "or"); "nothing", "any type".
+func typeText(t schema.TypeSet) string {
 	if t == 0 {
 		return "nothing"
 	}
-	if t == tAll {
+	if t == schema.TypeAll {
 		return "any type"
 	}
-	return strings.Join(t.names(), ", ")
+	return strings.Join(typeNames(t), ", ")
 }
 
 // ---- exact numbers ----

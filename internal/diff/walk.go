@@ -56,7 +56,7 @@ type item struct {
 	path       *pathStep // the last step from the root; nil at the root
 	ipath      string
 	pol        int8 // +1, -1 under not, 0 where the effect on the whole cannot be told
-	dom        typeSet
+	dom        schema.TypeSet
 	root       bool
 	branch     bool // a branch of an anyOf or oneOf; its context holds the group and the other branches
 	changes    []*change
@@ -121,11 +121,11 @@ type memberToks struct {
 
 // walk aligns the schemas and returns the locations with their changes.
 func (e *engine) walk(old, new *schema.Schema) []*item {
-	root := &item{o: e.one(old), n: e.one(new), so: old, sn: new, pol: 1, dom: tAll, root: true}
+	root := &item{o: e.one(old), n: e.one(new), so: old, sn: new, pol: 1, dom: schema.TypeAll, root: true}
 	queue := []*item{root}
 	type seenKey struct {
 		o, n int
-		dom  typeSet
+		dom  schema.TypeSet
 		pol  int8
 	}
 	seen := map[seenKey]bool{}
@@ -162,7 +162,7 @@ type cmpCtx struct {
 	fmo, fmn *merged // their merged views
 	lo, ln   *conj   // the location itself, whose keywords are compared
 	mo, mn   *merged // their merged views
-	dom      typeSet
+	dom      schema.TypeSet
 	children []*item
 }
 
@@ -199,7 +199,7 @@ func (c *cmpCtx) add(kind string, of, nf []*fact, msg string) *change {
 }
 
 // addSub records a change whose effect is the inclusion of two conjunctions.
-func (c *cmpCtx) addSub(kind string, of, nf *fact, okw, nkw string, vo, vn *conj, forbidO, forbidN bool, dom typeSet, msg string) *change {
+func (c *cmpCtx) addSub(kind string, of, nf *fact, okw, nkw string, vo, vn *conj, forbidO, forbidN bool, dom schema.TypeSet, msg string) *change {
 	ch := &change{kind: kind, level: "validation", of: of, nf: nf, okw: okw, nkw: nkw, msg: msg, it: c.it, on: c.mainO(), nn: c.mainN()}
 	ch.bw, ch.fw = pUnknown, pUnknown
 	if forbidO || (!forbidN && c.e.sub(vo, vn, dom, 1)) {
@@ -224,7 +224,7 @@ func (c *cmpCtx) polarize(ch *change) {
 	}
 }
 
-func (c *cmpCtx) child(o, n []*schema.Schema, ctxO, ctxN []*schema.Schema, st *step, ipath string, pol int8, dom typeSet) *item {
+func (c *cmpCtx) child(o, n []*schema.Schema, ctxO, ctxN []*schema.Schema, st *step, ipath string, pol int8, dom schema.TypeSet) *item {
 	if c.e.sameRoots(o, n) {
 		// the walk skips a location whose two sides are the same schemas: know it before
 		// building the views of every unchanged property
@@ -326,16 +326,16 @@ func (e *engine) compare(it *item) []*item {
 	}
 	c.types()
 	c.enums()
-	if c.dom&tNumber != 0 {
+	if c.dom&schema.TypeNumber != 0 {
 		c.numbers()
 	}
-	if c.dom&tString != 0 {
+	if c.dom&schema.TypeString != 0 {
 		c.strings()
 	}
-	if c.dom&tArray != 0 {
+	if c.dom&schema.TypeArray != 0 {
 		c.arrays()
 	}
-	if c.dom&tObject != 0 {
+	if c.dom&schema.TypeObject != 0 {
 		c.objects()
 	}
 	c.applicators()
@@ -468,11 +468,11 @@ func (c *cmpCtx) types() {
 	default:
 		kind = "type-changed"
 	}
-	msg := fmt.Sprintf("type changed from %s to %s", to, tn)
+	msg := fmt.Sprintf("type changed from %s to %s", typeText(to), typeText(tn))
 	if added := tn &^ to; added != 0 && to&^tn == 0 {
-		msg = fmt.Sprintf("now also admits %s (was %s)", added, to)
+		msg = fmt.Sprintf("now also admits %s (was %s)", typeText(added), typeText(to))
 	} else if removed := to &^ tn; removed != 0 && tn&^to == 0 {
-		msg = fmt.Sprintf("no longer admits %s (now %s)", removed, tn)
+		msg = fmt.Sprintf("no longer admits %s (now %s)", typeText(removed), typeText(tn))
 	}
 	ch := c.add(kind, factsOf(c.mo, fType), factsOf(c.mn, fType), msg)
 	ch.okw, ch.nkw = "type", "type"
@@ -857,14 +857,14 @@ func (c *cmpCtx) arrays() {
 		ip := c.it.ipath + "/" + strconv.Itoa(i)
 		switch {
 		case i < po && i < pn:
-			c.child(so, sn, nil, nil, st, ip, c.it.pol, tAll)
+			c.child(so, sn, nil, nil, st, ip, c.it.pol, schema.TypeAll)
 		case i < pn:
-			ch := c.addSub("prefix-item-added", nil, factAt(c.mn, fItem, i), "", "", e.conjOf(so, nil), e.conjOf(sn, nil), false, false, tAll,
+			ch := c.addSub("prefix-item-added", nil, factAt(c.mn, fItem, i), "", "", e.conjOf(so, nil), e.conjOf(sn, nil), false, false, schema.TypeAll,
 				fmt.Sprintf("item %d now has a schema of its own", i))
 			ch.okw = e.itemsKwOf(c.lo)
 			c.childIfReal(so, sn, st, ip)
 		default:
-			ch := c.addSub("prefix-item-removed", factAt(c.mo, fItem, i), nil, "", "", e.conjOf(so, nil), e.conjOf(sn, nil), false, false, tAll,
+			ch := c.addSub("prefix-item-removed", factAt(c.mo, fItem, i), nil, "", "", e.conjOf(so, nil), e.conjOf(sn, nil), false, false, schema.TypeAll,
 				fmt.Sprintf("item %d no longer has a schema of its own", i))
 			ch.nkw = e.itemsKwOf(c.ln)
 			c.childIfReal(so, sn, st, ip)
@@ -879,11 +879,11 @@ func (c *cmpCtx) arrays() {
 	case len(to) > 0 && len(tn) > 0:
 		c.childOrChange("items", to[0], tn[0], so, sn, st, ip)
 	case len(tn) > 0:
-		ch := c.addSub("items-added", nil, tn[0], "", "", e.conjOf(so, nil), e.conjOf(sn, nil), false, false, tAll, "items now have a schema ("+tn[0].keyword()+")")
+		ch := c.addSub("items-added", nil, tn[0], "", "", e.conjOf(so, nil), e.conjOf(sn, nil), false, false, schema.TypeAll, "items now have a schema ("+tn[0].keyword()+")")
 		ch.okw = "items"
 		c.childIfReal(so, sn, st, ip)
 	case len(to) > 0:
-		ch := c.addSub("items-removed", to[0], nil, "", "", e.conjOf(so, nil), e.conjOf(sn, nil), false, false, tAll, "items no longer have a schema ("+to[0].keyword()+")")
+		ch := c.addSub("items-removed", to[0], nil, "", "", e.conjOf(so, nil), e.conjOf(sn, nil), false, false, schema.TypeAll, "items no longer have a schema ("+to[0].keyword()+")")
 		ch.nkw = "items"
 		c.childIfReal(so, sn, st, ip)
 	}
@@ -897,7 +897,7 @@ func (c *cmpCtx) arrays() {
 			pol = 0
 		}
 		if !c.e.same(x.s, y.s) {
-			c.child([]*schema.Schema{x.s}, []*schema.Schema{y.s}, nil, nil, &step{kind: stContains}, c.it.ipath+"/*", pol, tAll)
+			c.child([]*schema.Schema{x.s}, []*schema.Schema{y.s}, nil, nil, &step{kind: stContains}, c.it.ipath+"/*", pol, schema.TypeAll)
 		}
 		if x.i != y.i {
 			c.add(incDec("min-contains", x.i, y.i), co, cn, fmt.Sprintf("at least %d items must match contains (was %d)", y.i, x.i))
@@ -956,7 +956,7 @@ func (c *cmpCtx) childIfReal(so, sn []*schema.Schema, st *step, ip string) {
 			return
 		}
 	}
-	c.child(so, sn, nil, nil, st, ip, c.it.pol, tAll)
+	c.child(so, sn, nil, nil, st, ip, c.it.pol, schema.TypeAll)
 }
 
 // childOrChange compares two subschemas of the same keyword: a boolean schema on either
@@ -968,11 +968,11 @@ func (c *cmpCtx) childOrChange(name string, of, nf *fact, so, sn []*schema.Schem
 	_, bo := of.s.Bool()
 	_, bn := nf.s.Bool()
 	if bo || bn {
-		c.addSub(name+"-changed", of, nf, "", "", c.e.conjOf(so, nil), c.e.conjOf(sn, nil), false, false, tAll,
+		c.addSub(name+"-changed", of, nf, "", "", c.e.conjOf(so, nil), c.e.conjOf(sn, nil), false, false, schema.TypeAll,
 			fmt.Sprintf("%s changed from %s to %s", of.keyword(), short(of.s.Value()), short(nf.s.Value())))
 		return
 	}
-	c.child(so, sn, nil, nil, st, ip, c.it.pol, tAll)
+	c.child(so, sn, nil, nil, st, ip, c.it.pol, schema.TypeAll)
 }
 
 // pairKeyword handles keywords whose value is one schema applying to the instance or its
@@ -989,7 +989,7 @@ func (c *cmpCtx) pairKeyword(name string, fo, fn []*fact, ctx []*schema.Schema, 
 			c.add(name+"-changed", fo, fn, fmt.Sprintf("%s changed from %s to %s", fo[0].keyword(), short(fo[0].s.Value()), short(fn[0].s.Value())))
 			return
 		}
-		c.child([]*schema.Schema{fo[0].s}, []*schema.Schema{fn[0].s}, nil, nil, st, ip, c.it.pol, tAll)
+		c.child([]*schema.Schema{fo[0].s}, []*schema.Schema{fn[0].s}, nil, nil, st, ip, c.it.pol, schema.TypeAll)
 	case len(fn) > 0:
 		c.add(name+"-added", nil, fn, fmt.Sprintf("%s added: %s", fn[0].keyword(), short(fn[0].s.Value())))
 	case len(fo) > 0:
@@ -1053,20 +1053,20 @@ func (c *cmpCtx) objects() {
 		case xo != nil && xn != nil:
 			if forbidO || forbidN {
 				if forbidO != forbidN {
-					c.addSub("property-changed", xo, xn, "", "", e.conjOf(so, nil), e.conjOf(sn, nil), forbidO, forbidN, tAll,
+					c.addSub("property-changed", xo, xn, "", "", e.conjOf(so, nil), e.conjOf(sn, nil), forbidO, forbidN, schema.TypeAll,
 						fmt.Sprintf("property %q is %s", k, map[bool]string{true: "now forbidden", false: "no longer forbidden"}[forbidN]))
 				}
 				continue
 			}
-			c.child(so, sn, nil, nil, st, ip, c.it.pol, tAll)
+			c.child(so, sn, nil, nil, st, ip, c.it.pol, schema.TypeAll)
 		case xn != nil:
-			c.addSub("property-added", nil, xn, "properties", "", e.conjOf(so, nil), e.conjOf(sn, nil), forbidO, forbidN, tAll,
+			c.addSub("property-added", nil, xn, "properties", "", e.conjOf(so, nil), e.conjOf(sn, nil), forbidO, forbidN, schema.TypeAll,
 				fmt.Sprintf("property %q added%s", k, modelText(e, c.lo, k, forbidO, so)))
 			if !forbidO && !forbidN {
 				c.childIfReal(so, sn, st, ip)
 			}
 		case xo != nil:
-			c.addSub("property-removed", xo, nil, "", "properties", e.conjOf(so, nil), e.conjOf(sn, nil), forbidO, forbidN, tAll,
+			c.addSub("property-removed", xo, nil, "", "properties", e.conjOf(so, nil), e.conjOf(sn, nil), forbidO, forbidN, schema.TypeAll,
 				fmt.Sprintf("property %q removed%s", k, modelText(e, c.ln, k, forbidN, sn)))
 			if !forbidO && !forbidN {
 				c.childIfReal(so, sn, st, ip)
@@ -1131,7 +1131,7 @@ func (c *cmpCtx) objects() {
 	switch {
 	case len(pno) > 0 && len(pnn) > 0:
 		if !e.same(pno[0].s, pnn[0].s) {
-			c.child([]*schema.Schema{pno[0].s}, []*schema.Schema{pnn[0].s}, nil, nil, &step{kind: stPropName}, c.it.ipath+"/<name>", c.it.pol, tString)
+			c.child([]*schema.Schema{pno[0].s}, []*schema.Schema{pnn[0].s}, nil, nil, &step{kind: stPropName}, c.it.ipath+"/<name>", c.it.pol, schema.TypeString)
 		}
 	case len(pnn) > 0:
 		c.add("property-names-added", nil, pnn, "property names are now limited: "+short(pnn[0].s.Value()))
@@ -1170,7 +1170,7 @@ func (c *cmpCtx) objects() {
 		switch {
 		case len(fo) > 0 && len(fn) > 0:
 			if !e.same(fo[0].s, fn[0].s) {
-				c.child([]*schema.Schema{fo[0].s}, []*schema.Schema{fn[0].s}, ctxO, ctxN, nil, c.it.ipath, c.it.pol, c.dom&tObject)
+				c.child([]*schema.Schema{fo[0].s}, []*schema.Schema{fn[0].s}, ctxO, ctxN, nil, c.it.ipath, c.it.pol, c.dom&schema.TypeObject)
 			}
 		case len(fn) > 0:
 			c.add("dependent-schema-added", nil, fn, fmt.Sprintf("objects with %q must now also match a schema", t))
@@ -1346,6 +1346,10 @@ func (c *cmpCtx) applicators() {
 		ch := c.add("dynamic-reference", dyo, dyn, "a dynamic reference ($dynamicRef, $recursiveRef) or a number too large to reason about exactly is involved; only the search can judge this location")
 		ch.bw, ch.fw = pUnknown, pUnknown
 	}
+	if uo, un := factsOf(c.mo, fUnread), factsOf(c.mn, fUnread); len(uo)+len(un) > 0 && !c.e.sameConj(c.it.o, c.it.n) {
+		ch := c.add("keyword-not-read", uo, un, "diff does not read "+unreadNames(uo, un)+"; only the search can judge this location")
+		ch.bw, ch.fw = pUnknown, pUnknown
+	}
 
 }
 
@@ -1463,7 +1467,7 @@ func (e *engine) branchesDisjoint(ctx *conj, g *fact) bool {
 	}
 	for i := range g.subs {
 		for j := i + 1; j < len(g.subs); j++ {
-			if !e.disjoint(e.with(ctx, []*schema.Schema{g.subs[i]}, e.groupOf(g)), e.one(g.subs[j]), tAll, 0) {
+			if !e.disjoint(e.with(ctx, []*schema.Schema{g.subs[i]}, e.groupOf(g)), e.one(g.subs[j]), schema.TypeAll, 0) {
 				return false
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/jstk-dev/jstk/internal/catalog"
 	"github.com/jstk-dev/jstk/internal/coverage"
 	"github.com/jstk-dev/jstk/internal/diag"
+	"github.com/jstk-dev/jstk/internal/diff"
 	"github.com/jstk-dev/jstk/internal/lint"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/schematest"
@@ -39,14 +40,14 @@ var engines = []engine{
 	{"catalog", checkCatalog},
 	{"coverage", checkCoverage},
 	{"validate (report)", checkValidateReport},
+	{"diff", checkDiff},
 }
 
-// pending are the engines that still read keywords their own way (issue 21): diff's
-// readNode switches on keyword names and keeps a typeSet of its own; sample reads them
-// through tables of its own (checked against the model by its TestInfoTablesCoverModel)
+// pending are the engines that still read keywords their own way (issue 21): sample reads
+// them through tables of its own (checked against the model by its TestInfoTablesCoverModel)
 // and keeps a typeSet of types as named (a number includes the integers), which does not
 // map onto schema.TypeSet's disjoint classes.
-var pending = []string{"diff", "sample"}
+var pending = []string{"sample"}
 
 // samples are values of the keywords that make each of them act (a valid schema needs
 // them); applicators without one get a subschema in their shape, {}.
@@ -286,6 +287,113 @@ func checkValidateReport(_ *schema.Draft, k *schema.Keyword) error {
 	return fmt.Errorf("validate has no rule validate/%s", k.Name)
 }
 
+// diffValues are two values of each keyword without subschemas that make two schemas
+// accept different instances ("": the keyword left out), for diff's check; a keyword with
+// subschemas holds {"type": "string"} in one, {"type": "number"} in the other.
+var diffValues = map[string][2]string{
+	"type": {`"string"`, `"number"`}, "enum": {`[1, "a"]`, `[1]`}, "const": {`"a"`, `"b"`}, "format": {`"date"`, `"email"`},
+	"multipleOf": {`2`, `3`}, "minimum": {`1`, `2`}, "maximum": {`1`, `2`}, "exclusiveMinimum": {`1`, `2`}, "exclusiveMaximum": {`1`, `2`},
+	"minLength": {`1`, `2`}, "maxLength": {`1`, `2`}, "pattern": {`"a"`, `"b"`},
+	"minItems": {`1`, `2`}, "maxItems": {`1`, `2`}, "uniqueItems": {`true`, `false`}, "minContains": {`1`, `2`}, "maxContains": {`1`, `2`},
+	"minProperties": {`1`, `2`}, "maxProperties": {`1`, `2`}, "required": {`["a"]`, `["b"]`},
+	"dependentRequired": {`{"a": ["b"]}`, `{"a": ["c"]}`}, "minWords": {`2`, `3`},
+	"$ref": {`"#/$defs/s"`, `"#/$defs/n"`}, "$dynamicRef": {`"#/$defs/s"`, `"#/$defs/n"`}, "$recursiveRef": {`"#"`, ""},
+}
+
+// diffValues4 are the values that differ in draft 4 (exclusive bounds are booleans there).
+var diffValues4 = map[string][2]string{"exclusiveMinimum": {`true`, `false`}, "exclusiveMaximum": {`true`, `false`}}
+
+// diffBeside are the keywords some keywords act only beside, for diff: an if decides
+// only with a then, an else only under an if that can fail, a reference needs a target.
+var diffBeside = map[string]string{
+	"if": `"then": false`, "else": `"if": false`,
+	"$ref": `"$defs": {"s": {"type": "string"}, "n": {"type": "number"}}`, "$dynamicRef": `"$defs": {"s": {"type": "string"}, "n": {"type": "number"}}`,
+}
+
+// diffSample is a schema of draft d whose keyword k has the value val ("": none).
+func diffSample(d *schema.Draft, k *schema.Keyword, val string) string {
+	members := []string{fmt.Sprintf(`"$schema": %q`, d.URL)}
+	if val != "" {
+		members = append(members, fmt.Sprintf("%q: %s", k.Name, val))
+	}
+	if c, has := diffBeside[k.Name]; has {
+		members = append(members, c)
+	} else if c, has := beside[k.Name]; has {
+		members = append(members, c)
+	}
+	if m, has := modifies4[k.Name]; has && d.Version == 4 {
+		members = append(members, fmt.Sprintf("%q: 1", m))
+	}
+	return "{" + strings.Join(members, ", ") + "}"
+}
+
+// compileText compiles a schema of draft d with formats asserted.
+func compileText(d *schema.Draft, name, text string) (*schema.Schema, error) {
+	doc, err := source.ParseJSON(name, []byte(text), nil)
+	if err != nil {
+		return nil, err
+	}
+	c := schema.NewCompiler(&schema.Options{Draft: d, AssertFormat: true, NoMetaValidation: true})
+	uri := "https://jstk.test/" + name
+	if err := c.AddDocument(uri, doc); err != nil {
+		return nil, err
+	}
+	return c.Compile(uri)
+}
+
+// checkDiff: diff's rule engine sees every keyword that can change a verdict (formats
+// asserted): two schemas that differ only in the keyword's value make it report a
+// change of its own (not a semantic difference the search found, nor a keyword it does
+// not read), with the search off.
+func checkDiff(d *schema.Draft, k *schema.Keyword) error {
+	if !constrains(k) && !(k.OnRequest && k.Name == "format") || k.Support == schema.PointerOnly {
+		// contents assert only with schema.Options.AssertContent, which no caller of diff
+		// sets (diff reads them in draft 7, where they are a convention of their own)
+		return nil
+	}
+	vals, ok := diffValues[k.Name]
+	if v, has := diffValues4[k.Name]; has && d.Version == 4 {
+		vals = v
+	}
+	if k.Shape != schema.NoSchema {
+		vals, ok = [2]string{shaped(k.Shape, `{"type": "string"}`), shaped(k.Shape, `{"type": "number"}`)}, true
+		if k.Shape == schema.DepsMap || k.Name == "dependentSchemas" {
+			// a dependent schema applies to the object itself, never a string or a number
+			vals = [2]string{shaped(k.Shape, `{"required": ["b"]}`), shaped(k.Shape, `{"required": ["c"]}`)}
+		}
+	}
+	if !ok {
+		return fmt.Errorf("the test has no values of %s for diff", k.Name)
+	}
+	texts := [2]string{diffSample(d, k, vals[0]), diffSample(d, k, vals[1])}
+	var ss [2]*schema.Schema
+	for i, name := range []string{"old.json", "new.json"} {
+		s, err := compileText(d, name, texts[i])
+		if err != nil {
+			return err
+		}
+		ss[i] = s
+	}
+	res, err := diff.Compare(context.Background(), ss[0], ss[1], &diff.Options{Direction: diff.Full, SearchBudget: -1})
+	if err != nil {
+		return err
+	}
+	var kinds []string
+	for _, c := range res.Changes {
+		switch c.Kind {
+		case "keyword-not-read":
+			return fmt.Errorf("%s (%s to %s)", c.Message, texts[0], texts[1])
+		case "semantic-difference":
+		default:
+			kinds = append(kinds, c.Kind)
+		}
+	}
+	if len(kinds) == 0 {
+		return fmt.Errorf("diff sees no change from %s to %s (%s, %s)", texts[0], texts[1], res.Backward, res.Forward)
+	}
+	return nil
+}
+
 // checkAll runs every engine on every entry of the model in each of its drafts and returns
 // the failures, by engine.
 func checkAll() map[string][]string {
@@ -317,7 +425,7 @@ func TestKeywordModelEngines(t *testing.T) {
 
 // The test above can fail: with two made-up keywords added to the model, an assertion on
 // strings and an applicator on objects, the engines with code of their own for each
-// keyword (the compiler, coverage) fail until they handle them, while those that take
+// keyword (the compiler, coverage, diff) fail until they handle them, while those that take
 // their knowledge from the model (lint, bundle, catalog) handle them already. Not
 // parallel: it changes the model while it runs.
 func TestKeywordModelCatchesNewKeywords(t *testing.T) {
@@ -346,6 +454,9 @@ func TestKeywordModelCatchesNewKeywords(t *testing.T) {
 		// validate.Rules is made from the model when the program starts: a keyword added
 		// while it runs is missing from it, and a keyword added to the table is in it.
 		"validate (report)": 5,
+		// diff answers "unknown" at a keyword of the model it does not read, and names it
+		// (keyword-not-read): sound, but not handled
+		"diff": 6,
 	}
 	for _, e := range engines {
 		if len(got[e.name]) != want[e.name] {
@@ -353,7 +464,7 @@ func TestKeywordModelCatchesNewKeywords(t *testing.T) {
 				strings.Join(got[e.name], "\n"))
 		}
 	}
-	for _, name := range []string{"schema (compiler)", "coverage"} {
+	for _, name := range []string{"schema (compiler)", "coverage", "diff"} {
 		for _, f := range got[name] {
 			t.Logf("%s: %s", name, f)
 		}
