@@ -79,10 +79,15 @@ const (
 	// (const, contains and propertyNames in draft 4; if, then and else in drafts 4 and 6),
 	// as other validators and editors do.
 	Lenient
+	// OpenAPI: a keyword of OpenAPI's Schema Object beyond draft 4's, in the OpenAPI 3.0
+	// dialect (InOpenAPI30): nullable, which extends type, and annotations. No JSON
+	// Schema draft defines it (Defines is false), and the Schema Objects of OpenAPI 3.x and
+	// AsyncAPI documents know it, whatever their dialect.
+	OpenAPI
 )
 
-// DraftSet is a set of the drafts of Drafts. OpenAPI 3.0 belongs to it when draft 4 does
-// (OpenAPI30 is read as draft 4 is).
+// DraftSet is a set of the drafts of Drafts, and of the OpenAPI 3.0 dialect. OpenAPI 3.0
+// belongs to it when draft 4 does (OpenAPI30 is read as draft 4 is) or InOpenAPI30 does.
 type DraftSet uint8
 
 // The drafts, one bit each.
@@ -92,13 +97,22 @@ const (
 	InDraft7
 	InDraft2019
 	InDraft2020
+	// InOpenAPI30: the keywords the OpenAPI 3.0 dialect adds to draft 4's (Support
+	// OpenAPI); not one of AllDrafts.
+	InOpenAPI30
 
 	AllDrafts = InDraft4 | InDraft6 | InDraft7 | InDraft2019 | InDraft2020
 )
 
-// draftSlot is the index of a draft's bit (0 for draft 4 and OpenAPI 3.0, 4 for 2020-12).
+// slots is the number of draftSlot's values: the five drafts and OpenAPI 3.0.
+const slots = 6
+
+// draftSlot is the index of a draft's bit (0 for draft 4, 4 for 2020-12, 5 for OpenAPI
+// 3.0).
 func draftSlot(d *Draft) int {
 	switch {
+	case d.oas30:
+		return 5
 	case d.Version <= 4:
 		return 0
 	case d.Version == 6:
@@ -112,9 +126,11 @@ func draftSlot(d *Draft) int {
 }
 
 // Has reports whether d belongs to the set.
-func (s DraftSet) Has(d *Draft) bool { return s&(1<<draftSlot(d)) != 0 }
+func (s DraftSet) Has(d *Draft) bool {
+	return s&(1<<draftSlot(d)) != 0 || d.oas30 && s&InDraft4 != 0
+}
 
-// Drafts lists the drafts of the set, oldest first.
+// Drafts lists the drafts of the set (of Drafts: not OpenAPI 3.0), oldest first.
 func (s DraftSet) Drafts() []*Draft {
 	var out []*Draft
 	for _, d := range Drafts {
@@ -153,7 +169,26 @@ type Keyword struct {
 	// Fails marks a keyword at which the evaluator reports a failing instance itself (not
 	// only through the errors of its subschemas).
 	Fails bool
+	// Anchor says which anchor an identifier names (NoAnchor for id and $id, which name a
+	// base URI, and for the other kinds).
+	Anchor AnchorKind
 }
+
+// AnchorKind says what kind of anchor an identifier keyword names.
+type AnchorKind uint8
+
+// The kinds of anchors.
+const (
+	NoAnchor AnchorKind = iota
+	// PlainAnchor: the keyword's string value names the schema in its resource ($anchor).
+	PlainAnchor
+	// DynamicAnchor: a plain anchor that $dynamicRef also reaches through the dynamic
+	// scope ($dynamicAnchor).
+	DynamicAnchor
+	// RecursiveAnchor: the keyword's value true makes the resource a target of
+	// $recursiveRef ($recursiveAnchor); it names nothing.
+	RecursiveAnchor
+)
 
 // Sets of drafts the table uses.
 const (
@@ -172,9 +207,9 @@ var keywordTable = []Keyword{
 	{Name: "$vocabulary", Kind: Core, Types: TypeAll, Drafts: from19, Support: Defined},
 	{Name: "id", Kind: Identifier, Types: TypeAll, Drafts: InDraft4, Support: Defined},
 	{Name: "$id", Kind: Identifier, Types: TypeAll, Drafts: from6, Support: Defined},
-	{Name: "$anchor", Kind: Identifier, Types: TypeAll, Drafts: from19, Support: Defined},
-	{Name: "$recursiveAnchor", Kind: Identifier, Types: TypeAll, Drafts: InDraft2019, Support: Defined},
-	{Name: "$dynamicAnchor", Kind: Identifier, Types: TypeAll, Drafts: InDraft2020, Support: Defined},
+	{Name: "$anchor", Kind: Identifier, Types: TypeAll, Drafts: from19, Support: Defined, Anchor: PlainAnchor},
+	{Name: "$recursiveAnchor", Kind: Identifier, Types: TypeAll, Drafts: InDraft2019, Support: Defined, Anchor: RecursiveAnchor},
+	{Name: "$dynamicAnchor", Kind: Identifier, Types: TypeAll, Drafts: InDraft2020, Support: Defined, Anchor: DynamicAnchor},
 	{Name: "$ref", Kind: Reference, Types: TypeAll, Drafts: AllDrafts, Support: Defined},
 	{Name: "$recursiveRef", Kind: Reference, Types: TypeAll, Drafts: InDraft2019, Support: Defined},
 	{Name: "$dynamicRef", Kind: Reference, Types: TypeAll, Drafts: InDraft2020, Support: Defined},
@@ -258,32 +293,57 @@ var keywordTable = []Keyword{
 	{Name: "readOnly", Kind: Annotation, Types: TypeAll, Drafts: from7, Support: Defined},
 	{Name: "writeOnly", Kind: Annotation, Types: TypeAll, Drafts: from7, Support: Defined},
 	{Name: "deprecated", Kind: Annotation, Types: TypeAll, Drafts: from19, Support: Defined},
+
+	// OpenAPI 3.0's Schema Object (read as draft 4 with these): nullable adds null to the
+	// types that type names; the rest annotate.
+	{Name: "nullable", Kind: Assertion, Types: TypeAll, Drafts: InOpenAPI30, Support: OpenAPI},
+	{Name: "discriminator", Kind: Annotation, Types: TypeObject, Drafts: InOpenAPI30, Support: OpenAPI},
+	{Name: "xml", Kind: Annotation, Types: TypeAll, Drafts: InOpenAPI30, Support: OpenAPI},
+	{Name: "externalDocs", Kind: Annotation, Types: TypeAll, Drafts: InOpenAPI30, Support: OpenAPI},
+	{Name: "example", Kind: Annotation, Types: TypeAll, Drafts: InOpenAPI30, Support: OpenAPI},
+	{Name: "readOnly", Kind: Annotation, Types: TypeAll, Drafts: InOpenAPI30, Support: OpenAPI},
+	{Name: "writeOnly", Kind: Annotation, Types: TypeAll, Drafts: InOpenAPI30, Support: OpenAPI},
+	{Name: "deprecated", Kind: Annotation, Types: TypeAll, Drafts: InOpenAPI30, Support: OpenAPI},
 }
 
 // byDraft indexes the table: the entry of each name in each draft (by draftSlot);
-// refKeywords lists the reference keywords of each draft, in table order.
+// refKeywords, identifiers and anchors list the reference keywords, the identifier
+// keywords and the anchor keywords (PlainAnchor, DynamicAnchor) of each draft, in table
+// order.
 var (
-	byDraft     [5]map[string]*Keyword
-	refKeywords [5][]string
+	byDraft     [slots]map[string]*Keyword
+	refKeywords [slots][]string
+	identifiers [slots][]string
+	anchors     [slots][]string
 )
 
 func init() { indexKeywords() }
 
-// indexKeywords builds byDraft from the table.
+// indexKeywords builds byDraft and the lists from the table.
 func indexKeywords() {
 	for i := range byDraft {
 		byDraft[i] = make(map[string]*Keyword, len(keywordTable))
-		refKeywords[i] = nil
+		refKeywords[i], identifiers[i], anchors[i] = nil, nil, nil
 	}
 	for i := range keywordTable {
 		k := &keywordTable[i]
 		for slot := range byDraft {
-			if k.Drafts&(1<<slot) == 0 {
+			in := k.Drafts&(1<<slot) != 0
+			if slot == draftSlot(OpenAPI30) {
+				in = k.Drafts&(InDraft4|InOpenAPI30) != 0
+			}
+			if !in {
 				continue
 			}
 			byDraft[slot][k.Name] = k
-			if k.Kind == Reference {
+			switch {
+			case k.Kind == Reference:
 				refKeywords[slot] = append(refKeywords[slot], k.Name)
+			case k.Kind == Identifier:
+				identifiers[slot] = append(identifiers[slot], k.Name)
+				if k.Anchor == PlainAnchor || k.Anchor == DynamicAnchor {
+					anchors[slot] = append(anchors[slot], k.Name)
+				}
 			}
 		}
 	}
@@ -332,6 +392,34 @@ func (d *Draft) IndexedShape(kw string) Shape {
 // RefKeywords lists the draft's reference keywords: $ref, with $recursiveRef in 2019-09
 // and $dynamicRef in 2020-12. The slice is the model's own: callers must not modify it.
 func (d *Draft) RefKeywords() []string { return refKeywords[draftSlot(d)] }
+
+// Identifiers lists the draft's identifier keywords (Kind Identifier): id in draft 4, $id
+// after it, $anchor from 2019-09, with $recursiveAnchor in 2019-09 and $dynamicAnchor in
+// 2020-12. OpenAPI 3.0 keeps draft 4's entries, id among them, though the compiler reads
+// no identifier there (its IDKeyword is ""). The slice is the model's own:
+// callers must not modify it.
+func (d *Draft) Identifiers() []string { return identifiers[draftSlot(d)] }
+
+// Anchors lists the draft's keywords whose string value names an anchor (Anchor
+// PlainAnchor or DynamicAnchor): $anchor from 2019-09, with $dynamicAnchor in 2020-12;
+// none before 2019-09, where an anchor is written as an id or $id "#name". The slice is
+// the model's own: callers must not modify it.
+func (d *Draft) Anchors() []string { return anchors[draftSlot(d)] }
+
+// KeywordNames lists, in the table's order and once each, the names of the entries about
+// some draft of ds (InOpenAPI30 included) that match.
+func KeywordNames(ds DraftSet, match func(k *Keyword) bool) []string {
+	var out []string
+	seen := map[string]bool{}
+	for i := range keywordTable {
+		k := &keywordTable[i]
+		if k.Drafts&ds != 0 && !seen[k.Name] && match(k) {
+			seen[k.Name] = true
+			out = append(out, k.Name)
+		}
+	}
+	return out
+}
 
 // TypeSet is a set of classes of JSON values. Numbers are split three ways, because the
 // drafts disagree on what an integer is: draft 4 counts 1.0 as a number but not an
