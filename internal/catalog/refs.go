@@ -205,11 +205,8 @@ func (w *Workspace) walk(s *schemaDoc, v source.Value, at *source.Trail, d *sche
 			}
 		}
 	}
-	if d.Version >= 2019 {
-		if a, ok := v.Get("$anchor"); ok && a.Kind() == source.String {
-			res.anchor(a.Str(), pointer())
-		}
-		if a, ok := v.Get("$dynamicAnchor"); ok && a.Kind() == source.String && d.Version >= 2020 {
+	for _, akw := range d.Anchors() {
+		if a, ok := v.Get(akw); ok && a.Kind() == source.String {
 			res.anchor(a.Str(), pointer())
 		}
 	}

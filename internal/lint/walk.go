@@ -179,14 +179,9 @@ func (w *walker) walk(v source.Value, ptr string, parent *node, kw, key string, 
 			}
 		}
 	}
-	if n.draft.Version >= 2019 {
-		for _, akw := range []string{"$anchor", "$dynamicAnchor"} {
-			if akw == "$dynamicAnchor" && n.draft.Version < 2020 {
-				continue
-			}
-			if a, ok := v.Get(akw); ok && a.Kind() == source.String {
-				w.f.addAnchor(n.resource, a.Str(), ptr)
-			}
+	for _, akw := range n.draft.Anchors() {
+		if a, ok := v.Get(akw); ok && a.Kind() == source.String {
+			w.f.addAnchor(n.resource, a.Str(), ptr)
 		}
 	}
 	refSiblingsInert := n.draft.Version <= 7 && hasRef

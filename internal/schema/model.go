@@ -406,6 +406,18 @@ func (d *Draft) Identifiers() []string { return identifiers[draftSlot(d)] }
 // the model's own: callers must not modify it.
 func (d *Draft) Anchors() []string { return anchors[draftSlot(d)] }
 
+// AnchorKeyword returns the draft's keyword of anchors of the given kind ($dynamicAnchor
+// for DynamicAnchor in 2020-12, $recursiveAnchor for RecursiveAnchor in 2019-09, ...), or
+// "" when the draft has none.
+func (d *Draft) AnchorKeyword(kind AnchorKind) string {
+	for _, name := range identifiers[draftSlot(d)] {
+		if k := byDraft[draftSlot(d)][name]; k.Anchor == kind && kind != NoAnchor {
+			return name
+		}
+	}
+	return ""
+}
+
 // KeywordNames lists, in the table's order and once each, the names of the entries about
 // some draft of ds (InOpenAPI30 included) that match.
 func KeywordNames(ds DraftSet, match func(k *Keyword) bool) []string {

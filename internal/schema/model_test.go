@@ -199,6 +199,19 @@ func TestIdentifiersAndAnchors(t *testing.T) {
 			t.Errorf("%s.Anchors: %s", tt.d, diff)
 		}
 	}
+	for _, tt := range []struct {
+		d    *Draft
+		kind AnchorKind
+		want string
+	}{
+		{Draft2020, DynamicAnchor, "$dynamicAnchor"}, {Draft2019, DynamicAnchor, ""},
+		{Draft2019, RecursiveAnchor, "$recursiveAnchor"}, {Draft2020, RecursiveAnchor, ""},
+		{Draft2019, PlainAnchor, "$anchor"}, {Draft7, PlainAnchor, ""}, {Draft2020, NoAnchor, ""},
+	} {
+		if got := tt.d.AnchorKeyword(tt.kind); got != tt.want {
+			t.Errorf("%s.AnchorKeyword(%d) = %q, want %q", tt.d, tt.kind, got, tt.want)
+		}
+	}
 	got := KeywordNames(AllDrafts, func(k *Keyword) bool { return k.Kind == Identifier })
 	if diff := cmp.Diff([]string{"id", "$id", "$anchor", "$recursiveAnchor", "$dynamicAnchor"}, got); diff != "" {
 		t.Errorf("KeywordNames of the identifiers: %s", diff)
