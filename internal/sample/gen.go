@@ -81,7 +81,8 @@ func newGen(ctx context.Context, root *schema.Schema, opts *Options) *gen {
 		if _, isBool := s.Bool(); isBool {
 			return true
 		}
-		if v, ok := s.Keyword("$dynamicAnchor"); ok && v.Kind() == source.String && s.Draft.Version >= 2020 {
+		dyn, rec := s.Draft.AnchorKeyword(schema.DynamicAnchor), s.Draft.AnchorKeyword(schema.RecursiveAnchor)
+		if v, ok := s.Keyword(dyn); ok && dyn != "" && v.Kind() == source.String {
 			m := g.dynAnchors[s.BaseURI()]
 			if m == nil {
 				m = map[string]*schema.Schema{}
@@ -89,7 +90,7 @@ func newGen(ctx context.Context, root *schema.Schema, opts *Options) *gen {
 			}
 			m[v.Str()] = s
 		}
-		if v, ok := s.Keyword("$recursiveAnchor"); ok && v.Kind() == source.Bool && v.Bool() && s.Draft.Version == 2019 {
+		if v, ok := s.Keyword(rec); ok && rec != "" && v.Kind() == source.Bool && v.Bool() {
 			g.recAnchors[s.BaseURI()] = s
 		}
 		return true
