@@ -473,7 +473,7 @@ func (f *fileInfo) facts() {
 		return
 	}
 	if root.Kind() == source.Object {
-		for _, key := range []string{"$id", "id"} {
+		for _, key := range schema.BaseURIKeywords() {
 			if v, ok := root.Get(key); ok && v.Kind() == source.String {
 				f.id = normalizeID(v.Str())
 				break

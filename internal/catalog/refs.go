@@ -123,7 +123,7 @@ func (w *Workspace) analyze(s *schemaDoc) {
 	if t, ok := root.Get("description"); ok && t.Kind() == source.String {
 		e.Description = shortDescription(t.Str())
 	}
-	for _, k := range []string{"$defs", "definitions"} {
+	for _, k := range schema.DefinitionsKeywords() {
 		if v, ok := root.Get(k); ok {
 			e.Defs += v.Len()
 		}

@@ -526,10 +526,7 @@ func checkPortableAnchors(c *checker, n *node) {
 		}
 		return
 	}
-	key := "$id"
-	if n.draft.Version == 4 {
-		key = "id"
-	}
+	key := idKeyword(n.draft)
 	if s, ok := n.str(key); ok && strings.HasPrefix(s, "#") {
 		check(key, s[1:])
 	}

@@ -152,10 +152,7 @@ func (w *walker) walk(v source.Value, ptr string, parent *node, kw, key string, 
 		n.ignore = ig
 	}
 	// A subschema may change dialect when it starts a resource (2019-09 and later).
-	idKey := "$id"
-	if n.draft.Version == 4 {
-		idKey = "id"
-	}
+	idKey := idKeyword(n.draft)
 	_, hasRef := v.Get("$ref")
 	if idv, ok := v.Get(idKey); ok && idv.Kind() == source.String && !(hasRef && n.draft.Version <= 7) {
 		id := idv.Str()

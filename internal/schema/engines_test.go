@@ -472,3 +472,33 @@ func TestKeywordModelNewOpenAPIKeyword(t *testing.T) {
 		t.Errorf("lint on an OpenAPI document's schema with sortKey: %+v, want nothing", api)
 	}
 }
+
+// A made-up place of reusable schemas added to the model reaches catalog, which counts the
+// definitions a schema's root holds in every such place (schema.DefinitionsKeywords). Not
+// parallel: it changes the model while it runs.
+func TestKeywordModelNewDefinitionsPlace(t *testing.T) {
+	const text = `{"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {"a": {}}, "$library": {"b": {}, "c": {}}}`
+	defs := func() int {
+		t.Helper()
+		w, err := catalog.Scan(context.Background(), workspace.Memory(map[string]string{"s.json": text}), nil)
+		if err != nil || len(w.Entries()) != 1 {
+			t.Fatalf("catalog.Scan: %v, %+v", err, w)
+		}
+		return w.Entries()[0].Defs
+	}
+	if got := defs(); got != 1 {
+		t.Fatalf("before $library is in the model, catalog counts %d definitions, want 1", got)
+	}
+	restore := schema.AddKeywords(schema.Keyword{Name: "$library", Kind: schema.Core, Shape: schema.SchemaMap,
+		Types: schema.TypeAll, Drafts: schema.InDraft2020, Support: schema.Defined})
+	defer restore()
+	if diff := cmp.Diff([]string{"$defs", "$library", "definitions"}, schema.DefinitionsKeywords()); diff != "" {
+		t.Errorf("DefinitionsKeywords with $library: %s", diff)
+	}
+	if schema.Draft2020.DefinitionsKeyword() != "$defs" {
+		t.Errorf("Draft2020.DefinitionsKeyword() = %q with $library, want $defs", schema.Draft2020.DefinitionsKeyword())
+	}
+	if got := defs(); got != 3 {
+		t.Errorf("catalog counts %d definitions with $library in the model, want 3", got)
+	}
+}

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/jstk-dev/jstk/internal/source"
@@ -315,6 +316,10 @@ var (
 	refKeywords [slots][]string
 	identifiers [slots][]string
 	anchors     [slots][]string
+	// baseURIKeyword is each draft's identifier that names a base URI (Anchor NoAnchor).
+	baseURIKeyword [slots]string
+	// baseURIKeywords and definitionsKeywords are BaseURIKeywords and DefinitionsKeywords.
+	baseURIKeywords, definitionsKeywords []string
 )
 
 func init() { indexKeywords() }
@@ -323,7 +328,7 @@ func init() { indexKeywords() }
 func indexKeywords() {
 	for i := range byDraft {
 		byDraft[i] = make(map[string]*Keyword, len(keywordTable))
-		refKeywords[i], identifiers[i], anchors[i] = nil, nil, nil
+		refKeywords[i], identifiers[i], anchors[i], baseURIKeyword[i] = nil, nil, nil, ""
 	}
 	for i := range keywordTable {
 		k := &keywordTable[i]
@@ -341,12 +346,17 @@ func indexKeywords() {
 				refKeywords[slot] = append(refKeywords[slot], k.Name)
 			case k.Kind == Identifier:
 				identifiers[slot] = append(identifiers[slot], k.Name)
-				if k.Anchor == PlainAnchor || k.Anchor == DynamicAnchor {
+				switch k.Anchor {
+				case PlainAnchor, DynamicAnchor:
 					anchors[slot] = append(anchors[slot], k.Name)
+				case NoAnchor:
+					baseURIKeyword[slot] = k.Name
 				}
 			}
 		}
 	}
+	baseURIKeywords = newestFirst(func(k *Keyword) bool { return k.Kind == Identifier && k.Anchor == NoAnchor })
+	definitionsKeywords = newestFirst(func(k *Keyword) bool { return k.Kind == Core && k.Shape == SchemaMap })
 }
 
 // Keywords lists every entry of the model, in its order. The entries are the model's own:
@@ -412,6 +422,46 @@ func (d *Draft) Anchors() []string { return anchors[draftSlot(d)] }
 func (d *Draft) AnchorKeyword(kind AnchorKind) string {
 	for _, name := range identifiers[draftSlot(d)] {
 		if k := byDraft[draftSlot(d)][name]; k.Anchor == kind && kind != NoAnchor {
+			return name
+		}
+	}
+	return ""
+}
+
+// BaseURIKeywords lists the keywords that give a schema its URI in some draft (Kind
+// Identifier, Anchor NoAnchor), the newest draft's first: "$id", "id". For reading a
+// document before its draft is known. The slice is the model's own: callers must not
+// modify it.
+func BaseURIKeywords() []string { return baseURIKeywords }
+
+// DefinitionsKeywords lists the places of reusable schemas of every draft (core keywords
+// holding a map of schemas), the newest draft's first: "$defs", "definitions". For
+// reading a document before its draft is known. The slice is the model's own: callers
+// must not modify it.
+func DefinitionsKeywords() []string { return definitionsKeywords }
+
+// newestFirst lists the names of the entries of the drafts that match, ordered by the
+// newest draft that defines each (Support Defined), newest first; ties in table order.
+func newestFirst(match func(k *Keyword) bool) []string {
+	names := KeywordNames(AllDrafts, match)
+	newest := func(name string) int {
+		for slot := draftSlot(Draft2020); slot >= 0; slot-- {
+			if k, ok := byDraft[slot][name]; ok && k.Support == Defined {
+				return slot
+			}
+		}
+		return -1
+	}
+	slices.SortStableFunc(names, func(a, b string) int { return newest(b) - newest(a) })
+	return names
+}
+
+// DefinitionsKeyword returns the draft's own place of reusable schemas (of
+// DefinitionsKeywords, the one it defines): definitions up to draft 7 (and OpenAPI 3.0),
+// $defs from 2019-09.
+func (d *Draft) DefinitionsKeyword() string {
+	for _, name := range DefinitionsKeywords() {
+		if k, ok := d.Keyword(name); ok && k.Support == Defined {
 			return name
 		}
 	}

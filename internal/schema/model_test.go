@@ -212,6 +212,23 @@ func TestIdentifiersAndAnchors(t *testing.T) {
 			t.Errorf("%s.AnchorKeyword(%d) = %q, want %q", tt.d, tt.kind, got, tt.want)
 		}
 	}
+	for _, tt := range []struct {
+		d        *Draft
+		id, defs string
+	}{
+		{Draft4, "id", "definitions"}, {OpenAPI30, "", "definitions"}, {Draft6, "$id", "definitions"},
+		{Draft7, "$id", "definitions"}, {Draft2019, "$id", "$defs"}, {Draft2020, "$id", "$defs"},
+	} {
+		if tt.d.IDKeyword() != tt.id || tt.d.DefinitionsKeyword() != tt.defs {
+			t.Errorf("%s: IDKeyword %q, DefinitionsKeyword %q; want %q, %q", tt.d, tt.d.IDKeyword(), tt.d.DefinitionsKeyword(), tt.id, tt.defs)
+		}
+	}
+	if diff := cmp.Diff([]string{"$id", "id"}, BaseURIKeywords()); diff != "" {
+		t.Errorf("BaseURIKeywords: %s", diff)
+	}
+	if diff := cmp.Diff([]string{"$defs", "definitions"}, DefinitionsKeywords()); diff != "" {
+		t.Errorf("DefinitionsKeywords: %s", diff)
+	}
 	got := KeywordNames(AllDrafts, func(k *Keyword) bool { return k.Kind == Identifier })
 	if diff := cmp.Diff([]string{"id", "$id", "$anchor", "$recursiveAnchor", "$dynamicAnchor"}, got); diff != "" {
 		t.Errorf("KeywordNames of the identifiers: %s", diff)

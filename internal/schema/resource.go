@@ -283,8 +283,9 @@ func (c *Compiler) indexValue(doc *document, l *loc, res *resource) (*resource, 
 	isRoot := l == res.at // the document's root, or a schema entered in a container
 	d := res.draft
 	_, hasRef := v.Get("$ref")
-	idv, hasID := lookUp(v, d.idKey)
-	if hasID && (d.idKey == "" || idv.Kind() != source.String || (hasRef && d.Version <= 7)) {
+	idKey := d.IDKeyword()
+	idv, hasID := lookUp(v, idKey)
+	if hasID && (idKey == "" || idv.Kind() != source.String || (hasRef && d.Version <= 7)) {
 		hasID = false // draft <= 7: $ref makes its siblings, $id too, be ignored
 	}
 	// A subschema that starts a resource may declare its own dialect (2019-09 and later).
@@ -305,7 +306,7 @@ func (c *Compiler) indexValue(doc *document, l *loc, res *resource) (*resource, 
 		} else {
 			u, frag, err := ResolveURI(res.uri, id)
 			if err != nil {
-				return nil, c.schemaErr(doc, l.String()+"/"+d.idKey, "%v", err)
+				return nil, c.schemaErr(doc, l.String()+"/"+idKey, "%v", err)
 			}
 			if frag != "" && d.Version >= 2019 {
 				return nil, c.schemaErr(doc, l.String()+"/$id", "$id %q must not contain a fragment (use $anchor)", id)
