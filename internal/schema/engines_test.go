@@ -370,7 +370,7 @@ func TestKeywordModelCatchesNewKeywords(t *testing.T) {
 }
 
 // A made-up anchor keyword added to the model reaches the engines that index anchors from
-// the model's Draft.Anchors (lint, bundle, catalog): a reference to the anchor it names
+// the model's Draft.Anchors (the compiler, lint, bundle, catalog): a reference to the anchor it names
 // resolves in each of them, and lint's rules on anchors see it. Not parallel: it changes the model while it runs.
 func TestKeywordModelNewAnchor(t *testing.T) {
 	const (
@@ -405,6 +405,14 @@ func TestKeywordModelNewAnchor(t *testing.T) {
 				&bundle.Options{Loader: &schema.Loader{FS: fsys}})
 		}
 		out["bundle"] = err
+		c := schema.NewCompiler(&schema.Options{NoMetaValidation: true})
+		doc, err = schema.ParseDocument("s.json", []byte(local), nil)
+		if err == nil {
+			if err = c.AddDocument("https://jstk.test/s.json", doc); err == nil {
+				_, err = c.Compile("https://jstk.test/s.json")
+			}
+		}
+		out["schema (compiler)"] = err
 		return out
 	}
 	// Without $label in the model, no engine finds the anchor.

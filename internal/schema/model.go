@@ -316,8 +316,10 @@ var (
 	refKeywords [slots][]string
 	identifiers [slots][]string
 	anchors     [slots][]string
-	// baseURIKeyword is each draft's identifier that names a base URI (Anchor NoAnchor).
+	// baseURIKeyword is each draft's identifier that names a base URI (Anchor NoAnchor),
+	// anchorKeyword its identifier of each kind of anchor.
 	baseURIKeyword [slots]string
+	anchorKeyword  [slots][RecursiveAnchor + 1]string
 	// baseURIKeywords and definitionsKeywords are BaseURIKeywords and DefinitionsKeywords.
 	baseURIKeywords, definitionsKeywords []string
 )
@@ -329,6 +331,7 @@ func indexKeywords() {
 	for i := range byDraft {
 		byDraft[i] = make(map[string]*Keyword, len(keywordTable))
 		refKeywords[i], identifiers[i], anchors[i], baseURIKeyword[i] = nil, nil, nil, ""
+		anchorKeyword[i] = [RecursiveAnchor + 1]string{}
 	}
 	for i := range keywordTable {
 		k := &keywordTable[i]
@@ -351,6 +354,9 @@ func indexKeywords() {
 					anchors[slot] = append(anchors[slot], k.Name)
 				case NoAnchor:
 					baseURIKeyword[slot] = k.Name
+				}
+				if k.Anchor != NoAnchor {
+					anchorKeyword[slot][k.Anchor] = k.Name
 				}
 			}
 		}
@@ -420,12 +426,10 @@ func (d *Draft) Anchors() []string { return anchors[draftSlot(d)] }
 // for DynamicAnchor in 2020-12, $recursiveAnchor for RecursiveAnchor in 2019-09, ...), or
 // "" when the draft has none.
 func (d *Draft) AnchorKeyword(kind AnchorKind) string {
-	for _, name := range identifiers[draftSlot(d)] {
-		if k := byDraft[draftSlot(d)][name]; k.Anchor == kind && kind != NoAnchor {
-			return name
-		}
+	if kind > RecursiveAnchor {
+		return ""
 	}
-	return ""
+	return anchorKeyword[draftSlot(d)][kind]
 }
 
 // BaseURIKeywords lists the keywords that give a schema its URI in some draft (Kind

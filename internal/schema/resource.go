@@ -324,23 +324,22 @@ func (c *Compiler) indexValue(doc *document, l *loc, res *resource) (*resource, 
 			}
 		}
 	}
-	if d.Version >= 2019 {
-		if a, ok := lookUp(v, "$anchor"); ok && a.Kind() == source.String {
+	// The anchors of the draft ($anchor from 2019-09, $dynamicAnchor in 2020-12), and
+	// 2019-09's $recursiveAnchor at a resource's root, from the keyword model.
+	for _, akw := range d.Anchors() {
+		if a, ok := lookUp(v, akw); ok && a.Kind() == source.String {
 			res.addAnchor(a.Str(), l)
-		}
-		if d.Version >= 2020 {
-			if a, ok := lookUp(v, "$dynamicAnchor"); ok && a.Kind() == source.String {
-				res.addAnchor(a.Str(), l)
+			if akw == d.AnchorKeyword(DynamicAnchor) {
 				if res.dynamic == nil {
 					res.dynamic = map[string]bool{}
 				}
 				res.dynamic[a.Str()] = true
 			}
 		}
-		if d.Version == 2019 && res.at == l {
-			if a, ok := lookUp(v, "$recursiveAnchor"); ok && a.Kind() == source.Bool && a.Bool() {
-				res.recursive = true
-			}
+	}
+	if rkw := d.AnchorKeyword(RecursiveAnchor); rkw != "" && res.at == l {
+		if a, ok := lookUp(v, rkw); ok && a.Kind() == source.Bool && a.Bool() {
+			res.recursive = true
 		}
 	}
 	return res, nil
