@@ -306,7 +306,7 @@ func classifyKeywordSlow(d *schema.Draft, k string) (keywordClass, string) {
 	switch {
 	case d.Defines(k), strings.HasPrefix(k, "x-"), vendorKeywords[k]:
 		return kwKnown, ""
-	case k == "$defs" && d.Version <= 7, k == "definitions":
+	case isDefinitionsKeyword(k):
 		return kwKnown, "" // locations for definitions, reached by pointer in every draft
 	case isAnnotation(k) && len(draftsOf(k)) > 0:
 		return kwKnown, "" // an annotation of another draft changes nothing

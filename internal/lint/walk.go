@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -189,11 +190,9 @@ func (w *walker) walk(v source.Value, ptr string, parent *node, kw, key string, 
 		if sh == 0 {
 			continue
 		}
-		childInert := inert || (refSiblingsInert && name != "definitions" && name != "$defs")
-		if name == "$defs" && n.draft.Version < 2019 || name == "definitions" {
-			// Conventional locations: never evaluated in place, reached by reference.
-			childInert = inert
-		}
+		// Places of definitions are never evaluated in place (reached by reference): $ref
+		// does not make them inert.
+		childInert := inert || (refSiblingsInert && !isDefinitionsKeyword(name))
 		base := ptr + "/" + source.EscapeToken(name)
 		switch sh {
 		case schema.OneSchema:
@@ -225,5 +224,6 @@ func (w *walker) walk(v source.Value, ptr string, parent *node, kw, key string, 
 	}
 }
 
-// isDefinitionsKeyword reports keywords that hold reusable definitions.
-func isDefinitionsKeyword(kw string) bool { return kw == "definitions" || kw == "$defs" }
+// isDefinitionsKeyword reports keywords that hold reusable definitions in some draft
+// (schema.DefinitionsKeywords).
+func isDefinitionsKeyword(kw string) bool { return slices.Contains(schema.DefinitionsKeywords(), kw) }

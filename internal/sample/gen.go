@@ -521,7 +521,8 @@ func (g *gen) types(c *conj) typeSet {
 	return t
 }
 
-// onlyType reports a schema whose only assertion is type.
+// onlyType reports a schema whose only assertion is type. Its list is sample's choice of
+// the keywords beside type that leave a schema a bare type (not a kind of the model).
 func onlyType(s *schema.Schema) bool {
 	for _, k := range s.Keywords() {
 		switch k {

@@ -482,10 +482,24 @@ func TestKeywordModelNewOpenAPIKeyword(t *testing.T) {
 }
 
 // A made-up place of reusable schemas added to the model reaches catalog, which counts the
-// definitions a schema's root holds in every such place (schema.DefinitionsKeywords). Not
-// parallel: it changes the model while it runs.
+// definitions a schema's root holds in every such place (schema.DefinitionsKeywords), and
+// lint, which reports the definitions nothing references. Not parallel: it changes the
+// model while it runs.
 func TestKeywordModelNewDefinitionsPlace(t *testing.T) {
-	const text = `{"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {"a": {}}, "$library": {"b": {}, "c": {}}}`
+	const text = `{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "$defs": {"a": {}}, "$library": {"b": {}, "c": {}}}`
+	orphans := func() (n int) {
+		t.Helper()
+		fs, err := runLint(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range fs {
+			if f.Rule == "orphan-definitions" && strings.HasPrefix(f.Pointer, "/$library/") {
+				n++
+			}
+		}
+		return n
+	}
 	defs := func() int {
 		t.Helper()
 		w, err := catalog.Scan(context.Background(), workspace.Memory(map[string]string{"s.json": text}), nil)
@@ -494,8 +508,8 @@ func TestKeywordModelNewDefinitionsPlace(t *testing.T) {
 		}
 		return w.Entries()[0].Defs
 	}
-	if got := defs(); got != 1 {
-		t.Fatalf("before $library is in the model, catalog counts %d definitions, want 1", got)
+	if got, orphaned := defs(), orphans(); got != 1 || orphaned != 0 {
+		t.Fatalf("before $library is in the model, catalog counts %d definitions (want 1), lint %d orphans under it (want 0)", got, orphaned)
 	}
 	restore := schema.AddKeywords(schema.Keyword{Name: "$library", Kind: schema.Core, Shape: schema.SchemaMap,
 		Types: schema.TypeAll, Drafts: schema.InDraft2020, Support: schema.Defined})
@@ -508,5 +522,8 @@ func TestKeywordModelNewDefinitionsPlace(t *testing.T) {
 	}
 	if got := defs(); got != 3 {
 		t.Errorf("catalog counts %d definitions with $library in the model, want 3", got)
+	}
+	if got := orphans(); got != 2 {
+		t.Errorf("lint reports %d orphan definitions under $library, want 2", got)
 	}
 }
