@@ -229,9 +229,9 @@ func (b *bundler) build() (*Result, error) {
 	}
 	compound := root.draft.Version >= 2019
 	res.Mode = "inline"
-	container := "definitions"
+	container := root.draft.DefinitionsKeyword() // $defs exactly when compound
 	if compound {
-		res.Mode, container = "compound", "$defs"
+		res.Mode = "compound"
 	}
 	if root.src.Root.Kind() != source.Object {
 		return nil, fmt.Errorf("%s: a boolean root schema cannot hold definitions", root.name)

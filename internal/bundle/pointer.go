@@ -36,10 +36,7 @@ func Extract(s *schema.Schema, uri string) (*source.Document, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: nothing there", where)
 	}
-	idKey := "$id"
-	if s.Draft.Version == 4 {
-		idKey = "id"
-	}
+	idKey := s.Draft.IDKeyword() // never "": OpenAPI 3.0 is refused above
 	if _, own := rootVal.Get(idKey); !own && strings.TrimSuffix(s.BaseURI(), "#") != strings.TrimSuffix(uri, "#") {
 		return nil, fmt.Errorf("%s lies under an %s of its document (its base URI is %s): bundling it alone is not supported", where, idKey, s.BaseURI())
 	}
@@ -83,10 +80,7 @@ func Extract(s *schema.Schema, uri string) (*source.Document, error) {
 		}
 		units = append(units, t)
 	}
-	defsKw := "$defs"
-	if s.Draft.Version < 2019 {
-		defsKw = "definitions"
-	}
+	defsKw := s.Draft.DefinitionsKeyword()
 	taken := map[string]bool{}
 	if dv, ok := rootVal.Get(defsKw); ok && dv.Kind() == source.Object {
 		for i := 0; i < dv.Len(); i++ {

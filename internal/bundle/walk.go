@@ -122,15 +122,10 @@ func (d *doc) walk(v source.Value, at *source.Trail, res *resource, isRoot bool)
 			d.schemas = append(d.schemas, pointer()+"/$schema")
 		}
 	}
-	if dr.Version >= 2019 {
-		for _, akw := range []string{"$anchor", "$dynamicAnchor"} {
-			if akw == "$dynamicAnchor" && dr.Version < 2020 {
-				continue
-			}
-			if a, ok := v.Get(akw); ok && a.Kind() == source.String {
-				if _, dup := res.anchors[a.Str()]; !dup {
-					res.anchors[a.Str()] = pointer()
-				}
+	for _, akw := range dr.Anchors() {
+		if a, ok := v.Get(akw); ok && a.Kind() == source.String {
+			if _, dup := res.anchors[a.Str()]; !dup {
+				res.anchors[a.Str()] = pointer()
 			}
 		}
 	}

@@ -473,7 +473,7 @@ func (f *fileInfo) facts() {
 		return
 	}
 	if root.Kind() == source.Object {
-		for _, key := range []string{"$id", "id"} {
+		for _, key := range schema.BaseURIKeywords() {
 			if v, ok := root.Get(key); ok && v.Kind() == source.String {
 				f.id = normalizeID(v.Str())
 				break
@@ -561,7 +561,8 @@ func looksLikeMeta(root source.Value) bool {
 	return false
 }
 
-// structural keywords make an object of keywords a schema.
+// structural keywords make an object of keywords a schema. Not the model's: a heuristic's
+// choice of the keywords that seldom name anything else.
 var structural = map[string]bool{"$ref": true, "$id": true, "$defs": true, "definitions": true,
 	"properties": true, "patternProperties": true, "allOf": true, "anyOf": true, "oneOf": true}
 

@@ -406,7 +406,7 @@ func shapeOf(doc *source.Document, root source.Value) *Shape {
 			sh.Properties = append(sh.Properties, p)
 		}
 	}
-	for _, kw := range []string{"$defs", "definitions"} {
+	for _, kw := range schema.DefinitionsKeywords() {
 		if defs, ok := root.Get(kw); ok && defs.Kind() == source.Object {
 			for i := 0; i < defs.Len(); i++ {
 				sh.Defs = append(sh.Defs, defs.Key(i))

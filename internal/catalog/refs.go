@@ -123,7 +123,7 @@ func (w *Workspace) analyze(s *schemaDoc) {
 	if t, ok := root.Get("description"); ok && t.Kind() == source.String {
 		e.Description = shortDescription(t.Str())
 	}
-	for _, k := range []string{"$defs", "definitions"} {
+	for _, k := range schema.DefinitionsKeywords() {
 		if v, ok := root.Get(k); ok {
 			e.Defs += v.Len()
 		}
@@ -205,11 +205,8 @@ func (w *Workspace) walk(s *schemaDoc, v source.Value, at *source.Trail, d *sche
 			}
 		}
 	}
-	if d.Version >= 2019 {
-		if a, ok := v.Get("$anchor"); ok && a.Kind() == source.String {
-			res.anchor(a.Str(), pointer())
-		}
-		if a, ok := v.Get("$dynamicAnchor"); ok && a.Kind() == source.String && d.Version >= 2020 {
+	for _, akw := range d.Anchors() {
+		if a, ok := v.Get(akw); ok && a.Kind() == source.String {
 			res.anchor(a.Str(), pointer())
 		}
 	}

@@ -312,7 +312,7 @@ func (m *model) measured(t *schema.Schema, root bool) bool {
 // ending in "/".
 func (m *model) mapped(t *schema.Schema) bool {
 	uri := ""
-	for _, k := range []string{"$id", "id"} {
+	for _, k := range schema.BaseURIKeywords() {
 		if v, ok := t.Document().Root.Get(k); ok && v.Kind() == source.String {
 			uri = v.Str()
 			break
@@ -565,7 +565,7 @@ func (m *model) findDead() []*sinfo {
 		if si.ignored {
 			continue
 		}
-		for _, kw := range []string{"$defs", "definitions"} {
+		for _, kw := range schema.DefinitionsKeywords() {
 			defs, ok := si.raw.Get(kw)
 			if !ok || defs.Kind() != source.Object {
 				continue

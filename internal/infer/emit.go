@@ -786,10 +786,7 @@ func isShape(o *sobj) bool {
 // canonical text) goes first; then the count is taken again, until no shape repeats. Its
 // walks keep stacks of their own.
 func extractDefs(root *sobj, draft *schema.Draft) {
-	defsKw := "$defs"
-	if draft.Version < 2019 {
-		defsKw = "definitions"
-	}
+	defsKw := draft.DefinitionsKeyword()
 	defs := &sobj{}
 	used := map[string]bool{}
 	for range 1000 {

@@ -50,19 +50,30 @@ const (
 	failMultiple
 )
 
-// annotationKeywords are copied from the --from schema as they are.
-var annotationKeywords = []string{"$id", "title", "description", "$comment", "default", "examples", "deprecated", "readOnly", "writeOnly"}
+// annotationKeywords are copied from the --from schema as they are: $id, $comment, and the
+// keyword model's annotations that never assert and hold no subschema (title, default, ...).
+var annotationKeywords = append([]string{"$id", "$comment"}, schema.KeywordNames(schema.AllDrafts, func(k *schema.Keyword) bool {
+	return k.Kind == schema.Annotation && !k.OnRequest && k.Shape == schema.NoSchema
+})...)
 
-// assertion keywords infer understands; any other keyword of the --from schema is dropped
-// with a note.
-var understood = map[string]bool{
-	"$schema": true, "$ref": true, "$defs": true, "definitions": true, "type": true, "properties": true,
-	"required": true, "additionalProperties": true, "items": true, "enum": true, "const": true,
-	"format": true, "pattern": true, "multipleOf": true, "minimum": true, "maximum": true,
-	"exclusiveMinimum": true, "exclusiveMaximum": true, "minLength": true, "maxLength": true,
-	"minItems": true, "maxItems": true, "minProperties": true, "maxProperties": true, "allOf": true,
-	"$anchor": true, "$dynamicAnchor": true, "$recursiveAnchor": true, "id": true, "$vocabulary": true,
-}
+// understood are the keywords infer reads in the --from schema: the model's core and
+// identifier keywords, which it reads past, and the keywords it writes itself (a list of
+// its own: what infer implements, not what a draft defines). Any other keyword of the
+// --from schema is dropped with a note.
+var understood = func() map[string]bool {
+	m := map[string]bool{}
+	for _, kw := range schema.KeywordNames(schema.AllDrafts, func(k *schema.Keyword) bool {
+		return k.Kind == schema.Core || k.Kind == schema.Identifier
+	}) {
+		m[kw] = true
+	}
+	for _, kw := range []string{"$ref", "type", "properties", "required", "additionalProperties", "items", "enum",
+		"const", "format", "pattern", "multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+		"minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "allOf"} {
+		m[kw] = true
+	}
+	return m
+}()
 
 func (n *node) virtObj() int64 {
 	if n.seed != nil && n.seed.types&kObject != 0 {

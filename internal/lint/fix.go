@@ -2,10 +2,12 @@ package lint
 
 import (
 	"encoding/json"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 )
 
@@ -108,18 +110,12 @@ func (f *file) fixIdx() *fixIndex {
 		return f.fx
 	}
 	x := &fixIndex{idAnc: map[string]bool{}, protExact: map[string]bool{}, protAnc: map[string]bool{}}
+	// A schema is kept whole when it declares an identifier of its draft, or an anchor of
+	// any draft (read as one by a tool that takes the schema for another draft).
+	anyAnchor := schema.KeywordNames(schema.AllDrafts, func(k *schema.Keyword) bool { return k.Anchor != schema.NoAnchor })
 	for _, n := range f.nodes {
-		if !n.isObject() {
-			continue
-		}
-		for _, k := range []string{"$id", "id", "$anchor", "$dynamicAnchor", "$recursiveAnchor"} {
-			if k == "id" && n.draft.Version != 4 || k == "$id" && n.draft.Version == 4 {
-				continue
-			}
-			if n.has(k) {
-				markAncestors(x.idAnc, n.ptr)
-				break
-			}
+		if n.isObject() && (slices.ContainsFunc(n.draft.Identifiers(), n.has) || slices.ContainsFunc(anyAnchor, n.has)) {
+			markAncestors(x.idAnc, n.ptr)
 		}
 	}
 	for _, t := range f.protected {

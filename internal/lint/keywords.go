@@ -39,6 +39,16 @@ func isAnnotation(kw string) bool {
 	return false
 }
 
+// idKeyword is the keyword that gives a schema of draft d its URI, as lint reads it: the
+// model's (schema.Draft.IDKeyword), and draft 4's id in OpenAPI 3.0, whose schemas lint
+// reads as draft 4's.
+func idKeyword(d *schema.Draft) string {
+	if k := d.IDKeyword(); k != "" {
+		return k
+	}
+	return schema.Draft4.IDKeyword()
+}
+
 // keywordTypes returns the instance types a keyword of draft d acts on, when it acts on
 // some types only.
 func keywordTypes(d *schema.Draft, kw string) (schema.TypeSet, bool) {

@@ -864,10 +864,7 @@ func (f *file) collectIDs(sev map[string]diag.Severity) {
 		if !n.isObject() {
 			continue
 		}
-		key := "$id"
-		if n.draft.Version == 4 {
-			key = "id"
-		}
+		key := idKeyword(n.draft)
 		idv, ok := n.get(key)
 		if !ok || idv.Kind() != source.String || strings.HasPrefix(idv.Str(), "#") || n.hasRefOld() {
 			continue

@@ -232,18 +232,17 @@ const (
 	kwUnknown
 )
 
-// openAPIKeywords are OpenAPI schema keywords that JSON Schema does not have.
-var openAPIKeywords = map[string]string{
-	"nullable":      `nullable is an OpenAPI keyword; in JSON Schema add "null" to type`,
-	"discriminator": "discriminator is an OpenAPI keyword; JSON Schema ignores it",
-	"xml":           "xml is an OpenAPI keyword; JSON Schema ignores it",
-	"externalDocs":  "externalDocs is an OpenAPI keyword; JSON Schema ignores it",
-}
+// openAPIHints say what JSON Schema has instead of an OpenAPI keyword, where saying that
+// JSON Schema ignores it is not enough.
+var openAPIHints = map[string]string{"nullable": `nullable is an OpenAPI keyword; in JSON Schema add "null" to type`}
 
-// apiKeywords are the keywords of the Schema Objects of OpenAPI 3.x and AsyncAPI documents
-// beyond JSON Schema's: known in the schemas of such a document.
-var apiKeywords = map[string]bool{"nullable": true, "discriminator": true, "xml": true, "externalDocs": true,
-	"example": true, "readOnly": true, "writeOnly": true, "deprecated": true}
+// apiKeyword reports a keyword of the Schema Objects of OpenAPI 3.x and AsyncAPI documents
+// beyond JSON Schema's (the model's entries of Support schema.OpenAPI, which OpenAPI 3.0's
+// dialect adds to draft 4): known in the schemas of such a document.
+func apiKeyword(k string) bool {
+	e, ok := schema.OpenAPI30.Keyword(k)
+	return ok && e.Support == schema.OpenAPI
+}
 
 // wrongDraftHints say what the declared draft uses instead.
 var wrongDraftHints = map[string]func(d *schema.Draft) string{
@@ -307,7 +306,7 @@ func classifyKeywordSlow(d *schema.Draft, k string) (keywordClass, string) {
 	switch {
 	case d.Defines(k), strings.HasPrefix(k, "x-"), vendorKeywords[k]:
 		return kwKnown, ""
-	case k == "$defs" && d.Version <= 7, k == "definitions":
+	case isDefinitionsKeyword(k):
 		return kwKnown, "" // locations for definitions, reached by pointer in every draft
 	case isAnnotation(k) && len(draftsOf(k)) > 0:
 		return kwKnown, "" // an annotation of another draft changes nothing
@@ -333,8 +332,11 @@ func classifyKeywordSlow(d *schema.Draft, k string) (keywordClass, string) {
 		}
 		return kwWrongDraft, msg
 	}
-	if msg, ok := openAPIKeywords[k]; ok {
-		return kwUnknown, msg
+	if apiKeyword(k) && k != "example" {
+		if msg, ok := openAPIHints[k]; ok {
+			return kwUnknown, msg
+		}
+		return kwUnknown, k + " is an OpenAPI keyword; JSON Schema ignores it"
 	}
 	if k == "example" {
 		return kwMisspelled, `example is not a JSON Schema keyword (OpenAPI has it); did you mean examples (an array)?`
@@ -352,7 +354,7 @@ func checkKeywords(c *checker, n *node, want keywordClass) {
 	for i := 0; i < n.val.Len(); i++ {
 		k := n.val.Key(i)
 		class, msg := classifyKeyword(n.draft, k)
-		if class != want || c.f.api && apiKeywords[k] {
+		if class != want || c.f.api && apiKeyword(k) {
 			continue
 		}
 		if class == kwUnknown && msg == "" {
@@ -517,17 +519,14 @@ func checkPortableAnchors(c *checker, n *node) {
 		}
 	}
 	if n.draft.Version >= 2019 {
-		for _, kw := range []string{"$anchor", "$dynamicAnchor"} {
+		for _, kw := range n.draft.Anchors() {
 			if s, ok := n.str(kw); ok {
 				check(kw, s)
 			}
 		}
 		return
 	}
-	key := "$id"
-	if n.draft.Version == 4 {
-		key = "id"
-	}
+	key := idKeyword(n.draft)
 	if s, ok := n.str(key); ok && strings.HasPrefix(s, "#") {
 		check(key, s[1:])
 	}

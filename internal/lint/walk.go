@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -152,10 +153,7 @@ func (w *walker) walk(v source.Value, ptr string, parent *node, kw, key string, 
 		n.ignore = ig
 	}
 	// A subschema may change dialect when it starts a resource (2019-09 and later).
-	idKey := "$id"
-	if n.draft.Version == 4 {
-		idKey = "id"
-	}
+	idKey := idKeyword(n.draft)
 	_, hasRef := v.Get("$ref")
 	if idv, ok := v.Get(idKey); ok && idv.Kind() == source.String && !(hasRef && n.draft.Version <= 7) {
 		id := idv.Str()
@@ -179,14 +177,9 @@ func (w *walker) walk(v source.Value, ptr string, parent *node, kw, key string, 
 			}
 		}
 	}
-	if n.draft.Version >= 2019 {
-		for _, akw := range []string{"$anchor", "$dynamicAnchor"} {
-			if akw == "$dynamicAnchor" && n.draft.Version < 2020 {
-				continue
-			}
-			if a, ok := v.Get(akw); ok && a.Kind() == source.String {
-				w.f.addAnchor(n.resource, a.Str(), ptr)
-			}
+	for _, akw := range n.draft.Anchors() {
+		if a, ok := v.Get(akw); ok && a.Kind() == source.String {
+			w.f.addAnchor(n.resource, a.Str(), ptr)
 		}
 	}
 	refSiblingsInert := n.draft.Version <= 7 && hasRef
@@ -197,11 +190,9 @@ func (w *walker) walk(v source.Value, ptr string, parent *node, kw, key string, 
 		if sh == 0 {
 			continue
 		}
-		childInert := inert || (refSiblingsInert && name != "definitions" && name != "$defs")
-		if name == "$defs" && n.draft.Version < 2019 || name == "definitions" {
-			// Conventional locations: never evaluated in place, reached by reference.
-			childInert = inert
-		}
+		// Places of definitions are never evaluated in place (reached by reference): $ref
+		// does not make them inert.
+		childInert := inert || (refSiblingsInert && !isDefinitionsKeyword(name))
 		base := ptr + "/" + source.EscapeToken(name)
 		switch sh {
 		case schema.OneSchema:
@@ -233,5 +224,6 @@ func (w *walker) walk(v source.Value, ptr string, parent *node, kw, key string, 
 	}
 }
 
-// isDefinitionsKeyword reports keywords that hold reusable definitions.
-func isDefinitionsKeyword(kw string) bool { return kw == "definitions" || kw == "$defs" }
+// isDefinitionsKeyword reports keywords that hold reusable definitions in some draft
+// (schema.DefinitionsKeywords).
+func isDefinitionsKeyword(kw string) bool { return slices.Contains(schema.DefinitionsKeywords(), kw) }

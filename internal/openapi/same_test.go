@@ -1,6 +1,12 @@
 package openapi
 
-import "testing"
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
 
 func TestSameAndTarget(t *testing.T) {
 	a := open(t, "a.json", `{"openapi": "3.1.0", "components": {"schemas": {
@@ -65,6 +71,29 @@ func TestSameAndTarget(t *testing.T) {
 		vb, _ := x.Src.Root.Pointer(pq[1])
 		if sameValue(va, vb) {
 			t.Errorf("%s and %s are the same", pq[0], pq[1])
+		}
+	}
+}
+
+// Same refuses a schema that holds an identifier, an anchor, a reference other than $ref or
+// a $schema anywhere inside it (the keyword model's, of 2019-09 and 2020-12), and not one
+// with a property named id.
+func TestSameRefusesIdentifiers(t *testing.T) {
+	t.Parallel()
+	want := []string{"$anchor", "$dynamicAnchor", "$dynamicRef", "$id", "$recursiveAnchor", "$recursiveRef", "$schema"}
+	var got []string
+	for kw := range unclean {
+		got = append(got, kw)
+	}
+	slices.Sort(got)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("unclean keywords (-want +got):\n%s", diff)
+	}
+	it := &Item{}
+	for _, kw := range append(want, "id") {
+		d := open(t, "a.json", fmt.Sprintf(`{"openapi": "3.1.0", "components": {"schemas": {"K": {"properties": {"a": {%q: "#x"}}}}}}`, kw))
+		if got := Same(d, it, "/components/schemas/K", d, it, "/components/schemas/K"); got != (kw == "id") {
+			t.Errorf("Same with %s inside = %v", kw, got)
 		}
 	}
 }

@@ -81,7 +81,8 @@ func newGen(ctx context.Context, root *schema.Schema, opts *Options) *gen {
 		if _, isBool := s.Bool(); isBool {
 			return true
 		}
-		if v, ok := s.Keyword("$dynamicAnchor"); ok && v.Kind() == source.String && s.Draft.Version >= 2020 {
+		dyn, rec := s.Draft.AnchorKeyword(schema.DynamicAnchor), s.Draft.AnchorKeyword(schema.RecursiveAnchor)
+		if v, ok := s.Keyword(dyn); ok && dyn != "" && v.Kind() == source.String {
 			m := g.dynAnchors[s.BaseURI()]
 			if m == nil {
 				m = map[string]*schema.Schema{}
@@ -89,7 +90,7 @@ func newGen(ctx context.Context, root *schema.Schema, opts *Options) *gen {
 			}
 			m[v.Str()] = s
 		}
-		if v, ok := s.Keyword("$recursiveAnchor"); ok && v.Kind() == source.Bool && v.Bool() && s.Draft.Version == 2019 {
+		if v, ok := s.Keyword(rec); ok && rec != "" && v.Kind() == source.Bool && v.Bool() {
 			g.recAnchors[s.BaseURI()] = s
 		}
 		return true
@@ -520,7 +521,8 @@ func (g *gen) types(c *conj) typeSet {
 	return t
 }
 
-// onlyType reports a schema whose only assertion is type.
+// onlyType reports a schema whose only assertion is type. Its list is sample's choice of
+// the keywords beside type that leave a schema a bare type (not a kind of the model).
 func onlyType(s *schema.Schema) bool {
 	for _, k := range s.Keywords() {
 		switch k {

@@ -47,10 +47,20 @@ func (g *gen) unsatisfiable(s *schema.Schema) *reason {
 	return r
 }
 
-// annotationOnly are the keywords that assert nothing.
-var annotationOnly = map[string]bool{"$schema": true, "$id": true, "id": true, "$comment": true, "title": true,
-	"description": true, "default": true, "examples": true, "deprecated": true, "readOnly": true, "writeOnly": true,
-	"$defs": true, "definitions": true, "$anchor": true, "$vocabulary": true}
+// annotationOnly are the keywords that assert nothing, from the keyword model: core
+// keywords, base URIs and plain anchors (not the dynamic and recursive anchors, which
+// change what a dynamic reference reaches), and annotations that never assert and hold no
+// subschema.
+var annotationOnly = func() map[string]bool {
+	m := map[string]bool{}
+	for _, name := range schema.KeywordNames(schema.AllDrafts, func(k *schema.Keyword) bool {
+		return k.Kind == schema.Core || k.Kind == schema.Identifier && (k.Anchor == schema.NoAnchor || k.Anchor == schema.PlainAnchor) ||
+			k.Kind == schema.Annotation && !k.OnRequest && k.Shape == schema.NoSchema
+	}) {
+		m[name] = true
+	}
+	return m
+}()
 
 // vacuous reports a schema that accepts every value on its own: true, or an object with
 // only annotations.

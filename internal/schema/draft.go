@@ -13,19 +13,18 @@ type Draft struct {
 	Name    string // "draft-07", "2020-12", ...
 	Version int    // 4, 6, 7, 2019, 2020
 	URL     string // the meta-schema's canonical URI
-	idKey   string // "id" (draft 4), "$id", or "" (OpenAPI 3.0: no identifier keyword)
 	vocabs  []string
 	oas30   bool // OpenAPI 3.0: nullable extends type
 }
 
 // The drafts jstk supports.
 var (
-	Draft4    = &Draft{Name: "draft-04", Version: 4, URL: "http://json-schema.org/draft-04/schema", idKey: "id"}
-	Draft6    = &Draft{Name: "draft-06", Version: 6, URL: "http://json-schema.org/draft-06/schema", idKey: "$id"}
-	Draft7    = &Draft{Name: "draft-07", Version: 7, URL: "http://json-schema.org/draft-07/schema", idKey: "$id"}
-	Draft2019 = &Draft{Name: "2019-09", Version: 2019, URL: "https://json-schema.org/draft/2019-09/schema", idKey: "$id",
+	Draft4    = &Draft{Name: "draft-04", Version: 4, URL: "http://json-schema.org/draft-04/schema"}
+	Draft6    = &Draft{Name: "draft-06", Version: 6, URL: "http://json-schema.org/draft-06/schema"}
+	Draft7    = &Draft{Name: "draft-07", Version: 7, URL: "http://json-schema.org/draft-07/schema"}
+	Draft2019 = &Draft{Name: "2019-09", Version: 2019, URL: "https://json-schema.org/draft/2019-09/schema",
 		vocabs: []string{"core", "applicator", "validation", "meta-data", "format", "content"}}
-	Draft2020 = &Draft{Name: "2020-12", Version: 2020, URL: "https://json-schema.org/draft/2020-12/schema", idKey: "$id",
+	Draft2020 = &Draft{Name: "2020-12", Version: 2020, URL: "https://json-schema.org/draft/2020-12/schema",
 		vocabs: []string{"core", "applicator", "unevaluated", "validation", "meta-data", "format-annotation", "content"}}
 )
 
@@ -162,5 +161,12 @@ func metaDocument(u string) (*source.Document, bool) {
 	return d.(*source.Document), true
 }
 
-// IDKeyword is the keyword that gives a schema its URI: "id" in draft 4, "$id" after.
-func (d *Draft) IDKeyword() string { return d.idKey }
+// IDKeyword is the keyword that gives a schema its URI, from the keyword model: "id" in
+// draft 4, "$id" after, "" in OpenAPI 3.0 (no identifier keyword, though the model keeps
+// draft 4's entries for it).
+func (d *Draft) IDKeyword() string {
+	if d.oas30 {
+		return ""
+	}
+	return baseURIKeyword[draftSlot(d)]
+}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/jstk-dev/jstk/internal/bundle"
 	"github.com/jstk-dev/jstk/internal/catalog"
 	"github.com/jstk-dev/jstk/internal/coverage"
@@ -475,5 +477,164 @@ func TestKeywordModelCatchesNewKeywords(t *testing.T) {
 	restore()
 	if _, ok := schema.Draft2020.Keyword("eachValue"); ok {
 		t.Error("the model keeps the made-up keyword after restoring")
+	}
+}
+
+// A made-up anchor keyword added to the model reaches the engines that index anchors from
+// the model's Draft.Anchors (the compiler, lint, bundle, catalog): a reference to the anchor it names
+// resolves in each of them, and lint's rules on anchors see it. Not parallel: it changes the model while it runs.
+func TestKeywordModelNewAnchor(t *testing.T) {
+	const (
+		target = `{"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {"a": {"$label": "x", "type": "string"}}}`
+		local  = `{"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {"a": {"$label": "x", "type": "string"}}, "$ref": "#x"}`
+		remote = `{"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": "other.json#x"}`
+	)
+	check := func() map[string]error {
+		out := map[string]error{}
+		fs, err := runLint(local)
+		if err == nil && hasFinding(fs, "/$ref", "unresolved-ref", "unknown-local-ref") {
+			err = fmt.Errorf("lint does not resolve #x: %+v", fs)
+		}
+		out["lint"] = err
+		// Lint keeps a definition that declares an anchor (fixes and orphan-definitions
+		// leave it), and checks the anchor's name.
+		const alone = `{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "$defs": {"a": {"$label": "_x"}}}`
+		fs, err = runLint(alone)
+		if err == nil && (hasFinding(fs, "/$defs/a", "orphan-definitions") || !hasFinding(fs, "/$defs/a/$label", "portable-anchor-names")) {
+			err = fmt.Errorf("lint does not take $label for an anchor in %s: %+v", alone, fs)
+		}
+		out["lint (definitions)"] = err
+		w, err := catalog.Scan(context.Background(), workspace.Memory(map[string]string{"s.json": local}), nil)
+		if err == nil && (len(w.Entries()) != 1 || w.Entries()[0].UnresolvedRefs != 0) {
+			err = fmt.Errorf("catalog does not resolve #x: %+v", w.Entries())
+		}
+		out["catalog"] = err
+		fsys := workspace.Memory(map[string]string{"s.json": remote, "other.json": target})
+		doc, err := schema.ParseDocument("s.json", []byte(remote), nil)
+		if err == nil {
+			_, err = bundle.Bundle(context.Background(), "s.json", schema.FileURI(fsys.Abs("s.json")), doc,
+				&bundle.Options{Loader: &schema.Loader{FS: fsys}})
+		}
+		out["bundle"] = err
+		c := schema.NewCompiler(&schema.Options{NoMetaValidation: true})
+		doc, err = schema.ParseDocument("s.json", []byte(local), nil)
+		if err == nil {
+			if err = c.AddDocument("https://jstk.test/s.json", doc); err == nil {
+				_, err = c.Compile("https://jstk.test/s.json")
+			}
+		}
+		out["schema (compiler)"] = err
+		return out
+	}
+	// Without $label in the model, no engine finds the anchor.
+	for name, err := range check() {
+		if err == nil {
+			t.Errorf("%s resolves an anchor the model does not know", name)
+		}
+	}
+	restore := schema.AddKeywords(schema.Keyword{Name: "$label", Kind: schema.Identifier, Types: schema.TypeAll,
+		Drafts: schema.InDraft2020, Support: schema.Defined, Anchor: schema.PlainAnchor})
+	defer restore()
+	if diff := cmp.Diff([]string{"$anchor", "$dynamicAnchor", "$label"}, schema.Draft2020.Anchors()); diff != "" {
+		t.Fatalf("Draft2020.Anchors with $label: %s", diff)
+	}
+	for name, err := range check() {
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// A made-up OpenAPI keyword added to the model (Support OpenAPI) reaches lint: a JSON
+// Schema that uses it is told it is an OpenAPI keyword, and the schemas of an OpenAPI
+// document know it. Not parallel: it changes the model while it runs.
+func TestKeywordModelNewOpenAPIKeyword(t *testing.T) {
+	fsys := workspace.Memory(map[string]string{
+		"s.json":   `{"$schema": "https://json-schema.org/draft/2020-12/schema", "sortKey": "a"}`,
+		"api.json": `{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {}, "components": {"schemas": {"A": {"type": "object", "sortKey": "a"}}}}`,
+	})
+	check := func(srcs ...lint.Source) (jsonSchema, api []lint.Finding) {
+		t.Helper()
+		for _, src := range srcs {
+			res, err := lint.Run(context.Background(), []lint.Source{src}, fsys, &lint.Options{Workers: 1, Rules: map[string]lint.Setting{"all": "on"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range res.Findings {
+				if strings.HasSuffix(f.Pointer, "/sortKey") {
+					if src.Name == "s.json" {
+						jsonSchema = append(jsonSchema, f)
+					} else {
+						api = append(api, f)
+					}
+				}
+			}
+		}
+		return jsonSchema, api
+	}
+	const msg = "sortKey is an OpenAPI keyword; JSON Schema ignores it"
+	jsonSrc, apiSrc := lint.Source{Name: "s.json", Path: "s.json"}, lint.Source{Name: "api.json", Path: "api.json", Pointer: "/components/schemas/A"}
+	// Before: the OpenAPI document's schema is told sortKey is unknown. (Not the JSON
+	// Schema: lint keeps what it decided about a name in a draft for the life of the
+	// process, as the model does not change outside tests.)
+	if _, api := check(apiSrc); len(api) != 1 {
+		t.Fatalf("before sortKey is in the model, lint on an OpenAPI document's schema: %+v, want one finding", api)
+	}
+	restore := schema.AddKeywords(schema.Keyword{Name: "sortKey", Kind: schema.Annotation, Types: schema.TypeAll,
+		Drafts: schema.InOpenAPI30, Support: schema.OpenAPI})
+	defer restore()
+	js, api := check(jsonSrc, apiSrc)
+	if len(js) != 1 || js[0].Rule != "unknown-keyword" || js[0].Message != msg {
+		t.Errorf("lint on a JSON Schema with sortKey: %+v, want one unknown-keyword: %s", js, msg)
+	}
+	if len(api) != 0 {
+		t.Errorf("lint on an OpenAPI document's schema with sortKey: %+v, want nothing", api)
+	}
+}
+
+// A made-up place of reusable schemas added to the model reaches catalog, which counts the
+// definitions a schema's root holds in every such place (schema.DefinitionsKeywords), and
+// lint, which reports the definitions nothing references. Not parallel: it changes the
+// model while it runs.
+func TestKeywordModelNewDefinitionsPlace(t *testing.T) {
+	const text = `{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "$defs": {"a": {}}, "$library": {"b": {}, "c": {}}}`
+	orphans := func() (n int) {
+		t.Helper()
+		fs, err := runLint(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range fs {
+			if f.Rule == "orphan-definitions" && strings.HasPrefix(f.Pointer, "/$library/") {
+				n++
+			}
+		}
+		return n
+	}
+	defs := func() int {
+		t.Helper()
+		w, err := catalog.Scan(context.Background(), workspace.Memory(map[string]string{"s.json": text}), nil)
+		if err != nil || len(w.Entries()) != 1 {
+			t.Fatalf("catalog.Scan: %v, %+v", err, w)
+		}
+		return w.Entries()[0].Defs
+	}
+	if got, orphaned := defs(), orphans(); got != 1 || orphaned != 0 {
+		t.Fatalf("before $library is in the model, catalog counts %d definitions (want 1), lint %d orphans under it (want 0)", got, orphaned)
+	}
+	restore := schema.AddKeywords(schema.Keyword{Name: "$library", Kind: schema.Core, Shape: schema.SchemaMap,
+		Types: schema.TypeAll, Drafts: schema.InDraft2020, Support: schema.Defined})
+	defer restore()
+	if diff := cmp.Diff([]string{"$defs", "$library", "definitions"}, schema.DefinitionsKeywords()); diff != "" {
+		t.Errorf("DefinitionsKeywords with $library: %s", diff)
+	}
+	if schema.Draft2020.DefinitionsKeyword() != "$defs" {
+		t.Errorf("Draft2020.DefinitionsKeyword() = %q with $library, want $defs", schema.Draft2020.DefinitionsKeyword())
+	}
+	if got := defs(); got != 3 {
+		t.Errorf("catalog counts %d definitions with $library in the model, want 3", got)
+	}
+	if got := orphans(); got != 2 {
+		t.Errorf("lint reports %d orphan definitions under $library, want 2", got)
 	}
 }

@@ -336,7 +336,7 @@ func (x *Index) read(name string, prev map[string]indexedFile, keep bool, buf *[
 	if err != nil || doc.Root.Kind() != source.Object {
 		return f
 	}
-	for _, key := range []string{"$id", "id"} {
+	for _, key := range BaseURIKeywords() { // the byte test above names them too, to spare parsing
 		if id, ok := doc.Root.Get(key); ok && id.Kind() == source.String {
 			if u, err := url.Parse(id.Str()); err == nil && u.IsAbs() {
 				u.Fragment, u.RawFragment = "", ""

@@ -146,7 +146,7 @@ func compileDynamicRef(r *kwReader) {
 	x.dynRef = t
 	_, frag, _ := ResolveURI(s.res.uri, dv.Str())
 	if frag != "" && t.res.dynamic[frag] {
-		if av, ok := t.Value().Get("$dynamicAnchor"); ok && av.Str() == frag {
+		if av, ok := t.Value().Get(t.Draft.AnchorKeyword(DynamicAnchor)); ok && av.Str() == frag {
 			x.dynAnchor = frag
 		}
 	}

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/jstk-dev/jstk/internal/source"
@@ -79,10 +80,15 @@ const (
 	// (const, contains and propertyNames in draft 4; if, then and else in drafts 4 and 6),
 	// as other validators and editors do.
 	Lenient
+	// OpenAPI: a keyword of OpenAPI's Schema Object beyond draft 4's, in the OpenAPI 3.0
+	// dialect (InOpenAPI30): nullable, which extends type, and annotations. No JSON
+	// Schema draft defines it (Defines is false), and the Schema Objects of OpenAPI 3.x and
+	// AsyncAPI documents know it, whatever their dialect.
+	OpenAPI
 )
 
-// DraftSet is a set of the drafts of Drafts. OpenAPI 3.0 belongs to it when draft 4 does
-// (OpenAPI30 is read as draft 4 is).
+// DraftSet is a set of the drafts of Drafts, and of the OpenAPI 3.0 dialect. OpenAPI 3.0
+// belongs to it when draft 4 does (OpenAPI30 is read as draft 4 is) or InOpenAPI30 does.
 type DraftSet uint8
 
 // The drafts, one bit each.
@@ -92,13 +98,22 @@ const (
 	InDraft7
 	InDraft2019
 	InDraft2020
+	// InOpenAPI30: the keywords the OpenAPI 3.0 dialect adds to draft 4's (Support
+	// OpenAPI); not one of AllDrafts.
+	InOpenAPI30
 
 	AllDrafts = InDraft4 | InDraft6 | InDraft7 | InDraft2019 | InDraft2020
 )
 
-// draftSlot is the index of a draft's bit (0 for draft 4 and OpenAPI 3.0, 4 for 2020-12).
+// slots is the number of draftSlot's values: the five drafts and OpenAPI 3.0.
+const slots = 6
+
+// draftSlot is the index of a draft's bit (0 for draft 4, 4 for 2020-12, 5 for OpenAPI
+// 3.0).
 func draftSlot(d *Draft) int {
 	switch {
+	case d.oas30:
+		return 5
 	case d.Version <= 4:
 		return 0
 	case d.Version == 6:
@@ -112,9 +127,11 @@ func draftSlot(d *Draft) int {
 }
 
 // Has reports whether d belongs to the set.
-func (s DraftSet) Has(d *Draft) bool { return s&(1<<draftSlot(d)) != 0 }
+func (s DraftSet) Has(d *Draft) bool {
+	return s&(1<<draftSlot(d)) != 0 || d.oas30 && s&InDraft4 != 0
+}
 
-// Drafts lists the drafts of the set, oldest first.
+// Drafts lists the drafts of the set (of Drafts: not OpenAPI 3.0), oldest first.
 func (s DraftSet) Drafts() []*Draft {
 	var out []*Draft
 	for _, d := range Drafts {
@@ -153,7 +170,26 @@ type Keyword struct {
 	// Fails marks a keyword at which the evaluator reports a failing instance itself (not
 	// only through the errors of its subschemas).
 	Fails bool
+	// Anchor says which anchor an identifier names (NoAnchor for id and $id, which name a
+	// base URI, and for the other kinds).
+	Anchor AnchorKind
 }
+
+// AnchorKind says what kind of anchor an identifier keyword names.
+type AnchorKind uint8
+
+// The kinds of anchors.
+const (
+	NoAnchor AnchorKind = iota
+	// PlainAnchor: the keyword's string value names the schema in its resource ($anchor).
+	PlainAnchor
+	// DynamicAnchor: a plain anchor that $dynamicRef also reaches through the dynamic
+	// scope ($dynamicAnchor).
+	DynamicAnchor
+	// RecursiveAnchor: the keyword's value true makes the resource a target of
+	// $recursiveRef ($recursiveAnchor); it names nothing.
+	RecursiveAnchor
+)
 
 // Sets of drafts the table uses.
 const (
@@ -172,9 +208,9 @@ var keywordTable = []Keyword{
 	{Name: "$vocabulary", Kind: Core, Types: TypeAll, Drafts: from19, Support: Defined},
 	{Name: "id", Kind: Identifier, Types: TypeAll, Drafts: InDraft4, Support: Defined},
 	{Name: "$id", Kind: Identifier, Types: TypeAll, Drafts: from6, Support: Defined},
-	{Name: "$anchor", Kind: Identifier, Types: TypeAll, Drafts: from19, Support: Defined},
-	{Name: "$recursiveAnchor", Kind: Identifier, Types: TypeAll, Drafts: InDraft2019, Support: Defined},
-	{Name: "$dynamicAnchor", Kind: Identifier, Types: TypeAll, Drafts: InDraft2020, Support: Defined},
+	{Name: "$anchor", Kind: Identifier, Types: TypeAll, Drafts: from19, Support: Defined, Anchor: PlainAnchor},
+	{Name: "$recursiveAnchor", Kind: Identifier, Types: TypeAll, Drafts: InDraft2019, Support: Defined, Anchor: RecursiveAnchor},
+	{Name: "$dynamicAnchor", Kind: Identifier, Types: TypeAll, Drafts: InDraft2020, Support: Defined, Anchor: DynamicAnchor},
 	{Name: "$ref", Kind: Reference, Types: TypeAll, Drafts: AllDrafts, Support: Defined},
 	{Name: "$recursiveRef", Kind: Reference, Types: TypeAll, Drafts: InDraft2019, Support: Defined},
 	{Name: "$dynamicRef", Kind: Reference, Types: TypeAll, Drafts: InDraft2020, Support: Defined},
@@ -258,35 +294,75 @@ var keywordTable = []Keyword{
 	{Name: "readOnly", Kind: Annotation, Types: TypeAll, Drafts: from7, Support: Defined},
 	{Name: "writeOnly", Kind: Annotation, Types: TypeAll, Drafts: from7, Support: Defined},
 	{Name: "deprecated", Kind: Annotation, Types: TypeAll, Drafts: from19, Support: Defined},
+
+	// OpenAPI 3.0's Schema Object (read as draft 4 with these): nullable adds null to the
+	// types that type names; the rest annotate.
+	{Name: "nullable", Kind: Assertion, Types: TypeAll, Drafts: InOpenAPI30, Support: OpenAPI},
+	{Name: "discriminator", Kind: Annotation, Types: TypeObject, Drafts: InOpenAPI30, Support: OpenAPI},
+	{Name: "xml", Kind: Annotation, Types: TypeAll, Drafts: InOpenAPI30, Support: OpenAPI},
+	{Name: "externalDocs", Kind: Annotation, Types: TypeAll, Drafts: InOpenAPI30, Support: OpenAPI},
+	{Name: "example", Kind: Annotation, Types: TypeAll, Drafts: InOpenAPI30, Support: OpenAPI},
+	{Name: "readOnly", Kind: Annotation, Types: TypeAll, Drafts: InOpenAPI30, Support: OpenAPI},
+	{Name: "writeOnly", Kind: Annotation, Types: TypeAll, Drafts: InOpenAPI30, Support: OpenAPI},
+	{Name: "deprecated", Kind: Annotation, Types: TypeAll, Drafts: InOpenAPI30, Support: OpenAPI},
 }
 
 // byDraft indexes the table: the entry of each name in each draft (by draftSlot);
-// refKeywords lists the reference keywords of each draft, in table order.
+// refKeywords, identifiers and anchors list the reference keywords, the identifier
+// keywords and the anchor keywords (PlainAnchor, DynamicAnchor) of each draft, in table
+// order.
 var (
-	byDraft     [5]map[string]*Keyword
-	refKeywords [5][]string
+	byDraft     [slots]map[string]*Keyword
+	refKeywords [slots][]string
+	identifiers [slots][]string
+	anchors     [slots][]string
+	// baseURIKeyword is each draft's identifier that names a base URI (Anchor NoAnchor),
+	// anchorKeyword its identifier of each kind of anchor.
+	baseURIKeyword [slots]string
+	anchorKeyword  [slots][RecursiveAnchor + 1]string
+	// baseURIKeywords and definitionsKeywords are BaseURIKeywords and DefinitionsKeywords.
+	baseURIKeywords, definitionsKeywords []string
 )
 
 func init() { indexKeywords() }
 
-// indexKeywords builds byDraft from the table.
+// indexKeywords builds byDraft and the lists from the table.
 func indexKeywords() {
 	for i := range byDraft {
 		byDraft[i] = make(map[string]*Keyword, len(keywordTable))
-		refKeywords[i] = nil
+		refKeywords[i], identifiers[i], anchors[i], baseURIKeyword[i] = nil, nil, nil, ""
+		anchorKeyword[i] = [RecursiveAnchor + 1]string{}
 	}
 	for i := range keywordTable {
 		k := &keywordTable[i]
 		for slot := range byDraft {
-			if k.Drafts&(1<<slot) == 0 {
+			in := k.Drafts&(1<<slot) != 0
+			if slot == draftSlot(OpenAPI30) {
+				in = k.Drafts&(InDraft4|InOpenAPI30) != 0
+			}
+			if !in {
 				continue
 			}
 			byDraft[slot][k.Name] = k
-			if k.Kind == Reference {
+			switch {
+			case k.Kind == Reference:
 				refKeywords[slot] = append(refKeywords[slot], k.Name)
+			case k.Kind == Identifier:
+				identifiers[slot] = append(identifiers[slot], k.Name)
+				switch k.Anchor {
+				case PlainAnchor, DynamicAnchor:
+					anchors[slot] = append(anchors[slot], k.Name)
+				case NoAnchor:
+					baseURIKeyword[slot] = k.Name
+				}
+				if k.Anchor != NoAnchor {
+					anchorKeyword[slot][k.Anchor] = k.Name
+				}
 			}
 		}
 	}
+	baseURIKeywords = newestFirst(func(k *Keyword) bool { return k.Kind == Identifier && k.Anchor == NoAnchor })
+	definitionsKeywords = newestFirst(func(k *Keyword) bool { return k.Kind == Core && k.Shape == SchemaMap })
 }
 
 // Keywords lists every entry of the model, in its order. The entries are the model's own:
@@ -332,6 +408,84 @@ func (d *Draft) IndexedShape(kw string) Shape {
 // RefKeywords lists the draft's reference keywords: $ref, with $recursiveRef in 2019-09
 // and $dynamicRef in 2020-12. The slice is the model's own: callers must not modify it.
 func (d *Draft) RefKeywords() []string { return refKeywords[draftSlot(d)] }
+
+// Identifiers lists the draft's identifier keywords (Kind Identifier): id in draft 4, $id
+// after it, $anchor from 2019-09, with $recursiveAnchor in 2019-09 and $dynamicAnchor in
+// 2020-12. OpenAPI 3.0 keeps draft 4's entries, id among them, though the compiler reads
+// no identifier there (its IDKeyword is ""). The slice is the model's own:
+// callers must not modify it.
+func (d *Draft) Identifiers() []string { return identifiers[draftSlot(d)] }
+
+// Anchors lists the draft's keywords whose string value names an anchor (Anchor
+// PlainAnchor or DynamicAnchor): $anchor from 2019-09, with $dynamicAnchor in 2020-12;
+// none before 2019-09, where an anchor is written as an id or $id "#name". The slice is
+// the model's own: callers must not modify it.
+func (d *Draft) Anchors() []string { return anchors[draftSlot(d)] }
+
+// AnchorKeyword returns the draft's keyword of anchors of the given kind ($dynamicAnchor
+// for DynamicAnchor in 2020-12, $recursiveAnchor for RecursiveAnchor in 2019-09, ...), or
+// "" when the draft has none.
+func (d *Draft) AnchorKeyword(kind AnchorKind) string {
+	if kind > RecursiveAnchor {
+		return ""
+	}
+	return anchorKeyword[draftSlot(d)][kind]
+}
+
+// BaseURIKeywords lists the keywords that give a schema its URI in some draft (Kind
+// Identifier, Anchor NoAnchor), the newest draft's first: "$id", "id". For reading a
+// document before its draft is known. The slice is the model's own: callers must not
+// modify it.
+func BaseURIKeywords() []string { return baseURIKeywords }
+
+// DefinitionsKeywords lists the places of reusable schemas of every draft (core keywords
+// holding a map of schemas), the newest draft's first: "$defs", "definitions". For
+// reading a document before its draft is known. The slice is the model's own: callers
+// must not modify it.
+func DefinitionsKeywords() []string { return definitionsKeywords }
+
+// newestFirst lists the names of the entries of the drafts that match, ordered by the
+// newest draft that defines each (Support Defined), newest first; ties in table order.
+func newestFirst(match func(k *Keyword) bool) []string {
+	names := KeywordNames(AllDrafts, match)
+	newest := func(name string) int {
+		for slot := draftSlot(Draft2020); slot >= 0; slot-- {
+			if k, ok := byDraft[slot][name]; ok && k.Support == Defined {
+				return slot
+			}
+		}
+		return -1
+	}
+	slices.SortStableFunc(names, func(a, b string) int { return newest(b) - newest(a) })
+	return names
+}
+
+// DefinitionsKeyword returns the draft's own place of reusable schemas (of
+// DefinitionsKeywords, the one it defines): definitions up to draft 7 (and OpenAPI 3.0),
+// $defs from 2019-09.
+func (d *Draft) DefinitionsKeyword() string {
+	for _, name := range DefinitionsKeywords() {
+		if k, ok := d.Keyword(name); ok && k.Support == Defined {
+			return name
+		}
+	}
+	return ""
+}
+
+// KeywordNames lists, in the table's order and once each, the names of the entries about
+// some draft of ds (InOpenAPI30 included) that match.
+func KeywordNames(ds DraftSet, match func(k *Keyword) bool) []string {
+	var out []string
+	seen := map[string]bool{}
+	for i := range keywordTable {
+		k := &keywordTable[i]
+		if k.Drafts&ds != 0 && !seen[k.Name] && match(k) {
+			seen[k.Name] = true
+			out = append(out, k.Name)
+		}
+	}
+	return out
+}
 
 // TypeSet is a set of classes of JSON values. Numbers are split three ways, because the
 // drafts disagree on what an integer is: draft 4 counts 1.0 as a number but not an

@@ -15,7 +15,7 @@ import (
 // holds one of its values.
 func TestKeywordTableWellFormed(t *testing.T) {
 	t.Parallel()
-	for _, d := range Drafts {
+	for _, d := range append([]*Draft{OpenAPI30}, Drafts...) {
 		seen := map[string]bool{}
 		for _, k := range Keywords() {
 			if !k.Drafts.Has(d) {
@@ -29,10 +29,14 @@ func TestKeywordTableWellFormed(t *testing.T) {
 	}
 	for _, k := range Keywords() {
 		switch {
-		case k.Name == "" || k.Kind.String() == "unknown" || k.Support < Defined || k.Support > Lenient:
+		case k.Name == "" || k.Kind.String() == "unknown" || k.Support < Defined || k.Support > OpenAPI:
 			t.Errorf("%+v: empty name, kind or support", k)
-		case k.Drafts == 0 || k.Drafts&^AllDrafts != 0:
+		case k.Drafts == 0 || k.Drafts&^AllDrafts != 0 && k.Drafts != InOpenAPI30:
 			t.Errorf("%s: drafts %b", k.Name, k.Drafts)
+		case (k.Drafts == InOpenAPI30) != (k.Support == OpenAPI):
+			t.Errorf("%s: OpenAPI 3.0's own keywords, and only they, have Support OpenAPI", k.Name)
+		case (k.Anchor != NoAnchor) != (k.Kind == Identifier && strings.Contains(k.Name, "nchor")):
+			t.Errorf("%s: a %s with anchor kind %d", k.Name, k.Kind, k.Anchor)
 		case k.Types == 0 || k.Types&^TypeAll != 0:
 			t.Errorf("%s: types %b", k.Name, k.Types)
 		case k.Shape > DepsMap:
@@ -125,6 +129,109 @@ func TestKeywordTableMatchesMetaSchemas(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%s: the model's keywords (+) against the meta-schemas' (-):\n%s", d, diff)
 		}
+	}
+}
+
+// The OpenAPI 3.0 dialect is draft 4's keywords with the entries of Support OpenAPI: the
+// properties of the meta-schema jstk embeds for it that draft 4's does not describe.
+func TestKeywordTableOpenAPI30(t *testing.T) {
+	t.Parallel()
+	data, err := metaFS.ReadFile("metaschemas/oas/3.0/dialect.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := source.ParseJSON("dialect.json", data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	props, _ := doc.Root.Get("properties")
+	var want []string
+	for i := 0; i < props.Len(); i++ {
+		if _, ok := Draft4.Keyword(props.Key(i)); !ok {
+			want = append(want, props.Key(i))
+		}
+	}
+	got := KeywordNames(InOpenAPI30, func(k *Keyword) bool { return k.Support == OpenAPI })
+	sort.Strings(want)
+	sort.Strings(got)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("OpenAPI 3.0's own keywords (+) against its meta-schema's (-):\n%s", diff)
+	}
+	for _, name := range got {
+		k, ok := OpenAPI30.Keyword(name)
+		if !ok || k.Support != OpenAPI || OpenAPI30.Defines(name) || Draft2020.Defines(name) != (name != "nullable" &&
+			name != "discriminator" && name != "xml" && name != "externalDocs" && name != "example") {
+			t.Errorf("OpenAPI30.Keyword(%q) = %+v, %v; Defines %v", name, k, ok, OpenAPI30.Defines(name))
+		}
+	}
+	for _, k := range Keywords() {
+		if k.Drafts.Has(Draft4) {
+			if e, ok := OpenAPI30.Keyword(k.Name); !ok || *e != k {
+				t.Errorf("OpenAPI 3.0 does not read draft 4's %s as draft 4 does", k.Name)
+			}
+		}
+	}
+	if !InDraft4.Has(OpenAPI30) || !InOpenAPI30.Has(OpenAPI30) || InOpenAPI30.Has(Draft4) || len(InOpenAPI30.Drafts()) != 0 {
+		t.Error("DraftSet.Has and Drafts of OpenAPI 3.0")
+	}
+}
+
+// The identifier and anchor keywords of each draft.
+func TestIdentifiersAndAnchors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		d           *Draft
+		identifiers []string
+		anchors     []string
+	}{
+		{Draft4, []string{"id"}, nil},
+		{OpenAPI30, []string{"id"}, nil},
+		{Draft6, []string{"$id"}, nil},
+		{Draft7, []string{"$id"}, nil},
+		{Draft2019, []string{"$id", "$anchor", "$recursiveAnchor"}, []string{"$anchor"}},
+		{Draft2020, []string{"$id", "$anchor", "$dynamicAnchor"}, []string{"$anchor", "$dynamicAnchor"}},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.identifiers, tt.d.Identifiers()); diff != "" {
+			t.Errorf("%s.Identifiers: %s", tt.d, diff)
+		}
+		if diff := cmp.Diff(tt.anchors, tt.d.Anchors()); diff != "" {
+			t.Errorf("%s.Anchors: %s", tt.d, diff)
+		}
+	}
+	for _, tt := range []struct {
+		d    *Draft
+		kind AnchorKind
+		want string
+	}{
+		{Draft2020, DynamicAnchor, "$dynamicAnchor"}, {Draft2019, DynamicAnchor, ""},
+		{Draft2019, RecursiveAnchor, "$recursiveAnchor"}, {Draft2020, RecursiveAnchor, ""},
+		{Draft2019, PlainAnchor, "$anchor"}, {Draft7, PlainAnchor, ""}, {Draft2020, NoAnchor, ""},
+	} {
+		if got := tt.d.AnchorKeyword(tt.kind); got != tt.want {
+			t.Errorf("%s.AnchorKeyword(%d) = %q, want %q", tt.d, tt.kind, got, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		d        *Draft
+		id, defs string
+	}{
+		{Draft4, "id", "definitions"}, {OpenAPI30, "", "definitions"}, {Draft6, "$id", "definitions"},
+		{Draft7, "$id", "definitions"}, {Draft2019, "$id", "$defs"}, {Draft2020, "$id", "$defs"},
+	} {
+		if tt.d.IDKeyword() != tt.id || tt.d.DefinitionsKeyword() != tt.defs {
+			t.Errorf("%s: IDKeyword %q, DefinitionsKeyword %q; want %q, %q", tt.d, tt.d.IDKeyword(), tt.d.DefinitionsKeyword(), tt.id, tt.defs)
+		}
+	}
+	if diff := cmp.Diff([]string{"$id", "id"}, BaseURIKeywords()); diff != "" {
+		t.Errorf("BaseURIKeywords: %s", diff)
+	}
+	if diff := cmp.Diff([]string{"$defs", "definitions"}, DefinitionsKeywords()); diff != "" {
+		t.Errorf("DefinitionsKeywords: %s", diff)
+	}
+	got := KeywordNames(AllDrafts, func(k *Keyword) bool { return k.Kind == Identifier })
+	if diff := cmp.Diff([]string{"id", "$id", "$anchor", "$recursiveAnchor", "$dynamicAnchor"}, got); diff != "" {
+		t.Errorf("KeywordNames of the identifiers: %s", diff)
 	}
 }
 
@@ -227,7 +334,7 @@ func TestTypeSet(t *testing.T) {
 // The compiler's table of handlers names each keyword once, names only keywords of the
 // model, and has a handler for every keyword of the model that acts on instances
 // (identifiers are read when documents are indexed, core keywords and plain annotations
-// are not compiled).
+// are not compiled; OpenAPI 3.0's nullable is read by type's handler, which it extends).
 func TestCompilerTable(t *testing.T) {
 	t.Parallel()
 	handled := map[string]bool{}
@@ -247,6 +354,9 @@ func TestCompilerTable(t *testing.T) {
 		inModel[k.Name] = true
 		compiled := k.Kind == Applicator || k.Kind == Assertion || k.Kind == Reference ||
 			k.Kind == Annotation && (k.OnRequest || k.Shape != NoSchema)
+		if k.Name == "nullable" {
+			compiled = false
+		}
 		if compiled != handled[k.Name] {
 			t.Errorf("%s (%s): compiled %v, has a handler %v", k.Name, k.Kind, compiled, handled[k.Name])
 		}

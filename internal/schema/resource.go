@@ -283,8 +283,9 @@ func (c *Compiler) indexValue(doc *document, l *loc, res *resource) (*resource, 
 	isRoot := l == res.at // the document's root, or a schema entered in a container
 	d := res.draft
 	_, hasRef := v.Get("$ref")
-	idv, hasID := lookUp(v, d.idKey)
-	if hasID && (d.idKey == "" || idv.Kind() != source.String || (hasRef && d.Version <= 7)) {
+	idKey := d.IDKeyword()
+	idv, hasID := lookUp(v, idKey)
+	if hasID && (idKey == "" || idv.Kind() != source.String || (hasRef && d.Version <= 7)) {
 		hasID = false // draft <= 7: $ref makes its siblings, $id too, be ignored
 	}
 	// A subschema that starts a resource may declare its own dialect (2019-09 and later).
@@ -305,7 +306,7 @@ func (c *Compiler) indexValue(doc *document, l *loc, res *resource) (*resource, 
 		} else {
 			u, frag, err := ResolveURI(res.uri, id)
 			if err != nil {
-				return nil, c.schemaErr(doc, l.String()+"/"+d.idKey, "%v", err)
+				return nil, c.schemaErr(doc, l.String()+"/"+idKey, "%v", err)
 			}
 			if frag != "" && d.Version >= 2019 {
 				return nil, c.schemaErr(doc, l.String()+"/$id", "$id %q must not contain a fragment (use $anchor)", id)
@@ -323,23 +324,22 @@ func (c *Compiler) indexValue(doc *document, l *loc, res *resource) (*resource, 
 			}
 		}
 	}
-	if d.Version >= 2019 {
-		if a, ok := lookUp(v, "$anchor"); ok && a.Kind() == source.String {
+	// The anchors of the draft ($anchor from 2019-09, $dynamicAnchor in 2020-12), and
+	// 2019-09's $recursiveAnchor at a resource's root, from the keyword model.
+	for _, akw := range d.Anchors() {
+		if a, ok := lookUp(v, akw); ok && a.Kind() == source.String {
 			res.addAnchor(a.Str(), l)
-		}
-		if d.Version >= 2020 {
-			if a, ok := lookUp(v, "$dynamicAnchor"); ok && a.Kind() == source.String {
-				res.addAnchor(a.Str(), l)
+			if akw == d.AnchorKeyword(DynamicAnchor) {
 				if res.dynamic == nil {
 					res.dynamic = map[string]bool{}
 				}
 				res.dynamic[a.Str()] = true
 			}
 		}
-		if d.Version == 2019 && res.at == l {
-			if a, ok := lookUp(v, "$recursiveAnchor"); ok && a.Kind() == source.Bool && a.Bool() {
-				res.recursive = true
-			}
+	}
+	if rkw := d.AnchorKeyword(RecursiveAnchor); rkw != "" && res.at == l {
+		if a, ok := lookUp(v, rkw); ok && a.Kind() == source.Bool && a.Bool() {
+			res.recursive = true
 		}
 	}
 	return res, nil
