@@ -503,118 +503,34 @@ type containsRule struct {
 	scope    []string
 }
 
+// arrayPlan is what array knows about an array while it plans the items: the parts'
+// bounds merged, their contains rules, and how the rules share the items.
+type arrayPlan struct {
+	parts     []*info
+	lo, hi    int // the strictest minItems and maxItems (-1: none), items: false counted
+	unique    bool
+	prefixLen int // the longest prefixItems (items as an array before 2020-12)
+	rules     []containsRule
+	need      int  // how many items at the end must match contains
+	separate  bool // each rule gets need items of its own, rather than all sharing them
+	limited   bool // some rule has maxContains
+}
+
 func (g *gen) array(c *conj, ptr string, depth int) (source.Value, bool) {
-	parts := g.parts(c)
-	lo, hi := 0, -1
-	unique := false
-	prefixLen := 0
-	var rules []containsRule
-	for _, p := range parts {
-		lo = max(lo, p.minItems)
-		if p.maxItems >= 0 && (hi < 0 || p.maxItems < hi) {
-			hi = p.maxItems
-		}
-		unique = unique || p.unique
-		prefixLen = max(prefixLen, len(p.prefix))
-		if p.items != nil {
-			if b, isBool := p.items.Bool(); isBool && !b && (hi < 0 || len(p.prefix) < hi) {
-				hi = len(p.prefix)
-			}
-		}
-		if p.contains != nil {
-			rules = append(rules, containsRule{p.contains, p.minContains, p.maxContains, c.scopes[p.s]})
-		}
-	}
-	need, sum, needing := 0, 0, 0
-	for _, r := range rules {
-		need = max(need, r.min)
-		sum += r.min
-		if r.min > 0 {
-			needing++
-		}
-		if r.max >= 0 && r.min > r.max {
-			g.fail(ptr, true, "minContains %d is greater than maxContains %d", r.min, r.max)
-			return source.Value{}, false
-		}
-	}
-	// Several contains (under allOf) may need items of their own ([A, B] for a contains
-	// of A and one of B): every other try gives each its own items, when the length allows.
-	separate := needing > 1 && g.try%2 == 0 && (hi < 0 || sum <= hi)
-	if separate {
-		need = sum
-	}
-	lo = max(lo, need)
-	if lo > maxGenerated {
-		g.fail(ptr, false, "%d items are too many to generate (at most %d)", lo, maxGenerated)
+	pl := mergeArrayParts(c, g.parts(c))
+	if !g.planContains(pl, ptr) {
 		return source.Value{}, false
 	}
-	if hi >= 0 && lo > hi {
-		g.fail(ptr, true, "no array length fits: at least %d items are needed but at most %d are allowed", lo, hi)
+	n, ok := g.arrayLength(pl, ptr, depth)
+	if !ok {
 		return source.Value{}, false
 	}
-	n := lo
-	if !g.minimal && depth <= softDepth && !g.crowded() {
-		n = lo + g.r.IntN(3)
-		if prefixLen > n && g.r.IntN(2) == 0 {
-			n = prefixLen
-		}
-	}
-	if hi >= 0 && n > hi {
-		n = hi
-	}
-	limited := false
-	for _, r := range rules {
-		limited = limited || r.max >= 0
-	}
-	// owner[i] is the contains rule whose match item i is (separate), or -1: every rule
-	// that needs matches (shared) when i is among the last need items
-	owner := make([]int, n)
-	for i := range owner {
-		owner[i] = -1
-	}
-	if separate {
-		i := n - need
-		for k, r := range rules {
-			for j := 0; j < r.min && i < n; j++ {
-				owner[i] = k
-				i++
-			}
-		}
-	}
+	owner := pl.owners(n)
 	var items []source.Value
 	for i := 0; i < n; i++ {
-		cc := &conj{}
-		covered := false
-		forced := i >= n-need
-		for _, p := range parts {
-			switch {
-			case i < len(p.prefix):
-				g.add(cc, p.prefix[i], c.scopes[p.s])
-				covered = true
-			case p.items != nil:
-				g.add(cc, p.items, c.scopes[p.s])
-				covered = true
-			}
-		}
-		for k, r := range rules {
-			switch {
-			case separate && forced && owner[i] != k:
-			case forced && r.min > 0:
-				g.add(cc, r.s, r.scope)
-				covered = true
-			case limited && !forced:
-				cc.nots = append(cc.nots, r.s)
-			}
-		}
-		if !covered {
-			for _, p := range parts {
-				if p.unevalItems != nil {
-					g.add(cc, p.unevalItems, c.scopes[p.s])
-				}
-			}
-		}
+		cc := g.itemConj(c, pl, owner, i, i >= n-pl.need)
 		var avoid []source.Value
-		if unique {
+		if pl.unique {
 			avoid = items
 		}
 		v, _ := g.generate(cc, ptr+"/"+strconv.Itoa(i), depth+1, avoid)
@@ -624,4 +540,134 @@ func (g *gen) array(c *conj, ptr string, depth int) (source.Value, bool) {
 		items = append(items, v)
 	}
 	return source.ArrayValue(items...), true
+}
+
+// mergeArrayParts merges the parts' length bounds (items: false after a prefix bounds
+// the length too), uniqueItems, prefixes and contains rules.
+func mergeArrayParts(c *conj, parts []*info) *arrayPlan {
+	pl := &arrayPlan{parts: parts, hi: -1}
+	for _, p := range parts {
+		pl.lo = max(pl.lo, p.minItems)
+		if p.maxItems >= 0 && (pl.hi < 0 || p.maxItems < pl.hi) {
+			pl.hi = p.maxItems
+		}
+		pl.unique = pl.unique || p.unique
+		pl.prefixLen = max(pl.prefixLen, len(p.prefix))
+		if p.items != nil {
+			if b, isBool := p.items.Bool(); isBool && !b && (pl.hi < 0 || len(p.prefix) < pl.hi) {
+				pl.hi = len(p.prefix)
+			}
+		}
+		if p.contains != nil {
+			pl.rules = append(pl.rules, containsRule{p.contains, p.minContains, p.maxContains, c.scopes[p.s]})
+		}
+	}
+	return pl
+}
+
+// planContains decides how many items must match the contains rules. Several contains
+// (under allOf) may need items of their own ([A, B] for a contains of A and one of B):
+// every other try gives each its own items, when the length allows. A rule whose
+// minContains is above its maxContains fails the plan.
+func (g *gen) planContains(pl *arrayPlan, ptr string) bool {
+	sum, needing := 0, 0
+	for _, r := range pl.rules {
+		pl.need = max(pl.need, r.min)
+		sum += r.min
+		if r.min > 0 {
+			needing++
+		}
+		if r.max >= 0 && r.min > r.max {
+			g.fail(ptr, true, "minContains %d is greater than maxContains %d", r.min, r.max)
+			return false
+		}
+		pl.limited = pl.limited || r.max >= 0
+	}
+	pl.separate = needing > 1 && g.try%2 == 0 && (pl.hi < 0 || sum <= pl.hi)
+	if pl.separate {
+		pl.need = sum
+	}
+	pl.lo = max(pl.lo, pl.need)
+	return true
+}
+
+// arrayLength picks the number of items: the least allowed, or a few more (up to the
+// longest prefix) when the value is not to be small.
+func (g *gen) arrayLength(pl *arrayPlan, ptr string, depth int) (int, bool) {
+	lo, hi := pl.lo, pl.hi
+	if lo > maxGenerated {
+		g.fail(ptr, false, "%d items are too many to generate (at most %d)", lo, maxGenerated)
+		return 0, false
+	}
+	if hi >= 0 && lo > hi {
+		g.fail(ptr, true, "no array length fits: at least %d items are needed but at most %d are allowed", lo, hi)
+		return 0, false
+	}
+	n := lo
+	if !g.minimal && depth <= softDepth && !g.crowded() {
+		n = lo + g.r.IntN(3)
+		if pl.prefixLen > n && g.r.IntN(2) == 0 {
+			n = pl.prefixLen
+		}
+	}
+	if hi >= 0 && n > hi {
+		n = hi
+	}
+	return n, true
+}
+
+// owners says, for each of n items, which contains rule it is a match of when the rules
+// are separate, or -1: every rule that needs matches (shared) when the item is among the
+// last need items.
+func (pl *arrayPlan) owners(n int) []int {
+	owner := make([]int, n)
+	for i := range owner {
+		owner[i] = -1
+	}
+	if pl.separate {
+		i := n - pl.need
+		for k, r := range pl.rules {
+			for j := 0; j < r.min && i < n; j++ {
+				owner[i] = k
+				i++
+			}
+		}
+	}
+	return owner
+}
+
+// itemConj collects the schemas that apply to item i: prefixItems or items, the contains
+// rules it must match (forced: it is among the last need items) or, where maxContains
+// limits the matches, must not match, and unevaluatedItems when nothing else covers it.
+func (g *gen) itemConj(c *conj, pl *arrayPlan, owner []int, i int, forced bool) *conj {
+	cc := &conj{}
+	covered := false
+	for _, p := range pl.parts {
+		switch {
+		case i < len(p.prefix):
+			g.add(cc, p.prefix[i], c.scopes[p.s])
+			covered = true
+		case p.items != nil:
+			g.add(cc, p.items, c.scopes[p.s])
+			covered = true
+		}
+	}
+	for k, r := range pl.rules {
+		switch {
+		case pl.separate && forced && owner[i] != k:
+		case forced && r.min > 0:
+			g.add(cc, r.s, r.scope)
+			covered = true
+		case pl.limited && !forced:
+			cc.nots = append(cc.nots, r.s)
+		}
+	}
+	if !covered {
+		for _, p := range pl.parts {
+			if p.unevalItems != nil {
+				g.add(cc, p.unevalItems, c.scopes[p.s])
+			}
+		}
+	}
+	return cc
 }
