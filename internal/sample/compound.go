@@ -467,7 +467,7 @@ func (g *gen) newName(parts []*info, try int) string {
 			cc := &conj{}
 			g.add(cc, p.propNames, nil)
 			g.resolve(cc, 0)
-			if g.types(cc)&tString != 0 {
+			if g.types(cc)&schema.TypeString != 0 {
 				if v, ok := g.str(cc, ""); ok && g.check(cc, v) {
 					return v.Str()
 				}

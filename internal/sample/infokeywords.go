@@ -90,10 +90,10 @@ var infoKeywords = []infoKeyword{
 func readType(_ *gen, in *info, v source.Value) {
 	switch v.Kind() {
 	case source.String:
-		in.types = typeByName(v.Str())
+		in.types = schema.TypeByName(v.Str(), in.s.Draft)
 	case source.Array:
 		for _, t := range v.Items() {
-			in.types |= typeByName(t.Str())
+			in.types |= schema.TypeByName(t.Str(), in.s.Draft)
 		}
 	}
 }

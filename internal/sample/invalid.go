@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 )
 
@@ -184,13 +185,7 @@ func (g *gen) mutations(base source.Value) []mutation {
 		// type: a value of a type no schema here allows.
 		for _, alt := range []source.Value{source.NullValue(), source.BoolValue(true), source.IntValue(7),
 			source.NumberValue("7.5"), source.StringValue("x"), source.ArrayValue(), (&source.ObjectBuilder{}).Value()} {
-			t := valueType(alt)
-			if alt.Kind() == source.Number && !alt.Num().IsInteger() {
-				t = tNumber
-			} else if alt.Kind() == source.Number {
-				t = tInteger
-			}
-			if allowed&t == 0 {
+			if allowed&schema.TypeOf(alt) == 0 {
 				add("type", ptr, func(source.Value) (source.Value, bool) { return alt, true })
 			}
 		}
