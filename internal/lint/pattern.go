@@ -47,113 +47,177 @@ const syntaxChars = `^$\.*+?()[]{}|/`
 // ecmaProblem says why a pattern is not portable ECMA-262 in Unicode mode (the mode of
 // ajv and of the JSON Schema specifications' regular expressions), or returns "".
 func ecmaProblem(p string) string {
-	inClass := false
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		switch {
+	s := &ecmaScan{p: p}
+	for ; s.i < len(p); s.i++ {
+		var problem string
+		switch c := p[s.i]; {
 		case c == '\\':
-			if i+1 >= len(p) {
-				return "it ends with a lone backslash"
-			}
-			e := p[i+1]
-			i++
-			switch {
-			case strings.IndexByte("dDwWsSbBnrtfv", e) >= 0:
-			case e == '0' || e >= '1' && e <= '9':
-			case e == 'c':
-				if i+1 >= len(p) || !isASCIILetter(p[i+1]) {
-					return "\\c must be followed by a letter"
-				}
-			case e == 'x':
-				if i+1 < len(p) && p[i+1] == '{' {
-					return "\\x{...} is not ECMA-262; write \\u{...}"
-				}
-				if i+2 >= len(p) || !isHexDigit(p[i+1]) || !isHexDigit(p[i+2]) {
-					return "\\x must be followed by two hexadecimal digits"
-				}
-			case e == 'u', e == 'k', e == 'p', e == 'P':
-				// \u{...}, \p{...}, \P{...} and \k<...> carry their argument.
-				if i+1 < len(p) && (p[i+1] == '{' && e != 'k' || p[i+1] == '<' && e == 'k') {
-					closer := byte('}')
-					if e == 'k' {
-						closer = '>'
-					}
-					if j := strings.IndexByte(p[i+1:], closer); j >= 0 {
-						i += j + 1
-					}
-				}
-			case isASCIILetter(e):
-				return fmt.Sprintf("\\%c is not an ECMA-262 escape (elsewhere it means %s); ECMA-262 engines reject it or read it as the letter %c",
-					e, letterEscapes[e], e)
-			case strings.IndexByte(syntaxChars, e) >= 0, inClass && e == '-':
-			default:
-				if e < 0x80 {
-					return fmt.Sprintf("\\%c escapes a character that needs no escape; ECMA-262 engines in Unicode mode (such as ajv's) reject it: write %c", e, e)
-				}
-			}
-		case inClass:
-			if c == ']' {
-				inClass = false
-			}
-			if c == '[' && i+1 < len(p) && p[i+1] == ':' {
-				if j := strings.Index(p[i:], ":]"); j > 0 {
-					return fmt.Sprintf("%s is a POSIX class, which ECMA-262 does not have: it reads it as a set of the characters in it; use a range such as [a-zA-Z]", p[i:i+j+2])
-				}
-			}
+			problem = s.escape()
+		case s.inClass:
+			problem = s.classMember()
 		case c == '[':
-			inClass = true
-			if strings.HasPrefix(p[i:], "[[:") {
-				if j := strings.Index(p[i:], ":]"); j > 0 {
-					return fmt.Sprintf("%s is a POSIX class, which ECMA-262 does not have: it reads it as a set of the characters in it; use a range such as [a-zA-Z]", p[i+1:i+j+2])
-				}
-			}
-			if i+1 < len(p) && p[i+1] == '^' {
-				i++
-			}
-			if i+1 < len(p) && p[i+1] == ']' {
-				i++ // "[]" or "[^]" in ECMA-262 is an empty class; "]" first is not a literal
-			}
-		case c == '(' && i+1 < len(p) && p[i+1] == '?':
-			rest := p[i+2:]
-			switch {
-			case strings.HasPrefix(rest, ":"), strings.HasPrefix(rest, "="), strings.HasPrefix(rest, "!"),
-				strings.HasPrefix(rest, "<="), strings.HasPrefix(rest, "<!"):
-			case strings.HasPrefix(rest, "<"):
-				if j := strings.IndexByte(rest, '>'); j < 0 {
-					return "a named group is not closed with >"
-				}
-			case strings.HasPrefix(rest, "P<"):
-				return "(?P<name>...) is Python's named group; ECMA-262 writes (?<name>...)"
-			case strings.HasPrefix(rest, ">"):
-				return "(?>...) is an atomic group, which ECMA-262 does not have"
-			case strings.HasPrefix(rest, "#"):
-				return "(?#...) is a comment group, which ECMA-262 does not have"
-			default:
-				end := strings.IndexAny(rest, ":)")
-				if end < 0 {
-					end = len(rest)
-				}
-				return fmt.Sprintf("(?%s is an inline flag group, which ECMA-262 does not have", rest[:end])
-			}
+			problem = s.openClass()
+		case c == '(' && s.i+1 < len(p) && p[s.i+1] == '?':
+			problem = groupProblem(p[s.i+2:])
 		case c == '{':
-			j := i + 1
-			for j < len(p) && (p[j] >= '0' && p[j] <= '9' || p[j] == ',') {
-				j++
-			}
-			if j < len(p) && p[j] == '}' && j > i+1 && p[i+1] == ',' {
-				return fmt.Sprintf("%s has no lower bound, which ECMA-262 does not allow (it reads it literally); write {0%s", p[i:j+1], p[i+1:j+1])
-			}
-			if j >= len(p) || p[j] != '}' || j == i+1 {
-				return "a lone { must be escaped as \\{ in ECMA-262 Unicode mode"
-			}
-			i = j
+			problem = s.quantifier()
 		case c == '}':
-			return "a lone } must be escaped as \\} in ECMA-262 Unicode mode"
+			problem = "a lone } must be escaped as \\} in ECMA-262 Unicode mode"
 		case c == ']':
-			return "a lone ] must be escaped as \\] in ECMA-262 Unicode mode"
+			problem = "a lone ] must be escaped as \\] in ECMA-262 Unicode mode"
+		}
+		if problem != "" {
+			return problem
 		}
 	}
 	return ""
+}
+
+// ecmaScan is ecmaProblem's place in a pattern. Its steps read the construct that begins
+// at i, leave i on the construct's last byte, and say what is wrong with it, or "".
+type ecmaScan struct {
+	p       string
+	i       int
+	inClass bool // inside [...]
+}
+
+// escape reads a backslash and what it escapes.
+func (s *ecmaScan) escape() string {
+	if s.i+1 >= len(s.p) {
+		return "it ends with a lone backslash"
+	}
+	s.i++
+	e := s.p[s.i]
+	switch {
+	case strings.IndexByte("dDwWsSbBnrtfv", e) >= 0, e >= '0' && e <= '9':
+	case e == 'c':
+		if s.i+1 >= len(s.p) || !isASCIILetter(s.p[s.i+1]) {
+			return "\\c must be followed by a letter"
+		}
+	case e == 'x':
+		return s.hexEscape()
+	case e == 'u', e == 'k', e == 'p', e == 'P':
+		s.skipArgument(e)
+	case isASCIILetter(e):
+		return fmt.Sprintf("\\%c is not an ECMA-262 escape (elsewhere it means %s); ECMA-262 engines reject it or read it as the letter %c",
+			e, letterEscapes[e], e)
+	case strings.IndexByte(syntaxChars, e) >= 0, s.inClass && e == '-':
+	case e < 0x80:
+		return fmt.Sprintf("\\%c escapes a character that needs no escape; ECMA-262 engines in Unicode mode (such as ajv's) reject it: write %c", e, e)
+	}
+	return ""
+}
+
+// hexEscape checks the two digits after \x (i is on the x).
+func (s *ecmaScan) hexEscape() string {
+	p, i := s.p, s.i
+	if i+1 < len(p) && p[i+1] == '{' {
+		return "\\x{...} is not ECMA-262; write \\u{...}"
+	}
+	if i+2 >= len(p) || !isHexDigit(p[i+1]) || !isHexDigit(p[i+2]) {
+		return "\\x must be followed by two hexadecimal digits"
+	}
+	return ""
+}
+
+// skipArgument skips the argument of \u{...}, \p{...}, \P{...} and \k<...> (i is on the
+// letter e); an argument that is not closed is left to be read as characters.
+func (s *ecmaScan) skipArgument(e byte) {
+	opener, closer := byte('{'), byte('}')
+	if e == 'k' {
+		opener, closer = '<', '>'
+	}
+	if s.i+1 < len(s.p) && s.p[s.i+1] == opener {
+		if j := strings.IndexByte(s.p[s.i+1:], closer); j >= 0 {
+			s.i += j + 1
+		}
+	}
+}
+
+// classMember reads a character inside [...]: a ] closes the class, a [: begins a POSIX
+// class.
+func (s *ecmaScan) classMember() string {
+	p, i := s.p, s.i
+	if p[i] == ']' {
+		s.inClass = false
+	}
+	if p[i] == '[' && i+1 < len(p) && p[i+1] == ':' {
+		if j := strings.Index(p[i:], ":]"); j > 0 {
+			return posixProblem(p[i : i+j+2])
+		}
+	}
+	return ""
+}
+
+// openClass reads the [ that opens a class, with a ^ and a ] that follow it.
+func (s *ecmaScan) openClass() string {
+	p := s.p
+	s.inClass = true
+	if strings.HasPrefix(p[s.i:], "[[:") {
+		if j := strings.Index(p[s.i:], ":]"); j > 0 {
+			return posixProblem(p[s.i+1 : s.i+j+2])
+		}
+	}
+	if s.i+1 < len(p) && p[s.i+1] == '^' {
+		s.i++
+	}
+	if s.i+1 < len(p) && p[s.i+1] == ']' {
+		s.i++ // "[]" or "[^]" in ECMA-262 is an empty class; "]" first is not a literal
+	}
+	return ""
+}
+
+// posixProblem says that class, such as [:alpha:], is POSIX's.
+func posixProblem(class string) string {
+	return fmt.Sprintf("%s is a POSIX class, which ECMA-262 does not have: it reads it as a set of the characters in it; use a range such as [a-zA-Z]", class)
+}
+
+// quantifier reads a { that should begin a {n}, {n,} or {n,m} quantifier.
+func (s *ecmaScan) quantifier() string {
+	p, i := s.p, s.i
+	j := i + 1
+	for j < len(p) && (p[j] >= '0' && p[j] <= '9' || p[j] == ',') {
+		j++
+	}
+	if j < len(p) && p[j] == '}' && j > i+1 && p[i+1] == ',' {
+		return fmt.Sprintf("%s has no lower bound, which ECMA-262 does not allow (it reads it literally); write {0%s", p[i:j+1], p[i+1:j+1])
+	}
+	if j >= len(p) || p[j] != '}' || j == i+1 {
+		return "a lone { must be escaped as \\{ in ECMA-262 Unicode mode"
+	}
+	s.i = j
+	return ""
+}
+
+// groupKinds says, by what follows "(?", which groups ECMA-262 has ("") and what the
+// others are.
+var groupKinds = []struct{ prefix, problem string }{
+	{":", ""}, {"=", ""}, {"!", ""}, {"<=", ""}, {"<!", ""},
+	{"P<", "(?P<name>...) is Python's named group; ECMA-262 writes (?<name>...)"},
+	{">", "(?>...) is an atomic group, which ECMA-262 does not have"},
+	{"#", "(?#...) is a comment group, which ECMA-262 does not have"},
+}
+
+// groupProblem reads a group that begins with "(?", given what follows it: the groups of
+// groupKinds, a named group (?<name>...), or an inline flag group, which ECMA-262 does
+// not have.
+func groupProblem(rest string) string {
+	for _, k := range groupKinds {
+		if strings.HasPrefix(rest, k.prefix) {
+			return k.problem
+		}
+	}
+	if strings.HasPrefix(rest, "<") {
+		if strings.IndexByte(rest, '>') < 0 {
+			return "a named group is not closed with >"
+		}
+		return ""
+	}
+	end := strings.IndexAny(rest, ":)")
+	if end < 0 {
+		end = len(rest)
+	}
+	return fmt.Sprintf("(?%s is an inline flag group, which ECMA-262 does not have", rest[:end])
 }
 
 func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

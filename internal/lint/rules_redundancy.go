@@ -209,87 +209,188 @@ func init() {
 
 // trivialKeyword says why a keyword constrains nothing, and whether removing it is safe.
 func trivialKeyword(n *node, k string, v source.Value) (why string, fixable bool) {
-	d := n.draft
-	annotated := d.Version >= 2019 // unevaluated* may read annotations
-	emptyObj := v.Kind() == source.Object && v.Len() == 0
-	emptyArr := v.Kind() == source.Array && v.Len() == 0
-	trueish := isEmptySchema(v)
-	zero := v.Kind() == source.Number && v.Num().Sign() == 0
-	switch k {
-	case "properties", "patternProperties":
-		if emptyObj {
-			return k + ": {} declares nothing", true
+	if check, ok := trivialChecks[k]; ok {
+		return check(trivialArgs{n: n, k: k, v: v, version: n.draft.Version})
+	}
+	return "", false
+}
+
+// trivialArgs is what a trivial-keyword check reads: the schema object, the keyword and
+// its value, and the schema's draft.
+type trivialArgs struct {
+	n       *node
+	k       string
+	v       source.Value
+	version int
+}
+
+func (a trivialArgs) emptyObject() bool { return a.v.Kind() == source.Object && a.v.Len() == 0 }
+func (a trivialArgs) emptyArray() bool  { return a.v.Kind() == source.Array && a.v.Len() == 0 }
+func (a trivialArgs) isFalse() bool     { return a.v.Kind() == source.Bool && !a.v.Bool() }
+
+// trueish reports a schema that accepts everything: true or {}.
+func (a trivialArgs) trueish() bool { return isEmptySchema(a.v) }
+
+// annotated reports a draft whose unevaluated* keywords may read the annotations a
+// keyword leaves, so that removing the keyword is not safe.
+func (a trivialArgs) annotated() bool { return a.version >= 2019 }
+
+// isOne reports the number 1.
+func (a trivialArgs) isOne() bool {
+	r, ok := rat(a.v)
+	return ok && r.Cmp(big.NewRat(1, 1)) == 0
+}
+
+// trivialCheck says why a keyword constrains nothing and whether removing it is safe,
+// or returns "".
+type trivialCheck func(a trivialArgs) (why string, fixable bool)
+
+// trivialChecks holds a check per keyword that can constrain nothing.
+var trivialChecks = map[string]trivialCheck{
+	"properties":            declaresNothingFrom(0),
+	"patternProperties":     declaresNothingFrom(0),
+	"dependencies":          declaresNothingFrom(0),
+	"dependentRequired":     declaresNothingFrom(2019),
+	"dependentSchemas":      declaresNothingFrom(2019),
+	"required":              trivialRequired,
+	"items":                 trivialItems,
+	"prefixItems":           trivialPrefixItems,
+	"additionalItems":       trivialAdditionalItems,
+	"unevaluatedItems":      trivialUnevaluated,
+	"unevaluatedProperties": trivialUnevaluated,
+	"contentSchema":         trivialContentSchema,
+	"propertyNames":         trivialPropertyNames,
+	"then":                  trivialThenElse,
+	"else":                  trivialThenElse,
+	"not":                   trivialNot,
+	"minLength":             zeroIsDefault,
+	"minItems":              zeroIsDefault,
+	"minProperties":         zeroIsDefault,
+	"uniqueItems":           falseIsDefault,
+	"exclusiveMinimum":      trivialExclusiveBound,
+	"exclusiveMaximum":      trivialExclusiveBound,
+	"multipleOf":            trivialMultipleOf,
+	"minContains":           trivialMinContains,
+}
+
+// declaresNothingFrom is the check of a keyword whose empty object declares nothing, in
+// the drafts from version from on.
+func declaresNothingFrom(from int) trivialCheck {
+	return func(a trivialArgs) (string, bool) {
+		if a.emptyObject() && a.version >= from {
+			return a.k + ": {} declares nothing", true
 		}
-	case "dependencies", "dependentRequired", "dependentSchemas":
-		if emptyObj && (k == "dependencies" || d.Version >= 2019) {
-			return k + ": {} declares nothing", true
+		return "", false
+	}
+}
+
+func trivialRequired(a trivialArgs) (string, bool) {
+	if a.emptyArray() && a.version >= 6 {
+		return "required: [] requires nothing", true
+	}
+	return "", false
+}
+
+// trivialItems: items: [] up to 2019-09 (unless additionalItems then applies to every
+// item), or a schema that accepts every item.
+func trivialItems(a trivialArgs) (string, bool) {
+	if a.emptyArray() && a.version <= 2019 {
+		if a.n.has("additionalItems") {
+			return "", false // additionalItems then applies to every item
 		}
-	case "required":
-		if emptyArr && d.Version >= 6 {
-			return "required: [] requires nothing", true
+		return "items: [] describes no item", a.version <= 7
+	}
+	if a.trueish() && a.v.Kind() != source.Array {
+		return "items: " + short(a.v) + " accepts every item", !a.annotated()
+	}
+	return "", false
+}
+
+func trivialPrefixItems(a trivialArgs) (string, bool) {
+	if a.emptyArray() && a.version >= 2020 {
+		return "prefixItems: [] describes no item", false
+	}
+	return "", false
+}
+
+func trivialAdditionalItems(a trivialArgs) (string, bool) {
+	if a.trueish() && a.version <= 2019 {
+		return "additionalItems: " + short(a.v) + " accepts every item", !a.annotated()
+	}
+	return "", false
+}
+
+func trivialUnevaluated(a trivialArgs) (string, bool) {
+	if a.trueish() && a.version >= 2019 {
+		return a.k + ": " + short(a.v) + " accepts everything", false
+	}
+	return "", false
+}
+
+func trivialContentSchema(a trivialArgs) (string, bool) {
+	if a.trueish() && a.version >= 2019 {
+		return "contentSchema: " + short(a.v) + " describes nothing", true
+	}
+	return "", false
+}
+
+// trivialPropertyNames: a schema that accepts everything, or only {"type": "string"}.
+func trivialPropertyNames(a trivialArgs) (string, bool) {
+	if a.version >= 6 && (a.trueish() || a.v.Kind() == source.Object && a.v.Len() == 1 && isStringType(a.v)) {
+		return "propertyNames: " + short(a.v) + " accepts every name (names are always strings)", true
+	}
+	return "", false
+}
+
+func trivialThenElse(a trivialArgs) (string, bool) {
+	if a.trueish() && a.version >= 7 && a.n.has("if") {
+		return a.k + ": " + short(a.v) + " accepts everything", true
+	}
+	return "", false
+}
+
+func trivialNot(a trivialArgs) (string, bool) {
+	if a.isFalse() {
+		return "not: false accepts everything", true
+	}
+	return "", false
+}
+
+func zeroIsDefault(a trivialArgs) (string, bool) {
+	if a.v.Kind() == source.Number && a.v.Num().Sign() == 0 {
+		return a.k + ": 0 is the default", true
+	}
+	return "", false
+}
+
+func falseIsDefault(a trivialArgs) (string, bool) {
+	if a.isFalse() {
+		return a.k + ": false is the default", true
+	}
+	return "", false
+}
+
+// trivialExclusiveBound: the boolean exclusiveMinimum and exclusiveMaximum of draft 4.
+func trivialExclusiveBound(a trivialArgs) (string, bool) {
+	if a.version == 4 {
+		return falseIsDefault(a)
+	}
+	return "", false
+}
+
+// trivialMultipleOf: multipleOf 1 where type admits only integers.
+func trivialMultipleOf(a trivialArgs) (string, bool) {
+	if a.isOne() {
+		if t, ok := declaredTypes(a.n); ok && t&schema.TypeFraction == 0 {
+			return "multipleOf: 1 constrains nothing when type admits only integers", true
 		}
-	case "items":
-		if emptyArr && d.Version <= 2019 {
-			if n.has("additionalItems") {
-				return "", false // additionalItems then applies to every item
-			}
-			return "items: [] describes no item", d.Version <= 7
-		}
-		if trueish && v.Kind() != source.Array {
-			return "items: " + short(v) + " accepts every item", !annotated
-		}
-	case "prefixItems":
-		if emptyArr && d.Version >= 2020 {
-			return "prefixItems: [] describes no item", false
-		}
-	case "additionalItems":
-		if trueish && d.Version <= 2019 {
-			return "additionalItems: " + short(v) + " accepts every item", !annotated
-		}
-	case "unevaluatedItems", "unevaluatedProperties":
-		if trueish && d.Version >= 2019 {
-			return k + ": " + short(v) + " accepts everything", false
-		}
-	case "contentSchema":
-		if trueish && d.Version >= 2019 {
-			return "contentSchema: " + short(v) + " describes nothing", true
-		}
-	case "propertyNames":
-		if d.Version >= 6 && (trueish || v.Kind() == source.Object && v.Len() == 1 && isStringType(v)) {
-			return "propertyNames: " + short(v) + " accepts every name (names are always strings)", true
-		}
-	case "then", "else":
-		if trueish && d.Version >= 7 && n.has("if") {
-			return k + ": " + short(v) + " accepts everything", true
-		}
-	case "not":
-		if v.Kind() == source.Bool && !v.Bool() {
-			return "not: false accepts everything", true
-		}
-	case "minLength", "minItems", "minProperties":
-		if zero {
-			return k + ": 0 is the default", true
-		}
-	case "uniqueItems":
-		if v.Kind() == source.Bool && !v.Bool() {
-			return "uniqueItems: false is the default", true
-		}
-	case "exclusiveMinimum", "exclusiveMaximum":
-		if d.Version == 4 && v.Kind() == source.Bool && !v.Bool() {
-			return k + ": false is the default", true
-		}
-	case "multipleOf":
-		if r, ok := rat(v); ok && r.Cmp(big.NewRat(1, 1)) == 0 {
-			if t, ok := declaredTypes(n); ok && t&schema.TypeFraction == 0 {
-				return "multipleOf: 1 constrains nothing when type admits only integers", true
-			}
-		}
-	case "minContains":
-		if d.Version >= 2019 && n.has("contains") {
-			if r, ok := rat(v); ok && r.Cmp(big.NewRat(1, 1)) == 0 {
-				return "minContains: 1 is the default", true
-			}
-		}
+	}
+	return "", false
+}
+
+func trivialMinContains(a trivialArgs) (string, bool) {
+	if a.version >= 2019 && a.n.has("contains") && a.isOne() {
+		return "minContains: 1 is the default", true
 	}
 	return "", false
 }

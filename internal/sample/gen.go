@@ -262,34 +262,34 @@ func (g *gen) resolve(c *conj, depth int) {
 
 // staticTypes returns the types a schema allows on its own, following $ref and allOf
 // (a schema met again adds nothing). It walks with an explicit stack.
-func (g *gen) staticTypes(s *schema.Schema, seen map[*schema.Schema]bool) typeSet {
+func (g *gen) staticTypes(s *schema.Schema, seen map[*schema.Schema]bool) schema.TypeSet {
 	type frame struct {
-		t    typeSet
+		t    schema.TypeSet
 		kids []*schema.Schema
 		next int
 	}
 	var stack []frame
 	// enter starts on s; it returns s's types at once when they need no walk.
-	enter := func(s *schema.Schema) (typeSet, bool) {
+	enter := func(s *schema.Schema) (schema.TypeSet, bool) {
 		if s == nil || seen[s] {
-			return tAll, true
+			return schema.TypeAll, true
 		}
 		seen[s] = true
 		in := g.info(s)
 		switch in.boolean {
 		case 1:
-			return tAll, true
+			return schema.TypeAll, true
 		case -1:
 			return 0, true
 		}
-		t := tAll
+		t := schema.TypeAll
 		if in.types != 0 {
 			t = in.types
 		}
 		if in.hasEnum {
-			var et typeSet
+			var et schema.TypeSet
 			for _, e := range in.enum {
-				et |= valueType(e)
+				et |= schema.TypeOf(e)
 			}
 			t &= et
 		}
@@ -315,36 +315,12 @@ func (g *gen) staticTypes(s *schema.Schema, seen map[*schema.Schema]bool) typeSe
 			continue
 		}
 		t := f.t
-		if t&tNumber != 0 {
-			t |= tInteger
-		}
 		stack = stack[:len(stack)-1]
 		if len(stack) == 0 {
 			return t
 		}
 		stack[len(stack)-1].t &= t
 	}
-}
-
-func valueType(v source.Value) typeSet {
-	switch v.Kind() {
-	case source.Null:
-		return tNull
-	case source.Bool:
-		return tBoolean
-	case source.Number:
-		if v.Num().IsInteger() {
-			return tInteger | tNumber
-		}
-		return tNumber
-	case source.String:
-		return tString
-	case source.Array:
-		return tArray
-	case source.Object:
-		return tObject
-	}
-	return 0
 }
 
 // choose picks a branch: one whose types fit the types allowed so far, at random; when
@@ -436,19 +412,19 @@ func (g *gen) estimateKids(s *schema.Schema) []*schema.Schema {
 	kids = append(kids, in.oneOf...)
 	t := in.types
 	if t == 0 {
-		t = tAll
+		t = schema.TypeAll
 	}
-	if t&^(tObject|tArray) != 0 {
+	if t&^(schema.TypeObject|schema.TypeArray) != 0 {
 		return kids // a scalar will do
 	}
-	if t&tObject != 0 {
+	if t&schema.TypeObject != 0 {
 		for _, r := range in.required {
 			if p := in.props[r]; p != nil {
 				kids = append(kids, p)
 			}
 		}
 	}
-	if t&tArray != 0 && in.minItems > 0 && in.items != nil {
+	if t&schema.TypeArray != 0 && in.minItems > 0 && in.items != nil {
 		kids = append(kids, in.items)
 	}
 	return kids
@@ -494,8 +470,8 @@ func (g *gen) estimateOf(s *schema.Schema, vals []int) int {
 }
 
 // types returns the types every schema of c allows.
-func (g *gen) types(c *conj) typeSet {
-	t := tAll
+func (g *gen) types(c *conj) schema.TypeSet {
+	t := schema.TypeAll
 	for _, s := range c.all {
 		in := g.info(s)
 		if in.boolean == -1 {
@@ -504,9 +480,6 @@ func (g *gen) types(c *conj) typeSet {
 		if in.types != 0 {
 			t &= in.types
 		}
-	}
-	if t&tNumber != 0 && t&tInteger == 0 {
-		t |= tInteger
 	}
 	// A not that is only a type takes those types away.
 	for _, n := range c.nots {
@@ -678,19 +651,19 @@ func (g *gen) value(c *conj, ptr string, depth int, avoid []source.Value) (sourc
 		var v source.Value
 		var ok bool
 		switch tt {
-		case tNull:
+		case schema.TypeNull:
 			v, ok = source.NullValue(), true
-		case tBoolean:
+		case schema.TypeBoolean:
 			v, ok = source.BoolValue(g.r.IntN(2) == 0), true
-		case tInteger:
+		case wholeNumbers:
 			v, ok = g.number(c, ptr, true)
-		case tNumber:
+		case schema.TypeFraction:
 			v, ok = g.number(c, ptr, false)
-		case tString:
+		case schema.TypeString:
 			v, ok = g.str(c, ptr)
-		case tArray:
+		case schema.TypeArray:
 			v, ok = g.array(c, ptr, depth)
-		case tObject:
+		case schema.TypeObject:
 			v, ok = g.object(c, ptr, depth)
 		}
 		if ok {
@@ -743,12 +716,12 @@ func typeConflict(g *gen, c *conj) string {
 	for _, s := range c.all {
 		in := g.info(s)
 		if in.types != 0 {
-			parts = append(parts, fmt.Sprintf("%v at %s", in.types.names(), s.Location()))
+			parts = append(parts, fmt.Sprintf("%v at %s", typeList(in.types), s.Location()))
 		}
 	}
 	for _, n := range c.nots {
 		if in := g.info(n); in.types != 0 && onlyType(n) {
-			parts = append(parts, fmt.Sprintf("not %v at %s", in.types.names(), n.Location()))
+			parts = append(parts, fmt.Sprintf("not %v at %s", typeList(in.types), n.Location()))
 		}
 	}
 	if len(parts) == 0 {
@@ -774,12 +747,12 @@ func joinWords(parts []string) string {
 
 // typeOrder orders the allowed types: those the keywords suggest first; without hints,
 // a string first on a first try (the most readable guess), any order on later tries.
-func (g *gen) typeOrder(c *conj, t typeSet) []typeSet {
-	var hints typeSet
+func (g *gen) typeOrder(c *conj, t schema.TypeSet) []schema.TypeSet {
+	var hints schema.TypeSet
 	for _, s := range c.all {
 		hints |= g.info(s).hints
 	}
-	var first, rest []typeSet
+	var first, rest []schema.TypeSet
 	for _, x := range typeOrder {
 		switch {
 		case t&x.t == 0:
@@ -789,23 +762,23 @@ func (g *gen) typeOrder(c *conj, t typeSet) []typeSet {
 			rest = append(rest, x.t)
 		}
 	}
-	shuffle := func(list []typeSet) {
+	shuffle := func(list []schema.TypeSet) {
 		g.r.Shuffle(len(list), func(i, j int) { list[i], list[j] = list[j], list[i] })
 	}
 	shuffle(first)
 	shuffle(rest)
 	if g.try == 0 || g.minimal {
 		// Readable first: a string, then what is not null.
-		slices.SortStableFunc(rest, func(a, b typeSet) int { return typeRank(a) - typeRank(b) })
+		slices.SortStableFunc(rest, func(a, b schema.TypeSet) int { return typeRank(a) - typeRank(b) })
 	}
 	return append(first, rest...)
 }
 
-func typeRank(t typeSet) int {
+func typeRank(t schema.TypeSet) int {
 	switch t {
-	case tString:
+	case schema.TypeString:
 		return 0
-	case tNull:
+	case schema.TypeNull:
 		return 2
 	}
 	return 1

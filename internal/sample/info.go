@@ -9,40 +9,27 @@ import (
 	"github.com/jstk-dev/jstk/internal/source"
 )
 
-// typeSet is a set of JSON Schema types.
-type typeSet uint8
+// Sample's types are schema.TypeSet's classes of values, with "type" read as the draft
+// reads it (schema.TypeByName: "integer" is 1 but not 1.0 in draft 4). Sample generates
+// whole numbers without a decimal point, so it treats the whole classes as one, and asks
+// whether a number may be other than whole with TypeFraction.
 
-const (
-	tNull typeSet = 1 << iota
-	tBoolean
-	tInteger
-	tNumber // numbers that need not be integers
-	tString
-	tArray
-	tObject
+// wholeNumbers are the classes of the whole numbers (1, 1.0): what sample generates for
+// an integer.
+const wholeNumbers = schema.TypeInteger | schema.TypeDotted
 
-	tAll = tNull | tBoolean | tInteger | tNumber | tString | tArray | tObject
-)
-
+// typeOrder lists the types sample generates, each as the classes it covers: the whole
+// numbers as "integer", the others as "number".
 var typeOrder = []struct {
 	name string
-	t    typeSet
-}{{"null", tNull}, {"boolean", tBoolean}, {"integer", tInteger}, {"number", tNumber},
-	{"string", tString}, {"array", tArray}, {"object", tObject}}
+	t    schema.TypeSet
+}{{"null", schema.TypeNull}, {"boolean", schema.TypeBoolean}, {"integer", wholeNumbers},
+	{"number", schema.TypeFraction}, {"string", schema.TypeString}, {"array", schema.TypeArray},
+	{"object", schema.TypeObject}}
 
-func typeByName(n string) typeSet {
-	for _, t := range typeOrder {
-		if t.name == n {
-			if t.t == tNumber {
-				return tNumber | tInteger // a number may be an integer
-			}
-			return t.t
-		}
-	}
-	return 0
-}
-
-func (t typeSet) names() []string {
+// typeList names the types of t that typeOrder lists: a number set is "integer" and
+// "number", an integer set "integer".
+func typeList(t schema.TypeSet) []string {
 	var out []string
 	for _, x := range typeOrder {
 		if t&x.t != 0 {
@@ -66,7 +53,7 @@ type info struct {
 	boolean int8 // 1: true schema, -1: false schema, 0: an object
 	version int
 
-	types   typeSet // 0: no type keyword
+	types   schema.TypeSet // 0: no type keyword
 	enum    []source.Value
 	hasEnum bool
 
@@ -108,7 +95,7 @@ type info struct {
 
 	examples []source.Value
 
-	hints typeSet // types the keywords present suggest
+	hints schema.TypeSet // types the keywords present suggest
 }
 
 // kw returns a keyword's value when the dialect applies it here.
@@ -191,20 +178,20 @@ func (g *gen) info(s *schema.Schema) *info {
 }
 
 // suggested returns the types the keywords present suggest.
-func (in *info) suggested() typeSet {
-	var t typeSet
+func (in *info) suggested() schema.TypeSet {
+	var t schema.TypeSet
 	if in.lower != nil || in.upper != nil || in.multipleOf != nil {
-		t |= tNumber | tInteger
+		t |= schema.TypeNumber
 	}
 	if in.minLen > 0 || in.maxLen >= 0 || in.pattern != nil || in.format != "" {
-		t |= tString
+		t |= schema.TypeString
 	}
 	if in.minItems > 0 || in.maxItems >= 0 || in.unique || in.prefix != nil || in.items != nil || in.contains != nil {
-		t |= tArray
+		t |= schema.TypeArray
 	}
 	if in.props != nil || in.required != nil || in.patProps != nil || in.addl != nil || in.propNames != nil ||
 		in.minProps > 0 || in.maxProps >= 0 || in.depRequired != nil || in.depSchemas != nil {
-		t |= tObject
+		t |= schema.TypeObject
 	}
 	return t
 }

@@ -9,6 +9,23 @@ import (
 // object's keywords into its info. infoKeywords read the keywords' values as written;
 // infoChildren read the compiled subschemas of the applicators (schema.Schema.Children).
 
+// readElsewhere are the keywords that constrain instances which sample follows outside
+// its tables: the references, through schema.Schema.Ref and DynamicRef (gen.go).
+var readElsewhere = map[string]bool{"$ref": true, "$dynamicRef": true, "$recursiveRef": true}
+
+// Reads reports whether sample reads keyword name in draft d: a handler of its tables
+// reads the keyword's value or its subschemas, or generation follows it as a reference.
+// The keyword model's contract test (internal/schema) asks it about every keyword that
+// can change a verdict; a keyword sample does not read is a failure there.
+func Reads(d *schema.Draft, name string) bool {
+	for _, k := range infoKeywords {
+		if k.name == name && k.since <= d.Version {
+			return true
+		}
+	}
+	return infoChildren[name] != nil || readElsewhere[name]
+}
+
 // infoKeyword reads one keyword's value, when the dialect applies it, into an info.
 type infoKeyword struct {
 	name  string
@@ -26,7 +43,9 @@ var infoKeywords = []infoKeyword{
 			in.enum, in.hasEnum = v.Items(), true
 		}
 	}},
-	{"const", 6, func(_ *gen, in *info, v source.Value) { in.enum, in.hasEnum = []source.Value{v}, true }},
+	// const is draft 6's, and draft 4's too unless Options.StrictDraft (a Lenient keyword, which kw
+	// then leaves out), as the compiler applies it.
+	{"const", 0, func(_ *gen, in *info, v source.Value) { in.enum, in.hasEnum = []source.Value{v}, true }},
 
 	{"minimum", 0, func(_ *gen, in *info, v source.Value) { in.lower = ratOf(v) }},
 	{"maximum", 0, func(_ *gen, in *info, v source.Value) { in.upper = ratOf(v) }},
@@ -90,10 +109,10 @@ var infoKeywords = []infoKeyword{
 func readType(_ *gen, in *info, v source.Value) {
 	switch v.Kind() {
 	case source.String:
-		in.types = typeByName(v.Str())
+		in.types = schema.TypeByName(v.Str(), in.s.Draft)
 	case source.Array:
 		for _, t := range v.Items() {
-			in.types |= typeByName(t.Str())
+			in.types |= schema.TypeByName(t.Str(), in.s.Draft)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package sample
 import (
 	"fmt"
 	"math/big"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -40,7 +41,7 @@ func (g *gen) unsatisfiable(s *schema.Schema) *reason {
 	c := &conj{}
 	g.add(c, s, nil)
 	p := &prover{g: g, budget: proofBudget}
-	r := p.empty(c, tAll, "", 0)
+	r := p.empty(c, schema.TypeAll, "", 0)
 	if g.halt != nil || g.ctx.Err() != nil {
 		return nil // the run ended while the proof was under way: its checks proved nothing
 	}
@@ -250,7 +251,7 @@ func proved(ptr, format string, args ...any) *reason {
 }
 
 // empty returns why no value whose type is in types satisfies c at ptr, or nil.
-func (p *prover) empty(c *conj, types typeSet, ptr string, depth int) *reason {
+func (p *prover) empty(c *conj, types schema.TypeSet, ptr string, depth int) *reason {
 	g := p.g
 	if p.budget <= 0 || depth > proofDepth || g.halt != nil {
 		return nil
@@ -277,7 +278,7 @@ func (p *prover) empty(c *conj, types typeSet, ptr string, depth int) *reason {
 			continue
 		}
 		for _, v := range withTwins(in.enum) {
-			if valueType(v)&t != 0 && !p.rejects(c, v) {
+			if schema.TypeOf(v)&t != 0 && !p.rejects(c, v) {
 				return nil // a value of the enum may be an instance
 			}
 		}
@@ -285,21 +286,21 @@ func (p *prover) empty(c *conj, types typeSet, ptr string, depth int) *reason {
 	}
 	// each type on its own
 	var first *reason
-	var firstType typeSet
+	var firstType schema.TypeSet
 	rest := t
-	for _, tt := range []typeSet{tNull, tBoolean, tInteger | tNumber, tString, tArray, tObject} {
+	for _, tt := range []schema.TypeSet{schema.TypeNull, schema.TypeBoolean, schema.TypeNumber, schema.TypeString, schema.TypeArray, schema.TypeObject} {
 		if t&tt == 0 {
 			continue
 		}
 		var r *reason
 		switch tt {
-		case tInteger | tNumber:
+		case schema.TypeNumber:
 			r = p.noNumber(c, t, ptr)
-		case tString:
+		case schema.TypeString:
 			r = p.noString(c, ptr)
-		case tArray:
+		case schema.TypeArray:
 			r = p.noArray(c, ptr, depth)
-		case tObject:
+		case schema.TypeObject:
 			r = p.noObject(c, ptr, depth)
 		}
 		if r == nil {
@@ -314,7 +315,7 @@ func (p *prover) empty(c *conj, types typeSet, ptr string, depth int) *reason {
 		if first == nil {
 			return nil
 		}
-		if t&(t-1) != 0 && t != tInteger|tNumber {
+		if typeCount(t) > 1 {
 			// several types, each ruled out: say so, with the first reason
 			return proved(ptr, "no value of any type the schema allows here (%s) fits", typeNames(t)).
 				because("", "", cause{"for type " + typeNames(firstType) + ",", first})
@@ -347,44 +348,28 @@ func (p *prover) rejects(c *conj, v source.Value) bool {
 }
 
 // types returns the types every schema of c allows: those of the type keywords, less
-// those a not that is only a type removes (when the drafts agree on what "integer" is).
-func (p *prover) types(c *conj) typeSet {
+// those a not that is only a type removes.
+func (p *prover) types(c *conj) schema.TypeSet {
 	g := p.g
-	t := tAll
+	t := schema.TypeAll
 	for _, s := range c.all {
 		if in := g.info(s); in.types != 0 {
 			t &= in.types
 		}
 	}
-	if t&tNumber != 0 {
-		t |= tInteger
-	}
 	for _, n := range c.nots {
-		in := g.info(n)
-		if in.types == 0 || !onlyType(n) {
-			continue
+		// in.types is read in n's draft: a not of draft 4's "integer" leaves 1.0 in.
+		if in := g.info(n); in.types != 0 && onlyType(n) {
+			t &^= in.types
 		}
-		if in.types&tNumber == 0 && in.types&tInteger != 0 && !sameDraft(c, n) {
-			continue // "integer" may not mean the same in both drafts (1.0 in draft 4)
-		}
-		t &^= in.types
 	}
 	return t
 }
 
-func sameDraft(c *conj, n *schema.Schema) bool {
-	for _, s := range c.all {
-		if s.Draft.Version != n.Draft.Version {
-			return false
-		}
-	}
-	return true
-}
-
 // noNumber shows that no number (no integer when t allows only integers) satisfies the
 // bounds and multiples of c.
-func (p *prover) noNumber(c *conj, t typeSet, ptr string) *reason {
-	integer := t&tNumber == 0
+func (p *prover) noNumber(c *conj, t schema.TypeSet, ptr string) *reason {
+	integer := t&schema.TypeFraction == 0
 	b := p.g.numberBounds(c, integer)
 	if b.lower != nil && b.upper != nil {
 		if cmp := b.lower.Cmp(b.upper); cmp > 0 || cmp == 0 && (b.lowerExcl || b.upperExcl) {
@@ -471,7 +456,7 @@ func (p *prover) noArray(c *conj, ptr string, depth int) *reason {
 		if ic == nil {
 			continue
 		}
-		if r := p.empty(ic, tAll, ptr+"/"+strconv.Itoa(i), depth+1); r != nil {
+		if r := p.empty(ic, schema.TypeAll, ptr+"/"+strconv.Itoa(i), depth+1); r != nil {
 			return proved(ptr, "no array fits: it needs an item at %d", i).
 				because("array", atPtr(ptr), cause{"and at " + atPtr(r.ptr) + ",", r})
 		}
@@ -542,7 +527,7 @@ func (p *prover) noObject(c *conj, ptr string, depth int) *reason {
 			return proved(ptr, "the required property %q is not allowed (additionalProperties, unevaluatedProperties or propertyNames rule it out)", name)
 		}
 		if mc := p.memberConj(c, parts, choices, name); mc != nil {
-			if r := p.empty(mc, tAll, ptr+"/"+source.EscapeToken(name), depth+1); r != nil {
+			if r := p.empty(mc, schema.TypeAll, ptr+"/"+source.EscapeToken(name), depth+1); r != nil {
 				return proved(ptr, "no object fits: it needs the property %q", name).
 					because("object", atPtr(ptr), cause{"and at " + atPtr(r.ptr) + ",", r})
 			}
@@ -659,7 +644,7 @@ func (p *prover) memberConj(c *conj, parts []*info, choices bool, name string) *
 // noChoice shows that every way through the choices of c is ruled out: all branches of
 // an anyOf, every branch of a oneOf either ruled out or repeated (a value matching it
 // would match twice), or an if whose then and else ways are both ruled out.
-func (p *prover) noChoice(c *conj, types typeSet, ptr string, depth int) *reason {
+func (p *prover) noChoice(c *conj, types schema.TypeSet, ptr string, depth int) *reason {
 	g := p.g
 	for _, s := range c.pending {
 		in := g.info(s)
@@ -731,12 +716,21 @@ func atPtr(ptr string) string {
 }
 
 // typeNames lists the JSON types of t: "string or integer".
-func typeNames(t typeSet) string {
+func typeNames(t schema.TypeSet) string {
 	var names []string
 	for _, tn := range typeOrder {
-		if t&tn.t != 0 && !(tn.t == tInteger && t&tNumber != 0) {
+		if t&tn.t != 0 && !(tn.t == wholeNumbers && t&schema.TypeFraction != 0) {
 			names = append(names, tn.name)
 		}
 	}
 	return strings.Join(names, " or ")
+}
+
+// typeCount is how many JSON types t has, the classes of numbers counted as one.
+func typeCount(t schema.TypeSet) int {
+	n := bits.OnesCount8(uint8(t &^ schema.TypeNumber))
+	if t&schema.TypeNumber != 0 {
+		n++
+	}
+	return n
 }

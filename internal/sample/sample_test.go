@@ -65,6 +65,9 @@ func TestKeywords(t *testing.T) {
 		{"enum filtered by type", `{"enum": [1, "a", null], "type": "string"}`, func(v source.Value) string {
 			return want(v.Str() == "a", "want a")
 		}},
+		{"draft 4 const", `{"$schema": "http://json-schema.org/draft-04/schema#", "type": "string", "const": "fixed-value"}`, func(v source.Value) string {
+			return want(v.Str() == "fixed-value", "want fixed-value (the compiler applies a draft 4 const)")
+		}},
 		{"integer range", `{"type": "integer", "minimum": 5, "exclusiveMaximum": 7}`, nil},
 		{"draft 4 exclusive", `{"$schema": "http://json-schema.org/draft-04/schema#", "type": "integer", "minimum": 5, "exclusiveMinimum": true, "maximum": 6}`,
 			func(v source.Value) string { return want(v.Str() == "6", "want 6") }},
@@ -130,6 +133,27 @@ func TestKeywords(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// With StrictDraft the compiler ignores a draft 4 const (a Lenient keyword), and so does
+// sample: it generates strings other than the const's.
+func TestDraft4ConstStrict(t *testing.T) {
+	t.Parallel()
+	s := compileText(t, `{"$schema": "http://json-schema.org/draft-04/schema#", "type": "string", "const": "fixed-value"}`,
+		&schema.Options{StrictDraft: true})
+	res, err := Generate(context.Background(), s, &Options{Count: 8, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := 0
+	for _, v := range res.Values() {
+		if v.Str() != "fixed-value" {
+			other++
+		}
+	}
+	if len(res.Values()) != 8 || other == 0 {
+		t.Errorf("%d samples, %d other than the ignored const; want 8, some other", len(res.Values()), other)
 	}
 }
 

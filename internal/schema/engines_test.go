@@ -15,6 +15,7 @@ import (
 	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/diff"
 	"github.com/jstk-dev/jstk/internal/lint"
+	"github.com/jstk-dev/jstk/internal/sample"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/schematest"
 	"github.com/jstk-dev/jstk/internal/source"
@@ -43,13 +44,8 @@ var engines = []engine{
 	{"coverage", checkCoverage},
 	{"validate (report)", checkValidateReport},
 	{"diff", checkDiff},
+	{"sample", checkSample},
 }
-
-// pending are the engines that still read keywords their own way (issue 21): sample reads
-// them through tables of its own (checked against the model by its TestInfoTablesCoverModel)
-// and keeps a typeSet of types as named (a number includes the integers), which does not
-// map onto schema.TypeSet's disjoint classes.
-var pending = []string{"sample"}
 
 // samples are values of the keywords that make each of them act (a valid schema needs
 // them); applicators without one get a subschema in their shape, {}.
@@ -396,6 +392,53 @@ func checkDiff(d *schema.Draft, k *schema.Keyword) error {
 	return nil
 }
 
+// checkSample: sample reads every keyword that can change a verdict (and the annotations
+// asserted on request, examples and default) in every draft of the keyword, and an
+// instance it generates for a schema that uses the keyword is valid against it (the
+// subschemas are {"type": "string"}, which every applicator's sample schema can satisfy).
+func checkSample(d *schema.Draft, k *schema.Keyword) error {
+	if !constrains(k) && !k.OnRequest && k.Name != "examples" && k.Name != "default" || k.Support == schema.PointerOnly {
+		return nil
+	}
+	if !sample.Reads(d, k.Name) {
+		return fmt.Errorf("sample does not read %s", k.Name)
+	}
+	text, ok := sampleSchema(d, k, `{"type": "string"}`)
+	if !ok {
+		return fmt.Errorf("the test has no sample value of %s", k.Name)
+	}
+	if k.Kind == schema.Reference {
+		// A schema that is only a reference to itself is a loop for the validator: put
+		// the reference one level into the instance.
+		text = fmt.Sprintf(`{"$schema": %q, "type": "object", "properties": {"a": {%q: "#"}}}`, d.URL, k.Name)
+	}
+	doc, err := source.ParseJSON("s.json", []byte(text), nil)
+	if err != nil {
+		return err
+	}
+	c := schema.NewCompiler(&schema.Options{Draft: d})
+	if err := c.AddDocument("https://jstk.test/s.json", doc); err != nil {
+		return err
+	}
+	s, err := c.Compile("https://jstk.test/s.json")
+	if err != nil {
+		return err
+	}
+	res, err := sample.Generate(context.Background(), s, &sample.Options{Count: 2, Seed: 1})
+	if err != nil {
+		return err
+	}
+	if res.Failure != nil {
+		return fmt.Errorf("sample of %s: %s", text, res.Failure.Reason)
+	}
+	for _, v := range res.Values() {
+		if ok, err := s.Valid(v); err != nil || !ok {
+			return fmt.Errorf("sample of %s is %s, which is not valid against it (%v)", text, source.AppendJSON(nil, v), err)
+		}
+	}
+	return nil
+}
+
 // checkAll runs every engine on every entry of the model in each of its drafts and returns
 // the failures, by engine.
 func checkAll() map[string][]string {
@@ -422,12 +465,11 @@ func TestKeywordModelEngines(t *testing.T) {
 			t.Errorf("%s: %s", e.name, f)
 		}
 	}
-	t.Logf("pending (still reading keywords their own way): %s", strings.Join(pending, ", "))
 }
 
 // The test above can fail: with two made-up keywords added to the model, an assertion on
 // strings and an applicator on objects, the engines with code of their own for each
-// keyword (the compiler, coverage, diff) fail until they handle them, while those that take
+// keyword (the compiler, coverage, diff, sample) fail until they handle them, while those that take
 // their knowledge from the model (lint, bundle, catalog) handle them already. Not
 // parallel: it changes the model while it runs.
 func TestKeywordModelCatchesNewKeywords(t *testing.T) {
@@ -459,6 +501,8 @@ func TestKeywordModelCatchesNewKeywords(t *testing.T) {
 		// diff answers "unknown" at a keyword of the model it does not read, and names it
 		// (keyword-not-read): sound, but not handled
 		"diff": 6,
+		// sample reads keywords through tables of its own (sample.Reads), as the compiler.
+		"sample": 6,
 	}
 	for _, e := range engines {
 		if len(got[e.name]) != want[e.name] {
@@ -466,7 +510,7 @@ func TestKeywordModelCatchesNewKeywords(t *testing.T) {
 				strings.Join(got[e.name], "\n"))
 		}
 	}
-	for _, name := range []string{"schema (compiler)", "coverage", "diff"} {
+	for _, name := range []string{"schema (compiler)", "coverage", "diff", "sample"} {
 		for _, f := range got[name] {
 			t.Logf("%s: %s", name, f)
 		}
