@@ -99,8 +99,8 @@ func (g rgen4) intRange(draft int) (any, any, int) {
 	return s, g.small(), draft
 }
 
-// arrayLength draws arrays whose length limits meet items that forbid items (a closed tuple,
-// maxItems, items false or unsatisfiable) against some schema.
+// arrayLength draws arrays whose minItems meets a closed tuple, a maxItems or an items schema
+// that few or no items pass (with uniqueItems or not), against some schema.
 func (g rgen4) arrayLength(draft int) (any, any, int) {
 	r := g.r
 	n := r.Intn(3)
@@ -193,7 +193,7 @@ func (g rgen4) enumNone(draft int) (any, any, int) {
 	return s, g.small(), draft
 }
 
-// notType draws not of one type against the list of the other types (with one sometimes missing).
+// notType draws not of one type against the list of the other types (each sometimes left out).
 func (g rgen4) notType(draft int) (any, any, int) {
 	r := g.r
 	t := rtypes[r.Intn(len(rtypes))]
