@@ -95,14 +95,8 @@ type LocationResult struct {
 // comparison could not run (a schema that does not compile, documents of different
 // kinds, cancellation).
 func CompareDocuments(ctx context.Context, old, new *openapi.Document, opts *Options) (*Result, error) {
-	if old == nil || new == nil {
-		return nil, errors.New("diff: both documents are needed")
-	}
-	if old.Kind.Kind != new.Kind.Kind {
-		return nil, fmt.Errorf("cannot compare an %s document with an %s document", old.Kind.Describe(), new.Kind.Describe())
-	}
-	if old.Kind.Kind == "swagger" {
-		return nil, errors.New("the documents are Swagger 2.0, which is not compared location by location (convert them to OpenAPI 3); name a definition with FILE#/definitions/NAME to compare two schemas")
+	if err := comparableDocuments(old, new); err != nil {
+		return nil, err
 	}
 	asked := ""
 	if opts != nil {
@@ -113,9 +107,80 @@ func CompareDocuments(ctx context.Context, old, new *openapi.Document, opts *Opt
 		return nil, err
 	}
 	pairs, apiChanges := openapi.Match(old, new)
+	d := &docComparison{old: old, new: new, o: o, asked: asked, pairs: pairs}
+	d.start()
+	if err := d.plan(ctx); err != nil {
+		return nil, err
+	}
+	d.run(ctx)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	skipped, err := d.addSearches()
+	if err != nil {
+		return nil, err
+	}
+	for i := range pairs {
+		d.location(&pairs[i], d.of[i])
+	}
+	if skipped > 0 {
+		d.rep.Notes = append(d.rep.Notes, fmt.Sprintf("%d of %d distinct schema comparisons did not run within the document's budget of %v: "+
+			"their locations are unknown (not compared); compare one alone by naming it, FILE#/pointer", skipped, len(d.order), o.DocumentBudget))
+	}
+	for _, ac := range apiChanges {
+		d.apiChange(ac)
+	}
+	d.finish()
+	return d.res, nil
+}
+
+// comparableDocuments says why two documents cannot be compared location by location, or
+// nil when they can.
+func comparableDocuments(old, new *openapi.Document) error {
+	if old == nil || new == nil {
+		return errors.New("diff: both documents are needed")
+	}
+	if old.Kind.Kind != new.Kind.Kind {
+		return fmt.Errorf("cannot compare an %s document with an %s document", old.Kind.Describe(), new.Kind.Describe())
+	}
+	if old.Kind.Kind == "swagger" {
+		return errors.New("the documents are Swagger 2.0, which is not compared location by location (convert them to OpenAPI 3); name a definition with FILE#/definitions/NAME to compare two schemas")
+	}
+	return nil
+}
+
+// docComparison is one run of CompareDocuments: the documents, the schema comparisons it
+// plans and runs, and the result it builds from them.
+type docComparison struct {
+	old, new *openapi.Document
+	o        Options
+	asked    string // the direction asked for; "" judges each location in its own
+	pairs    []openapi.Pair
+	of       []*docJob // by pair: the comparison of its schemas; nil when they are the same
+	order    []*docJob // the distinct comparisons, those of locations clients meet first
+	res      *Result
+	rep      *DocumentReport
+	// the verdicts of every location and API change, backward and forward, and of those
+	// checked in their direction
+	bw, fw, verdict agg
+}
+
+// docJob is one comparison of two schemas, whatever the locations that hold them.
+type docJob struct {
+	old, new *schema.Schema
+	name     string
+	checked  bool // a location clients meet uses it: compared first
+	res      *Result
+	err      error
+	skipped  bool // not compared within the document's budget
+}
+
+// start makes the result and its document report, with no location yet.
+func (d *docComparison) start() {
+	old, new, o := d.old, d.new, d.o
 	res := &Result{Direction: PerLocation, Changes: []Change{}}
-	if asked != "" {
-		res.Direction = asked
+	if d.asked != "" {
+		res.Direction = d.asked
 	}
 	rep := &DocumentReport{Kind: old.Kind.Kind, OldVersion: old.Kind.Version, NewVersion: new.Kind.Version, Locations: []LocationResult{}}
 	rep.Notes = append(append(rep.Notes, prefixed("old: ", old.Notes())...), prefixed("new: ", new.Notes())...)
@@ -126,27 +191,22 @@ func CompareDocuments(ctx context.Context, old, new *openapi.Document, opts *Opt
 	}
 	res.Old = Side{File: old.Name, Draft: dialectName(old)}
 	res.New = Side{File: new.Name, Draft: dialectName(new)}
-	var bw, fw, verdict agg
-	// Each distinct pair of schemas is compared once, whatever the locations that hold it;
-	// the same schemas read alike are not compared at all. The comparisons run side by side.
-	type job struct {
-		old, new *schema.Schema
-		name     string
-		checked  bool // a location clients meet uses it: compared first
-		res      *Result
-		err      error
-		skipped  bool // not compared within the document's budget
-	}
-	jobs := map[string]*job{}
-	var order []*job
-	of := make([]*job, len(pairs)) // nil: unchanged
-	same := openapi.NewSameness(old, new)
-	for i := range pairs {
+	d.res, d.rep = res, rep
+}
+
+// plan makes the comparisons to run: one per distinct pair of schemas, whatever the
+// locations that hold it; the same schemas read alike are not compared at all. The
+// comparisons of locations clients meet come first, those of a component alone after.
+func (d *docComparison) plan(ctx context.Context) error {
+	jobs := map[string]*docJob{}
+	d.of = make([]*docJob, len(d.pairs))
+	same := openapi.NewSameness(d.old, d.new)
+	for i := range d.pairs {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
 		}
-		p := &pairs[i]
-		oldPtr, newPtr := old.Target(p.Old.Schema), new.Target(p.New.Schema)
+		p := &d.pairs[i]
+		oldPtr, newPtr := d.old.Target(p.Old.Schema), d.new.Target(p.New.Schema)
 		if same.Same(p.Old, oldPtr, p.New, newPtr) {
 			continue
 		}
@@ -155,24 +215,23 @@ func CompareDocuments(ctx context.Context, old, new *openapi.Document, opts *Opt
 		role := roleOf(p.Direction)
 		k := oldPtr + "\x00" + p.Old.Dialect + "\x00" + newPtr + "\x00" + p.New.Dialect + "\x00" + string(role)
 		if j := jobs[k]; j != nil {
-			of[i] = j
+			d.of[i] = j
 			j.checked = j.checked || p.New.Role != openapi.Shared
 			continue
 		}
-		oldS, err := old.SchemaAs(oldPtr, role)
+		oldS, err := d.old.SchemaAs(oldPtr, role)
 		if err != nil {
-			return nil, fmt.Errorf("old %s: %w", p.Old.Name, err)
+			return fmt.Errorf("old %s: %w", p.Old.Name, err)
 		}
-		newS, err := new.SchemaAs(newPtr, role)
+		newS, err := d.new.SchemaAs(newPtr, role)
 		if err != nil {
-			return nil, fmt.Errorf("new %s: %w", p.New.Name, err)
+			return fmt.Errorf("new %s: %w", p.New.Name, err)
 		}
-		j := &job{old: oldS, new: newS, name: p.New.Name, checked: p.New.Role != openapi.Shared}
-		jobs[k], of[i] = j, j
-		order = append(order, j)
+		j := &docJob{old: oldS, new: newS, name: p.New.Name, checked: p.New.Role != openapi.Shared}
+		jobs[k], d.of[i] = j, j
+		d.order = append(d.order, j)
 	}
-	// The locations clients meet are compared first; a component alone only after them.
-	slices.SortStableFunc(order, func(a, b *job) int {
+	slices.SortStableFunc(d.order, func(a, b *docJob) int {
 		switch {
 		case a.checked == b.checked:
 			return 0
@@ -181,16 +240,23 @@ func CompareDocuments(ctx context.Context, old, new *openapi.Document, opts *Opt
 		}
 		return 1
 	})
-	lo := o
+	return nil
+}
+
+// run runs the planned comparisons side by side, in both directions each, within one
+// budget for the whole: a document of thousands of schemas that reach each other (a chain
+// of references through the components) is compared in its time, not for ever. A
+// comparison the budget stops is skipped, not failed; a worker's panic is raised again
+// here.
+func (d *docComparison) run(ctx context.Context) {
+	lo := d.o
 	lo.Direction, lo.Check = Full, false
-	// One budget for the whole: a document of thousands of schemas that reach each other
-	// (a chain of references through the components) is compared in its time, not for ever.
-	budget, stopBudget := context.WithTimeout(ctx, o.DocumentBudget)
+	budget, stopBudget := context.WithTimeout(ctx, d.o.DocumentBudget)
 	defer stopBudget()
-	next := make(chan *job)
+	next := make(chan *docJob)
 	var wg sync.WaitGroup
-	var catch panics.Catcher // a worker's panic is raised again after the wait
-	for range min(runtime.GOMAXPROCS(0), max(len(order), 1)) {
+	var catch panics.Catcher
+	for range min(runtime.GOMAXPROCS(0), max(len(d.order), 1)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -206,128 +272,153 @@ func CompareDocuments(ctx context.Context, old, new *openapi.Document, opts *Opt
 			}
 		}()
 	}
-	for _, j := range order {
+	for _, j := range d.order {
 		next <- j
 	}
 	close(next)
 	wg.Wait()
 	catch.Repanic()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	skipped := 0
-	for _, j := range order {
+}
+
+// addSearches adds the searches of the comparisons that ran to the result's and returns
+// how many were skipped, or the first comparison's error.
+func (d *docComparison) addSearches() (skipped int, err error) {
+	s := &d.res.Search
+	for _, j := range d.order {
 		if j.err != nil {
-			return nil, fmt.Errorf("%s: %w", j.name, j.err)
+			return 0, fmt.Errorf("%s: %w", j.name, j.err)
 		}
 		if j.skipped {
 			skipped++
 			continue
 		}
 		r := j.res
-		res.Search.Candidates += r.Search.Candidates
-		res.Search.Exhausted = res.Search.Exhausted || r.Search.Exhausted
-		res.Search.ProofIncomplete = res.Search.ProofIncomplete || r.Search.ProofIncomplete
-		res.Search.Contradictions += r.Search.Contradictions
+		s.Candidates += r.Search.Candidates
+		s.Exhausted = s.Exhausted || r.Search.Exhausted
+		s.ProofIncomplete = s.ProofIncomplete || r.Search.ProofIncomplete
+		s.Contradictions += r.Search.Contradictions
 	}
-	for i := range pairs {
-		p := &pairs[i]
-		dir := p.Direction
-		if asked != "" {
-			dir = asked
-		}
-		rep.Compared++
-		if of[i] == nil {
-			rep.Unchanged++ // the same schemas, read alike: nothing to compare
-			continue
-		}
-		if of[i].skipped {
-			lr := LocationResult{Location: p.New.Name, Role: string(p.New.Role), Direction: dir, Via: p.Via,
-				OldPointer: p.Old.Schema, NewPointer: p.New.Schema, Backward: Unknown, Forward: Unknown,
-				Checked: dir != "" && p.New.Role != openapi.Shared, NotCompared: true, Verdict: Compatible}
-			lr.Old = locate(old, p.Old.Schema)
-			lr.New = locate(new, p.New.Schema)
-			bw.add(Unknown)
-			fw.add(Unknown)
-			if dir != "" {
-				lr.Verdict = Unknown
-				if lr.Checked {
-					verdict.add(Unknown)
-				}
-			}
-			rep.Locations = append(rep.Locations, lr)
-			continue
-		}
-		r := of[i].res
-		bw.add(r.Backward)
-		fw.add(r.Forward)
-		lr := LocationResult{Location: p.New.Name, Role: string(p.New.Role), Direction: dir, Via: p.Via,
-			OldPointer: p.Old.Schema, NewPointer: p.New.Schema, Backward: r.Backward, Forward: r.Forward, Verdict: Compatible,
-			Changes: len(r.Changes), Checked: dir != "" && p.New.Role != openapi.Shared}
-		lr.Old = locate(old, p.Old.Schema)
-		lr.New = locate(new, p.New.Schema)
-		if dir != "" {
-			lr.Verdict = verdictIn(dir, r)
-			if lr.Checked {
-				verdict.add(lr.Verdict)
-			}
-			switch {
-			case (dir == Backward || dir == Full) && len(r.BackwardExample) > 0:
-				lr.Example, lr.ExampleValidUnder = r.BackwardExample, "old"
-			case (dir == Forward || dir == Full) && len(r.ForwardExample) > 0:
-				lr.Example, lr.ExampleValidUnder = r.ForwardExample, "new"
-			}
-		}
-		for _, c := range r.Changes {
-			c.Location, c.Direction = p.New.Name, dir
-			if dir == "" {
-				c.Direction = "none"
-			}
-			res.Changes = append(res.Changes, c)
-		}
-		if len(r.Changes) == 0 && r.Backward == Compatible && r.Forward == Compatible {
-			rep.Unchanged++
-			continue
-		}
-		rep.Locations = append(rep.Locations, lr)
+	return skipped, nil
+}
+
+// location adds the verdict of one matched location, whose schemas the comparison j
+// compared (nil: the same schemas, read alike), and its changes, each named by the
+// location and judged in its direction.
+func (d *docComparison) location(p *openapi.Pair, j *docJob) {
+	dir := p.Direction
+	if d.asked != "" {
+		dir = d.asked
 	}
-	if skipped > 0 {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("%d of %d distinct schema comparisons did not run within the document's budget of %v: "+
-			"their locations are unknown (not compared); compare one alone by naming it, FILE#/pointer", skipped, len(order), o.DocumentBudget))
+	d.rep.Compared++
+	switch {
+	case j == nil:
+		d.rep.Unchanged++ // nothing to compare
+	case j.skipped:
+		d.rep.Locations = append(d.rep.Locations, d.notCompared(p, dir))
+	default:
+		d.compared(p, dir, j.res)
 	}
-	for _, ac := range apiChanges {
-		c := apiChange(old, new, ac)
-		if asked != "" && c.Direction != "" {
-			c.Direction = asked
-		}
-		res.Changes = append(res.Changes, c)
-		for _, b := range c.Breaks {
-			if b == Backward {
-				bw.add(Incompatible)
-			} else {
-				fw.add(Incompatible)
-			}
-			verdict.add(Incompatible)
+}
+
+// notCompared is the verdict of a location whose comparison the budget skipped: unknown.
+func (d *docComparison) notCompared(p *openapi.Pair, dir string) LocationResult {
+	lr := LocationResult{Location: p.New.Name, Role: string(p.New.Role), Direction: dir, Via: p.Via,
+		OldPointer: p.Old.Schema, NewPointer: p.New.Schema, Backward: Unknown, Forward: Unknown,
+		Checked: dir != "" && p.New.Role != openapi.Shared, NotCompared: true, Verdict: Compatible}
+	lr.Old = locate(d.old, p.Old.Schema)
+	lr.New = locate(d.new, p.New.Schema)
+	d.bw.add(Unknown)
+	d.fw.add(Unknown)
+	if dir != "" {
+		lr.Verdict = Unknown
+		if lr.Checked {
+			d.verdict.add(Unknown)
 		}
 	}
-	res.Backward, res.Forward = bw.verdict(), fw.verdict()
-	res.Verdict = verdict.verdict()
-	if asked != "" {
-		switch asked {
-		case Backward:
-			res.Verdict = res.Backward
-		case Forward:
-			res.Verdict = res.Forward
-		default:
-			res.Verdict = both(res.Backward, res.Forward)
+	return lr
+}
+
+// compared adds the verdict of a location whose schemas were compared, with r, and its
+// changes; a location proved unchanged is counted, not listed.
+func (d *docComparison) compared(p *openapi.Pair, dir string, r *Result) {
+	d.bw.add(r.Backward)
+	d.fw.add(r.Forward)
+	lr := LocationResult{Location: p.New.Name, Role: string(p.New.Role), Direction: dir, Via: p.Via,
+		OldPointer: p.Old.Schema, NewPointer: p.New.Schema, Backward: r.Backward, Forward: r.Forward, Verdict: Compatible,
+		Changes: len(r.Changes), Checked: dir != "" && p.New.Role != openapi.Shared}
+	lr.Old = locate(d.old, p.Old.Schema)
+	lr.New = locate(d.new, p.New.Schema)
+	if dir != "" {
+		lr.Verdict = verdictIn(dir, r)
+		if lr.Checked {
+			d.verdict.add(lr.Verdict)
 		}
+		lr.Example, lr.ExampleValidUnder = exampleIn(dir, r)
+	}
+	for _, c := range r.Changes {
+		c.Location, c.Direction = p.New.Name, dir
+		if dir == "" {
+			c.Direction = "none"
+		}
+		d.res.Changes = append(d.res.Changes, c)
+	}
+	if len(r.Changes) == 0 && r.Backward == Compatible && r.Forward == Compatible {
+		d.rep.Unchanged++
+		return
+	}
+	d.rep.Locations = append(d.rep.Locations, lr)
+}
+
+// exampleIn is the instance of r that proves it incompatible in the direction dir, and the
+// side it is valid under ("old" or "new"); none when r has none.
+func exampleIn(dir string, r *Result) (json.RawMessage, string) {
+	switch {
+	case (dir == Backward || dir == Full) && len(r.BackwardExample) > 0:
+		return r.BackwardExample, "old"
+	case (dir == Forward || dir == Full) && len(r.ForwardExample) > 0:
+		return r.ForwardExample, "new"
+	}
+	return nil, ""
+}
+
+// apiChange adds a change of the API itself (an operation, a parameter, a response, ...),
+// which breaks clients in the directions it names.
+func (d *docComparison) apiChange(ac openapi.Change) {
+	c := apiChange(d.old, d.new, ac)
+	if d.asked != "" && c.Direction != "" {
+		c.Direction = d.asked
+	}
+	d.res.Changes = append(d.res.Changes, c)
+	for _, b := range c.Breaks {
+		if b == Backward {
+			d.bw.add(Incompatible)
+		} else {
+			d.fw.add(Incompatible)
+		}
+		d.verdict.add(Incompatible)
+	}
+}
+
+// finish sets the result's verdicts (in the direction asked for, when one was), sorts its
+// changes and sums them up.
+func (d *docComparison) finish() {
+	res := d.res
+	res.Backward, res.Forward = d.bw.verdict(), d.fw.verdict()
+	res.Verdict = d.verdict.verdict()
+	switch d.asked {
+	case "":
+	case Backward:
+		res.Verdict = res.Backward
+	case Forward:
+		res.Verdict = res.Forward
+	default:
+		res.Verdict = both(res.Backward, res.Forward)
 	}
 	sortChanges(res.Changes)
 	res.Summary = summarize(res.Changes, res.Direction)
-	if o.Check {
+	if d.o.Check {
 		res.Check = &Check{Direction: res.Direction, Passed: res.Verdict == Compatible}
 	}
-	return res, nil
 }
 
 // agg aggregates verdicts: incompatible when any is, compatible when all are (or there

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"math"
 	"math/big"
 	"math/rand/v2"
 	"slices"
@@ -917,6 +918,10 @@ func (g *gen) hintFor(hint *conj, k schema.TypeSet) *conj {
 	return hint
 }
 
+// objects returns objects of alt to try against the other side (hint, hints): a minimal
+// one with the members it requires, and one with its optional members too; when wide, also
+// objects with each member that matters varied or left out, with more members than the
+// other side allows, and with the triggers of the other side's dependencies.
 func (g *gen) objects(alt *conj, m *merged, hint *conj, hints []*merged, depth int, wide bool) []source.Value {
 	if depth > maxDepth {
 		wide = false
@@ -929,26 +934,59 @@ func (g *gen) objects(alt *conj, m *merged, hint *conj, hints []*merged, depth i
 	out := []source.Value{base.value()}
 	if !wide {
 		// also one with the optional properties filled, which reaches deeper
-		full := base.clone()
-		for _, k := range g.e.explicitNames(alt) {
-			if _, ok := full.vals[k]; ok {
-				continue
-			}
-			vc, forbidden := g.e.valueConj(alt, k)
-			if forbidden {
-				continue
-			}
-			hc, _ := g.valueOf(hint, k)
-			if v, ok := g.quiet(vc, hc, depth+1); ok {
-				full.set(k, v)
-			}
-		}
+		full := g.filled(base, alt, hint, g.e.explicitNames(alt), math.MaxInt, depth)
 		if len(full.keys) > len(base.keys) {
 			out = append(out, full.value())
 		}
 		return out
 	}
-	// the names to vary: ours, theirs, names for patterns on both sides, a fresh one
+	names := g.objectNames(alt, hint)
+	// a second base with every name present (quiet values), to reach members that only
+	// matter together
+	full := g.filled(base, alt, hint, names, len(base.keys)+24, depth)
+	bases := []*objBuilder{base}
+	if len(full.keys) > len(base.keys) {
+		bases = append(bases, full)
+		out = append(out, full.value())
+	}
+	varied := g.namesToVary(alt, m, hint, hints, base, names)
+	for _, bb := range bases {
+		out = g.appendVaried(out, bb, varied, alt, m, hint, depth)
+	}
+	out = append(out, g.overMaxProperties(base, alt, m, hints, depth)...)
+	// a trigger of the other side's dependentSchemas, with the members its schema speaks
+	// of varied against it
+	out = append(out, g.triggered(alt, base, hint, depth)...)
+	return append(out, g.untriggered(base, alt, hints, depth)...)
+}
+
+// filled returns a copy of base with quiet values of the names it lacks and alt allows,
+// in their order, until it has limit members.
+func (g *gen) filled(base *objBuilder, alt, hint *conj, names []string, limit, depth int) *objBuilder {
+	full := base.clone()
+	for _, k := range names {
+		if len(full.keys) >= limit {
+			break
+		}
+		if _, ok := full.vals[k]; ok {
+			continue
+		}
+		vc, forbidden := g.e.valueConj(alt, k)
+		if forbidden {
+			continue
+		}
+		hc, _ := g.valueOf(hint, k)
+		if v, ok := g.quiet(vc, hc, depth+1); ok {
+			full.set(k, v)
+		}
+	}
+	return full
+}
+
+// objectNames returns the names an object of alt may vary, each once: ours, theirs, names
+// for the patterns of both sides, names one side's patterns match and the other's do not
+// (a pattern that changed), and a fresh one.
+func (g *gen) objectNames(alt, hint *conj) []string {
 	var names []string
 	seen := map[string]bool{}
 	addName := func(k string) {
@@ -975,37 +1013,17 @@ func (g *gen) objects(alt *conj, m *merged, hint *conj, hints []*merged, depth i
 			}
 		}
 	}
-	// names one side's patterns match and the other's do not (a pattern that changed)
 	for _, name := range g.namesBetween(alt, hint) {
 		addName(name)
 	}
 	addName(g.freshName(alt, hint))
-	// a second base with every name present (quiet values), to reach members that only
-	// matter together
-	full := base.clone()
-	for _, k := range names {
-		if len(full.keys) >= len(base.keys)+24 {
-			break
-		}
-		if _, ok := full.vals[k]; ok {
-			continue
-		}
-		vc, forbidden := g.e.valueConj(alt, k)
-		if forbidden {
-			continue
-		}
-		hc, _ := g.valueOf(hint, k)
-		if v, ok := g.quiet(vc, hc, depth+1); ok {
-			full.set(k, v)
-		}
-	}
-	bases := []*objBuilder{base}
-	if len(full.keys) > len(base.keys) {
-		bases = append(bases, full)
-		out = append(out, full.value())
-	}
-	// vary only the names whose schemas differ between the two sides, or whose presence
-	// matters to one of them
+	return names
+}
+
+// namesToVary keeps of names those alt allows whose schemas differ between the two sides,
+// or whose presence matters to one of them; when there are few names, also those base
+// has, whatever the other side says of them.
+func (g *gen) namesToVary(alt *conj, m *merged, hint *conj, hints []*merged, base *objBuilder, names []string) []string {
 	var varied []string
 	for _, k := range names {
 		vc, forbidden := g.e.valueConj(alt, k)
@@ -1020,37 +1038,48 @@ func (g *gen) objects(alt *conj, m *merged, hint *conj, hints []*merged, depth i
 		}
 		varied = append(varied, k)
 	}
-	for _, bb := range bases {
-		for _, k := range varied {
-			if g.stop() {
+	return varied
+}
+
+// appendVaried appends to out copies of bb with each varied name given up to three other
+// values, and without it when alt does not require it; it stops early when the search
+// must stop.
+func (g *gen) appendVaried(out []source.Value, bb *objBuilder, varied []string, alt *conj, m *merged, hint *conj, depth int) []source.Value {
+	for _, k := range varied {
+		if g.stop() {
+			break
+		}
+		vc, forbidden := g.e.valueConj(alt, k)
+		if forbidden {
+			continue
+		}
+		hc, _ := g.valueOf(hint, k)
+		vals := g.values(vc, hc, depth+1, false)
+		cur, present := bb.vals[k]
+		n := 0
+		for _, v := range vals {
+			if n >= 3 {
 				break
 			}
-			vc, forbidden := g.e.valueConj(alt, k)
-			if forbidden {
+			if present && source.Equal(v, cur) {
 				continue
 			}
-			hc, _ := g.valueOf(hint, k)
-			vals := g.values(vc, hc, depth+1, false)
-			cur, present := bb.vals[k]
-			n := 0
-			for _, v := range vals {
-				if n >= 3 {
-					break
-				}
-				if present && source.Equal(v, cur) {
-					continue
-				}
-				b := bb.clone()
-				b.set(k, v)
-				out = append(out, b.value())
-				n++
-			}
-			if present && !m.required[k] {
-				out = append(out, bb.without(k).value())
-			}
+			b := bb.clone()
+			b.set(k, v)
+			out = append(out, b.value())
+			n++
+		}
+		if present && !m.required[k] {
+			out = append(out, bb.without(k).value())
 		}
 	}
-	// as many properties as the other side allows, plus one
+	return out
+}
+
+// overMaxProperties returns, for each maxProperties of the other side that base does not
+// already exceed, base with optional members added up to one more than it allows.
+func (g *gen) overMaxProperties(base *objBuilder, alt *conj, m *merged, hints []*merged, depth int) []source.Value {
+	var out []source.Value
 	for _, h := range hints {
 		if h.maxProps < 0 || h.maxProps+1 <= len(base.keys) {
 			continue
@@ -1059,10 +1088,13 @@ func (g *gen) objects(alt *conj, m *merged, hint *conj, hints []*merged, depth i
 		g.addOptional(b, alt, m, depth, h.maxProps+1)
 		out = append(out, b.value())
 	}
-	// a trigger of the other side's dependentSchemas, with the members its schema speaks
-	// of varied against it
-	out = append(out, g.triggered(alt, base, hint, depth)...)
-	// a trigger of the other side's dependentRequired without what it requires
+	return out
+}
+
+// untriggered returns base with a trigger of the other side's dependentRequired added
+// without what it requires, for each trigger base lacks and alt allows.
+func (g *gen) untriggered(base *objBuilder, alt *conj, hints []*merged, depth int) []source.Value {
+	var out []source.Value
 	for _, h := range hints {
 		for _, t := range sortedKeys(h.depReq) {
 			if _, ok := base.vals[t]; ok {

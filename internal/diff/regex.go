@@ -82,116 +82,203 @@ const ecmaSpace = `\t\n\x{b}\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}
 // translate rewrites an ECMA-262 pattern into Go regexp/syntax with the same meaning, or
 // fails with errUnsupported.
 func translate(p string) (string, error) {
-	var sb strings.Builder
-	inClass := false
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		switch {
-		case c == '\\':
-			if i+1 >= len(p) {
-				return "", errUnsupported
-			}
-			i++
-			e := p[i]
-			switch {
-			case e == 'd' || e == 'D' || e == 'w' || e == 'W':
-				sb.WriteByte('\\')
-				sb.WriteByte(e)
-			case e == 's':
-				if inClass {
-					sb.WriteString(ecmaSpace)
-				} else {
-					sb.WriteString("[" + ecmaSpace + "]")
-				}
-			case e == 'S':
-				if inClass {
-					return "", errUnsupported
-				}
-				sb.WriteString("[^" + ecmaSpace + "]")
-			case e == 'u':
-				if i+4 < len(p) && isHex4(p[i+1:i+5]) {
-					sb.WriteString(`\x{` + p[i+1:i+5] + `}`)
-					i += 4
-				} else if i+1 < len(p) && p[i+1] == '{' {
-					j := strings.IndexByte(p[i:], '}')
-					if j < 0 {
-						return "", errUnsupported
-					}
-					sb.WriteString(`\x` + p[i+1:i+j+1])
-					i += j
-				} else {
-					return "", errUnsupported
-				}
-			case e == 'x':
-				if i+2 < len(p) && isHex(p[i+1]) && isHex(p[i+2]) {
-					sb.WriteString(`\x` + p[i+1:i+3])
-					i += 2
-				} else {
-					return "", errUnsupported
-				}
-			case e == '0':
-				if i+1 < len(p) && p[i+1] >= '0' && p[i+1] <= '9' {
-					return "", errUnsupported
-				}
-				sb.WriteString(`\x{0}`)
-			case e == 'f' || e == 'n' || e == 'r' || e == 't' || e == 'v':
-				sb.WriteByte('\\')
-				sb.WriteByte(e)
-			case e == 'p' || e == 'P':
-				sb.WriteByte('\\')
-				sb.WriteByte(e)
-			case e == 'b' && inClass:
-				sb.WriteString(`\x{8}`)
-			case e < utf8.RuneSelf && (e >= 'a' && e <= 'z' || e >= 'A' && e <= 'Z' || e >= '0' && e <= '9'):
-				return "", errUnsupported // backreferences, \b, \B, \c, \k and identity escapes of letters
-			case e >= utf8.RuneSelf:
-				r, n := utf8.DecodeRuneInString(p[i:])
-				sb.WriteString(regexpQuoteRune(r))
-				i += n - 1
-			default:
-				sb.WriteByte('\\')
-				sb.WriteByte(e)
-			}
-		case inClass:
-			if c == ']' {
-				inClass = false
-			}
-			if c == '[' {
-				sb.WriteString(`\[`)
-				continue
-			}
-			sb.WriteByte(c)
-		case c == '[':
-			if strings.HasPrefix(p[i:], "[]") || strings.HasPrefix(p[i:], "[^]") {
-				return "", errUnsupported
-			}
-			inClass = true
-			sb.WriteByte(c)
-			if i+1 < len(p) && p[i+1] == '^' {
-				sb.WriteByte('^')
-				i++
-			}
-			if i+1 < len(p) && p[i+1] == ']' {
-				return "", errUnsupported
-			}
-		case c == '(':
-			if strings.HasPrefix(p[i:], "(?") {
-				switch {
-				case strings.HasPrefix(p[i:], "(?:"):
-				case strings.HasPrefix(p[i:], "(?<") && !strings.HasPrefix(p[i:], "(?<=") && !strings.HasPrefix(p[i:], "(?<!"):
-				default:
-					return "", errUnsupported
-				}
-			}
-			sb.WriteByte(c)
-		default:
-			sb.WriteByte(c)
+	t := &translator{p: p}
+	for ; t.i < len(p); t.i++ {
+		if err := t.next(); err != nil {
+			return "", err
 		}
 	}
-	if inClass {
+	if t.inClass {
 		return "", errUnsupported
 	}
-	return sb.String(), nil
+	return t.sb.String(), nil
+}
+
+// translator is translate's reading of one pattern: where it is and what it wrote.
+type translator struct {
+	p       string
+	i       int  // the byte being read; a piece that reads more leaves i on its last byte
+	inClass bool // inside a character class [...]
+	sb      strings.Builder
+}
+
+// next translates the piece that begins at byte i: an escape, a byte of a class, the
+// opening of a class or of a group, or a byte that means the same in both syntaxes.
+func (t *translator) next() error {
+	c := t.p[t.i]
+	switch {
+	case c == '\\':
+		return t.escape()
+	case t.inClass:
+		t.classByte(c)
+	case c == '[':
+		return t.openClass()
+	case c == '(':
+		return t.openGroup()
+	default:
+		t.sb.WriteByte(c)
+	}
+	return nil
+}
+
+// escapes translate the ECMA-262 escapes \X by the ASCII byte X, after the backslash (at
+// t.i); an ASCII letter or digit not listed is unsupported (backreferences, \B, \c, \k and
+// identity escapes of letters), any other byte stands for itself.
+var escapes = [utf8.RuneSelf]func(t *translator, e byte) error{
+	'd': keepEscape, 'D': keepEscape, 'w': keepEscape, 'W': keepEscape,
+	'f': keepEscape, 'n': keepEscape, 'r': keepEscape, 't': keepEscape, 'v': keepEscape,
+	'p': keepEscape, 'P': keepEscape,
+	's': (*translator).space,
+	'S': (*translator).notSpace,
+	'u': (*translator).unicodeEscape,
+	'x': (*translator).hexEscape,
+	'0': (*translator).nulEscape,
+	'b': (*translator).backspace,
+}
+
+// escape translates the escape that begins at the backslash at t.i.
+func (t *translator) escape() error {
+	if t.i+1 >= len(t.p) {
+		return errUnsupported
+	}
+	t.i++
+	e := t.p[t.i]
+	switch {
+	case e >= utf8.RuneSelf:
+		r, n := utf8.DecodeRuneInString(t.p[t.i:])
+		t.sb.WriteString(regexpQuoteRune(r))
+		t.i += n - 1
+		return nil
+	case escapes[e] != nil:
+		return escapes[e](t, e)
+	case e >= 'a' && e <= 'z' || e >= 'A' && e <= 'Z' || e >= '0' && e <= '9':
+		return errUnsupported
+	}
+	return keepEscape(t, e)
+}
+
+// keepEscape writes an escape that means the same in Go's syntax.
+func keepEscape(t *translator, e byte) error {
+	t.sb.WriteByte('\\')
+	t.sb.WriteByte(e)
+	return nil
+}
+
+// space translates \s, ECMA-262's white space and line terminators.
+func (t *translator) space(byte) error {
+	if t.inClass {
+		t.sb.WriteString(ecmaSpace)
+	} else {
+		t.sb.WriteString("[" + ecmaSpace + "]")
+	}
+	return nil
+}
+
+// notSpace translates \S outside a class (inside one, Go has no way to say it).
+func (t *translator) notSpace(byte) error {
+	if t.inClass {
+		return errUnsupported
+	}
+	t.sb.WriteString("[^" + ecmaSpace + "]")
+	return nil
+}
+
+// unicodeEscape translates \uXXXX and \u{X...}.
+func (t *translator) unicodeEscape(byte) error {
+	p, i := t.p, t.i
+	switch {
+	case i+4 < len(p) && isHex4(p[i+1:i+5]):
+		t.sb.WriteString(`\x{` + p[i+1:i+5] + `}`)
+		t.i += 4
+	case i+1 < len(p) && p[i+1] == '{':
+		j := strings.IndexByte(p[i:], '}')
+		if j < 0 {
+			return errUnsupported
+		}
+		t.sb.WriteString(`\x` + p[i+1:i+j+1])
+		t.i += j
+	default:
+		return errUnsupported
+	}
+	return nil
+}
+
+// hexEscape translates \xXX.
+func (t *translator) hexEscape(byte) error {
+	p, i := t.p, t.i
+	if i+2 >= len(p) || !isHex(p[i+1]) || !isHex(p[i+2]) {
+		return errUnsupported
+	}
+	t.sb.WriteString(`\x` + p[i+1:i+3])
+	t.i += 2
+	return nil
+}
+
+// nulEscape translates \0, the NUL character when no digit follows (an octal escape or a
+// backreference otherwise, unsupported).
+func (t *translator) nulEscape(byte) error {
+	if t.i+1 < len(t.p) && t.p[t.i+1] >= '0' && t.p[t.i+1] <= '9' {
+		return errUnsupported
+	}
+	t.sb.WriteString(`\x{0}`)
+	return nil
+}
+
+// backspace translates \b in a class, the backspace; outside one it is a word boundary,
+// unsupported.
+func (t *translator) backspace(byte) error {
+	if !t.inClass {
+		return errUnsupported
+	}
+	t.sb.WriteString(`\x{8}`)
+	return nil
+}
+
+// classByte writes a byte inside a class: a ']' closes it, a '[' is a literal bracket.
+func (t *translator) classByte(c byte) {
+	switch c {
+	case ']':
+		t.inClass = false
+	case '[':
+		t.sb.WriteString(`\[`)
+		return
+	}
+	t.sb.WriteByte(c)
+}
+
+// openClass opens a class at the '[' at t.i, with its '^'. An empty class ([] matches
+// nothing, [^] anything, in ECMA-262; Go reads the ']' as a member) is unsupported.
+func (t *translator) openClass() error {
+	p := t.p
+	if strings.HasPrefix(p[t.i:], "[]") || strings.HasPrefix(p[t.i:], "[^]") {
+		return errUnsupported
+	}
+	t.inClass = true
+	t.sb.WriteByte('[')
+	if t.i+1 < len(p) && p[t.i+1] == '^' {
+		t.sb.WriteByte('^')
+		t.i++
+	}
+	if t.i+1 < len(p) && p[t.i+1] == ']' {
+		return errUnsupported
+	}
+	return nil
+}
+
+// openGroup opens a group at the '(' at t.i: a capturing group, (?: or a named group
+// (?<name>; lookaround and the other (? forms are unsupported.
+func (t *translator) openGroup() error {
+	rest := t.p[t.i:]
+	if strings.HasPrefix(rest, "(?") {
+		switch {
+		case strings.HasPrefix(rest, "(?:"):
+		case strings.HasPrefix(rest, "(?<") && !strings.HasPrefix(rest, "(?<=") && !strings.HasPrefix(rest, "(?<!"):
+		default:
+			return errUnsupported
+		}
+	}
+	t.sb.WriteByte('(')
+	return nil
 }
 
 func regexpQuoteRune(r rune) string {

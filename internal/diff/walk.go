@@ -999,10 +999,28 @@ func (c *cmpCtx) pairKeyword(name string, fo, fn []*fact, ctx []*schema.Schema, 
 
 // ---- objects ----
 
+// objects compares the keywords that constrain objects, one keyword or group of keywords
+// at a time, in the order their changes are reported. (The calls are direct, not through
+// a table of methods: a call through a function value makes the compiler move c to the
+// heap, one allocation more per location compared.)
 func (c *cmpCtx) objects() {
-	e := c.e
+	c.propertyCounts()
+	c.requiredNames()
+	c.properties()
+	c.patternProperties()
+	c.additionalProperties()
+	c.propertyNames()
+	c.dependentRequired()
+	c.dependentSchemas()
+}
+
+// propertyCounts compares minProperties and maxProperties.
+func (c *cmpCtx) propertyCounts() {
 	c.count("properties", fMinProps, fMaxProps, c.mo.minProps, c.mn.minProps, c.mo.maxProps, c.mn.maxProps, "properties")
-	// required
+}
+
+// requiredNames reports each name required on one side only, in the order of the names.
+func (c *cmpCtx) requiredNames() {
 	var names []string
 	for k := range c.mo.required {
 		names = append(names, k)
@@ -1018,14 +1036,21 @@ func (c *cmpCtx) objects() {
 		switch {
 		case inN && !inO:
 			ch := c.add("required-added", nil, reqFacts(c.mn, k), fmt.Sprintf("property %q is now required", k))
-			if e.opts.RequiredWithDefault && ch.bw == pProved && !c.mo.required[k] {
+			if c.e.opts.RequiredWithDefault && ch.bw == pProved && !c.mo.required[k] {
 				ch.msg += " (it has a default, and --required-with-default=compatible counts that as compatible)"
 			}
 		case inO && !inN:
 			c.add("required-removed", reqFacts(c.mo, k), nil, fmt.Sprintf("property %q is no longer required", k))
 		}
 	}
-	// properties
+}
+
+// properties compares the properties either side declares, one by one, in the order of
+// their names.
+func (c *cmpCtx) properties() {
+	e := c.e
+	// the names are gathered here, not by a function that returns them: a slice that
+	// does not leave the function starts on the stack
 	var props []string
 	seen := map[string]bool{}
 	for _, cj := range []*conj{c.lo, c.ln} {
@@ -1041,79 +1066,97 @@ func (c *cmpCtx) objects() {
 	sort.Strings(props)
 	explicitO, explicitN := e.explicitProps(c.lo, len(props)), e.explicitProps(c.ln, len(props))
 	for _, k := range props {
-		xo, xn := explicitO(k), explicitN(k)
-		so, forbidO := e.valueSchemas(c.lo, k)
-		sn, forbidN := e.valueSchemas(c.ln, k)
-		if xo != nil && xn != nil && !forbidO && !forbidN && e.sameRoots(so, sn) {
-			continue // unchanged (child would skip it): no step or path made for it
-		}
-		st := &step{kind: stProp, key: k}
-		ip := c.it.ipath + "/" + source.EscapeToken(k)
-		switch {
-		case xo != nil && xn != nil:
-			if forbidO || forbidN {
-				if forbidO != forbidN {
-					c.addSub("property-changed", xo, xn, "", "", e.conjOf(so, nil), e.conjOf(sn, nil), forbidO, forbidN, schema.TypeAll,
-						fmt.Sprintf("property %q is %s", k, map[bool]string{true: "now forbidden", false: "no longer forbidden"}[forbidN]))
-				}
-				continue
+		c.property(k, explicitO(k), explicitN(k))
+	}
+}
+
+// property compares the property k, which the old side declares with the fact xo and the
+// new side with xn (nil when it does not): declared on both, it is a child location (or
+// a change when either side forbids it); declared on one, it is added or removed, judged
+// against the schemas the other side's content model gives it, and compared with them
+// when they are real schemas.
+func (c *cmpCtx) property(k string, xo, xn *fact) {
+	e := c.e
+	so, forbidO := e.valueSchemas(c.lo, k)
+	sn, forbidN := e.valueSchemas(c.ln, k)
+	if xo != nil && xn != nil && !forbidO && !forbidN && e.sameRoots(so, sn) {
+		return // unchanged (child would skip it): no step or path made for it
+	}
+	st := &step{kind: stProp, key: k}
+	ip := c.it.ipath + "/" + source.EscapeToken(k)
+	switch {
+	case xo != nil && xn != nil:
+		if forbidO || forbidN {
+			if forbidO != forbidN {
+				c.addSub("property-changed", xo, xn, "", "", e.conjOf(so, nil), e.conjOf(sn, nil), forbidO, forbidN, schema.TypeAll,
+					fmt.Sprintf("property %q is %s", k, map[bool]string{true: "now forbidden", false: "no longer forbidden"}[forbidN]))
 			}
-			c.child(so, sn, nil, nil, st, ip, c.it.pol, schema.TypeAll)
-		case xn != nil:
-			c.addSub("property-added", nil, xn, "properties", "", e.conjOf(so, nil), e.conjOf(sn, nil), forbidO, forbidN, schema.TypeAll,
-				fmt.Sprintf("property %q added%s", k, modelText(e, c.lo, k, forbidO, so)))
-			if !forbidO && !forbidN {
-				c.childIfReal(so, sn, st, ip)
+			return
+		}
+		c.child(so, sn, nil, nil, st, ip, c.it.pol, schema.TypeAll)
+	case xn != nil:
+		c.addSub("property-added", nil, xn, "properties", "", e.conjOf(so, nil), e.conjOf(sn, nil), forbidO, forbidN, schema.TypeAll,
+			fmt.Sprintf("property %q added%s", k, modelText(e, c.lo, k, forbidO, so)))
+		if !forbidO && !forbidN {
+			c.childIfReal(so, sn, st, ip)
+		}
+	case xo != nil:
+		c.addSub("property-removed", xo, nil, "", "properties", e.conjOf(so, nil), e.conjOf(sn, nil), forbidO, forbidN, schema.TypeAll,
+			fmt.Sprintf("property %q removed%s", k, modelText(e, c.ln, k, forbidN, sn)))
+		if !forbidO && !forbidN {
+			c.childIfReal(so, sn, st, ip)
+		}
+	}
+}
+
+// patternProperties compares the patternProperties of the two sides, pattern by pattern
+// (by their source text, sorted).
+func (c *cmpCtx) patternProperties() {
+	// made here and filled by patternFacts: maps that do not leave the function start on
+	// the stack
+	pto, ptn := map[string][]*fact{}, map[string][]*fact{}
+	c.e.patternFacts(c.lo, pto)
+	c.e.patternFacts(c.ln, ptn)
+	for _, p := range keysOfEither(pto, ptn) {
+		c.patternProperty(p, pto, ptn)
+	}
+}
+
+// patternFacts adds the patternProperties facts of a conjunction to out, by their pattern.
+func (e *engine) patternFacts(cj *conj, out map[string][]*fact) {
+	for _, n := range e.parts(cj) {
+		for i := range n.facts {
+			if f := &n.facts[i]; f.kind == fPatternProp {
+				out[f.str] = append(out[f.str], f)
 			}
-		case xo != nil:
-			c.addSub("property-removed", xo, nil, "", "properties", e.conjOf(so, nil), e.conjOf(sn, nil), forbidO, forbidN, schema.TypeAll,
-				fmt.Sprintf("property %q removed%s", k, modelText(e, c.ln, k, forbidN, sn)))
-			if !forbidO && !forbidN {
-				c.childIfReal(so, sn, st, ip)
-			}
 		}
 	}
-	// patternProperties
-	pat := func(cj *conj) map[string][]*fact {
-		out := map[string][]*fact{}
-		for _, n := range e.parts(cj) {
-			for i := range n.facts {
-				if f := &n.facts[i]; f.kind == fPatternProp {
-					out[f.str] = append(out[f.str], f)
-				}
-			}
-		}
-		return out
+}
+
+// patternProperty compares the pattern p of either side: on both, its schemas are a child
+// location; on one only, the names it matches move in or out of the reach of
+// additionalProperties, which is a change and may be a location to compare.
+func (c *cmpCtx) patternProperty(p string, pto, ptn map[string][]*fact) {
+	fo, fn := pto[p], ptn[p]
+	st := &step{kind: stPatProp, key: p}
+	ip := c.it.ipath + "/<" + p + ">"
+	switch {
+	case len(fo) > 0 && len(fn) > 0:
+		c.childOrChange("pattern-property", fo[0], fn[0], schemasOf(fo), schemasOf(fn), st, ip)
+	case len(fn) > 0:
+		// the names it matches leave the reach of additionalProperties: the old side's
+		// additionalProperties must still hold for them
+		c.add("pattern-property-added", otherNameFacts(c.mo), fn, fmt.Sprintf("properties matching %q now have a schema", p))
+		c.patternVsAdditional(pto, ptn, nil, fn, st, ip)
+	default:
+		c.add("pattern-property-removed", fo, otherNameFacts(c.mn), fmt.Sprintf("properties matching %q no longer have a schema", p))
+		c.patternVsAdditional(pto, ptn, fo, nil, st, ip)
 	}
-	pto, ptn := pat(c.lo), pat(c.ln)
-	var srcs []string
-	for k := range pto {
-		srcs = append(srcs, k)
-	}
-	for k := range ptn {
-		if _, ok := pto[k]; !ok {
-			srcs = append(srcs, k)
-		}
-	}
-	sort.Strings(srcs)
-	for _, p := range srcs {
-		fo, fn := pto[p], ptn[p]
-		st := &step{kind: stPatProp, key: p}
-		ip := c.it.ipath + "/<" + p + ">"
-		switch {
-		case len(fo) > 0 && len(fn) > 0:
-			c.childOrChange("pattern-property", fo[0], fn[0], schemasOf(fo), schemasOf(fn), st, ip)
-		case len(fn) > 0:
-			// the names it matches leave the reach of additionalProperties: the old side's
-			// additionalProperties must still hold for them
-			c.add("pattern-property-added", otherNameFacts(c.mo), fn, fmt.Sprintf("properties matching %q now have a schema", p))
-			c.patternVsAdditional(pto, ptn, nil, fn, st, ip)
-		default:
-			c.add("pattern-property-removed", fo, otherNameFacts(c.mn), fmt.Sprintf("properties matching %q no longer have a schema", p))
-			c.patternVsAdditional(pto, ptn, fo, nil, st, ip)
-		}
-	}
-	// additionalProperties
+}
+
+// additionalProperties compares what applies to the properties that properties and
+// patternProperties leave: additionalProperties, then unevaluatedProperties.
+func (c *cmpCtx) additionalProperties() {
 	ao, an := factsOf(c.mo, fAdditional), factsOf(c.mn, fAdditional)
 	ast := &step{kind: stAdditional}
 	aip := c.it.ipath + "/*"
@@ -1126,11 +1169,14 @@ func (c *cmpCtx) objects() {
 		c.add("additional-properties-removed", ao, nil, "other properties are no longer limited (additionalProperties was "+short(ao[0].s.Value())+")")
 	}
 	c.pairKeyword("unevaluated-properties", factsOf(c.mo, fUnevalProps), factsOf(c.mn, fUnevalProps), nil, nil, aip)
-	// propertyNames
+}
+
+// propertyNames compares propertyNames: on both sides, a child location of strings.
+func (c *cmpCtx) propertyNames() {
 	pno, pnn := factsOf(c.mo, fPropNames), factsOf(c.mn, fPropNames)
 	switch {
 	case len(pno) > 0 && len(pnn) > 0:
-		if !e.same(pno[0].s, pnn[0].s) {
+		if !c.e.same(pno[0].s, pnn[0].s) {
 			c.child([]*schema.Schema{pno[0].s}, []*schema.Schema{pnn[0].s}, nil, nil, &step{kind: stPropName}, c.it.ipath+"/<name>", c.it.pol, schema.TypeString)
 		}
 	case len(pnn) > 0:
@@ -1138,9 +1184,13 @@ func (c *cmpCtx) objects() {
 	case len(pno) > 0:
 		c.add("property-names-removed", pno, nil, "property names are no longer limited")
 	}
-	// dependentRequired
+}
+
+// dependentRequired compares dependentRequired (and the lists of dependencies) trigger by
+// trigger: the names a trigger requires grow (extended), shrink (narrowed) or both.
+func (c *cmpCtx) dependentRequired() {
 	dro, drn := byTrigger(c.mo, fDepRequired), byTrigger(c.mn, fDepRequired)
-	for _, t := range triggers(dro, drn) {
+	for _, t := range keysOfEither(dro, drn) {
 		fo, fn := dro[t], drn[t]
 		lo, ln := listOf(fo), listOf(fn)
 		switch {
@@ -1162,14 +1212,19 @@ func (c *cmpCtx) objects() {
 			c.add("dependent-required-removed", fo, nil, fmt.Sprintf("%q no longer requires %s", t, quoteList(lo)))
 		}
 	}
-	// dependentSchemas: they apply to the same object
+}
+
+// dependentSchemas compares dependentSchemas (and the schemas of dependencies) trigger by
+// trigger: they apply to the same object, so a schema on both sides is a child location
+// in place.
+func (c *cmpCtx) dependentSchemas() {
 	dso, dsn := byTrigger(c.mo, fDepSchema), byTrigger(c.mn, fDepSchema)
 	ctxO, ctxN := c.inPlace()
-	for _, t := range triggers(dso, dsn) {
+	for _, t := range keysOfEither(dso, dsn) {
 		fo, fn := dso[t], dsn[t]
 		switch {
 		case len(fo) > 0 && len(fn) > 0:
-			if !e.same(fo[0].s, fn[0].s) {
+			if !c.e.same(fo[0].s, fn[0].s) {
 				c.child([]*schema.Schema{fo[0].s}, []*schema.Schema{fn[0].s}, ctxO, ctxN, nil, c.it.ipath, c.it.pol, c.dom&schema.TypeObject)
 			}
 		case len(fn) > 0:
@@ -1233,7 +1288,8 @@ func byTrigger(m *merged, k factKind) map[string][]*fact {
 	return out
 }
 
-func triggers(a, b map[string][]*fact) []string {
+// keysOfEither returns the keys of a and b, sorted, each once.
+func keysOfEither(a, b map[string][]*fact) []string {
 	var out []string
 	for k := range a {
 		out = append(out, k)
