@@ -77,6 +77,7 @@ var readElsewhere = map[string]string{
 	"$ref":          "read with the shell (newBody): the closure of a conjunction follows it",
 	"$recursiveRef": "read with the shell (newBody): a dynamic one is a fact of its own (fDynamic)",
 	"$dynamicRef":   "read with the shell (newBody): a dynamic one is a fact of its own (fDynamic)",
+	"nullable":      "read with type (readType): OpenAPI 3.0's nullable adds null to the types beside it",
 }
 
 // pieceReaders are the piece handlers of nodeReaders by keyword; readKeywords the keywords

@@ -479,7 +479,7 @@ func directionWords(dir string) string {
 func (r *Result) writeDocument(pw *printer) {
 	d := r.Document
 	name := map[string]string{"openapi": "OpenAPI", "asyncapi": "AsyncAPI"}[d.Kind]
-	pw.printf("%s %s -> %s: %d schema locations compared, %d unchanged\n", name, d.OldVersion, d.NewVersion, d.Compared, d.Unchanged)
+	pw.printf("%s %s -> %s: %s compared, %d unchanged\n", name, d.OldVersion, d.NewVersion, diag.Plural(d.Compared, "schema location", "schema locations"), d.Unchanged)
 	for _, l := range d.Locations {
 		tag := "ok       "
 		switch {
