@@ -587,18 +587,7 @@ func (a *automaton) class(r rune) int {
 func (a *automaton) step(set int, r rune) int {
 	c := a.class(r)
 	if len(a.cuts) < maxDenseClasses {
-		for len(a.dense) <= set {
-			a.dense = append(a.dense, nil)
-		}
-		if row := a.dense[set]; row != nil && row[c] != 0 {
-			return int(row[c] - 1)
-		}
-		n := a.move(set, r)
-		if a.dense[set] == nil {
-			a.dense[set] = make([]int32, len(a.cuts)+1)
-		}
-		a.dense[set][c] = int32(n + 1)
-		return n
+		return a.stepClass(set, c)
 	}
 	k := transKey{set, rune(c)}
 	if n, ok := a.trans[k]; ok {
@@ -607,6 +596,69 @@ func (a *automaton) step(set int, r rune) int {
 	n := a.move(set, r)
 	a.trans[k] = n
 	return n
+}
+
+// stepClass returns the DFA state after reading a rune of class c; it builds the state's
+// whole row of transitions at its first step (the search reads every class of each state
+// it visits). Only for automata with dense rows.
+func (a *automaton) stepClass(set, c int) int {
+	for len(a.dense) <= set {
+		a.dense = append(a.dense, nil)
+	}
+	if a.dense[set] == nil {
+		a.dense[set] = a.row(set)
+	}
+	return int(a.dense[set][c] - 1)
+}
+
+// row computes the transitions of a DFA state for every class at once: each char state's
+// ranges are cut into classes, so one pass over the set's states gives every class its
+// successors (where move would pass over them once per class).
+func (a *automaton) row(set int) []int32 {
+	nClasses := len(a.cuts) + 1
+	row := make([]int32, nClasses)
+	d := a.sets[set]
+	if d.all {
+		n := int32(a.intern(d.states, false) + 1) // a match is behind us: stay accepting
+		for c := range row {
+			row[c] = n
+		}
+		return row
+	}
+	// count the successors of each class, then place them (a counting sort by class)
+	start := make([]int32, nClasses+1)
+	each := func(visit func(c, out int)) {
+		for _, s := range d.states {
+			st := &a.states[s]
+			if st.op != opChar {
+				continue
+			}
+			for i := 0; i < len(st.ranges); i += 2 {
+				for c, hi := a.class(st.ranges[i]), a.class(st.ranges[i+1]); c <= hi; c++ {
+					visit(c, st.out)
+				}
+			}
+		}
+	}
+	each(func(c, _ int) { start[c+1]++ })
+	for c := 1; c <= nClasses; c++ {
+		start[c] += start[c-1]
+	}
+	succ := make([]int, start[nClasses])
+	fill := slices.Clone(start[:nClasses])
+	each(func(c, out int) {
+		succ[fill[c]] = out
+		fill[c]++
+	})
+	for c := range row {
+		next := succ[start[c]:start[c+1]]
+		if c > 0 && slices.Equal(next, succ[start[c-1]:start[c]]) {
+			row[c] = row[c-1] // the same successors as the class before (often none)
+			continue
+		}
+		row[c] = int32(a.intern(a.closure(next, false, false), false) + 1)
+	}
+	return row
 }
 
 // move computes the DFA state after reading r (step keeps the answer).
@@ -686,6 +738,17 @@ func solve(q strQuery) (witness string, found, exhaustive bool) {
 	}
 	sort.Slice(reps, func(i, j int) bool { return repRank(reps[i]) < repRank(reps[j]) })
 
+	// each representative's class in each automaton with dense rows (-1: the others)
+	classes := make([]int, len(autos)*len(reps))
+	for k, a := range autos {
+		for j, r := range reps {
+			classes[k*len(reps)+j] = -1
+			if len(a.cuts) < maxDenseClasses {
+				classes[k*len(reps)+j] = a.class(r)
+			}
+		}
+	}
+
 	// The product states visited, breadth first: node i's states are
 	// arena[i*width:(i+1)*width]; a state is known by its automata's states and its length
 	// clamped to minLen, encoded as varints (a lookup with string(key) does not allocate).
@@ -743,9 +806,13 @@ func solve(q strQuery) (witness string, found, exhaustive bool) {
 		if dead {
 			continue
 		}
-		for _, r := range reps {
+		for j, r := range reps {
 			for k, a := range autos {
-				next[k] = a.step(arena[i*width+k], r)
+				if c := classes[k*len(reps)+j]; c >= 0 {
+					next[k] = a.stepClass(arena[i*width+k], c)
+				} else {
+					next[k] = a.step(arena[i*width+k], r)
+				}
 			}
 			kk := key(next, n.length+1)
 			if _, ok := visited[string(kk)]; ok {
