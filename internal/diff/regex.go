@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"regexp/syntax"
@@ -8,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -41,8 +44,12 @@ const (
 	opDead
 )
 
-// automaton is a pattern as an NFA with its lazily built DFA.
+// automaton is a pattern as an NFA with its lazily built DFA. Comparisons share it (see
+// sharedAutomaton): the NFA does not change once compiled, and the DFA grows only under mu,
+// which solve holds for the whole question.
 type automaton struct {
+	mu     sync.Mutex
+	id     uint64 // the order solve locks automata in
 	src    string
 	states []nstate
 	start  int
@@ -222,7 +229,7 @@ func compileAutomaton(p string) (*automaton, error) {
 		return nil, errUnsupported
 	}
 	re = re.Simplify()
-	a := &automaton{src: p, index: map[string]int{}, trans: map[transKey]int{}}
+	a := &automaton{id: automatonIDs.Add(1), src: p, index: map[string]int{}, trans: map[transKey]int{}}
 	// The search semantics: any prefix, the pattern, any suffix.
 	loop := a.add(nstate{op: opChar, ranges: []rune{0, unicode.MaxRune}})
 	pre := a.add(nstate{op: opSplit})
@@ -565,6 +572,37 @@ func (a *automaton) dfaStart() {
 	a.intern(a.closure([]int{a.start}, true, false), true)
 }
 
+// maxDFASets bounds the DFA states an automaton keeps between questions: one with more
+// forgets its DFA before the next question (it is rebuilt as the search goes), so a
+// long-running process that shares automata does not grow without bound.
+const maxDFASets = 1 << 15
+
+// resetDFA forgets the DFA built so far.
+func (a *automaton) resetDFA() {
+	a.sets, a.dense = nil, nil
+	a.index, a.trans = map[string]int{}, map[transKey]int{}
+	a.dfaStart()
+}
+
+// lockAll locks the distinct automata of autos in the order of their ids (so that
+// questions over the same automata cannot deadlock) and returns what unlocks them.
+func lockAll(autos []*automaton) (unlock func()) {
+	locked := slices.Clone(autos)
+	slices.SortFunc(locked, func(x, y *automaton) int { return cmp.Compare(x.id, y.id) })
+	locked = slices.Compact(locked)
+	for _, a := range locked {
+		a.mu.Lock()
+		if len(a.sets) > maxDFASets {
+			a.resetDFA()
+		}
+	}
+	return func() {
+		for _, a := range locked {
+			a.mu.Unlock()
+		}
+	}
+}
+
 // maxDenseClasses bounds the classes an automaton keeps its transitions for in dense
 // rows; one with more (a Unicode category) keeps them in a map.
 const maxDenseClasses = 256
@@ -687,6 +725,8 @@ func (a *automaton) move(set int, r rune) int {
 
 // matches runs the automaton on a string (used in tests and to double-check witnesses).
 func (a *automaton) matches(s string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	st := 0
 	for _, r := range s {
 		st = a.step(st, r)
@@ -711,6 +751,7 @@ const solveLimit = 20000
 // certain: no string exists when found is false.
 func solve(q strQuery) (witness string, found, exhaustive bool) {
 	autos := append(append([]*automaton(nil), q.must...), q.mustNot...)
+	defer lockAll(autos)()
 	// Alphabet classes: intervals between all range boundaries, one representative each.
 	var cuts []rune
 	seen := map[rune]bool{}
@@ -949,11 +990,51 @@ func (p *patterns) get(src string) *automaton {
 	if p.e[src] {
 		return nil
 	}
-	a, err := compileAutomaton(src)
-	if err != nil {
+	a := sharedAutomaton(src)
+	if a == nil {
 		p.e[src] = true
 		return nil
 	}
 	p.m[src] = a
+	return a
+}
+
+// shared holds the automata of the patterns compared so far in this process, so that a
+// pattern is compiled, and its DFA built, once and not once per comparison (a server or a
+// benchmark compares many times); bounded by maxSharedAutomata.
+var shared struct {
+	sync.Mutex
+	m   map[string]*automaton
+	bad map[string]bool // the patterns outside the supported subset
+}
+
+// maxSharedAutomata bounds shared: when it is full, it starts again empty.
+const maxSharedAutomata = 256
+
+var automatonIDs atomic.Uint64
+
+// sharedAutomaton returns the automaton of the pattern src from shared, compiling it the
+// first time; nil when src is outside the supported subset.
+func sharedAutomaton(src string) *automaton {
+	shared.Lock()
+	a, bad := shared.m[src], shared.bad[src]
+	shared.Unlock()
+	if a != nil || bad {
+		return a
+	}
+	a, err := compileAutomaton(src) // outside the lock: other comparisons go on
+	shared.Lock()
+	defer shared.Unlock()
+	if b := shared.m[src]; b != nil {
+		return b // compiled meanwhile by another comparison
+	}
+	if len(shared.m)+len(shared.bad) >= maxSharedAutomata || shared.m == nil {
+		shared.m, shared.bad = map[string]*automaton{}, map[string]bool{}
+	}
+	if err != nil {
+		shared.bad[src] = true
+		return nil
+	}
+	shared.m[src] = a
 	return a
 }
