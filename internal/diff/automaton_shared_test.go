@@ -119,3 +119,39 @@ func TestSharedAutomataBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestSolvePackState checks which product states solve packs in a number, and that
+// distinct states pack apart.
+func TestSolvePackState(t *testing.T) {
+	tests := []struct {
+		states []int
+		length int
+		ok     bool
+	}{
+		{nil, 0, true},
+		{[]int{5}, 3, true},
+		{[]int{1<<24 - 1, 1<<24 - 1}, 1<<16 - 1, true},
+		{[]int{1, 2, 3}, 0, false},
+		{[]int{1 << 24}, 0, false},
+		{[]int{1}, 1 << 16, false},
+	}
+	keys := map[uint64]int{}
+	for i, tt := range tests {
+		k, ok := packState(tt.states, tt.length)
+		if ok != tt.ok {
+			t.Errorf("packState(%v, %d): ok %v, want %v", tt.states, tt.length, ok, tt.ok)
+			continue
+		}
+		if j, dup := keys[k]; ok && dup {
+			t.Errorf("packState: states %d and %d pack alike", j, i)
+		}
+		if ok {
+			keys[k] = i
+		}
+	}
+	a, _ := packState([]int{1, 2}, 0)
+	b, _ := packState([]int{2, 1}, 0)
+	if a == b {
+		t.Errorf("packState: [1 2] and [2 1] pack alike")
+	}
+}

@@ -792,7 +792,9 @@ func solve(q strQuery) (witness string, found, exhaustive bool) {
 
 	// The product states visited, breadth first: node i's states are
 	// arena[i*width:(i+1)*width]; a state is known by its automata's states and its length
-	// clamped to minLen, encoded as varints (a lookup with string(key) does not allocate).
+	// clamped to minLen: packed in a number when they fit (one or two automata, as most
+	// questions have), else encoded as varints (a lookup with string(key) does not
+	// allocate). first reports whether a state is new, and marks it.
 	type node struct {
 		length int
 		parent int
@@ -800,16 +802,31 @@ func solve(q strQuery) (witness string, found, exhaustive bool) {
 	}
 	width := len(autos)
 	var keyBuf []byte
-	key := func(states []int, length int) []byte {
+	visited := map[string]struct{}{}
+	packed := map[uint64]struct{}{}
+	first := func(states []int, length int) bool {
+		l := min(length, q.minLen)
+		if k, ok := packState(states, l); ok {
+			if _, seen := packed[k]; seen {
+				return false
+			}
+			packed[k] = struct{}{}
+			return true
+		}
 		keyBuf = keyBuf[:0]
 		for _, s := range states {
 			keyBuf = binary.AppendVarint(keyBuf, int64(s))
 		}
-		return binary.AppendVarint(keyBuf, int64(min(length, q.minLen)))
+		keyBuf = binary.AppendVarint(keyBuf, int64(l))
+		if _, seen := visited[string(keyBuf)]; seen {
+			return false
+		}
+		visited[string(keyBuf)] = struct{}{}
+		return true
 	}
 	arena := make([]int, width, width*64)
 	nodes := []node{{parent: -1}}
-	visited := map[string]struct{}{string(key(arena, 0)): {}}
+	first(arena, 0)
 	next := make([]int, width)
 	exhaustive = true
 	for i := 0; i < len(nodes); i++ {
@@ -855,11 +872,9 @@ func solve(q strQuery) (witness string, found, exhaustive bool) {
 					next[k] = a.step(arena[i*width+k], r)
 				}
 			}
-			kk := key(next, n.length+1)
-			if _, ok := visited[string(kk)]; ok {
+			if !first(next, n.length+1) {
 				continue
 			}
-			visited[string(kk)] = struct{}{}
 			arena = append(arena, next...)
 			nodes = append(nodes, node{length: n.length + 1, parent: i, r: r})
 		}
@@ -868,6 +883,22 @@ func solve(q strQuery) (witness string, found, exhaustive bool) {
 		exhaustive = false
 	}
 	return "", false, exhaustive
+}
+
+// packState packs a product state of at most two automata (DFA states below 2^24) and a
+// clamped length below 2^16 in one number; ok is false when it does not fit.
+func packState(states []int, length int) (k uint64, ok bool) {
+	if len(states) > 2 || length < 0 || length >= 1<<16 {
+		return 0, false
+	}
+	k = uint64(length)
+	for j, s := range states {
+		if s < 0 || s >= 1<<24 {
+			return 0, false
+		}
+		k |= uint64(s) << (16 + 24*j)
+	}
+	return k, true
 }
 
 func satisfies(autos []*automaton, nMust int, states []int) bool {
