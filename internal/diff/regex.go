@@ -752,43 +752,8 @@ const solveLimit = 20000
 func solve(q strQuery) (witness string, found, exhaustive bool) {
 	autos := append(append([]*automaton(nil), q.must...), q.mustNot...)
 	defer lockAll(autos)()
-	// Alphabet classes: intervals between all range boundaries, one representative each.
-	var cuts []rune
-	seen := map[rune]bool{}
-	for _, a := range autos {
-		for _, b := range a.cuts {
-			if !seen[b] {
-				seen[b] = true
-				cuts = append(cuts, b)
-			}
-		}
-	}
-	for _, b := range []rune{0, unicode.MaxRune + 1} {
-		if !seen[b] {
-			cuts = append(cuts, b)
-		}
-	}
-	sort.Slice(cuts, func(i, j int) bool { return cuts[i] < cuts[j] })
-	var reps []rune
-	for i := 0; i+1 < len(cuts); i++ {
-		lo, hi := cuts[i], cuts[i+1]-1
-		if lo > hi {
-			continue
-		}
-		reps = append(reps, representative(lo, hi))
-	}
-	sort.Slice(reps, func(i, j int) bool { return repRank(reps[i]) < repRank(reps[j]) })
-
-	// each representative's class in each automaton with dense rows (-1: the others)
-	classes := make([]int, len(autos)*len(reps))
-	for k, a := range autos {
-		for j, r := range reps {
-			classes[k*len(reps)+j] = -1
-			if len(a.cuts) < maxDenseClasses {
-				classes[k*len(reps)+j] = a.class(r)
-			}
-		}
-	}
+	reps := alphabet(autos)
+	classes := repClasses(autos, reps)
 
 	// The product states visited, breadth first: node i's states are
 	// arena[i*width:(i+1)*width]; a state is known by its automata's states and its length
@@ -883,6 +848,52 @@ func solve(q strQuery) (witness string, found, exhaustive bool) {
 		exhaustive = false
 	}
 	return "", false, exhaustive
+}
+
+// alphabet returns the classes of runes of autos, one representative each: the
+// intervals between all their range boundaries, readable representatives first.
+func alphabet(autos []*automaton) []rune {
+	var cuts []rune
+	seen := map[rune]bool{}
+	for _, a := range autos {
+		for _, b := range a.cuts {
+			if !seen[b] {
+				seen[b] = true
+				cuts = append(cuts, b)
+			}
+		}
+	}
+	for _, b := range []rune{0, unicode.MaxRune + 1} {
+		if !seen[b] {
+			cuts = append(cuts, b)
+		}
+	}
+	sort.Slice(cuts, func(i, j int) bool { return cuts[i] < cuts[j] })
+	var reps []rune
+	for i := 0; i+1 < len(cuts); i++ {
+		lo, hi := cuts[i], cuts[i+1]-1
+		if lo > hi {
+			continue
+		}
+		reps = append(reps, representative(lo, hi))
+	}
+	sort.Slice(reps, func(i, j int) bool { return repRank(reps[i]) < repRank(reps[j]) })
+	return reps
+}
+
+// repClasses returns the class of each representative in each automaton with dense rows
+// (at k*len(reps)+j for automaton k and representative j), -1 in the others.
+func repClasses(autos []*automaton, reps []rune) []int {
+	classes := make([]int, len(autos)*len(reps))
+	for k, a := range autos {
+		for j, r := range reps {
+			classes[k*len(reps)+j] = -1
+			if len(a.cuts) < maxDenseClasses {
+				classes[k*len(reps)+j] = a.class(r)
+			}
+		}
+	}
+	return classes
 }
 
 // packState packs a product state of at most two automata (DFA states below 2^24) and a
