@@ -155,3 +155,22 @@ func TestSolvePackState(t *testing.T) {
 		t.Errorf("packState: [1 2] and [2 1] pack alike")
 	}
 }
+
+// TestAutomatonLargeDFAForgotten checks that a question which builds more than
+// maxDFASets DFA states leaves its automaton with its start state alone, and that the
+// next question gets the same answer.
+func TestAutomatonLargeDFAForgotten(t *testing.T) {
+	a, err := compileAutomaton("a[ab]{12}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := strQuery{mustNot: []*automaton{a}, minLen: 40, maxLen: -1}
+	w1, found1, _ := solve(q)
+	if len(a.sets) != 1 {
+		t.Fatalf("the automaton keeps %d DFA states after the question", len(a.sets))
+	}
+	w2, found2, _ := solve(q)
+	if w1 != w2 || found1 != found2 {
+		t.Errorf("asked again: %q %v, first %q %v", w2, found2, w1, found1)
+	}
+}

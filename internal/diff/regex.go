@@ -572,10 +572,10 @@ func (a *automaton) dfaStart() {
 	a.intern(a.closure([]int{a.start}, true, false), true)
 }
 
-// maxDFASets bounds the DFA states an automaton keeps between questions: one with more
-// forgets its DFA before the next question (it is rebuilt as the search goes), so a
+// maxDFASets bounds the DFA states an automaton keeps between questions: one that has
+// more at the end of a question forgets its DFA (the next rebuilds what it visits), so a
 // long-running process that shares automata does not grow without bound.
-const maxDFASets = 1 << 15
+const maxDFASets = 1 << 12
 
 // resetDFA forgets the DFA built so far.
 func (a *automaton) resetDFA() {
@@ -585,19 +585,20 @@ func (a *automaton) resetDFA() {
 }
 
 // lockAll locks the distinct automata of autos in the order of their ids (so that
-// questions over the same automata cannot deadlock) and returns what unlocks them.
+// questions over the same automata cannot deadlock) and returns what unlocks them (and
+// makes those whose DFA grew past maxDFASets forget it).
 func lockAll(autos []*automaton) (unlock func()) {
 	locked := slices.Clone(autos)
 	slices.SortFunc(locked, func(x, y *automaton) int { return cmp.Compare(x.id, y.id) })
 	locked = slices.Compact(locked)
 	for _, a := range locked {
 		a.mu.Lock()
-		if len(a.sets) > maxDFASets {
-			a.resetDFA()
-		}
 	}
 	return func() {
 		for _, a := range locked {
+			if len(a.sets) > maxDFASets {
+				a.resetDFA()
+			}
 			a.mu.Unlock()
 		}
 	}
