@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"regexp/syntax"
@@ -8,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -41,8 +44,12 @@ const (
 	opDead
 )
 
-// automaton is a pattern as an NFA with its lazily built DFA.
+// automaton is a pattern as an NFA with its lazily built DFA. Comparisons share it (see
+// sharedAutomaton): the NFA does not change once compiled, and the DFA grows only under mu,
+// which solve holds for the whole question.
 type automaton struct {
+	mu     sync.Mutex
+	id     uint64 // the order solve locks automata in
 	src    string
 	states []nstate
 	start  int
@@ -309,7 +316,7 @@ func compileAutomaton(p string) (*automaton, error) {
 		return nil, errUnsupported
 	}
 	re = re.Simplify()
-	a := &automaton{src: p, index: map[string]int{}, trans: map[transKey]int{}}
+	a := &automaton{id: automatonIDs.Add(1), src: p, index: map[string]int{}, trans: map[transKey]int{}}
 	// The search semantics: any prefix, the pattern, any suffix.
 	loop := a.add(nstate{op: opChar, ranges: []rune{0, unicode.MaxRune}})
 	pre := a.add(nstate{op: opSplit})
@@ -652,6 +659,38 @@ func (a *automaton) dfaStart() {
 	a.intern(a.closure([]int{a.start}, true, false), true)
 }
 
+// maxDFASets bounds the DFA states an automaton keeps between questions: one that has
+// more at the end of a question forgets its DFA (the next rebuilds what it visits), so a
+// long-running process that shares automata does not grow without bound.
+const maxDFASets = 1 << 12
+
+// resetDFA forgets the DFA built so far.
+func (a *automaton) resetDFA() {
+	a.sets, a.dense = nil, nil
+	a.index, a.trans = map[string]int{}, map[transKey]int{}
+	a.dfaStart()
+}
+
+// lockAll locks the distinct automata of autos in the order of their ids (so that
+// questions over the same automata cannot deadlock) and returns what unlocks them (and
+// makes those whose DFA grew past maxDFASets forget it).
+func lockAll(autos []*automaton) (unlock func()) {
+	locked := slices.Clone(autos)
+	slices.SortFunc(locked, func(x, y *automaton) int { return cmp.Compare(x.id, y.id) })
+	locked = slices.Compact(locked)
+	for _, a := range locked {
+		a.mu.Lock()
+	}
+	return func() {
+		for _, a := range locked {
+			if len(a.sets) > maxDFASets {
+				a.resetDFA()
+			}
+			a.mu.Unlock()
+		}
+	}
+}
+
 // maxDenseClasses bounds the classes an automaton keeps its transitions for in dense
 // rows; one with more (a Unicode category) keeps them in a map.
 const maxDenseClasses = 256
@@ -674,18 +713,7 @@ func (a *automaton) class(r rune) int {
 func (a *automaton) step(set int, r rune) int {
 	c := a.class(r)
 	if len(a.cuts) < maxDenseClasses {
-		for len(a.dense) <= set {
-			a.dense = append(a.dense, nil)
-		}
-		if row := a.dense[set]; row != nil && row[c] != 0 {
-			return int(row[c] - 1)
-		}
-		n := a.move(set, r)
-		if a.dense[set] == nil {
-			a.dense[set] = make([]int32, len(a.cuts)+1)
-		}
-		a.dense[set][c] = int32(n + 1)
-		return n
+		return a.stepClass(set, c)
 	}
 	k := transKey{set, rune(c)}
 	if n, ok := a.trans[k]; ok {
@@ -694,6 +722,69 @@ func (a *automaton) step(set int, r rune) int {
 	n := a.move(set, r)
 	a.trans[k] = n
 	return n
+}
+
+// stepClass returns the DFA state after reading a rune of class c; it builds the state's
+// whole row of transitions at its first step (the search reads every class of each state
+// it visits). Only for automata with dense rows.
+func (a *automaton) stepClass(set, c int) int {
+	for len(a.dense) <= set {
+		a.dense = append(a.dense, nil)
+	}
+	if a.dense[set] == nil {
+		a.dense[set] = a.row(set)
+	}
+	return int(a.dense[set][c] - 1)
+}
+
+// row computes the transitions of a DFA state for every class at once: each char state's
+// ranges are cut into classes, so one pass over the set's states gives every class its
+// successors (where move would pass over them once per class).
+func (a *automaton) row(set int) []int32 {
+	nClasses := len(a.cuts) + 1
+	row := make([]int32, nClasses)
+	d := a.sets[set]
+	if d.all {
+		n := int32(a.intern(d.states, false) + 1) // a match is behind us: stay accepting
+		for c := range row {
+			row[c] = n
+		}
+		return row
+	}
+	// count the successors of each class, then place them (a counting sort by class)
+	start := make([]int32, nClasses+1)
+	each := func(visit func(c, out int)) {
+		for _, s := range d.states {
+			st := &a.states[s]
+			if st.op != opChar {
+				continue
+			}
+			for i := 0; i < len(st.ranges); i += 2 {
+				for c, hi := a.class(st.ranges[i]), a.class(st.ranges[i+1]); c <= hi; c++ {
+					visit(c, st.out)
+				}
+			}
+		}
+	}
+	each(func(c, _ int) { start[c+1]++ })
+	for c := 1; c <= nClasses; c++ {
+		start[c] += start[c-1]
+	}
+	succ := make([]int, start[nClasses])
+	fill := slices.Clone(start[:nClasses])
+	each(func(c, out int) {
+		succ[fill[c]] = out
+		fill[c]++
+	})
+	for c := range row {
+		next := succ[start[c]:start[c+1]]
+		if c > 0 && slices.Equal(next, succ[start[c-1]:start[c]]) {
+			row[c] = row[c-1] // the same successors as the class before (often none)
+			continue
+		}
+		row[c] = int32(a.intern(a.closure(next, false, false), false) + 1)
+	}
+	return row
 }
 
 // move computes the DFA state after reading r (step keeps the answer).
@@ -722,6 +813,8 @@ func (a *automaton) move(set int, r rune) int {
 
 // matches runs the automaton on a string (used in tests and to double-check witnesses).
 func (a *automaton) matches(s string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	st := 0
 	for _, r := range s {
 		st = a.step(st, r)
@@ -746,36 +839,15 @@ const solveLimit = 20000
 // certain: no string exists when found is false.
 func solve(q strQuery) (witness string, found, exhaustive bool) {
 	autos := append(append([]*automaton(nil), q.must...), q.mustNot...)
-	// Alphabet classes: intervals between all range boundaries, one representative each.
-	var cuts []rune
-	seen := map[rune]bool{}
-	for _, a := range autos {
-		for _, b := range a.cuts {
-			if !seen[b] {
-				seen[b] = true
-				cuts = append(cuts, b)
-			}
-		}
-	}
-	for _, b := range []rune{0, unicode.MaxRune + 1} {
-		if !seen[b] {
-			cuts = append(cuts, b)
-		}
-	}
-	sort.Slice(cuts, func(i, j int) bool { return cuts[i] < cuts[j] })
-	var reps []rune
-	for i := 0; i+1 < len(cuts); i++ {
-		lo, hi := cuts[i], cuts[i+1]-1
-		if lo > hi {
-			continue
-		}
-		reps = append(reps, representative(lo, hi))
-	}
-	sort.Slice(reps, func(i, j int) bool { return repRank(reps[i]) < repRank(reps[j]) })
+	defer lockAll(autos)()
+	reps := alphabet(autos)
+	classes := repClasses(autos, reps)
 
 	// The product states visited, breadth first: node i's states are
 	// arena[i*width:(i+1)*width]; a state is known by its automata's states and its length
-	// clamped to minLen, encoded as varints (a lookup with string(key) does not allocate).
+	// clamped to minLen: packed in a number when they fit (one or two automata, as most
+	// questions have), else encoded as varints (a lookup with string(key) does not
+	// allocate). first reports whether a state is new, and marks it.
 	type node struct {
 		length int
 		parent int
@@ -783,16 +855,31 @@ func solve(q strQuery) (witness string, found, exhaustive bool) {
 	}
 	width := len(autos)
 	var keyBuf []byte
-	key := func(states []int, length int) []byte {
+	visited := map[string]struct{}{}
+	packed := map[uint64]struct{}{}
+	first := func(states []int, length int) bool {
+		l := min(length, q.minLen)
+		if k, ok := packState(states, l); ok {
+			if _, seen := packed[k]; seen {
+				return false
+			}
+			packed[k] = struct{}{}
+			return true
+		}
 		keyBuf = keyBuf[:0]
 		for _, s := range states {
 			keyBuf = binary.AppendVarint(keyBuf, int64(s))
 		}
-		return binary.AppendVarint(keyBuf, int64(min(length, q.minLen)))
+		keyBuf = binary.AppendVarint(keyBuf, int64(l))
+		if _, seen := visited[string(keyBuf)]; seen {
+			return false
+		}
+		visited[string(keyBuf)] = struct{}{}
+		return true
 	}
 	arena := make([]int, width, width*64)
 	nodes := []node{{parent: -1}}
-	visited := map[string]struct{}{string(key(arena, 0)): {}}
+	first(arena, 0)
 	next := make([]int, width)
 	exhaustive = true
 	for i := 0; i < len(nodes); i++ {
@@ -830,15 +917,17 @@ func solve(q strQuery) (witness string, found, exhaustive bool) {
 		if dead {
 			continue
 		}
-		for _, r := range reps {
+		for j, r := range reps {
 			for k, a := range autos {
-				next[k] = a.step(arena[i*width+k], r)
+				if c := classes[k*len(reps)+j]; c >= 0 {
+					next[k] = a.stepClass(arena[i*width+k], c)
+				} else {
+					next[k] = a.step(arena[i*width+k], r)
+				}
 			}
-			kk := key(next, n.length+1)
-			if _, ok := visited[string(kk)]; ok {
+			if !first(next, n.length+1) {
 				continue
 			}
-			visited[string(kk)] = struct{}{}
 			arena = append(arena, next...)
 			nodes = append(nodes, node{length: n.length + 1, parent: i, r: r})
 		}
@@ -847,6 +936,68 @@ func solve(q strQuery) (witness string, found, exhaustive bool) {
 		exhaustive = false
 	}
 	return "", false, exhaustive
+}
+
+// alphabet returns the classes of runes of autos, one representative each: the
+// intervals between all their range boundaries, readable representatives first.
+func alphabet(autos []*automaton) []rune {
+	var cuts []rune
+	seen := map[rune]bool{}
+	for _, a := range autos {
+		for _, b := range a.cuts {
+			if !seen[b] {
+				seen[b] = true
+				cuts = append(cuts, b)
+			}
+		}
+	}
+	for _, b := range []rune{0, unicode.MaxRune + 1} {
+		if !seen[b] {
+			cuts = append(cuts, b)
+		}
+	}
+	sort.Slice(cuts, func(i, j int) bool { return cuts[i] < cuts[j] })
+	var reps []rune
+	for i := 0; i+1 < len(cuts); i++ {
+		lo, hi := cuts[i], cuts[i+1]-1
+		if lo > hi {
+			continue
+		}
+		reps = append(reps, representative(lo, hi))
+	}
+	sort.Slice(reps, func(i, j int) bool { return repRank(reps[i]) < repRank(reps[j]) })
+	return reps
+}
+
+// repClasses returns the class of each representative in each automaton with dense rows
+// (at k*len(reps)+j for automaton k and representative j), -1 in the others.
+func repClasses(autos []*automaton, reps []rune) []int {
+	classes := make([]int, len(autos)*len(reps))
+	for k, a := range autos {
+		for j, r := range reps {
+			classes[k*len(reps)+j] = -1
+			if len(a.cuts) < maxDenseClasses {
+				classes[k*len(reps)+j] = a.class(r)
+			}
+		}
+	}
+	return classes
+}
+
+// packState packs a product state of at most two automata (DFA states below 2^24) and a
+// clamped length below 2^16 in one number; ok is false when it does not fit.
+func packState(states []int, length int) (k uint64, ok bool) {
+	if len(states) > 2 || length < 0 || length >= 1<<16 {
+		return 0, false
+	}
+	k = uint64(length)
+	for j, s := range states {
+		if s < 0 || s >= 1<<24 {
+			return 0, false
+		}
+		k |= uint64(s) << (16 + 24*j)
+	}
+	return k, true
 }
 
 func satisfies(autos []*automaton, nMust int, states []int) bool {
@@ -969,11 +1120,51 @@ func (p *patterns) get(src string) *automaton {
 	if p.e[src] {
 		return nil
 	}
-	a, err := compileAutomaton(src)
-	if err != nil {
+	a := sharedAutomaton(src)
+	if a == nil {
 		p.e[src] = true
 		return nil
 	}
 	p.m[src] = a
+	return a
+}
+
+// shared holds the automata of the patterns compared so far in this process, so that a
+// pattern is compiled, and its DFA built, once and not once per comparison (a server or a
+// benchmark compares many times); bounded by maxSharedAutomata.
+var shared struct {
+	sync.Mutex
+	m   map[string]*automaton
+	bad map[string]bool // the patterns outside the supported subset
+}
+
+// maxSharedAutomata bounds shared: when it is full, it starts again empty.
+const maxSharedAutomata = 256
+
+var automatonIDs atomic.Uint64
+
+// sharedAutomaton returns the automaton of the pattern src from shared, compiling it the
+// first time; nil when src is outside the supported subset.
+func sharedAutomaton(src string) *automaton {
+	shared.Lock()
+	a, bad := shared.m[src], shared.bad[src]
+	shared.Unlock()
+	if a != nil || bad {
+		return a
+	}
+	a, err := compileAutomaton(src) // outside the lock: other comparisons go on
+	shared.Lock()
+	defer shared.Unlock()
+	if b := shared.m[src]; b != nil {
+		return b // compiled meanwhile by another comparison
+	}
+	if len(shared.m)+len(shared.bad) >= maxSharedAutomata || shared.m == nil {
+		shared.m, shared.bad = map[string]*automaton{}, map[string]bool{}
+	}
+	if err != nil {
+		shared.bad[src] = true
+		return nil
+	}
+	shared.m[src] = a
 	return a
 }
