@@ -81,23 +81,29 @@ var readElsewhere = map[string]string{
 }
 
 // pieceReaders are the piece handlers of nodeReaders by keyword; readKeywords the keywords
-// diff reads (nodeReaders' and readElsewhere's).
+// diff reads (nodeReaders' and readElsewhere's); readerMask the entries of nodeReaders that
+// read a keyword, a bit each (bit i: nodeReaders[i]).
 var (
 	pieceReaders map[string]func(r *nodeRead, c schema.Child)
 	readKeywords map[string]bool
+	readerMask   map[string]uint64
 )
 
 func init() { indexReaders() }
 
 // indexReaders makes pieceReaders and readKeywords from the table.
 func indexReaders() {
-	pieceReaders, readKeywords = map[string]func(r *nodeRead, c schema.Child){}, map[string]bool{}
+	if len(nodeReaders) > 64 {
+		panic("diff: nodeReaders has more entries than readerMask has bits")
+	}
+	pieceReaders, readKeywords, readerMask = map[string]func(r *nodeRead, c schema.Child){}, map[string]bool{}, map[string]uint64{}
 	for kw := range readElsewhere {
 		readKeywords[kw] = true
 	}
-	for _, h := range nodeReaders {
+	for i, h := range nodeReaders {
 		for _, kw := range h.keywords {
 			readKeywords[kw] = true
+			readerMask[kw] |= 1 << i
 			if h.piece != nil {
 				pieceReaders[kw] = h.piece
 			}
@@ -152,8 +158,14 @@ func (e *engine) readNode(n *body) {
 	r := &e.reading
 	*r = nodeRead{e: e, n: n, d: n.draft, repeated: r.repeated[:0]}
 	r.readPieces()
+	// Only the entries one of whose keywords the object has can add facts: find them in
+	// one pass over its members, not one lookup of each keyword of the table.
+	var present uint64
+	for i := range n.v.Len() {
+		present |= readerMask[n.v.Key(i)]
+	}
 	for i := range nodeReaders {
-		if h := &nodeReaders[i]; h.facts != nil {
+		if h := &nodeReaders[i]; h.facts != nil && present&(1<<i) != 0 {
 			h.facts(r)
 		}
 	}
