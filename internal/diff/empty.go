@@ -271,9 +271,11 @@ func (e *engine) noObject(c *conj, m *merged) bool {
 	if need == 0 {
 		return false
 	}
-	for k := range m.required {
-		if _, forbidden := e.valueSchemas(c, k); forbidden {
-			return true
+	if e.forbidsSomeName(c) {
+		for k := range m.required {
+			if _, forbidden := e.valueSchemas(c, k); forbidden {
+				return true
+			}
 		}
 	}
 	if !e.hasClosedPart(c) {
@@ -281,6 +283,17 @@ func (e *engine) noObject(c *conj, m *merged) bool {
 	}
 	mx := e.maxPropsOf(c, m)
 	return mx >= 0 && need > mx
+}
+
+// forbidsSomeName reports a part of c that may forbid a property by its name
+// (forbidsNames): without one, no required property is forbidden.
+func (e *engine) forbidsSomeName(c *conj) bool {
+	for _, n := range e.parts(c) {
+		if n.forbidsNames {
+			return true
+		}
+	}
+	return false
 }
 
 // hasClosedPart reports a part of c with additionalProperties false and no

@@ -35,6 +35,8 @@ type body struct {
 	boolVal bool
 	hasAll  bool  // an applied allOf: its keywords are read with the shell
 	nGroups int32 // the anyOf, oneOf and if facts among facts
+	// forbidsNames: the body may forbid a property by its name (forbidsNames)
+	forbidsNames bool
 
 	ref     *schema.Schema // $ref target (in place)
 	dynRefs []*schema.Schema
@@ -427,7 +429,32 @@ func (e *engine) read(b *body) {
 			b.nGroups++
 		}
 	}
+	b.forbidsNames = forbidsNames(b)
 	b.done.Store(true)
+}
+
+// forbidsNames reports a body that may forbid a property by its name, as partSchemas
+// decides it: the body is false, or a property, pattern, additional or unevaluated
+// properties schema of it is false. A conjunction none of whose parts does forbids no
+// property (noObject asks no further).
+func forbidsNames(b *body) bool {
+	if b.isBool {
+		return !b.boolVal
+	}
+	if b.additional != nil && isFalse(b.additional) || b.unevalP != nil && isFalse(b.unevalP) {
+		return true
+	}
+	for _, s := range b.props {
+		if isFalse(s) {
+			return true
+		}
+	}
+	for _, p := range b.patterns {
+		if isFalse(p.s) {
+			return true
+		}
+	}
+	return false
 }
 
 // defaultsOf returns the defaults of n's properties (property name -> default), for the
