@@ -636,13 +636,11 @@ func (pl *arrayPlan) owners(n int) []int {
 	return owner
 }
 
-// itemConj collects the schemas that apply to item i: prefixItems or items, the contains
-// rules it must match (forced: it is among the last need items) or, where maxContains
-// limits the matches, must not match, and unevaluatedItems when nothing else covers it.
-func (g *gen) itemConj(c *conj, pl *arrayPlan, owner []int, i int, forced bool) *conj {
-	cc := &conj{}
+// addItemSchemas adds to cc the schemas that parts apply to item i of an array of c (its
+// prefixItems or tuple position, else items) and reports whether any does.
+func (g *gen) addItemSchemas(cc, c *conj, parts []*info, i int) bool {
 	covered := false
-	for _, p := range pl.parts {
+	for _, p := range parts {
 		switch {
 		case i < len(p.prefix):
 			g.add(cc, p.prefix[i], c.scopes[p.s])
@@ -652,6 +650,15 @@ func (g *gen) itemConj(c *conj, pl *arrayPlan, owner []int, i int, forced bool) 
 			covered = true
 		}
 	}
+	return covered
+}
+
+// itemConj collects the schemas that apply to item i: prefixItems or items, the contains
+// rules it must match (forced: it is among the last need items) or, where maxContains
+// limits the matches, must not match, and unevaluatedItems when nothing else covers it.
+func (g *gen) itemConj(c *conj, pl *arrayPlan, owner []int, i int, forced bool) *conj {
+	cc := &conj{}
+	covered := g.addItemSchemas(cc, c, pl.parts, i)
 	for k, r := range pl.rules {
 		switch {
 		case pl.separate && forced && owner[i] != k:

@@ -469,17 +469,7 @@ func (p *prover) noArray(c *conj, ptr string, depth int) *reason {
 func (p *prover) itemConj(c *conj, parts []*info, i int) *conj {
 	g := p.g
 	ic := &conj{}
-	covered := false
-	for _, in := range parts {
-		switch {
-		case i < len(in.prefix):
-			g.add(ic, in.prefix[i], c.scopes[in.s])
-			covered = true
-		case in.items != nil:
-			g.add(ic, in.items, c.scopes[in.s])
-			covered = true
-		}
-	}
+	covered := g.addItemSchemas(ic, c, parts, i)
 	if !covered {
 		for _, in := range parts {
 			if in.unevalItems != nil {
