@@ -80,29 +80,23 @@ var readElsewhere = map[string]string{
 	"nullable":      "read with type (readType): OpenAPI 3.0's nullable adds null to the types beside it",
 }
 
-// pieceReaders are the piece handlers of nodeReaders by keyword; readKeywords the keywords
-// diff reads (nodeReaders' and readElsewhere's); readerMask the entries of nodeReaders that
-// read a keyword, a bit each (bit i: nodeReaders[i]).
+// pieceReaders are the piece handlers of nodeReaders by keyword; readerMask the entries of
+// nodeReaders that read a keyword, a bit each (bit i: nodeReaders[i]).
 var (
 	pieceReaders map[string]func(r *nodeRead, c schema.Child)
-	readKeywords map[string]bool
 	readerMask   map[string]uint64
 )
 
 func init() { indexReaders() }
 
-// indexReaders makes pieceReaders and readKeywords from the table.
+// indexReaders makes pieceReaders and readerMask from the table.
 func indexReaders() {
 	if len(nodeReaders) > 64 {
 		panic("diff: nodeReaders has more entries than readerMask has bits")
 	}
-	pieceReaders, readKeywords, readerMask = map[string]func(r *nodeRead, c schema.Child){}, map[string]bool{}, map[string]uint64{}
-	for kw := range readElsewhere {
-		readKeywords[kw] = true
-	}
+	pieceReaders, readerMask = map[string]func(r *nodeRead, c schema.Child){}, map[string]uint64{}
 	for i, h := range nodeReaders {
 		for _, kw := range h.keywords {
-			readKeywords[kw] = true
 			readerMask[kw] |= 1 << i
 			if h.piece != nil {
 				pieceReaders[kw] = h.piece
@@ -160,16 +154,26 @@ func (e *engine) readNode(n *body) {
 	r.readPieces()
 	// Only the entries one of whose keywords the object has can add facts: find them in
 	// one pass over its members, not one lookup of each keyword of the table.
+	// A member no entry reads and readElsewhere does not name may be a keyword diff does
+	// not read (readUnread).
 	var present uint64
+	unread := false
 	for i := range n.v.Len() {
-		present |= readerMask[n.v.Key(i)]
+		kw := n.v.Key(i)
+		if m := readerMask[kw]; m != 0 {
+			present |= m
+		} else if _, elsewhere := readElsewhere[kw]; !elsewhere {
+			unread = true
+		}
 	}
 	for i := range nodeReaders {
 		if h := &nodeReaders[i]; h.facts != nil && present&(1<<i) != 0 {
 			h.facts(r)
 		}
 	}
-	r.readUnread()
+	if unread {
+		r.readUnread()
+	}
 	r.n = nil // the body is not the engine's to keep
 }
 
@@ -181,7 +185,7 @@ func (r *nodeRead) readUnread() {
 	v, s := r.n.v, r.n.s
 	for i := range v.Len() {
 		kw := v.Key(i)
-		if readKeywords[kw] {
+		if _, elsewhere := readElsewhere[kw]; readerMask[kw] != 0 || elsewhere {
 			continue
 		}
 		if k, ok := s.Draft.Keyword(kw); ok && actsOnInstances(k) && !s.Ignored(kw) {
