@@ -46,6 +46,10 @@ type Loader struct {
 	// Notify, when set, receives the notices a user should see: a URI resolved from the $id
 	// index (so that a surprising source is seen), an index cut short by its bounds.
 	Notify func(string)
+	// Remotes are tried in order for an http(s) URI that neither the resolve map nor the
+	// built-in meta-schemas cover, before any file: the vendored SchemaStore, then the cache
+	// that jstk.lock pins (DESIGN.md section 3). Nil tries none.
+	Remotes []Remote
 	// Docs, when set, holds documents already parsed, by file name: they are used instead
 	// of reading and parsing the file again (the catalog shares the workspace it parsed
 	// with its compiles, so that a file loaded under two URIs is one document).
@@ -93,6 +97,52 @@ func (c *Compiler) fileDocument(name string) *document {
 		return nil
 	}
 	return c.byFile[name] // a map: a scan of every document made a ring of n files n² work
+}
+
+// Remote holds documents for remote URIs that no file of the workspace stands for (the
+// vendored SchemaStore, the cache that jstk.lock pins). It never touches the network.
+type Remote interface {
+	// Open returns the bytes of the document at uri (an http or https URI without
+	// fragment) and a name that says where they came from, for messages ("SchemaStore
+	// 3b6446a: base.json"); ok is false when the source does not hold uri. An error means
+	// the source holds uri but cannot give it (a cache entry whose hash does not match the
+	// lock): it is reported, not passed over.
+	Open(uri string) (data []byte, name string, ok bool, err error)
+}
+
+// remoteDocs keeps the documents parsed from remotes, by URI and source, for the process:
+// their bytes never change under one name.
+var remoteDocs sync.Map // remoteKey -> *source.Document
+
+type remoteKey struct {
+	uri, name string
+}
+
+// fromRemote asks the loader's remotes for an http(s) URI, in order.
+func (l *Loader) fromRemote(uri string) (*source.Document, bool, error) {
+	if len(l.Remotes) == 0 || !(strings.HasPrefix(uri, "https://") || strings.HasPrefix(uri, "http://")) {
+		return nil, false, nil
+	}
+	for _, r := range l.Remotes {
+		data, name, ok, err := r.Open(uri)
+		if err != nil {
+			return nil, true, fmt.Errorf("%s: %w", uri, err)
+		}
+		if !ok {
+			continue
+		}
+		key := remoteKey{uri, name}
+		if d, ok := remoteDocs.Load(key); ok {
+			return d.(*source.Document), true, nil
+		}
+		doc, err := ParseDocument(name, data, l.Limits)
+		if err != nil {
+			return nil, true, err
+		}
+		d, _ := remoteDocs.LoadOrStore(key, doc)
+		return d.(*source.Document), true, nil
+	}
+	return nil, false, nil
 }
 
 // ErrUnresolved is wrapped by the error for a URI that nothing maps.
@@ -174,6 +224,9 @@ func (l *Loader) LoadFrom(uri string, from *Referrer) (*source.Document, string,
 			err = fmt.Errorf("%s: the resolve map sends %s there, and it does not exist", name, l.Display(uri))
 		}
 		return doc, name, err
+	}
+	if doc, ok, err := l.fromRemote(uri); ok || err != nil {
+		return doc, "", err
 	}
 	if p, ok := filePath(uri); ok && l.FS != nil {
 		name, inside := l.FS.Rel(p)

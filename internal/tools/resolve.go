@@ -58,7 +58,7 @@ func (n *Notes) List() []string {
 // env.Notes. Every engine of a call resolves $ref through it, so that the CLI and every
 // tool resolve alike.
 func (env *Env) loader() *schema.Loader {
-	l := &schema.Loader{FS: env.FS, Index: env.Index, Resolve: env.Resolve, Limits: env.Limits}
+	l := &schema.Loader{FS: env.FS, Index: env.Index, Resolve: env.Resolve, Limits: env.Limits, Remotes: env.Remotes}
 	if env.Index == nil {
 		l.IndexRoot = "."
 	}

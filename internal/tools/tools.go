@@ -42,6 +42,10 @@ type Env struct {
 	// so a surface that does not read it applies no part of it. Its resolve map is already
 	// in Resolve; each engine with settings takes its block from here (lint: Config.Lint).
 	Config *Config
+	// Remotes hold the remote documents a $ref or $schema may name (the vendored
+	// SchemaStore, the cache jstk.lock pins), tried after the resolve map and the
+	// meta-schemas; nil is none.
+	Remotes []schema.Remote
 	// Index is the $id index of the workspace, the last step of $ref resolution, built on
 	// first need; nil indexes the whole FS when needed.
 	Index *schema.Index
