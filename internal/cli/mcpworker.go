@@ -179,6 +179,10 @@ func workerCommand(args []string) (func() *exec.Cmd, error) {
 	if err != nil {
 		return nil, fmt.Errorf("finding jstk's own program to run the engines in: %w", err)
 	}
+	if _, err := os.Stat("/proc/self/exe"); err == nil {
+		// Linux: this very program, even when an upgrade has replaced the file since.
+		exe = "/proc/self/exe"
+	}
 	env := append(os.Environ(), fmt.Sprintf("%s=%d", workerProcess, os.Getpid()))
 	return func() *exec.Cmd {
 		cmd := exec.Command(exe, append([]string{"mcp"}, args...)...)
