@@ -112,6 +112,9 @@ func (p *remoteProvider) Call(ctx context.Context, req *mcp.CallRequest) *mcp.Ca
 func describeArguments(args json.RawMessage) string {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(args, &m) != nil || len(m) == 0 {
+		if len(args) <= 100 {
+			return "arguments " + string(args)
+		}
 		return fmt.Sprintf("arguments of %d bytes", len(args))
 	}
 	names := make([]string, 0, len(m))
