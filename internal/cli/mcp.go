@@ -179,16 +179,20 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 		return ExitError
 	}
 	sup := newSupervisor(command, logf)
-	go func() {
-		if err := sup.Start(); err != nil && err != errClosed {
-			logf("%v", err)
-		}
-	}()
+	// The engine process starts once the first message is answered (initialize, as a rule),
+	// so that it does not slow that answer down, and is ready by the first call.
+	firstAnswered := func() {
+		go func() {
+			if err := sup.Start(); err != nil && err != errClosed {
+				logf("%v", err)
+			}
+		}()
+	}
 	srv := mcp.NewServer(&remoteProvider{local: local, sup: sup, budget: mem.budget}, opts)
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	code := serve(ctx, srv, mcp.DefaultMaxMessageSize, st, drain, grace)
+	code := serve(ctx, srv, mcp.DefaultMaxMessageSize, st, drain, grace, firstAnswered)
 	sup.Close(grace)
 	return code
 }
@@ -239,7 +243,9 @@ func selectTools(expose, exclude string) ([]*tools.Descriptor, []string, error) 
 // or when ctx ends (a signal: the calls are cancelled at once). Either way the cancelled
 // calls get grace to send their answers; then nothing more is written, and it
 // returns 0, whether or not a call is still stuck in work it cannot interrupt.
-func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams, drain, grace time.Duration) int {
+//
+// first, if not nil, is called once, after the first message was handled.
+func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams, drain, grace time.Duration, first func()) int {
 	calls, cancelCalls := context.WithCancel(ctx)
 	defer cancelCalls()
 	var mu sync.Mutex
@@ -317,6 +323,10 @@ func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams, drain, g
 				srv.RefuseOversize(it.over, send)
 			} else {
 				srv.Handle(calls, it.line, send)
+			}
+			if first != nil {
+				first()
+				first = nil
 			}
 		case err := <-done:
 			// EOF: the calls in flight may finish (within drain), then are stopped.
