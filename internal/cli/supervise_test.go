@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -211,4 +212,30 @@ func TestDescribeArguments(t *testing.T) {
 			t.Errorf("describeArguments(%s) = %s, want %s", in, got, want)
 		}
 	}
+}
+
+// BenchmarkSupervisorRoundTrip: what the engine process adds to a call: one job to the
+// worker and back (the test worker answers at once).
+func BenchmarkSupervisorRoundTrip(b *testing.B) {
+	s := newSupervisor(func() *exec.Cmd {
+		cmd := exec.Command(os.Args[0])
+		cmd.Args[0] = testWorkerName
+		return cmd
+	}, func(string, ...any) {})
+	defer s.Close(time.Second)
+	if err := s.Start(); err != nil {
+		b.Fatal(err)
+	}
+	payload := job("echo")
+	var lat []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		if _, err := s.Run(context.Background(), payload, nil); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(start))
+	}
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-us")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-us")
 }
