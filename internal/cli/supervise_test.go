@@ -80,7 +80,7 @@ func testWorker() {
 	}
 }
 
-func newTestSupervisor(t *testing.T) (*supervisor, *strings.Builder) {
+func newTestSupervisor(t *testing.T) (*supervisor, func() string) {
 	var log strings.Builder
 	var mu sync.Mutex
 	s := newSupervisor(func() *exec.Cmd {
@@ -94,7 +94,11 @@ func newTestSupervisor(t *testing.T) (*supervisor, *strings.Builder) {
 		fmt.Fprintf(&log, format+"\n", args...)
 	})
 	t.Cleanup(func() { s.Close(time.Second) })
-	return s, &log
+	return s, func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return log.String()
+	}
 }
 
 func job(op string) json.RawMessage { return json.RawMessage(`{"Op":"` + op + `"}`) }
@@ -154,8 +158,8 @@ func TestSupervisorContainsCrashes(t *testing.T) {
 	if strings.Join(results, "|") != strings.Join(want, "|") {
 		t.Errorf("jobs beside a crash: %q, want %q", results, want)
 	}
-	if !strings.Contains(log.String(), "is run again, alone") || !strings.Contains(log.String(), "engine: fatal error: stack overflow") {
-		t.Errorf("the log:\n%s", log)
+	if l := log(); !strings.Contains(l, "is run again, alone") || !strings.Contains(l, "engine: fatal error: stack overflow") {
+		t.Errorf("the log:\n%s", l)
 	}
 	_, err = s.Run(context.Background(), job("memory"), nil)
 	if !errors.As(err, &c) || !c.memory {
