@@ -327,6 +327,9 @@ const (
 	testCrashMemory = "jstk-test-crash:memory"
 )
 
+// testCrashNever is a depth recurseForever never reaches.
+var testCrashNever = -1
+
 // testHoard keeps what the memory trigger allocates.
 var testHoard [][]byte
 
@@ -347,8 +350,12 @@ func crashForTest(args json.RawMessage) {
 	}
 }
 
-// recurseForever overflows the stack: Go's "fatal error: stack overflow".
+// recurseForever overflows the stack: Go's "fatal error: stack overflow" (long before n
+// reaches testCrashNever).
 func recurseForever(n int) int {
+	if n == testCrashNever {
+		return 0
+	}
 	var pad [64]byte
 	pad[n%64] = byte(n)
 	return recurseForever(n+1) + int(pad[(n+1)%64])
