@@ -22,7 +22,7 @@ import (
 
 const mcpUsage = `Usage: jstk mcp [--root DIR] [--expose a,b] [--exclude c] [--audit FILE] [--page-size N]
                 [--max-result-bytes N] [--timeout D] [--regex-budget D] [--max-calls N] [--drain D]
-                [--grace D] [--max-memory SIZE]
+                [--grace D] [--max-memory SIZE] [--isolate=false]
 
 Serves jstk's commands as Model Context Protocol tools over stdio (newline-delimited
 JSON-RPC 2.0), for AI agents. Every tool is read-only and confined to the workspace root:
@@ -79,6 +79,7 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 	g.registerBudgets(fs, DefaultCallTimeout)
 	var mem memoryFlag
 	mem.register(fs, "the engines serving the calls")
+	isolate := fs.Bool("isolate", true, "run the calls in an engine process that the server restarts when an input crashes it; false: in the server's own process, about 0.2 ms faster a call, but an input that crashes the engine ends the session")
 	worker := isWorker()
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -171,8 +172,19 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 	for _, l := range left {
 		fmt.Fprintf(st.Stderr, "jstk mcp: not serving %s\n", l)
 	}
-	// The calls run in an engine process, started in the background now and again after
-	// a call crashes it: see supervise.go.
+	if !*isolate {
+		stopWatch := watchMemory(mem.budget, func(heap uint64) {
+			fmt.Fprintf(st.Stderr, "jstk mcp: stopped: the memory budget of %s was exceeded (heap %d MB); run with --isolate (the default) to stop only the call that exceeds it\n", mbText(mem.budget), heap>>20)
+			os.Exit(ExitError)
+		})
+		defer stopWatch()
+		srv := mcp.NewServer(local, opts)
+		ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return serve(ctx, srv, mcp.DefaultMaxMessageSize, st, drain, grace, nil)
+	}
+	// The calls run in an engine process, started once the first message is answered and
+	// again after a call crashes it: see supervise.go.
 	command, err := workerCommand(args)
 	if err != nil {
 		fmt.Fprintf(st.Stderr, "jstk mcp: %v\n", err)

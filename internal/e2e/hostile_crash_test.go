@@ -315,3 +315,15 @@ func mustJSONBytes(t *testing.T, v any) []byte {
 	}
 	return b
 }
+
+// TestIsolateFalse: with --isolate=false the calls run in the server's own process (no
+// engine process is started).
+func TestIsolateFalse(t *testing.T) {
+	t.Parallel()
+	r := startRawIn(t, workDir, "--isolate=false")
+	r.initialize(t)
+	r.stillServes(t, 1)
+	if kids := childrenOf(r.cmd.Process.Pid); len(kids) != 0 {
+		t.Errorf("the server has %d children with --isolate=false", len(kids))
+	}
+}
