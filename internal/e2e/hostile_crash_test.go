@@ -299,10 +299,9 @@ func TestHostileNestedGroups(t *testing.T) {
 		start := time.Now()
 		r.call(t, id, c.tool, c.args)
 		res := r.result(t, id, 5*time.Minute)
+		// Answered: isError "crashed the engine" while regexp2's parser has no depth limit,
+		// whatever the engines say of the pattern once it has one.
 		t.Logf("%s (route %d): isError %v after %v: %.300s", c.tool, i, res.IsError, time.Since(start).Round(time.Millisecond), res.Content[0].Text)
-		if c.tool != "list_schemas" && !res.IsError {
-			t.Errorf("%s (route %d): not an error:\n%.500s", c.tool, i, res.Content[0].Text)
-		}
 		r.stillServes(t, 100*(i+1)+1)
 	}
 }
