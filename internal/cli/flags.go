@@ -220,7 +220,7 @@ func (g *globals) env(st Streams, cmd string, in any) (*tools.Env, error) {
 	notes := tools.NewNotes(func(msg string) { fmt.Fprintf(st.Stderr, "jstk %s: %s\n", cmd, msg) })
 	return &tools.Env{FS: fsys, Stdin: st.Stdin, Resolve: cfg.Resolve, Config: cfg,
 		Index: tools.NewIndex(fsys, dirs, g.limits()), Notes: notes, Limits: g.limits(),
-		Timeout: g.timeout, RegexBudget: g.regexBudget}, nil
+		Timeout: g.timeout, RegexBudget: g.regexBudget, Remotes: remotes(fsys, root)}, nil
 }
 
 func (g *globals) limits() *source.Limits {
