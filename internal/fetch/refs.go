@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/jstk-dev/jstk/internal/lockfile"
@@ -26,7 +27,7 @@ type Ref struct {
 // refKeys are the members whose string value names another document.
 var refKeys = map[string]bool{"$ref": true, "$dynamicRef": true, "$recursiveRef": true, "$schema": true}
 
-// Discover returns the remote URLs that the files of fsys name: a top-level "$schema", a
+// Discover returns, sorted, the remote URLs that the files of fsys name: a top-level "$schema", a
 // `# yaml-language-server: $schema=URL` or `#:schema URL` modeline, and every absolute
 // http(s) "$ref" (a relative one is the workspace's own file). A URL that a file of the
 // workspace stands for (beside the referring file, or declared as an $id by one of files)
@@ -103,6 +104,7 @@ func Discover(ctx context.Context, fsys workspace.FS, files []string, lim *sourc
 		seen[a.ref.URL] = true
 		refs = append(refs, a.ref)
 	}
+	sort.Slice(refs, func(i, j int) bool { return refs[i].URL < refs[j].URL })
 	return refs, errs
 }
 
