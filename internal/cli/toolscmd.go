@@ -134,7 +134,9 @@ func reference() []byte {
 		cmd.help(&b)
 		b.WriteString("```\n")
 	}
-	b.WriteString("\n## jstk mcp\n\n```\n")
+	b.WriteString("\n## jstk fetch\n\nNot a tool: the one command that uses the network, run only by hand or in CI.\n\n```\n")
+	runFetch(context.Background(), []string{"--help"}, Streams{Stdout: &b, Stderr: io.Discard})
+	b.WriteString("```\n\n## jstk mcp\n\n```\n")
 	runMCP(context.Background(), []string{"--help"}, Streams{Stdout: &b, Stderr: io.Discard})
 	b.WriteString("```\n\n## jstk tools\n\n```\n")
 	b.WriteString(toolsUsage)

@@ -42,8 +42,9 @@ func init() {
 			Summary: "A reference to another document cannot be resolved offline",
 			Explanation: "jstk resolves references without the network: relative files, the $id of every " +
 				"schema in the workspace, the resolve map of jstk.json (or --resolve) and the built-in " +
-				"meta-schemas. A reference that none of these covers cannot be checked and fails validation; " +
-				"map its URI to a local file.",
+				"meta-schemas, the vendored SchemaStore and the cache that jstk.lock pins. A reference that none of " +
+				"these covers cannot be checked and fails validation; map its URI to a local file, or, for an " +
+				"http(s) URL, pin it with jstk fetch (the one command that downloads, run by hand).",
 			Bad:  `{"$ref": "https://example.com/schemas/missing.json"}`,
 			Good: `{"$ref": "#/$defs/local", "$defs": {"local": {"type": "string"}}}`,
 			Peer: []string{"invalid_external_ref"},
