@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/jstk-dev/jstk/internal/lockfile"
+	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
@@ -450,5 +451,64 @@ func TestOfflineCheck(t *testing.T) {
 	os.WriteFile(lockPath, []byte(`{"version": 1, "schemas": [{"url": "http://x/a", "sha256": "00", "size": 1, "fetched": "now"}]}`), 0o644)
 	if _, _, _, err := remote.Open(base + "/b.json"); err == nil || !strings.Contains(err.Error(), "jstk.lock") {
 		t.Errorf("Open with a bad lock: %v", err)
+	}
+}
+
+// A server that makes up a new URL in every document cannot make a fetch run forever: the
+// closure stops at MaxDocs with an error, and a document that is not a schema is pinned
+// without following anything in it.
+func TestClosureBounds(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/n/", func(w http.ResponseWriter, r *http.Request) {
+		n, _ := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/n/"))
+		fmt.Fprintf(w, `{"$ref": "%d"}`, n+1)
+	})
+	mux.HandleFunc("/text.json", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "{not json") })
+	base, pool := server(t, mux)
+	log := &logger{}
+	o := options(t, pool, log)
+	o.MaxDocs = 5
+	_, err := Run(context.Background(), []Ref{{base + "/n/1", "ws.json"}}, nil, o)
+	if err == nil || !strings.Contains(err.Error(), "more than 5 remote documents") {
+		t.Fatalf("an endless chain: %v", err)
+	}
+	res, err := Run(context.Background(), []Ref{{base + "/text.json", "ws.json"}}, nil, o)
+	if err != nil || len(res.Lock.Entries) != 1 || !strings.Contains(log.String(), "not read as a schema") {
+		t.Fatalf("a document that is not a schema: %v %+v\n%s", err, res, log)
+	}
+}
+
+// Discover reads taplo's TOML directive and every draft's references, resolves a relative
+// $ref against the $id in force where it stands, and reports files it cannot read.
+func TestDiscover(t *testing.T) {
+	fsys := workspace.Memory(map[string]string{
+		"conf.toml": "#:schema https://example.com/conf.json#\nname = \"x\"\n",
+		"s.json": `{"$id": "https://example.com/s.json", "$defs": {"a": {"$id": "https://other.example/dir/", "$ref": "t.json"},
+			"b": {"$dynamicRef": "https://example.com/dyn.json#meta"}}, "items": [{"$ref": "https://example.com/s.json#/$defs/a"}]}`,
+		"bad.json": `{`,
+		"data.ndjson": `{"$ref": "https://example.com/nd.json"}`,
+	})
+	refs, errs := Discover(context.Background(), fsys, []string{"conf.toml", "s.json", "bad.json", "data.ndjson", "missing.json"}, nil)
+	var got []string
+	for _, r := range refs {
+		got = append(got, r.URL+" <- "+r.From)
+	}
+	want := []string{"https://example.com/conf.json <- conf.toml", "https://example.com/dyn.json <- s.json"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("Discover:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(errs) != 2 {
+		t.Errorf("errors: %v (want bad.json and missing.json)", errs)
+	}
+	// Relative references in a fetched document resolve against the $id in force.
+	doc, _ := source.ParseJSON("x.json", []byte(`{"$defs": {"a": {"$id": "https://other.example/dir/", "$ref": "t.json"}}, "$ref": "u.json#/x"}`), nil)
+	if got := strings.Join(remoteRefs(doc.Root, "https://example.com/s.json"), " "); got != "https://example.com/u.json https://other.example/dir/t.json" && got != "https://other.example/dir/t.json https://example.com/u.json" {
+		t.Errorf("remoteRefs: %s", got)
+	}
+	if ctx, cancel := context.WithCancel(context.Background()); true {
+		cancel()
+		if _, errs := Discover(ctx, fsys, []string{"s.json"}, nil); len(errs) != 1 || !errors.Is(errs[0], context.Canceled) {
+			t.Errorf("cancelled: %v", errs)
+		}
 	}
 }
