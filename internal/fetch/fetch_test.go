@@ -485,7 +485,7 @@ func TestDiscover(t *testing.T) {
 		"conf.toml": "#:schema https://example.com/conf.json#\nname = \"x\"\n",
 		"s.json": `{"$id": "https://example.com/s.json", "$defs": {"a": {"$id": "https://other.example/dir/", "$ref": "t.json"},
 			"b": {"$dynamicRef": "https://example.com/dyn.json#meta"}}, "items": [{"$ref": "https://example.com/s.json#/$defs/a"}]}`,
-		"bad.json": `{`,
+		"bad.json":    `{`,
 		"data.ndjson": `{"$ref": "https://example.com/nd.json"}`,
 	})
 	refs, errs := Discover(context.Background(), fsys, []string{"conf.toml", "s.json", "bad.json", "data.ndjson", "missing.json"}, nil)
