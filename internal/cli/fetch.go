@@ -225,15 +225,14 @@ func readNetrc() map[string]fetch.NetrcEntry {
 }
 
 // storeRemotes are the remote documents' sources before the lock's (the vendored
-// SchemaStore, when jstk has it).
+// SchemaStore, when jstk has it): what jstk fetch leaves alone.
 func storeRemotes() []schema.Remote { return nil }
 
-// remotes are the sources of remote documents for the commands and the tools of a
-// workspace whose root is root: the store's, then the cache that jstk.lock pins.
-func remotes(fsys workspace.FS, root string) []schema.Remote {
-	rs := storeRemotes()
+// addLockRemote gives the commands and the tools of the workspace whose root is root the
+// cache that its jstk.lock pins, as the last of env.Remotes: the loader tries the vendored
+// SchemaStore first (DESIGN.md section 3), so call it after the store is added.
+func addLockRemote(env *tools.Env, fsys workspace.FS, root string) {
 	if dir, err := cacheDir(); err == nil {
-		rs = append(rs, &lockfile.Remote{FS: fsys, File: lockfile.LockName(root), Cache: dir})
+		env.Remotes = append(env.Remotes, &lockfile.Remote{FS: fsys, File: lockfile.LockName(root), Cache: dir})
 	}
-	return rs
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/x509"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -133,5 +134,28 @@ func TestFetchThenOffline(t *testing.T) {
 	}
 	if code, out, _ = run(t, "fetch", "--help"); code != ExitOK || !strings.Contains(out, "JSTK_FETCH_TOKEN_<HOST>") || !strings.Contains(out, "--insecure-http") {
 		t.Errorf("--help: %d %s", code, out)
+	}
+}
+
+// The lock's cache is the last source of remote documents every command gets, once: the
+// vendored SchemaStore comes before it (DESIGN.md section 3), whatever order the code that
+// builds the Env adds them in.
+func TestLockRemoteIsLast(t *testing.T) {
+	t.Setenv("JSTK_CACHE", t.TempDir())
+	g := &globals{}
+	env, err := g.env(Streams{Stderr: io.Discard}, "validate", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(env.Remotes) == 0 {
+		t.Fatal("no remotes")
+	}
+	if _, ok := env.Remotes[len(env.Remotes)-1].(*lockfile.Remote); !ok {
+		t.Errorf("the last remote is %T, want the lock's cache (*lockfile.Remote)", env.Remotes[len(env.Remotes)-1])
+	}
+	for _, r := range env.Remotes[:len(env.Remotes)-1] {
+		if _, ok := r.(*lockfile.Remote); ok {
+			t.Error("the lock's cache comes twice")
+		}
 	}
 }

@@ -150,7 +150,8 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 	// every call (reading again only the files that changed), as the catalog is.
 	env := &tools.Env{FS: fsys, Resolve: cfg.Resolve, Config: cfg, Cache: tools.NewSchemaCache(64),
 		Index: tools.NewIndex(fsys, []string{"."}, g.limits()), Limits: g.limits(),
-		Timeout: g.timeout, RegexBudget: g.regexBudget, MaxResultBytes: *maxResult, Remotes: remotes(fsys, ".")}
+		Timeout: g.timeout, RegexBudget: g.regexBudget, MaxResultBytes: *maxResult}
+	addLockRemote(env, fsys, ".") // last: after any store entry
 	srv := mcp.NewServer(tools.NewProvider(env, selected), opts)
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)

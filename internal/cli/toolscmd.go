@@ -232,7 +232,8 @@ func runToolCall(ctx context.Context, args []string, st Streams) int {
 		u, p, _ := tools.ParseResolve(r)
 		resolve[u] = p
 	}
-	env := &tools.Env{FS: fsys, Resolve: resolve, Config: cfg, Limits: g.limits(), Remotes: remotes(fsys, ".")}
+	env := &tools.Env{FS: fsys, Resolve: resolve, Config: cfg, Limits: g.limits()}
+	addLockRemote(env, fsys, ".") // last: after any store entry
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	res := callTool(ctx, tools.NewProvider(env, []*tools.Descriptor{d}), &mcp.CallRequest{
