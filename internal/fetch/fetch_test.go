@@ -505,10 +505,9 @@ func TestDiscover(t *testing.T) {
 	if got := strings.Join(remoteRefs(doc.Root, "https://example.com/s.json"), " "); got != "https://example.com/u.json https://other.example/dir/t.json" && got != "https://other.example/dir/t.json https://example.com/u.json" {
 		t.Errorf("remoteRefs: %s", got)
 	}
-	if ctx, cancel := context.WithCancel(context.Background()); true {
-		cancel()
-		if _, errs := Discover(ctx, fsys, []string{"s.json"}, nil); len(errs) != 1 || !errors.Is(errs[0], context.Canceled) {
-			t.Errorf("cancelled: %v", errs)
-		}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, errs := Discover(ctx, fsys, []string{"s.json"}, nil); len(errs) != 1 || !errors.Is(errs[0], context.Canceled) {
+		t.Errorf("cancelled: %v", errs)
 	}
 }
