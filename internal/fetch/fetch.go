@@ -363,6 +363,14 @@ func (c *client) get(ctx context.Context, u string) ([]byte, string, error) {
 	if n > limit {
 		return nil, "", fmt.Errorf("the document is larger than the limit of %d bytes; stopped reading (raise it with --max-size)", limit)
 	}
+	if err == nil {
+		// A body that ended as the time ran out may be cut short without a transport error
+		// (the connection closed under a response without a length): not trusted.
+		err = ctx.Err()
+	}
+	if err == nil && resp.ContentLength >= 0 && n != resp.ContentLength {
+		err = fmt.Errorf("the server sent %d bytes of the %d it announced", n, resp.ContentLength)
+	}
 	if err != nil {
 		return nil, "", c.explain(ctx, err)
 	}
