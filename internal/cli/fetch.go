@@ -65,7 +65,7 @@ func runFetch(ctx context.Context, args []string, st Streams) int {
 	fs := flag.NewFlagSet("fetch", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	offline := fs.Bool("offline", false, "check the cache against jstk.lock without the network, and list what is missing (exit 1)")
-	update := fs.Bool("update", false, "download every URL again and pin what the servers send now")
+	update := fs.Bool("update", false, "download every URL again and pin what the servers send now (a jstk.lock that cannot be read is replaced)")
 	cache := fs.String("cache", "", "the cache `DIR` (default $JSTK_CACHE, else $XDG_CACHE_HOME/jstk, else ~/.cache/jstk)")
 	insecure := fs.Bool("insecure-http", false, "also fetch http URLs (never a redirect from one scheme to another)")
 	maxDoc := int64(lockfile.DefaultMaxSize)
@@ -133,6 +133,11 @@ func runFetch(ctx context.Context, args []string, st Streams) int {
 	}
 	lockName := lockfile.LockName(root)
 	old, err := lockfile.Read(fsys, lockName)
+	if err != nil && *update && !*offline {
+		// --update pins everything again: a lock that cannot be read is replaced.
+		fmt.Fprintf(st.Stderr, "jstk fetch: %v; replacing it\n", err)
+		old, err = &lockfile.Lock{}, nil
+	}
 	if err != nil {
 		return fail(err)
 	}

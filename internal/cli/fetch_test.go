@@ -98,6 +98,18 @@ func TestFetchThenOffline(t *testing.T) {
 	if code, out, errs = run(t, "fetch", "--offline"); code != ExitOK || !strings.Contains(out, "all 2 pinned documents are in the cache") {
 		t.Fatalf("--offline: exit %d\n%s%s", code, out, errs)
 	}
+	// A lock that is not one: every command says so; fetch --update replaces it.
+	os.WriteFile(filepath.Join(ws, "jstk.lock"), []byte("{"), 0o644)
+	if code, _, errs = run(t, "fetch"); code != ExitError || !strings.Contains(errs, "run jstk fetch --update to write it again") {
+		t.Fatalf("fetch with a broken lock: %d %s", code, errs)
+	}
+	if code, _, errs = run(t, "fetch", "--update"); code != ExitOK || !strings.Contains(errs, "replacing it") {
+		t.Fatalf("fetch --update with a broken lock: %d %s", code, errs)
+	}
+	if after, _ := os.ReadFile(filepath.Join(ws, "jstk.lock")); !samePins(t, after, lock) {
+		t.Errorf("fetch --update did not pin the same documents again:\n%s", after)
+	}
+	os.WriteFile(filepath.Join(ws, "jstk.lock"), lock, 0o644)
 	srv.Close() // no network from here on
 	if code, out, errs = run(t, "fetch"); code != ExitOK || !strings.Contains(out, "(0 fetched, 2 already in the cache") {
 		t.Fatalf("second fetch: exit %d\n%s%s", code, out, errs)
@@ -158,4 +170,20 @@ func TestLockRemoteIsLast(t *testing.T) {
 			t.Error("the lock's cache comes twice")
 		}
 	}
+}
+
+// samePins reports whether two locks pin the same URLs to the same bytes.
+func samePins(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	la, err1 := lockfile.Parse("a", a)
+	lb, err2 := lockfile.Parse("b", b)
+	if err1 != nil || err2 != nil || len(la.Entries) != len(lb.Entries) {
+		return false
+	}
+	for i := range la.Entries {
+		if la.Entries[i].URL != lb.Entries[i].URL || la.Entries[i].SHA256 != lb.Entries[i].SHA256 {
+			return false
+		}
+	}
+	return true
 }

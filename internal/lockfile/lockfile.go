@@ -64,10 +64,10 @@ func Parse(name string, data []byte) (*Lock, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("%s: not a jstk lock file (%v); run jstk fetch to write it again", name, err)
+		return nil, fmt.Errorf("%s: not a jstk lock file (%v); run jstk fetch --update to write it again", name, err)
 	}
 	if f.Version != Version {
-		return nil, fmt.Errorf("%s: version %d, this jstk reads version %d; run jstk fetch to write it again", name, f.Version, Version)
+		return nil, fmt.Errorf("%s: version %d, this jstk reads version %d; run jstk fetch --update to write it again", name, f.Version, Version)
 	}
 	seen := map[string]bool{}
 	for i, e := range f.Schemas {
