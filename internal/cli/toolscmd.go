@@ -231,6 +231,7 @@ func runToolCall(ctx context.Context, args []string, st Streams) int {
 		resolve[u] = p
 	}
 	env := &tools.Env{FS: fsys, Resolve: resolve, Config: cfg, Limits: g.limits()}
+	g.setStore(env, cfg, fsys)
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	res := callTool(ctx, tools.NewProvider(env, []*tools.Descriptor{d}), &mcp.CallRequest{
