@@ -273,6 +273,13 @@ func Declaration(name string, data []byte, doc *source.Document) (Association, b
 	return declared(name, ref, line, BySchemaMember, "its $schema member"), true
 }
 
+// IsMetaSchema reports whether uri names a JSON Schema meta-schema (of a draft jstk knows),
+// with or without "#", over http or https.
+func IsMetaSchema(uri string) bool {
+	_, ok := schema.DraftByName(uri)
+	return ok && isURI(uri)
+}
+
 // declared makes the answer for a declared schema reference ref at line.
 func declared(name, ref string, line int, rule Rule, what string) Association {
 	ref = strings.TrimSpace(ref)

@@ -235,6 +235,9 @@ func (g *globals) env(st Streams, cmd string, in any) (*tools.Env, error) {
 	return env, nil
 }
 
+// getenv reads the process's environment (a variable so that tests may set it).
+var getenv = os.Getenv
+
 // setStore gives env the SchemaStore: --schemastore, else JSTK_SCHEMASTORE, else
 // jstk.json's "schemastore" (a name of cfgFS), else the built-in one. It resolves
 // SchemaStore's URLs (env.Remotes) and, unless --no-catalog or "schemastore": false, is
@@ -244,8 +247,8 @@ func (g *globals) setStore(env *tools.Env, cfg *tools.Config, cfgFS workspace.FS
 	switch {
 	case g.schemastore != "":
 		s = store.Open(workspace.OS(), g.schemastore)
-	case os.Getenv("JSTK_SCHEMASTORE") != "":
-		s = store.Open(workspace.OS(), os.Getenv("JSTK_SCHEMASTORE"))
+	case getenv("JSTK_SCHEMASTORE") != "":
+		s = store.Open(workspace.OS(), getenv("JSTK_SCHEMASTORE"))
 	case cfg != nil && cfg.SchemaStore != "":
 		s = store.Open(cfgFS, cfg.SchemaStore)
 	default:

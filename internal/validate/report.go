@@ -210,6 +210,9 @@ func (r *Result) writeBySchema(t *TextWriter) {
 		}
 		if schema != current {
 			current = schema
+			if schema == "" {
+				t.printf("could not be checked:\n")
+			}
 			for _, u := range r.Schemas {
 				if u.Schema == schema {
 					t.printf("%s: %s\n", schema, useCounts(u))
