@@ -19,7 +19,6 @@ import (
 	"io"
 	"io/fs"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -199,18 +198,27 @@ func (s *Store) Licence() (string, error) {
 	return b.String(), nil
 }
 
-// schemaURL matches the URLs the store answers for: SchemaStore's two hosts.
-var schemaURL = regexp.MustCompile(`^https?://(?:json|www)\.schemastore\.org/(.+)$`)
+// hosts are the URL prefixes the store answers for: SchemaStore's two hosts. (Plain
+// strings, not a regular expression: a package variable compiled at start-up would be paid
+// by every command, and this package costs nothing until it is used.)
+var hosts = []string{"https://json.schemastore.org/", "http://json.schemastore.org/",
+	"https://www.schemastore.org/", "http://www.schemastore.org/"}
 
 // File returns the vendored file a URL names ("https://json.schemastore.org/package" ->
 // "package.json"), and false when the URL is not SchemaStore's.
 func File(uri string) (string, bool) {
 	uri, _, _ = strings.Cut(uri, "#")
-	m := schemaURL.FindStringSubmatch(uri)
-	if m == nil {
+	rest := ""
+	for _, h := range hosts {
+		if r, ok := strings.CutPrefix(uri, h); ok {
+			rest = r
+			break
+		}
+	}
+	if rest == "" {
 		return "", false
 	}
-	name := strings.TrimPrefix(m[1], "schemas/json/")
+	name := strings.TrimPrefix(rest, "schemas/json/")
 	if path.Ext(name) != ".json" {
 		name += ".json"
 	}
@@ -359,13 +367,13 @@ func readDir(fsys workspace.FS, dir string) (*contents, error) {
 	return c, nil
 }
 
-// commitRE finds a commit hash in a provenance note.
-var commitRE = regexp.MustCompile(`\b(?:commit[: ]+)?([0-9a-f]{40})\b`)
-
-// commitOf finds the commit a provenance note names ("" when none).
+// commitOf finds the commit a provenance note names: its first word of 40 hexadecimal
+// digits ("" when none).
 func commitOf(s string) string {
-	if m := commitRE.FindStringSubmatch(s); m != nil {
-		return m[1]
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !('0' <= r && r <= '9' || 'a' <= r && r <= 'f') }) {
+		if len(w) == 40 {
+			return w
+		}
 	}
 	return ""
 }

@@ -8,6 +8,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/jstk-dev/jstk/internal/assoc"
 	"github.com/jstk-dev/jstk/internal/schema"
@@ -76,6 +77,9 @@ func hiddenNamed(env *Env) func(string) bool {
 	return func(name string) bool { return names[name] }
 }
 
+// associateWorkers read files for their declarations at once.
+const associateWorkers = 16
+
 // associated is one file of a run and its association.
 type associated struct {
 	file string
@@ -112,32 +116,67 @@ func runValidateAll(ctx context.Context, env *Env, in *ValidateInput) (*validate
 	for _, e := range werrs {
 		problems = append(problems, validate.Instance{File: errFile(e), Errors: []validate.Error{}, Problem: e.Error()})
 	}
+	// Reading each file for its declaration is the cost of a large tree: it is done by a
+	// pool of workers (file reads wait on the disk more than on the CPU), in file order.
+	type answer struct {
+		skip    bool
+		known   bool
+		x       assoc.Association
+		problem string
+	}
+	answers := make([]answer, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < associateWorkers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f := files[i]
+				if path.Base(f) == ConfigFile && !named[f] {
+					answers[i].skip = true // the workspace's configuration
+					continue
+				}
+				format, known := source.FormatOf(f)
+				var data []byte
+				if known && format != source.NDJSON {
+					var err error
+					if data, err = workspace.ReadFile(env.FS, f, maxSize(env)); err != nil {
+						answers[i] = answer{known: known, problem: err.Error()}
+						continue
+					}
+				}
+				answers[i] = answer{known: known, x: a.Associate(f, data, nil)}
+			}
+		}()
+	}
+	for i := range files {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	groups := map[string][]associated{}
 	var order []string
-	for _, f := range files {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if path.Base(f) == ConfigFile && !named[f] {
-			continue // the workspace's configuration
-		}
-		format, known := source.FormatOf(f)
-		var data []byte
-		if known && format != source.NDJSON {
-			data, err = workspace.ReadFile(env.FS, f, maxSize(env))
-			if err != nil {
-				problems = append(problems, validate.Instance{File: f, Errors: []validate.Error{}, Problem: err.Error()})
-				continue
-			}
-		}
-		x := a.Associate(f, data, nil)
+	for i, f := range files {
+		an := answers[i]
+		x := an.x
 		switch {
+		case an.skip:
+			continue
+		case an.problem != "":
+			problems = append(problems, validate.Instance{File: f, Errors: []validate.Error{}, Problem: an.problem})
+			continue
 		case x.Problem != "":
-			x := x
 			problems = append(problems, validate.Instance{File: f, Errors: []validate.Error{}, Problem: x.Problem, Association: &x})
 			continue
 		case x.Rule == assoc.None || x.Rule == assoc.Tie:
-			if known || named[f] || x.Rule == assoc.Tie {
+			if an.known || named[f] || x.Rule == assoc.Tie {
 				res.NoSchema = append(res.NoSchema, validate.NoSchema{File: f, Association: x})
 			}
 			continue

@@ -55,7 +55,7 @@ var fixtureRepo = map[string]string{
 }
 
 // snapshot returns the store of the corpora's SchemaStore snapshot (read in place).
-func snapshot(t *testing.T) *store.Store {
+func snapshot(t testing.TB) *store.Store {
 	t.Helper()
 	return store.Open(workspace.OS(), corpora.Dir(t, "schemastore-dev"))
 }
@@ -229,7 +229,7 @@ func TestValidateWithoutSchemaOverMCP(t *testing.T) {
 	}
 }
 
-func writeFiles(t *testing.T, dir string, files map[string]string) {
+func writeFiles(t testing.TB, dir string, files map[string]string) {
 	t.Helper()
 	for name, text := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
