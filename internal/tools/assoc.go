@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/jstk-dev/jstk/internal/assoc"
+	"github.com/jstk-dev/jstk/internal/catalog"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/store"
@@ -80,6 +81,92 @@ func hiddenNamed(env *Env) func(string) bool {
 // associateWorkers read files for their declarations at once.
 const associateWorkers = 16
 
+// fileAnswer is the association of one file of a walk.
+type fileAnswer struct {
+	skip    bool // the workspace's configuration
+	known   bool // a format jstk reads (JSON, JSONC, YAML, TOML, NDJSON)
+	x       assoc.Association
+	problem string // the file could not be read
+}
+
+// associateFiles answers for each file, in order. Reading each file for its declaration is
+// the cost of a large tree: it is done by a pool of workers (file reads wait on the disk
+// more than on the CPU).
+func associateFiles(ctx context.Context, env *Env, a *assoc.Associator, files []string, named map[string]bool) ([]fileAnswer, error) {
+	answers := make([]fileAnswer, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < associateWorkers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f := files[i]
+				if path.Base(f) == ConfigFile && !named[f] {
+					answers[i].skip = true
+					continue
+				}
+				format, known := source.FormatOf(f)
+				var data []byte
+				if known && format != source.NDJSON {
+					var err error
+					if data, err = workspace.ReadFile(env.FS, f, maxSize(env)); err != nil {
+						answers[i] = fileAnswer{known: known, problem: err.Error()}
+						continue
+					}
+				}
+				answers[i] = fileAnswer{known: known, x: a.Associate(f, data, nil)}
+			}
+		}()
+	}
+	for i := range files {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return answers, ctx.Err()
+}
+
+// maxAppliesTo bounds the files listed for one schema by list_schemas and schema_context
+// (all are counted).
+const maxAppliesTo = 10
+
+// appliesTo fills, for each schema entry, the workspace files that a declaration or
+// jstk.json's map associates with it (the catalog of SchemaStore is not asked: it names no
+// workspace schema).
+func appliesTo(ctx context.Context, env *Env, entries ...*catalog.Entry) error {
+	if len(entries) == 0 {
+		return nil
+	}
+	a, err := Associator(&Env{FS: env.FS, Config: env.Config, Root: env.Root})
+	if err != nil {
+		return err
+	}
+	files, _ := assoc.Walk(ctx, env.FS, []string{"."}, &assoc.WalkOptions{Hidden: hiddenNamed(&Env{Config: env.Config})})
+	answers, err := associateFiles(ctx, env, a, files, nil)
+	if err != nil {
+		return err
+	}
+	by := map[string][]string{}
+	for i, an := range answers {
+		if an.x.Schema != "" && an.x.Rule != assoc.IsSchema {
+			by[an.x.Schema] = append(by[an.x.Schema], files[i])
+		}
+	}
+	for _, e := range entries {
+		fs := by[path.Clean(e.Path)]
+		e.AppliesToCount = len(fs)
+		if len(fs) > maxAppliesTo {
+			fs = fs[:maxAppliesTo]
+		}
+		e.AppliesTo = fs
+	}
+	return nil
+}
+
 // associated is one file of a run and its association.
 type associated struct {
 	file string
@@ -116,49 +203,8 @@ func runValidateAll(ctx context.Context, env *Env, in *ValidateInput) (*validate
 	for _, e := range werrs {
 		problems = append(problems, validate.Instance{File: errFile(e), Errors: []validate.Error{}, Problem: e.Error()})
 	}
-	// Reading each file for its declaration is the cost of a large tree: it is done by a
-	// pool of workers (file reads wait on the disk more than on the CPU), in file order.
-	type answer struct {
-		skip    bool
-		known   bool
-		x       assoc.Association
-		problem string
-	}
-	answers := make([]answer, len(files))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < associateWorkers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				f := files[i]
-				if path.Base(f) == ConfigFile && !named[f] {
-					answers[i].skip = true // the workspace's configuration
-					continue
-				}
-				format, known := source.FormatOf(f)
-				var data []byte
-				if known && format != source.NDJSON {
-					var err error
-					if data, err = workspace.ReadFile(env.FS, f, maxSize(env)); err != nil {
-						answers[i] = answer{known: known, problem: err.Error()}
-						continue
-					}
-				}
-				answers[i] = answer{known: known, x: a.Associate(f, data, nil)}
-			}
-		}()
-	}
-	for i := range files {
-		if ctx.Err() != nil {
-			break
-		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	answers, err := associateFiles(ctx, env, a, files, named)
+	if err != nil {
 		return nil, err
 	}
 	groups := map[string][]associated{}

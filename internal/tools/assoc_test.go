@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -239,5 +240,37 @@ func writeFiles(t testing.TB, dir string, files map[string]string) {
 		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// list_schemas and schema_context say which workspace files each schema applies to.
+func TestSchemasSayWhatTheyApplyTo(t *testing.T) {
+	files := map[string]string{
+		"jstk.json":                 `{"schemas": {"schemas/order.schema.json": "orders/*.json"}}`,
+		"schemas/order.schema.json": fixtureRepo["schemas/order.schema.json"],
+		"self.json":                 `{"$schema": "schemas/order.schema.json", "id": 1}`,
+	}
+	for i := 0; i < 12; i++ {
+		files[fmt.Sprintf("orders/o%02d.json", i)] = `{"id": 1}`
+	}
+	env := fixtureEnv(t, files)
+	l, err := runListSchemas(context.Background(), env, &ListSchemasInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Schemas) != 1 || l.Schemas[0].AppliesToCount != 13 || len(l.Schemas[0].AppliesTo) != maxAppliesTo || l.Schemas[0].AppliesTo[0] != "self.json" {
+		t.Fatalf("%+v", l.Schemas)
+	}
+	var text strings.Builder
+	if err := l.WriteText(&text); err != nil || !strings.Contains(text.String(), "    applies to self.json, orders/o00.json") || !strings.Contains(text.String(), "(and 3 more)") {
+		t.Errorf("%v %s", err, text.String())
+	}
+	c, err := runSchemaContext(context.Background(), env, &SchemaContextInput{ID: "schemas/order.schema.json"})
+	if err != nil || c.Schema == nil || c.Schema.AppliesToCount != 13 {
+		t.Fatalf("%v %+v", err, c)
+	}
+	text.Reset()
+	if err := c.WriteText(&text); err != nil || !strings.Contains(text.String(), "applies to: self.json, orders/o00.json") {
+		t.Errorf("%v %s", err, text.String())
 	}
 }
