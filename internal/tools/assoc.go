@@ -207,6 +207,11 @@ func runValidateAll(ctx context.Context, env *Env, in *ValidateInput) (*validate
 	if err != nil {
 		return nil, err
 	}
+	if env.Store != nil {
+		for _, e := range env.Store.PatternErrors() {
+			env.Notes.Add(e.Error()) // a catalog pattern that is not a valid glob: left out, said
+		}
+	}
 	groups := map[string][]associated{}
 	var order []string
 	for i, f := range files {
@@ -289,7 +294,7 @@ func validateGroup(ctx context.Context, env *Env, in *ValidateInput, schemaRef s
 	opts := SchemaOptions{AssertFormat: in.AssertFormat}
 	switch {
 	case strings.Contains(schemaRef, "://"):
-		if _, ok := store.File(schemaRef); ok && files[0].a.Rule == assoc.ByCatalog && (env.Store == nil || !env.Store.Has(schemaRef)) {
+		if _, ok := store.File(schemaRef); ok && !remoteHas(env, schemaRef) {
 			cerr = fmt.Errorf("not vendored: %s; map it (jstk.json \"resolve\" or --resolve) or run jstk fetch", schemaRef)
 			break
 		}
@@ -342,6 +347,19 @@ func validateGroup(ctx context.Context, env *Env, in *ValidateInput, schemaRef s
 		res.Stopped = r.Stopped
 	}
 	return nil
+}
+
+// remoteHas reports whether a remote of the call (the SchemaStore) holds uri.
+func remoteHas(env *Env, uri string) bool {
+	for _, r := range env.Remotes {
+		if s, ok := r.(*store.Store); ok && s.Has(uri) {
+			return true
+		}
+		if _, ok := r.(*store.Store); !ok {
+			return true // another kind of remote (the lock's cache) may: let the loader ask it
+		}
+	}
+	return false
 }
 
 // compileURI compiles the schema at an absolute URI (a SchemaStore URL, a meta-schema)

@@ -274,3 +274,12 @@ func TestSchemasSayWhatTheyApplyTo(t *testing.T) {
 		t.Errorf("%v %s", err, text.String())
 	}
 }
+
+// A $schema naming a SchemaStore URL that the store does not hold says so, and what to do.
+func TestNotVendored(t *testing.T) {
+	env := fixtureEnv(t, map[string]string{"x.json": `{"$schema": "https://json.schemastore.org/no-such-thing.json"}`})
+	res, err := runValidate(context.Background(), env, &ValidateInput{})
+	if err != nil || len(res.Instances) != 1 || !strings.Contains(res.Instances[0].Problem, "not vendored: https://json.schemastore.org/no-such-thing.json; map it") {
+		t.Errorf("%v %+v", err, res.Instances)
+	}
+}
