@@ -118,18 +118,18 @@ func NewMapping(dir, key string, globs []string) (*Mapping, error) {
 
 // match returns the include pattern that matches name (a name of the FS), if any and no
 // exclusion does.
-func (m *Mapping) match(name string) (string, bool) {
-	rel, ok := relTo(m.Dir, name)
+func (m *Mapping) match(name string, rel func(dir, name string) (string, bool)) (string, bool) {
+	rel2, ok := rel(m.Dir, name)
 	if !ok {
 		return "", false
 	}
 	for _, x := range m.Exclude {
-		if x.Match(rel) {
+		if x.Match(rel2) {
 			return "", false
 		}
 	}
 	for _, g := range m.Include {
-		if g.Match(rel) {
+		if g.Match(rel2) {
 			return g.Text, true
 		}
 	}
@@ -151,6 +151,18 @@ type Associator struct {
 	// Catalog returns the catalog (read on first need); nil means none. An error is kept
 	// in the answer's Problem.
 	Catalog func() (*Catalog, error)
+	// Rel, when set, names a file relative to a folder (both names of the FS), false when
+	// it is not inside: for an FS whose names are relative to a working directory that is
+	// not the workspace root ("../jstk.json"). Nil compares the names as written.
+	Rel func(dir, name string) (string, bool)
+}
+
+// rel is a.Rel or relTo.
+func (a *Associator) rel(dir, name string) (string, bool) {
+	if a.Rel != nil {
+		return a.Rel(dir, name)
+	}
+	return relTo(dir, name)
 }
 
 // Associate answers for the file name (a name of the FS). data is its content when the
@@ -164,7 +176,7 @@ func (a *Associator) Associate(name string, data []byte, doc *source.Document) A
 		return d
 	}
 	for _, m := range a.Mappings {
-		if p, ok := m.match(name); ok {
+		if p, ok := m.match(name, a.rel); ok {
 			return Association{Schema: m.Schema, Rule: ByConfig, Pattern: p, Entry: m.Key,
 				Why: fmt.Sprintf("by %s's \"schemas\" entry %q, glob `%s`", a.configName(), m.Key, p)}
 		}
@@ -175,7 +187,7 @@ func (a *Associator) Associate(name string, data []byte, doc *source.Document) A
 			return Association{Rule: None, Problem: err.Error(), Why: "no schema: the catalog could not be read"}
 		}
 		if c != nil {
-			rel, ok := relTo(a.Root, name)
+			rel, ok := a.rel(a.Root, name)
 			if !ok {
 				rel = name
 			}

@@ -28,6 +28,14 @@ func Associator(env *Env) (*assoc.Associator, error) {
 	if a.Root == "" {
 		a.Root = "."
 	}
+	a.Rel = func(dir, name string) (string, bool) {
+		d, n := env.FS.Abs(dir), env.FS.Abs(name)
+		if d == "/" {
+			return strings.TrimPrefix(n, "/"), true
+		}
+		rest, ok := strings.CutPrefix(n, d+"/")
+		return rest, ok
+	}
 	if env.Config != nil {
 		for _, m := range env.Config.Schemas {
 			if !strings.Contains(m.Schema, "://") {
