@@ -79,6 +79,12 @@ func Embedded() *Store {
 	}}
 }
 
+// None returns a store that holds nothing: every use answers ErrNone, as the built-in one
+// of a build without it does.
+func None() *Store {
+	return &Store{where: "built in", load: func() (*contents, error) { return nil, ErrNone }}
+}
+
 // FromBytes returns the store packed in data (what Pack writes).
 func FromBytes(where string, data []byte) *Store {
 	return &Store{where: where, load: func() (*contents, error) { return readZip(data) }}

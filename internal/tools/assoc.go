@@ -50,8 +50,17 @@ func Associator(env *Env) (*assoc.Associator, error) {
 			a.Mappings = append(a.Mappings, m)
 		}
 	}
-	if env.Store != nil {
-		a.Catalog = env.Store.Catalog
+	if s := env.Store; s != nil {
+		a.Catalog = func() (*assoc.Catalog, error) {
+			c, err := s.Catalog()
+			if errors.Is(err, store.ErrNone) {
+				// a build without the store: the files the catalog would match have no
+				// schema, and one note says how to get one
+				env.Notes.Add(err.Error())
+				return nil, nil
+			}
+			return c, err
+		}
 	}
 	return a, nil
 }

@@ -283,3 +283,47 @@ func TestNotVendored(t *testing.T) {
 		t.Errorf("%v %+v", err, res.Instances)
 	}
 }
+
+// Without a built-in store, the catalog matches nothing and one note says how to get one;
+// jstk.json turns the catalog off or points at a snapshot.
+func TestNoStore(t *testing.T) {
+	files := map[string]string{"package.json": fixtureRepo["package.json"], "x.json": `{"$schema": "https://json.schemastore.org/package.json"}`}
+	notes := NewNotes(nil)
+	s := store.None()
+	env := &Env{FS: workspace.Memory(files), Store: s, Remotes: []schema.Remote{s}, Notes: notes}
+	res, err := runValidate(context.Background(), env, &ValidateInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.NoSchema) != 1 || res.NoSchema[0].File != "package.json" || len(notes.List()) != 1 || !strings.Contains(notes.List()[0], "no SchemaStore catalog built in") {
+		t.Errorf("no store: %+v %q", res.NoSchema, notes.List())
+	}
+	if len(res.Instances) != 1 || !strings.Contains(res.Instances[0].Problem, "not vendored: https://json.schemastore.org/package.json") {
+		t.Errorf("a SchemaStore URL without a store: %+v", res.Instances)
+	}
+	// A store that cannot be read is said for each file it would match.
+	bad := store.FromBytes("bad", []byte("not a zip"))
+	env = &Env{FS: workspace.Memory(map[string]string{"package.json": "{}"}), Store: bad}
+	res, err = runValidate(context.Background(), env, &ValidateInput{})
+	if err != nil || len(res.Instances) != 1 || !strings.Contains(res.Instances[0].Problem, "not a SchemaStore file") {
+		t.Errorf("unreadable store: %v %+v", err, res.Instances)
+	}
+	for _, tc := range []struct{ text, want string }{
+		{`{"schemastore": false}`, "off"},
+		{`{"schemastore": "snap"}`, "snap"},
+		{`{"schemastore": 3}`, `"schemastore" must be false`},
+		{`{"schemas": []}`, `"schemas" must map schemas to globs`},
+		{`{"schemas": {"s.json": 3}}`, `must be a glob or a list of globs`},
+		{`{"schemas": {"s.json": [3]}}`, `the globs of "s.json" must be strings`},
+	} {
+		cfg, err := LoadConfig(workspace.Memory(map[string]string{"jstk.json": tc.text}))
+		switch {
+		case err != nil:
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s: %v", tc.text, err)
+			}
+		case tc.want == "off" && !cfg.NoCatalog, tc.want == "snap" && cfg.SchemaStore != "snap", tc.want != "off" && tc.want != "snap":
+			t.Errorf("%s: %+v", tc.text, cfg)
+		}
+	}
+}
