@@ -327,3 +327,22 @@ func TestNoStore(t *testing.T) {
 		}
 	}
 }
+
+// Over MCP, a workspace of many files without a schema still answers within the budget.
+func TestValidateWithoutSchemaBudget(t *testing.T) {
+	files := map[string]string{"package.json": fixtureRepo["package.json"]}
+	for i := 0; i < 600; i++ {
+		files[fmt.Sprintf("data/n%03d.json", i)] = `{"a": 1}`
+	}
+	s := snapshot(t)
+	env := &Env{FS: workspace.Memory(files), Store: s, Remotes: []schema.Remote{s}}
+	d, _ := Lookup("validate")
+	r := NewProvider(env, []*Descriptor{d}).Call(context.Background(), &mcp.CallRequest{Name: "validate", Arguments: json.RawMessage(`{}`)})
+	data, _ := json.Marshal(r)
+	if r.IsError || len(data) > DefaultMaxResultBytes {
+		t.Errorf("isError %v, %d bytes", r.IsError, len(data))
+	}
+	if !strings.Contains(string(data), "package.json") {
+		t.Errorf("the answer lost the validated file: %.300s", data)
+	}
+}
