@@ -36,7 +36,7 @@ const (
 	// checked against its meta-schema (and by lint), never validated as data.
 	IsSchema Rule = "meta-schema"
 	// ByConfig: jstk.json's "schemas" map.
-	ByConfig Rule = "jstk.json"
+	ByConfig Rule = "config"
 	// ByCatalog: a catalog entry's fileMatch.
 	ByCatalog Rule = "catalog"
 	// Tie: equally specific catalog entries naming different schemas match; none is
@@ -144,7 +144,8 @@ type Associator struct {
 	// Root is the workspace root, a name of the FS: catalog patterns match the path of a
 	// file relative to it.
 	Root string
-	// Config names jstk.json for messages ("jstk.json" when empty).
+	// Config names the workspace configuration for messages (tools sets jstk.json; "the
+	// configuration" when empty).
 	Config string
 	// Mappings are jstk.json's "schemas" map, in its order: the first that matches wins.
 	Mappings []*Mapping
@@ -208,14 +209,14 @@ func (a *Associator) Associate(name string, data []byte, doc *source.Document) A
 			}
 		}
 	}
-	return Association{Rule: None, Why: "no $schema, no " + a.configName() + " mapping and no catalog entry names one"}
+	return Association{Rule: None, Why: "no $schema, no mapping in " + a.configName() + " and no catalog entry names one"}
 }
 
 func (a *Associator) configName() string {
 	if a.Config != "" {
 		return a.Config
 	}
-	return "jstk.json"
+	return "the configuration"
 }
 
 // catalogOwner is the catalog's name without its version ("SchemaStore 3b6446a" ->

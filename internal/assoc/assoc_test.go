@@ -118,7 +118,7 @@ func TestAssociate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &Associator{Root: "proj", Mappings: []*Mapping{m}, Catalog: func() (*Catalog, error) { return cat, nil }}
+	a := &Associator{Root: "proj", Config: "jstk.json", Mappings: []*Mapping{m}, Catalog: func() (*Catalog, error) { return cat, nil }}
 	cases := []struct {
 		name, data string
 		want       Association
@@ -127,11 +127,11 @@ func TestAssociate(t *testing.T) {
 			Why: "by fileMatch `package.json` of SchemaStore's package.json"}},
 		{"proj/orders/a.json", `{}`, Association{Schema: "proj/schemas/order.json", Rule: ByConfig, Pattern: "orders/*.json", Entry: "schemas/order.json",
 			Why: "by jstk.json's \"schemas\" entry \"schemas/order.json\", glob `orders/*.json`"}},
-		{"proj/orders/skip.json", `{}`, Association{Rule: None, Why: "no $schema, no jstk.json mapping and no catalog entry names one"}},
+		{"proj/orders/skip.json", `{}`, Association{Rule: None, Why: "no $schema, no mapping in jstk.json and no catalog entry names one"}},
 		{"proj/orders/package.json", "{\n \"$schema\": \"../s.json\"}", Association{Schema: "proj/s.json", Rule: BySchemaMember, Line: 2, Why: "by its $schema member (line 2)"}},
 		{"proj/s.yaml", "# yaml-language-server: $schema=https://x/y.json\na: 1\n", Association{Schema: "https://x/y.json", Rule: ByModeline, Line: 1, Why: "by its yaml-language-server modeline (line 1)"}},
 		{"proj/s.toml", "\n#:schema ./t.json\na = 1\n", Association{Schema: "proj/t.json", Rule: ByDirective, Line: 2, Why: "by its #:schema directive (line 2)"}},
-		{"proj/s.toml", "a = 1\n#:schema ./t.json\n", Association{Rule: None, Why: "no $schema, no jstk.json mapping and no catalog entry names one"}},
+		{"proj/s.toml", "a = 1\n#:schema ./t.json\n", Association{Rule: None, Why: "no $schema, no mapping in jstk.json and no catalog entry names one"}},
 		{"proj/m.json", `{"$schema": "http://json-schema.org/draft-07/schema#"}`, Association{Schema: "http://json-schema.org/draft-07/schema", Rule: IsSchema, Line: 1,
 			Why: "a schema: its $schema (line 1) names the draft-07 meta-schema"}},
 		{"proj/tie.json", `{}`, Association{Rule: Tie, Catalog: "SchemaStore 3b6446a",
@@ -143,8 +143,8 @@ func TestAssociate(t *testing.T) {
 			Problem: "proj/g2.yaml:1: its yaml-language-server modeline \"$schema = x\" is not a path or a URI: write `# yaml-language-server: $schema=<path or URL>` or remove the line"}},
 		{"proj/n.json", `{"$schema": 3}`, Association{Rule: BySchemaMember, Line: 1, Why: "its $schema member is not a string",
 			Problem: "proj/n.json:1: \"$schema\" is not a string; make it the path or URI of the file's schema"}},
-		{"proj/arr.json", `[1]`, Association{Rule: None, Why: "no $schema, no jstk.json mapping and no catalog entry names one"}},
-		{"proj/bad.json", `{"$schema": `, Association{Rule: None, Why: "no $schema, no jstk.json mapping and no catalog entry names one"}},
+		{"proj/arr.json", `[1]`, Association{Rule: None, Why: "no $schema, no mapping in jstk.json and no catalog entry names one"}},
+		{"proj/bad.json", `{"$schema": `, Association{Rule: None, Why: "no $schema, no mapping in jstk.json and no catalog entry names one"}},
 	}
 	for _, c := range cases {
 		got := a.Associate(c.name, []byte(c.data), nil)

@@ -232,6 +232,7 @@ func (g *globals) env(st Streams, cmd string, in any) (*tools.Env, error) {
 		Index: tools.NewIndex(fsys, dirs, g.limits()), Notes: notes, Limits: g.limits(),
 		Timeout: g.timeout, RegexBudget: g.regexBudget}
 	g.setStore(env, cfg, fsys)
+	addLockRemote(env, fsys, root) // last: after any store entry
 	return env, nil
 }
 

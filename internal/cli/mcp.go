@@ -152,6 +152,7 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 		Index: tools.NewIndex(fsys, []string{"."}, g.limits()), Limits: g.limits(),
 		Timeout: g.timeout, RegexBudget: g.regexBudget, MaxResultBytes: *maxResult}
 	g.setStore(env, cfg, fsys)
+	addLockRemote(env, fsys, ".") // last: after any store entry
 	srv := mcp.NewServer(tools.NewProvider(env, selected), opts)
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
