@@ -124,6 +124,12 @@ var layering = []floor{
 	{name: "table", owns: "THE descriptor table and its adapters to the engines and to MCP",
 		pkgs: []string{"internal/tools"},
 		may:  []string{"base", "schema", "holders", "engines", "protocol"}},
+	// The language server runs the descriptors of the table (validate and lint exactly as
+	// the CLI runs them, with its loading of schemas and jstk.json) and reads the keyword
+	// model for hover and completion; it has no streams of its own.
+	{name: "editor", owns: "the language server: LSP messages in, messages out, over the table's engines",
+		pkgs: []string{"internal/lsp"},
+		may:  []string{"base", "schema", "holders", "engines", "table"}},
 	{name: "artefacts", owns: "what is published about jstk, generated from the table",
 		pkgs: []string{"internal/manifest"},
 		may:  []string{"base", "protocol", "table"}},
@@ -132,7 +138,7 @@ var layering = []floor{
 		may:  []string{"artefacts"}},
 	{name: "surface", owns: "the command line and the stdio loop of jstk mcp; the only package with the process's streams",
 		pkgs: []string{"internal/cli"},
-		may:  []string{"base", "schema", "holders", "engines", "protocol", "table", "artefacts"}},
+		may:  []string{"base", "schema", "holders", "engines", "protocol", "table", "editor", "artefacts"}},
 	{name: "test helpers", owns: "reference corpora, golden files, OpenAPI fixtures: for tests and dev scripts only",
 		pkgs: []string{"internal/corpora", "internal/golden", "internal/openapi/fixture"},
 		may:  []string{"base"}},

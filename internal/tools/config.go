@@ -29,6 +29,20 @@ type Config struct {
 	Resolve map[string]string
 	// Lint is the "lint" block.
 	Lint LintConfig
+	// Schemas is the "schemas" map, in the file's order: which schema applies to which
+	// files ({"<schema path or URI>": "<glob>" | ["<glob>", "!<glob>", ...]}). A schema
+	// path is returned as a name of fsys; the globs stay relative to the file's folder.
+	Schemas []SchemaMapping
+}
+
+// SchemaMapping is one entry of jstk.json's "schemas" map.
+type SchemaMapping struct {
+	// Schema is the schema's path (relative to jstk.json, made a name of fsys) or URI.
+	Schema string
+	// Globs are the patterns of the files it applies to; a "!" pattern excludes.
+	Globs []string
+	// Line and Column locate the entry's key in jstk.json.
+	Line, Column int
 }
 
 // LintConfig is the "lint" block of jstk.json: {"rules": {"<rule|category|all>":
@@ -95,12 +109,50 @@ func LoadConfigAt(fsys workspace.FS, dir string) (*Config, error) {
 			if err := readLint(doc, file, v, &cfg.Lint); err != nil {
 				return nil, err
 			}
+		case "schemas":
+			if err := readSchemas(doc, file, dir, v, cfg); err != nil {
+				return nil, err
+			}
 		default:
 			line, col := doc.Position(k.Offset())
-			return nil, fmt.Errorf("%s:%d:%d: unknown setting %q (known: resolve, lint)", file, line, col, k.Str())
+			return nil, fmt.Errorf("%s:%d:%d: unknown setting %q (known: resolve, lint, schemas)", file, line, col, k.Str())
 		}
 	}
 	return cfg, nil
+}
+
+// readSchemas reads the "schemas" map v of the configuration doc, named file in dir.
+func readSchemas(doc *source.Document, file, dir string, v source.Value, cfg *Config) error {
+	at := func(v source.Value) string {
+		line, col := doc.Position(v.Offset())
+		return fmt.Sprintf("%s:%d:%d", file, line, col)
+	}
+	if v.Kind() != source.Object {
+		return fmt.Errorf("%s: \"schemas\" must map schema paths or URIs to globs", at(v))
+	}
+	for j := 0; j < v.Len(); j++ {
+		k, g := v.Member(j)
+		m := SchemaMapping{Schema: k.Str()}
+		m.Line, m.Column = doc.Position(k.Offset())
+		if !strings.Contains(m.Schema, "://") && !path.IsAbs(m.Schema) && !filepath.IsAbs(m.Schema) {
+			m.Schema = path.Join(dir, m.Schema)
+		}
+		switch g.Kind() {
+		case source.String:
+			m.Globs = []string{g.Str()}
+		case source.Array:
+			for _, x := range g.Items() {
+				if x.Kind() != source.String {
+					return fmt.Errorf("%s: a glob for %q must be a string", at(x), k.Str())
+				}
+				m.Globs = append(m.Globs, x.Str())
+			}
+		default:
+			return fmt.Errorf("%s: the files for %q must be a glob or a list of globs", at(g), k.Str())
+		}
+		cfg.Schemas = append(cfg.Schemas, m)
+	}
+	return nil
 }
 
 // readLint reads the "lint" block v of the configuration doc, named file, into cfg.
