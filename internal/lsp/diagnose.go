@@ -83,6 +83,11 @@ func (s *Server) diagnose(ctx context.Context, snap snapshot, d *document, t *te
 			Message: fmt.Sprintf("the document is %d bytes, over jstk's limit of %d bytes: it is not checked", len(t.s), s.opts.MaxDocumentSize)}}, ""
 	}
 	p := parse(d, t, snap.env.Limits)
+	s.mu.Lock()
+	if d.text == t {
+		d.parsed = p // requests at this version use it
+	}
+	s.mu.Unlock()
 	if p.err != nil {
 		return []Diagnostic{syntaxDiagnostic(t, p.err)}, ""
 	}

@@ -98,6 +98,7 @@ type document struct {
 
 	doneGen int // the generation last diagnosed
 	last    []Diagnostic
+	parsed  *parsed // the last parse, for requests (valid while parsed.t is text)
 }
 
 // NewServer makes a server over opts.
@@ -646,18 +647,11 @@ func (s *Server) snapshot() snapshot { return snapshot{env: s.env, assoc: s.asso
 
 // requestHandlers are the requests the server answers (besides initialize and shutdown).
 var requestHandlers = map[string]func(s *Server, ctx context.Context, params json.RawMessage) (any, *rpcError){
-	"textDocument/diagnostic": (*Server).pullDiagnostics,
-}
-
-// docOf finds an open document and its current text for a request.
-func (s *Server) docOf(uri string) (*document, *text, *rpcError) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	d := s.docs[uri]
-	if d == nil {
-		return nil, nil, errorf(CodeInvalidParams, "%s is not open: send textDocument/didOpen first", uri)
-	}
-	return d, d.text, nil
+	"textDocument/diagnostic":   (*Server).pullDiagnostics,
+	"textDocument/hover":        (*Server).hover,
+	"textDocument/completion":   (*Server).completion,
+	"textDocument/definition":   (*Server).definition,
+	"textDocument/documentLink": (*Server).documentLinks,
 }
 
 // pullDiagnostics answers textDocument/diagnostic with the current diagnostics: those of
