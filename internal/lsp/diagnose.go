@@ -8,8 +8,10 @@ import (
 	"strings"
 
 	"github.com/jstk-dev/jstk/internal/diag"
+	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/tools"
+	"github.com/jstk-dev/jstk/internal/validate"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
@@ -133,18 +135,38 @@ func runeLen(s string, off int) int {
 	return 0
 }
 
-// validateDiagnostics runs validate, as jstk validate runs it, on the document.
+// validateDiagnostics validates the document's parsed documents as jstk validate does:
+// the schema loaded as the validate tool loads it (the same cache, resolve map, $id index),
+// each document checked by validate.Document, with the tool's time limit and pattern
+// budget per run.
 func (s *Server) validateDiagnostics(ctx context.Context, snap snapshot, d *document, p *parsed, a Association) []Diagnostic {
-	desc, _ := tools.Lookup("validate")
-	in := &tools.ValidateInput{Schema: tools.PathDoc(a.Schema), Instances: []tools.Doc{tools.PathDoc(d.name)}}
-	rep, err := desc.Run(ctx, snap.env, in)
+	sch, err := tools.LoadSchema(snap.env, tools.PathDoc(a.Schema), "schema", tools.SchemaOptions{})
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil
 		}
 		return []Diagnostic{s.associationProblem(p.t, a, err)}
 	}
-	return s.convert(p, rep.Diagnostics(), true)
+	ctx, cancel := schema.WithTimeout(ctx, snap.env.Timeout)
+	defer cancel()
+	ctx = schema.WithRegexBudget(ctx, schema.DefaultRegexBudget)
+	var ds []diag.Diagnostic
+	for i, doc := range p.docs {
+		line := 0
+		if i > 0 || doc.Line > 1 {
+			line = doc.Line
+		}
+		in, err := validate.Document(ctx, sch, d.name, line, doc, 0)
+		if err != nil {
+			if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return nil // superseded
+			}
+			ds = append(ds, diag.Diagnostic{Code: "validate/stopped", Severity: diag.Error, Message: schema.Stopped(ctx, err).Error()})
+			break
+		}
+		ds = append(ds, validate.InstanceDiagnostics(&in)...)
+	}
+	return s.convert(p, ds, true)
 }
 
 // associationProblem is the one diagnostic of a schema that cannot be read or compiled,

@@ -1,9 +1,11 @@
 package lsp
 
 import (
+	"bytes"
 	"net/url"
 	"path"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -26,7 +28,9 @@ type spot struct {
 }
 
 // locate finds the innermost value or member name at byte offset off. It walks down one
-// level per step, never recursing.
+// level per step, never recursing, and bounds each value by where its next sibling starts
+// (a container's end is never scanned for: on a document of a megabyte, that would be
+// a megabyte per step).
 func locate(p *parsed, off int) spot {
 	if len(p.docs) == 0 {
 		return spot{}
@@ -34,48 +38,112 @@ func locate(p *parsed, off int) spot {
 	i := p.docAt(off)
 	doc, base := p.docs[i], p.bases[i]
 	src := doc.Source()
+	yaml := p.format == source.YAML
 	rel := off - base
 	v := doc.Root
-	sp := spot{doc: i, value: v, start: base + v.Offset(), end: base + valueEnd(src, v)}
-	if rel < v.Offset() || rel > valueEnd(src, v) {
+	end := lastSig(src, len(src), yaml) + 1
+	if v.Kind() != source.Object && v.Kind() != source.Array {
+		end = tokenEnd(src, v.Offset())
+	}
+	sp := spot{doc: i, value: v, start: base + v.Offset(), end: base + end}
+	if rel < v.Offset() || rel > end {
 		return sp
 	}
 	sp.found = true
 	for {
-		next := false
+		inner := end // children end before this
+		if o := v.Offset(); o < len(src) && (src[o] == '{' || src[o] == '[') {
+			inner = end - 1
+		}
+		var child source.Value
+		var tok string
+		childEnd := -1
 		switch v.Kind() {
 		case source.Object:
-			for j := 0; j < v.Len(); j++ {
+			n := v.Len()
+			for j := 0; j < n; j++ {
 				k, val := v.Member(j)
+				if rel < k.Offset() {
+					break
+				}
 				ke := tokenEnd(src, k.Offset())
-				if rel >= k.Offset() && rel <= ke {
+				if rel <= ke {
 					sp.tokens = append(sp.tokens, k.Str())
 					sp.parent, sp.value, sp.onKey = v, val, true
 					sp.start, sp.end = base+k.Offset(), base+ke
 					return sp
 				}
-				if rel >= val.Offset() && rel <= valueEnd(src, val) {
-					sp.tokens = append(sp.tokens, k.Str())
-					sp.parent, v = v, val
-					next = true
+				bound := inner
+				if j+1 < n {
+					nk, _ := v.Member(j + 1)
+					bound = nk.Offset()
+				}
+				if e := extent(src, val, bound, yaml); rel >= val.Offset() && rel <= e {
+					child, tok, childEnd = val, k.Str(), e
 					break
 				}
 			}
 		case source.Array:
-			for j, it := range v.Items() {
-				if rel >= it.Offset() && rel <= valueEnd(src, it) {
-					sp.tokens = append(sp.tokens, strconv.Itoa(j))
-					sp.parent, v = v, it
-					next = true
-					break
+			items := v.Items()
+			j := sort.Search(len(items), func(j int) bool { return items[j].Offset() > rel }) - 1
+			if j >= 0 {
+				bound := inner
+				if j+1 < len(items) {
+					bound = items[j+1].Offset()
+				}
+				if e := extent(src, items[j], bound, yaml); rel <= e {
+					child, tok, childEnd = items[j], strconv.Itoa(j), e
 				}
 			}
 		}
-		if !next {
-			sp.value, sp.start, sp.end = v, base+v.Offset(), base+valueEnd(src, v)
+		if childEnd < 0 {
+			sp.value, sp.start, sp.end = v, base+v.Offset(), base+end
 			return sp
 		}
+		sp.tokens = append(sp.tokens, tok)
+		sp.parent, v, end = v, child, childEnd
 	}
+}
+
+// extent is the end of v, which ends before bound: a scalar's token end, a container's
+// last significant byte before bound.
+func extent(src []byte, v source.Value, bound int, yaml bool) int {
+	if v.Kind() != source.Object && v.Kind() != source.Array {
+		return tokenEnd(src, v.Offset())
+	}
+	return max(lastSig(src, bound, yaml)+1, v.Offset())
+}
+
+// lastSig is the index of the last byte before bound that is not a blank, a comma or, in
+// YAML, the dash of a block sequence's next item or a comment.
+func lastSig(src []byte, bound int, yaml bool) int {
+	i := min(bound, len(src)) - 1
+	for i >= 0 {
+		switch c := src[i]; {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',':
+			i--
+		case yaml && c == '-' && (i == 0 || src[i-1] == ' ' || src[i-1] == '\n' || src[i-1] == '\t'):
+			i--
+		default:
+			if yaml {
+				// A comment at the end of a line: skip back to before the '#'.
+				ls := i
+				for ls > 0 && src[ls-1] != '\n' {
+					ls--
+				}
+				if h := bytes.Index(src[ls:i+1], []byte(" #")); h >= 0 {
+					i = ls + h
+					continue
+				}
+				if src[ls] == '#' {
+					i = ls - 1
+					continue
+				}
+			}
+			return i
+		}
+	}
+	return i
 }
 
 // A node is a subschema: the file it is in, its pointer there and its value.
