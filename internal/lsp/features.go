@@ -105,9 +105,10 @@ func (s *Server) hover(ctx context.Context, params json.RawMessage) (any, *rpcEr
 	return hover{Contents: markupContent{Kind: "markdown", Value: text}, Range: &r}, nil
 }
 
-// describe writes what the subschemas say about a value, in markdown.
+// describe writes what the subschemas say about a value, in markdown: title,
+// description, the constraints, where the schema is.
 func describe(nodes []node) string {
-	var b strings.Builder
+	var parts []string
 	str := func(kw string) string {
 		for _, n := range nodes {
 			if x, ok := n.v.Get(kw); ok && x.Kind() == source.String {
@@ -117,10 +118,10 @@ func describe(nodes []node) string {
 		return ""
 	}
 	if t := str("title"); t != "" {
-		fmt.Fprintf(&b, "**%s**\n\n", t)
+		parts = append(parts, "**"+t+"**")
 	}
 	if d := str("description"); d != "" {
-		b.WriteString(d + "\n\n")
+		parts = append(parts, d)
 	}
 	var lines []string
 	seen := map[string]bool{}
@@ -139,12 +140,15 @@ func describe(nodes []node) string {
 			}
 		}
 	}
-	b.WriteString(strings.Join(lines, "\n"))
-	if len(nodes) > 0 {
-		n := nodes[0]
-		fmt.Fprintf(&b, "\n\nSchema: `%s#%s`", path.Base(n.file), n.ptr)
+	if len(lines) > 0 {
+		parts = append(parts, strings.Join(lines, "\n"))
 	}
-	return strings.TrimSpace(b.String())
+	if len(parts) == 0 {
+		return ""
+	}
+	n := nodes[0]
+	parts = append(parts, fmt.Sprintf("Schema: `%s#%s`", path.Base(n.file), n.ptr))
+	return strings.Join(parts, "\n\n")
 }
 
 // compact is a value's text, shortened for a hover line.
@@ -251,16 +255,13 @@ func (s *Server) definition(ctx context.Context, params json.RawMessage) (any, *
 	if v.assoc.IsSchema || v.assoc.Schema == "" || len(sp.tokens) == 0 {
 		return nil, nil
 	}
+	// The subschema the member's own keyword names (the first gathered); the rest are what
+	// it refers to.
 	nodes := r.schemaFor(v.assoc.Schema, sp.tokens)
-	var out []Location
-	for _, n := range nodes {
-		if ctx.Err() != nil {
-			return nil, nil
-		}
-		out = append(out, s.locationOf(n))
-		break // the subschema the member's own keyword names; the rest are what it refers to
+	if len(nodes) == 0 || ctx.Err() != nil {
+		return nil, nil
 	}
-	return out, nil
+	return []Location{s.locationOf(nodes[0])}, nil
 }
 
 // locationOf is where a node is written.

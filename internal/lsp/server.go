@@ -192,7 +192,7 @@ func (s *Server) refuse(big *errTooLarge) {
 		}
 		s.mu.Unlock()
 		s.publish(uri, nil, []Diagnostic{{Severity: SeverityError, Source: "jstk", Code: "too-large",
-			Message: fmt.Sprintf("the document is %d bytes, over jstk's limit of %d bytes: it is not checked", big.Size, s.opts.MaxDocumentSize)}})
+			Message: fmt.Sprintf("the document is over jstk's limit of %d bytes (its message has %d): it is not checked", s.opts.MaxDocumentSize, big.Size)}})
 	}
 }
 
