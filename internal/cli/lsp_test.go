@@ -243,3 +243,105 @@ func TestLSPExitsAtEOF(t *testing.T) {
 		t.Fatal("jstk lsp did not exit at EOF")
 	}
 }
+
+// applyEdits applies LSP text edits (UTF-16 positions; ranges that do not overlap) to text.
+func applyEdits(t *testing.T, text string, edits []any) string {
+	t.Helper()
+	type edit struct {
+		a, b int
+		s    string
+	}
+	lines := strings.SplitAfter(text, "\n")
+	off := func(p map[string]any) int {
+		l, ch := int(p["line"].(float64)), int(p["character"].(float64))
+		o := 0
+		for i := 0; i < l; i++ {
+			o += len(lines[i])
+		}
+		units := 0
+		for i, r := range lines[l] {
+			if units >= ch {
+				return o + i
+			}
+			units += len(utf16.Encode([]rune{r}))
+		}
+		return o + len(lines[l])
+	}
+	var es []edit
+	for _, e := range edits {
+		e := e.(map[string]any)
+		r := e["range"].(map[string]any)
+		es = append(es, edit{off(r["start"].(map[string]any)), off(r["end"].(map[string]any)), e["newText"].(string)})
+	}
+	sort.Slice(es, func(i, j int) bool { return es[i].a > es[j].a })
+	for _, e := range es {
+		text = text[:e.a] + e.s + text[e.b:]
+	}
+	return text
+}
+
+// The code actions: lint's safe fixes change the file exactly as jstk lint --fix does, and
+// a misspelt member name or enum value gets the rename to what the schema knows.
+func TestLSPCodeActions(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"fixme.json": "{\n  \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n  \"title\": \"T\",\n  \"description\": \"D\",\n  \"type\": \"object\",\n  \"required\": [\"a\", \"a\"],\n  \"properties\": {\"a\": {\"type\": \"string\", \"allOf\": [{\"type\": \"string\"}, {\"type\": \"string\"}]}}\n}\n",
+		"s.json":     `{"properties": {"name": {"type": "string"}, "kind": {"enum": ["cat", "dog"]}}, "additionalProperties": false}`,
+		"a.json":     "{\"$schema\": \"s.json\", \"nmae\": \"x\", \"kind\": \"dgo\"}",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := startLSP(t, "--debounce", "0")
+	c.request("initialize", map[string]any{"rootUri": fileURI(dir)})
+	c.read()
+	actions := func(name string) []any {
+		uri := fileURI(filepath.Join(dir, name))
+		c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "json", "version": 1, "text": files[name]}})
+		diags := c.diagnostics(uri)
+		c.request("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri},
+			"range":   map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 99, "character": 0}},
+			"context": map[string]any{"diagnostics": diags}})
+		for {
+			m := c.read()
+			if m["id"] != nil {
+				return m["result"].([]any)
+			}
+		}
+	}
+	// Every fix applied, as --fix applies them all.
+	var edits []any
+	for _, a := range actions("fixme.json") {
+		for _, es := range a.(map[string]any)["edit"].(map[string]any)["changes"].(map[string]any) {
+			edits = append(edits, es.([]any)...)
+		}
+	}
+	if len(edits) == 0 {
+		t.Fatal("fixme.json: no code action; lint has safe fixes for it")
+	}
+	got := applyEdits(t, files["fixme.json"], edits)
+	var out, errOut bytes.Buffer
+	Main(context.Background(), []string{"lint", "--fix", filepath.Join(dir, "fixme.json")}, Streams{Stdout: &out, Stderr: &errOut})
+	want, err := os.ReadFile(filepath.Join(dir, "fixme.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("the code actions make\n%s\njstk lint --fix makes\n%s", got, want)
+	}
+
+	var titles []string
+	for _, a := range actions("a.json") {
+		a := a.(map[string]any)
+		titles = append(titles, a["title"].(string))
+		edits = a["edit"].(map[string]any)["changes"].(map[string]any)[fileURI(filepath.Join(dir, "a.json"))].([]any)
+		files["a.json"] = applyEdits(t, files["a.json"], edits)
+	}
+	if fmt.Sprint(titles) != `[Did you mean "name"? Did you mean "dog"?]` || files["a.json"] != `{"$schema": "s.json", "name": "x", "kind": "dog"}` {
+		t.Errorf("did-you-mean: %q makes %s", titles, files["a.json"])
+	}
+	c.in.Close()
+	<-c.done
+}

@@ -3,11 +3,13 @@ package lsp
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/jstk-dev/jstk/internal/diag"
+	"github.com/jstk-dev/jstk/internal/lint"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/tools"
@@ -166,7 +168,13 @@ func (s *Server) validateDiagnostics(ctx context.Context, snap snapshot, d *docu
 		}
 		ds = append(ds, validate.InstanceDiagnostics(&in)...)
 	}
-	return s.convert(p, ds, true)
+	out := s.convert(p, ds, true)
+	ptrs := make([]string, len(ds))
+	for i, x := range ds {
+		ptrs[i] = x.Pointer
+	}
+	s.didYouMean(p, a.Schema, ptrs, out)
+	return out
 }
 
 // associationProblem is the one diagnostic of a schema that cannot be read or compiled,
@@ -191,7 +199,17 @@ func (s *Server) lintDiagnostics(ctx context.Context, snap snapshot, d *document
 		}
 		return []Diagnostic{{Severity: SeverityError, Source: "jstk", Code: "lint", Message: err.Error()}}
 	}
-	return s.convert(p, rep.Diagnostics(), false)
+	out := s.convert(p, rep.Diagnostics(), false)
+	// The fixes: the report's JSON form is jstk lint --format json's, findings in the order
+	// of its diagnostics (after the unreadable documents, which a parsed document has none of).
+	var r struct {
+		Findings []lint.Finding `json:"findings"`
+		Problems []lint.Problem `json:"problems"`
+	}
+	if b, err := json.Marshal(rep); err == nil && json.Unmarshal(b, &r) == nil && len(r.Problems) == 0 && len(r.Findings) == len(out) {
+		lintFixes(p.t, r.Findings, out)
+	}
+	return out
 }
 
 // convert turns the engine's diagnostics into the editor's: the range of the value (or

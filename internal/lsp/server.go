@@ -375,6 +375,7 @@ func (s *Server) initialize(id json.RawMessage, params json.RawMessage) {
 				"triggerCharacters": []string{"\"", ":", " "},
 			},
 			"definitionProvider":   true,
+			"codeActionProvider":   map[string]any{"codeActionKinds": []string{"quickfix"}},
 			"documentLinkProvider": map[string]any{"resolveProvider": false},
 			"diagnosticProvider":   map[string]any{"interFileDependencies": true, "workspaceDiagnostics": false},
 		},
@@ -652,6 +653,7 @@ var requestHandlers = map[string]func(s *Server, ctx context.Context, params jso
 	"textDocument/completion":   (*Server).completion,
 	"textDocument/definition":   (*Server).definition,
 	"textDocument/documentLink": (*Server).documentLinks,
+	"textDocument/codeAction":   (*Server).codeActions,
 }
 
 // pullDiagnostics answers textDocument/diagnostic with the current diagnostics: those of

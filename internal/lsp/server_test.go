@@ -201,3 +201,49 @@ func TestTokenEnd(t *testing.T) {
 		}
 	}
 }
+
+// Code actions carry lint's safe fixes and did-you-mean renames (YAML too), through the
+// diagnostics' data.
+func TestCodeActions(t *testing.T) {
+	ss := newSession(t, workspace.Memory(map[string]string{
+		"s.json": `{"properties": {"name": {"type": "string"}, "kind": {"enum": ["cat", "dog"]}}, "additionalProperties": false}`,
+	}), nil)
+	ss.do(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"rootUri":"file:///ws"}}`)
+	for _, tc := range []struct {
+		uri, lang, text string
+		want            []string
+	}{
+		{"file:///ws/b.yaml", "yaml", "# yaml-language-server: $schema=s.json\nnmae: x\nkind: 'dgo'\n", []string{`"newText":"name"`, `"newText":"'dog'"`}},
+		{"file:///ws/f.json", "json", `{"$schema": "https://json-schema.org/draft/2020-12/schema", "required": ["a", "a"]}`, []string{`"title":"Fix: remove the repeated value"`}},
+	} {
+		open, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": map[string]any{
+			"textDocument": map[string]any{"uri": tc.uri, "languageId": tc.lang, "version": 1, "text": tc.text}}})
+		out := ss.do(string(open))
+		var pub struct {
+			Params publishDiagnosticsParams `json:"params"`
+		}
+		if len(out) != 1 || json.Unmarshal(out[0], &pub) != nil {
+			t.Fatalf("%s: %s", tc.uri, out)
+		}
+		req, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "textDocument/codeAction", "params": map[string]any{
+			"textDocument": map[string]any{"uri": tc.uri}, "context": map[string]any{"diagnostics": pub.Params.Diagnostics}}})
+		got := string(bytes.Join(ss.do(string(req)), nil))
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: the code actions %s\nlack %s", tc.uri, got, w)
+			}
+		}
+	}
+	ss.srv.close()
+}
+
+func TestClosest(t *testing.T) {
+	for _, tc := range []struct {
+		word string
+		want string
+	}{{"nmae", "name"}, {"kidn", "kind"}, {"zzzz", ""}, {"Name", "name"}, {strings.Repeat("x", 70), ""}} {
+		if got := closest(tc.word, []string{"name", "kind"}); got != tc.want {
+			t.Errorf("closest(%q) = %q, want %q", tc.word, got, tc.want)
+		}
+	}
+}
