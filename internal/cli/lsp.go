@@ -12,7 +12,7 @@ import (
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
-const lspUsage = `Usage: jstk lsp [--debounce D] [--max-document-size N] [--timeout D]
+const lspUsage = `Usage: jstk lsp [--debounce D] [--max-document-size N] [--timeout D] [--no-config]
 
 Serves jstk to editors as a language server (LSP 3.17 over stdio, Content-Length framing):
 diagnostics of JSON, JSONC, YAML and TOML documents against the schema that applies to
@@ -31,6 +31,7 @@ func runLSP(ctx context.Context, args []string, st Streams) int {
 	debounce := fs.Duration("debounce", lsp.DefaultDebounce, "how long to wait after an edit before checking the document again (a burst of edits makes one check)")
 	maxSize := fs.Int64("max-document-size", lsp.DefaultMaxDocumentSize, "the largest document checked, in bytes; a larger one gets one diagnostic saying so")
 	timeout := fs.Duration("timeout", lsp.DefaultTimeout, "how long one check of a document may take")
+	noConfig := fs.Bool("no-config", false, "do not read the workspace's jstk.json (its schemas map, resolve map and lint settings): for an untrusted workspace")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(st.Stdout, lspUsage)
@@ -50,7 +51,7 @@ func runLSP(ctx context.Context, args []string, st Streams) int {
 		*debounce = -1
 	}
 	srv := lsp.NewServer(lsp.Options{FS: workspace.OS(), Debounce: *debounce, MaxDocumentSize: *maxSize,
-		Timeout: *timeout,
+		Timeout: *timeout, NoConfig: *noConfig,
 		Logf: func(format string, a ...any) {
 			fmt.Fprintf(st.Stderr, "%s jstk lsp: %s\n", time.Now().Format(time.TimeOnly), fmt.Sprintf(format, a...))
 		}})

@@ -48,6 +48,9 @@ type Options struct {
 	MaxDocumentSize int64
 	// Timeout bounds one run of diagnostics; 0 means DefaultTimeout.
 	Timeout time.Duration
+	// NoConfig leaves jstk.json unread (an untrusted workspace): no "schemas" map, no
+	// resolve map, no lint settings.
+	NoConfig bool
 	// Logf receives the server's log lines (stderr for jstk lsp); nil drops them.
 	Logf func(format string, args ...any)
 }
@@ -388,6 +391,9 @@ func (s *Server) initialize(id json.RawMessage, params json.RawMessage) {
 func (s *Server) loadConfig() {
 	lim := &source.Limits{MaxSize: s.opts.MaxDocumentSize}
 	cfg, err := tools.LoadConfigAt(s.overlay, s.root)
+	if s.opts.NoConfig {
+		cfg, err = nil, nil
+	}
 	if err != nil {
 		s.logf("%v (the configuration is ignored until it is fixed)", err)
 		cfg = nil

@@ -247,3 +247,15 @@ func TestClosest(t *testing.T) {
 		}
 	}
 }
+
+// With NoConfig, jstk.json is not read: its schemas map associates nothing.
+func TestNoConfig(t *testing.T) {
+	ss := newSession(t, workspace.Memory(map[string]string{"s.json": `{"required": ["id"]}`, "jstk.json": `{"schemas": {"s.json": "*.json"}}`}), nil)
+	ss.srv.opts.NoConfig = true
+	ss.do(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"rootUri":"file:///ws"}}`)
+	out := ss.do(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///ws/a.json","languageId":"json","version":1,"text":"{}"}}}`)
+	if len(out) != 1 || !strings.Contains(string(out[0]), `"diagnostics":[]`) {
+		t.Errorf("NoConfig: %s", out)
+	}
+	ss.srv.close()
+}
