@@ -100,8 +100,10 @@ type floor struct {
 // A package that no floor names fails TestLayering: a new package starts by taking its
 // place here.
 var layering = []floor{
-	{name: "base", owns: "files, documents with positions, diagnostics, panics across goroutines; no JSON Schema",
-		pkgs: []string{"internal/workspace", "internal/source", "internal/diag", "internal/panics"}},
+	{name: "base", owns: "files, documents with positions, diagnostics, panics across goroutines, committed files; no JSON Schema",
+		pkgs: []string{"internal/workspace", "internal/source", "internal/diag", "internal/panics", "internal/gitread"},
+		// gitread reads a repository's object store through the workspace's files.
+		also: map[string][]string{"internal/gitread": {"internal/workspace"}}},
 	{name: "schema", owns: "JSON Schema itself: drafts, the keyword model, loading, $ref, compiling, evaluating",
 		pkgs: []string{"internal/schema"},
 		may:  []string{"base"},

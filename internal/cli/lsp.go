@@ -19,7 +19,10 @@ diagnostics of JSON, JSONC, YAML and TOML documents against the schema that appl
 them (their $schema, a YAML "# yaml-language-server: $schema=" modeline, a TOML "#:schema"
 line, or jstk.json's "schemas" map at the workspace root), exactly as jstk validate prints
 them; lint's findings for schema files, as jstk lint prints them; hover, completion, go to
-definition and document links. Stdout carries only protocol messages; logs go to stderr.
+definition, document links and quick fixes. In a schema file that git tracks, each change
+that breaks compatibility with the committed version (HEAD) is flagged with the instance that
+proves it (jstk.json: {"lsp": {"breakingChanges": "off|information|warning"}}). Stdout carries
+only protocol messages; logs go to stderr.
 
 Flags:
 `

@@ -6,9 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path"
 	"strings"
+	"sync/atomic"
 
 	"github.com/jstk-dev/jstk/internal/diag"
+	"github.com/jstk-dev/jstk/internal/gitread"
 	"github.com/jstk-dev/jstk/internal/lint"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
@@ -208,6 +211,62 @@ func (s *Server) lintDiagnostics(ctx context.Context, snap snapshot, d *document
 	}
 	if b, err := json.Marshal(rep); err == nil && json.Unmarshal(b, &r) == nil && len(r.Problems) == 0 && len(r.Findings) == len(out) {
 		lintFixes(p.t, r.Findings, out)
+	}
+	return append(out, s.breakingDiagnostics(ctx, snap, d, p)...)
+}
+
+// headRuns numbers the runs that compare with HEAD, for the names of their old versions.
+var headRuns atomic.Int64
+
+// breakingDiagnostics compares a schema being edited with its version at git's HEAD, as
+// jstk diff does (backward: new readers must accept the data old readers accepted), and
+// reports each change that breaks or may break compatibility where it is, with the
+// instance that proves it. Nothing when the file is not committed or is unchanged, or when
+// jstk.json's lsp.breakingChanges is "off" (and in an untrusted workspace).
+func (s *Server) breakingDiagnostics(ctx context.Context, snap snapshot, d *document, p *parsed) []Diagnostic {
+	if snap.breaking == "off" || p.format == source.TOML {
+		return nil
+	}
+	old, err := gitread.Head(s.opts.FS, d.name)
+	if err != nil {
+		if !errors.Is(err, gitread.ErrNotCommitted) {
+			s.logf("%s: reading its version at HEAD: %v", d.name, err)
+		}
+		return nil
+	}
+	if string(old) == p.t.s {
+		return nil
+	}
+	// The old version is read as a file beside the new one (its relative references
+	// resolve as the new one's do), which only the server's FS holds.
+	oldName := path.Join(path.Dir(d.name), fmt.Sprintf(".jstk-HEAD-%d-%s", headRuns.Add(1), path.Base(d.name)))
+	s.overlay.set(oldName, string(old))
+	defer s.overlay.remove(oldName)
+	desc, _ := tools.Lookup("diff")
+	rep, err := desc.Run(ctx, snap.env, &tools.DiffInput{Old: tools.PathDoc(oldName), New: tools.PathDoc(d.name),
+		Direction: "backward", SearchBudget: 300})
+	if err != nil {
+		if ctx.Err() == nil {
+			s.logf("%s: comparing with HEAD: %v", d.name, err)
+		}
+		return nil
+	}
+	sev := SeverityInformation
+	if snap.breaking == "warning" {
+		sev = SeverityWarning
+	}
+	var keep []diag.Diagnostic
+	for _, x := range rep.Diagnostics() {
+		if (x.Severity == diag.Error || x.Severity == diag.Warning) && x.File == d.name {
+			x.Message = "breaks compatibility with the version at HEAD: " + x.Message
+			x.Related = nil
+			keep = append(keep, x)
+		}
+	}
+	out := s.convert(p, keep, false)
+	for i := range out {
+		out[i].Severity = sev
+		out[i].Code = "breaking/" + strings.TrimPrefix(keep[i].Code, "diff/")
 	}
 	return out
 }

@@ -11,6 +11,11 @@
 // jstk validate or jstk lint prints for the same file; the server adds the range's end (the
 // value, or the member name an error is about) and converts columns to UTF-16.
 //
+// In a schema file that git tracks, each change that breaks backward compatibility with the
+// version at HEAD (read by internal/gitread, without running git) is a diagnostic with jstk
+// diff's proving instance: information by default, warning or off by jstk.json's
+// lsp.breakingChanges, off with Options.NoConfig (an untrusted workspace).
+//
 // The protocol part (Content-Length framing, JSON-RPC 2.0, the few LSP types used) is
 // written here rather than taken from a library: the one Go LSP library available to the
 // build, github.com/tliron/glsp, has had no release since early 2024 and brings a websocket

@@ -77,6 +77,7 @@ type Server struct {
 	env      *tools.Env
 	assoc    Associator
 	requests map[string]context.CancelFunc
+	breaking string // how breaking changes against HEAD show: "off", "information", "warning"
 	ctx      context.Context
 	stop     context.CancelFunc
 
@@ -409,6 +410,13 @@ func (s *Server) loadConfig() {
 	s.env = &tools.Env{FS: s.overlay, Resolve: resolve, Config: cfg, Remotes: s.opts.Remotes,
 		Index: tools.NewIndex(s.overlay, []string{s.root}, lim), Limits: lim, Cache: cache,
 		Timeout: s.opts.Timeout}
+	s.breaking = "information"
+	switch {
+	case s.opts.NoConfig:
+		s.breaking = "off" // an untrusted workspace: its git history is not read either
+	case cfg != nil && cfg.LSP.BreakingChanges != "":
+		s.breaking = cfg.LSP.BreakingChanges
+	}
 	s.assoc = s.opts.Associator
 	if s.assoc == nil {
 		s.assoc = &configAssociator{root: s.root, cfg: cfg}
@@ -646,11 +654,14 @@ func (s *Server) publish(uri string, version *int, diags []Diagnostic) {
 
 // A snapshot is what a run needs of the server, taken under its lock.
 type snapshot struct {
-	env   *tools.Env
-	assoc Associator
+	env      *tools.Env
+	assoc    Associator
+	breaking string // "off", "information" or "warning"
 }
 
-func (s *Server) snapshot() snapshot { return snapshot{env: s.env, assoc: s.assoc} }
+func (s *Server) snapshot() snapshot {
+	return snapshot{env: s.env, assoc: s.assoc, breaking: s.breaking}
+}
 
 // requestHandlers are the requests the server answers (besides initialize and shutdown).
 var requestHandlers = map[string]func(s *Server, ctx context.Context, params json.RawMessage) (any, *rpcError){

@@ -33,6 +33,10 @@ type Config struct {
 	// files ({"<schema path or URI>": "<glob>" | ["<glob>", "!<glob>", ...]}). A schema
 	// path is returned as a name of fsys; the globs stay relative to the file's folder.
 	Schemas []SchemaMapping
+	// LSP is the "lsp" block: {"breakingChanges": "off|information|warning"}, how jstk lsp
+	// shows a schema edit that breaks compatibility with the committed version ("" is its
+	// default).
+	LSP struct{ BreakingChanges string }
 }
 
 // SchemaMapping is one entry of jstk.json's "schemas" map.
@@ -113,9 +117,17 @@ func LoadConfigAt(fsys workspace.FS, dir string) (*Config, error) {
 			if err := readSchemas(doc, file, dir, v, cfg); err != nil {
 				return nil, err
 			}
+		case "lsp":
+			b, ok := v.Get("breakingChanges")
+			if v.Kind() != source.Object || v.Len() != 1 || !ok || b.Kind() != source.String ||
+				(b.Str() != "off" && b.Str() != "information" && b.Str() != "warning") {
+				line, col := doc.Position(v.Offset())
+				return nil, fmt.Errorf("%s:%d:%d: \"lsp\" must be {\"breakingChanges\": \"off\" | \"information\" | \"warning\"}", file, line, col)
+			}
+			cfg.LSP.BreakingChanges = b.Str()
 		default:
 			line, col := doc.Position(k.Offset())
-			return nil, fmt.Errorf("%s:%d:%d: unknown setting %q (known: resolve, lint, schemas)", file, line, col, k.Str())
+			return nil, fmt.Errorf("%s:%d:%d: unknown setting %q (known: resolve, lint, schemas, lsp)", file, line, col, k.Str())
 		}
 	}
 	return cfg, nil
