@@ -345,3 +345,20 @@ func TestLSPCodeActions(t *testing.T) {
 	c.in.Close()
 	<-c.done
 }
+
+func TestLSPUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"lsp", "--help"}, ExitOK, "Usage: jstk lsp"},
+		{[]string{"lsp", "--debunce", "1s"}, ExitError, "unknown flag --debunce; did you mean --debounce?"},
+		{[]string{"lsp", "extra"}, ExitError, `unexpected argument "extra"`},
+	} {
+		var out bytes.Buffer
+		if code := Main(context.Background(), tc.args, Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out}); code != tc.code || !strings.Contains(out.String(), tc.want) {
+			t.Errorf("%v: exit %d, %q; want %d and %q", tc.args, code, out.String(), tc.code, tc.want)
+		}
+	}
+}
