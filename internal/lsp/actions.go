@@ -6,7 +6,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/lint"
+	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 )
 
@@ -194,4 +196,51 @@ func editDistance(a, b string) int {
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)]
+}
+
+// schemaTypes are the names the type keyword takes.
+var schemaTypes = []string{"array", "boolean", "integer", "null", "number", "object", "string"}
+
+// schemaDidYouMean attaches, to lint's findings in a schema, the rename of a misspelt
+// keyword to the keyword of the draft it is nearest (lint names it in its message), and of
+// a type name that no draft knows to the nearest one.
+func schemaDidYouMean(p *parsed, ds []diag.Diagnostic, out []Diagnostic) {
+	for i := range out {
+		if i >= len(ds) || len(p.docs) == 0 {
+			break
+		}
+		toks, ok := source.SplitPointer(ds[i].Pointer)
+		if !ok || len(toks) == 0 {
+			continue
+		}
+		doc := p.docs[0]
+		d := draftOf(doc)
+		last := toks[len(toks)-1]
+		switch {
+		case out[i].Code == "misspelled-keyword":
+			var names []string
+			for _, k := range schema.Keywords() {
+				if k.Drafts.Has(d) {
+					names = append(names, k.Name)
+				}
+			}
+			if best := closest(last, names); best != "" && best != last {
+				a, _ := p.t.offset(out[i].Range.Start)
+				b, _ := p.t.offset(out[i].Range.End)
+				withData(&out[i], fixData{Title: "Did you mean " + strconv.Quote(best) + "?",
+					Edits: []textEdit{{Range: out[i].Range, NewText: requote(p.t.s[a:b], best)}}})
+			}
+		case out[i].Code == "invalid-schema" && last == "type":
+			v, ok := doc.Root.Pointer(ds[i].Pointer)
+			if !ok || v.Kind() != source.String {
+				continue
+			}
+			if best := closest(v.Str(), schemaTypes); best != "" && best != v.Str() {
+				start, end := p.bases[0]+v.Offset(), p.bases[0]+tokenEnd(doc.Source(), v.Offset())
+				r := Range{Start: p.t.position(start), End: p.t.position(end)}
+				withData(&out[i], fixData{Title: "Did you mean " + strconv.Quote(best) + "?",
+					Edits: []textEdit{{Range: r, NewText: requote(p.t.s[start:end], best)}}})
+			}
+		}
+	}
 }

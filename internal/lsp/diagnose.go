@@ -202,7 +202,9 @@ func (s *Server) lintDiagnostics(ctx context.Context, snap snapshot, d *document
 		}
 		return []Diagnostic{{Severity: SeverityError, Source: "jstk", Code: "lint", Message: err.Error()}}
 	}
-	out := s.convert(p, rep.Diagnostics(), false)
+	ds := rep.Diagnostics()
+	out := s.convert(p, ds, false)
+	schemaDidYouMean(p, ds, out)
 	// The fixes: the report's JSON form is jstk lint --format json's, findings in the order
 	// of its diagnostics (after the unreadable documents, which a parsed document has none of).
 	var r struct {

@@ -215,6 +215,7 @@ func TestCodeActions(t *testing.T) {
 	}{
 		{"file:///ws/b.yaml", "yaml", "# yaml-language-server: $schema=s.json\nnmae: x\nkind: 'dgo'\n", []string{`"newText":"name"`, `"newText":"'dog'"`}},
 		{"file:///ws/f.json", "json", `{"$schema": "https://json-schema.org/draft/2020-12/schema", "required": ["a", "a"]}`, []string{`"title":"Fix: remove the repeated value"`}},
+		{"file:///ws/k.json", "json", `{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "objct", "propertys": {}}`, []string{`"newText":"\"object\""`, `"newText":"\"properties\""`}},
 	} {
 		open, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": map[string]any{
 			"textDocument": map[string]any{"uri": tc.uri, "languageId": tc.lang, "version": 1, "text": tc.text}}})
