@@ -379,6 +379,21 @@ func (s *Server) completion(ctx context.Context, params json.RawMessage) (any, *
 		r := s.schemaReader()
 		if inKey {
 			items = propertyItems(r.schemaFor(v.assoc.Schema, path), obj, p.docs[sp.doc].Format)
+			if sp.onKey && sp.start < off {
+				// The name being typed is replaced, its quotes too.
+				end := off
+				if end < len(v.p.t.s) && v.p.t.s[end] == '"' && v.p.t.s[sp.start] == '"' {
+					end++
+				}
+				r := Range{Start: v.p.t.position(sp.start), End: v.p.t.position(end)}
+				for i := range items {
+					items[i].TextEdit = &textEdit{Range: r, NewText: items[i].InsertText}
+					items[i].FilterText = v.p.t.s[sp.start:sp.start+1] + items[i].Label
+					if v.p.t.s[sp.start] != '"' {
+						items[i].FilterText = items[i].Label
+					}
+				}
+			}
 		} else {
 			items = valueItems(r.schemaFor(v.assoc.Schema, sp.tokens), p.docs[sp.doc].Format)
 		}

@@ -148,6 +148,8 @@ type completionItem struct {
 	SortText         string         `json:"sortText,omitempty"`
 	InsertText       string         `json:"insertText,omitempty"`
 	InsertTextFormat int            `json:"insertTextFormat,omitempty"`
+	FilterText       string         `json:"filterText,omitempty"`
+	TextEdit         *textEdit      `json:"textEdit,omitempty"`
 }
 
 type completionList struct {
