@@ -6,6 +6,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -171,6 +172,17 @@ func runCommand(ctx context.Context, args []string, st Streams) int {
 			debug.SetMemoryLimit(collectLateLimit)
 		}
 	}
+	// Past the memory budget, the run stops here, before the kernel kills it.
+	stopWatch := watchMemory(g.mem.budget, func(heap uint64) {
+		what := "its input"
+		if b, err := json.Marshal(in); err == nil {
+			what = describeArguments(b)
+		}
+		fmt.Fprintf(st.Stderr, "jstk %s: stopped: the run exceeded the memory budget of %s (heap %d MB) on %s; raise it with --max-memory (0: no budget)\n",
+			d.Name, mbText(g.mem.budget), heap>>20, what)
+		os.Exit(ExitError)
+	})
+	defer stopWatch()
 	// SIGINT or SIGTERM stops the run (the engines check their context as they go); a
 	// second signal ends the process at once, as without the handler.
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
