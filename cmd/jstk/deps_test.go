@@ -100,8 +100,10 @@ type floor struct {
 // A package that no floor names fails TestLayering: a new package starts by taking its
 // place here.
 var layering = []floor{
-	{name: "base", owns: "files, documents with positions, diagnostics, panics across goroutines; no JSON Schema",
-		pkgs: []string{"internal/workspace", "internal/source", "internal/diag", "internal/panics"}},
+	{name: "base", owns: "files, documents with positions, diagnostics, panics across goroutines, committed files; no JSON Schema",
+		pkgs: []string{"internal/workspace", "internal/source", "internal/diag", "internal/panics", "internal/gitread"},
+		// gitread reads a repository's object store through the workspace's files.
+		also: map[string][]string{"internal/gitread": {"internal/workspace"}}},
 	{name: "schema", owns: "JSON Schema itself: drafts, the keyword model, loading, $ref, compiling, evaluating",
 		pkgs: []string{"internal/schema"},
 		may:  []string{"base"},
@@ -132,6 +134,12 @@ var layering = []floor{
 	{name: "table", owns: "THE descriptor table and its adapters to the engines and to MCP",
 		pkgs: []string{"internal/tools"},
 		may:  []string{"base", "schema", "pins", "holders", "association", "engines", "protocol"}},
+	// The language server runs the descriptors of the table (validate and lint exactly as
+	// the CLI runs them, with its loading of schemas and jstk.json) and reads the keyword
+	// model for hover and completion; it has no streams of its own.
+	{name: "editor", owns: "the language server: LSP messages in, messages out, over the table's engines",
+		pkgs: []string{"internal/lsp"},
+		may:  []string{"base", "schema", "holders", "association", "engines", "table"}},
 	{name: "artefacts", owns: "what is published about jstk, generated from the table",
 		pkgs: []string{"internal/manifest"},
 		may:  []string{"base", "protocol", "table"}},
@@ -141,9 +149,9 @@ var layering = []floor{
 	{name: "network", owns: "jstk fetch's downloads: the one package besides internal/cli that may use the network, imported by internal/cli only",
 		pkgs: []string{"internal/fetch"},
 		may:  []string{"base", "schema", "pins"}},
-	{name: "surface", owns: "the command line and the stdio loop of jstk mcp; the only package with the process's streams",
+	{name: "surface", owns: "the command line and the stdio loops of jstk mcp and jstk lsp; the only package with the process's streams",
 		pkgs: []string{"internal/cli"},
-		may:  []string{"base", "schema", "pins", "holders", "association", "engines", "protocol", "table", "artefacts", "network"}},
+		may:  []string{"base", "schema", "pins", "holders", "association", "engines", "protocol", "table", "editor", "artefacts", "network"}},
 	{name: "test helpers", owns: "reference corpora, golden files, OpenAPI fixtures: for tests and dev scripts only",
 		pkgs: []string{"internal/corpora", "internal/golden", "internal/openapi/fixture"},
 		may:  []string{"base"}},

@@ -71,6 +71,8 @@ func Main(ctx context.Context, args []string, st Streams) (code int) {
 		return ExitOK
 	case "mcp":
 		return runMCP(ctx, args[1:], st)
+	case "lsp":
+		return runLSP(ctx, args[1:], st)
 	case "fetch":
 		return runFetch(ctx, args[1:], st)
 	case "tools":
@@ -111,7 +113,8 @@ func commandList(w io.Writer) {
 			summaries[d.Name] += " (also: " + strings.Join(d.Aliases, ", ") + ")"
 		}
 	}
-	names = append(names, "fetch", "mcp", "tools", "store")
+	names = append(names, "fetch", "mcp", "tools", "store", "lsp")
+	summaries["lsp"] = "serve diagnostics, hover and completion to editors over the Language Server Protocol (stdio)"
 	summaries["fetch"] = "download the remote schemas the workspace names and pin them in jstk.lock (the one command that uses the network)"
 	summaries["store"] = "list the built-in SchemaStore catalog: what each entry matches, what is vendored; --licence"
 	summaries["mcp"] = "serve these commands as tools to AI agents over the Model Context Protocol (stdio)"
@@ -194,7 +197,7 @@ func runCommand(ctx context.Context, args []string, st Streams) int {
 // commandNames lists what may follow "jstk": the commands, their aliases, mcp, tools, help
 // and version.
 func commandNames() []string {
-	names := []string{"fetch", "mcp", "tools", "store", "help", "version"}
+	names := []string{"fetch", "mcp", "lsp", "tools", "store", "help", "version"}
 	for _, d := range tools.All() {
 		names = append(names, d.Name)
 		names = append(names, d.Aliases...)

@@ -138,6 +138,8 @@ func reference() []byte {
 	runFetch(context.Background(), []string{"--help"}, Streams{Stdout: &b, Stderr: io.Discard})
 	b.WriteString("```\n\n## jstk mcp\n\n```\n")
 	runMCP(context.Background(), []string{"--help"}, Streams{Stdout: &b, Stderr: io.Discard})
+	b.WriteString("```\n\n## jstk lsp\n\n```\n")
+	runLSP(context.Background(), []string{"--help"}, Streams{Stdout: &b, Stderr: io.Discard})
 	b.WriteString("```\n\n## jstk tools\n\n```\n")
 	b.WriteString(toolsUsage)
 	b.WriteString("```\n")

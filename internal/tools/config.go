@@ -38,6 +38,10 @@ type Config struct {
 	SchemaStore string
 	// NoCatalog is "schemastore": false: no catalog matches files.
 	NoCatalog bool
+	// LSP is the "lsp" block: {"breakingChanges": "off|information|warning"}, how jstk lsp
+	// shows a schema edit that breaks compatibility with the committed version ("" is its
+	// default).
+	LSP struct{ BreakingChanges string }
 }
 
 // LintConfig is the "lint" block of jstk.json: {"rules": {"<rule|category|all>":
@@ -122,9 +126,17 @@ func LoadConfigAt(fsys workspace.FS, dir string) (*Config, error) {
 				line, col := doc.Position(v.Offset())
 				return nil, fmt.Errorf("%s:%d:%d: \"schemastore\" must be false (no catalog) or the path of a SchemaStore snapshot", file, line, col)
 			}
+		case "lsp":
+			b, ok := v.Get("breakingChanges")
+			if v.Kind() != source.Object || v.Len() != 1 || !ok || b.Kind() != source.String ||
+				(b.Str() != "off" && b.Str() != "information" && b.Str() != "warning") {
+				line, col := doc.Position(v.Offset())
+				return nil, fmt.Errorf("%s:%d:%d: \"lsp\" must be {\"breakingChanges\": \"off\" | \"information\" | \"warning\"}", file, line, col)
+			}
+			cfg.LSP.BreakingChanges = b.Str()
 		default:
 			line, col := doc.Position(k.Offset())
-			return nil, fmt.Errorf("%s:%d:%d: unknown setting %q (known: resolve, lint, schemas, schemastore)", file, line, col, k.Str())
+			return nil, fmt.Errorf("%s:%d:%d: unknown setting %q (known: resolve, lint, schemas, schemastore, lsp)", file, line, col, k.Str())
 		}
 	}
 	return cfg, nil

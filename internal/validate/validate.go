@@ -678,3 +678,19 @@ func maxErrors(opts *Options) int {
 	}
 	return DefaultMaxErrors
 }
+
+// Document validates one parsed document as Run validates each document of its sources:
+// the same errors, messages and positions. It serves callers that hold the document
+// already (the language server, which parses every version of an open document once).
+// line is the document's first line when it is not the first of its file (as
+// Instance.Line), else 0; maxErrs is as Options.MaxErrors. The error is non-nil only when
+// the run must stop (ctx cancelled, out of time or of pattern budget), as Run's Stopped.
+func Document(ctx context.Context, s *schema.Schema, name string, line int, doc *source.Document, maxErrs int) (Instance, error) {
+	var halt schema.Halt
+	p := &pipeline{ctx: ctx, schema: s, maxErrors: maxErrors(&Options{MaxErrors: maxErrs}), halt: &halt}
+	in := p.check(name, line, doc)
+	if in.stopped {
+		return Instance{}, halt.Err()
+	}
+	return in, nil
+}
