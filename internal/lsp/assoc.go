@@ -104,7 +104,7 @@ func (c *configAssociator) Associate(name string, text []byte, doc *source.Docum
 	}
 	switch ans.Rule {
 	case assoc.ByConfig:
-		out := Association{Schema: ans.Schema, Why: "jstk.json"}
+		out := Association{Schema: ans.Schema, Why: tools.ConfigFile}
 		if m := c.mapping(ans.Entry); m != nil {
 			out.ConfigLine, out.ConfigColumn = lineColumn(m.At)
 		}

@@ -188,8 +188,8 @@ func (s *Server) validateDiagnostics(ctx context.Context, snap snapshot, d *docu
 func (s *Server) associationProblem(t *text, a Association, err error) Diagnostic {
 	r := Range{Start: t.position(a.Start), End: t.position(a.End)}
 	msg := err.Error()
-	if a.Why == "jstk.json" {
-		msg = fmt.Sprintf("%s (the schema jstk.json maps to this file at line %d)", msg, a.ConfigLine)
+	if a.Why == tools.ConfigFile {
+		msg = fmt.Sprintf("%s (the schema %s maps to this file at line %d)", msg, tools.ConfigFile, a.ConfigLine)
 	}
 	return Diagnostic{Range: r, Severity: SeverityError, Source: "jstk", Code: "schema", Message: msg}
 }
