@@ -13,7 +13,7 @@ import (
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
-const lspUsage = `Usage: jstk lsp [--debounce D] [--max-document-size N] [--timeout D] [--no-config]
+const lspUsage = `Usage: jstk lsp [--debounce D] [--max-document-size N] [--timeout D] [--no-config] [--stdio]
 
 Serves jstk to editors as a language server (LSP 3.17 over stdio, Content-Length framing):
 diagnostics of JSON, JSONC, YAML and TOML documents against the schema that applies to
@@ -35,6 +35,9 @@ func runLSP(ctx context.Context, args []string, st Streams) int {
 	debounce := fs.Duration("debounce", lsp.DefaultDebounce, "how long to wait after an edit before checking the document again (a burst of edits makes one check)")
 	maxSize := fs.Int64("max-document-size", lsp.DefaultMaxDocumentSize, "the largest document checked, in bytes; a larger one gets one diagnostic saying so")
 	timeout := fs.Duration("timeout", lsp.DefaultTimeout, "how long one check of a document may take")
+	// vscode-languageclient's stdio transport (the VS Code extension's) and other clients append
+	// --stdio to the command; stdio is the only transport, so the flag is accepted and changes nothing.
+	fs.Bool("stdio", false, "talk over stdin and stdout (the only transport; accepted because language clients pass it)")
 	noConfig := fs.Bool("no-config", false, "do not read the workspace's jstk.json (its schemas map, resolve map and lint settings): for an untrusted workspace")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

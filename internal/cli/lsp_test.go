@@ -227,7 +227,15 @@ func sortPlaces(ps []place) {
 // jstk lsp exits 1 when stdin closes without shutdown, and writes nothing but protocol on
 // stdout.
 func TestLSPExitsAtEOF(t *testing.T) {
-	c := startLSP(t)
+	for _, args := range [][]string{nil, {"--stdio"}} {
+		t.Run(strings.Join(append([]string{"lsp"}, args...), " "), func(t *testing.T) { exitsAtEOF(t, args...) })
+	}
+}
+
+// exitsAtEOF: initialize answers; closing stdin ends the server with exit code 1. With
+// --stdio too, as vscode-languageclient's stdio transport starts the server.
+func exitsAtEOF(t *testing.T, args ...string) {
+	c := startLSP(t, args...)
 	c.request("initialize", map[string]any{})
 	m := c.read()
 	if m["result"] == nil {
