@@ -465,6 +465,9 @@ func checkRelativeJSONPointer(s string) error {
 }
 
 func checkRegex(s string) error {
+	if err := CheckPatternLimits(s); err != nil {
+		return err
+	}
 	if err := checkECMAEscapes(s); err != nil {
 		return err
 	}
