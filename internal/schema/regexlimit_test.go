@@ -79,3 +79,13 @@ func TestQuotePattern(t *testing.T) {
 		t.Errorf("quotePattern(long) = %s", got)
 	}
 }
+
+func TestIDNHostnameLengthFirst(t *testing.T) {
+	t.Parallel()
+	if err := checkIDNHostname(strings.Repeat("é", 254)); err == nil || !strings.Contains(err.Error(), "254 characters long") {
+		t.Errorf("checkIDNHostname(254 characters) = %v", err)
+	}
+	if err := checkIDNHostname(strings.Repeat("é", 40) + "." + strings.Repeat("é", 40)); err != nil {
+		t.Errorf("checkIDNHostname(two labels) = %v", err)
+	}
+}
