@@ -77,6 +77,9 @@ func CheckPatternLimits(p string) error {
 			}
 			inner := qdepth[len(qdepth)-1]
 			qdepth = qdepth[:len(qdepth)-1]
+			if top := &qdepth[len(qdepth)-1]; inner > *top {
+				*top = inner // what a group holds, its parent holds, quantified or not
+			}
 			lastAtom = inner
 		case '*', '+', '?':
 			quantified = true

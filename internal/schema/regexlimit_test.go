@@ -89,3 +89,12 @@ func TestIDNHostnameLengthFirst(t *testing.T) {
 		t.Errorf("checkIDNHostname(two labels) = %v", err)
 	}
 }
+
+// Quantified groups count through the groups between them that are not quantified.
+func TestPatternQuantifierNestingThroughGroups(t *testing.T) {
+	t.Parallel()
+	p := strings.Repeat("((?<=", 30) + `\d` + strings.Repeat("){1000})", 30)
+	if err := CheckPatternLimits(p); !errors.Is(err, ErrPatternLimit) {
+		t.Fatalf("CheckPatternLimits = %v, want ErrPatternLimit", err)
+	}
+}
