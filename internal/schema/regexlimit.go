@@ -154,8 +154,9 @@ func repeatCount(p string, i int) (end int, count uint64, ok bool) {
 	return j, max, true
 }
 
-// quotePattern quotes a pattern for a message, cut to its first 80 bytes.
-func quotePattern(p string) string {
+// QuotePattern quotes a pattern for a message, cut to its first 80 bytes (with its length
+// when cut): a hostile pattern may be megabytes long.
+func QuotePattern(p string) string {
 	const most = 80
 	if len(p) <= most {
 		return strconv.Quote(p)

@@ -70,13 +70,13 @@ func TestPatternLimitsBeforeParsers(t *testing.T) {
 
 func TestQuotePattern(t *testing.T) {
 	t.Parallel()
-	if got := quotePattern("ab"); got != `"ab"` {
-		t.Errorf("quotePattern(short) = %s", got)
+	if got := QuotePattern("ab"); got != `"ab"` {
+		t.Errorf("QuotePattern(short) = %s", got)
 	}
 	long := strings.Repeat("é", 100)
-	got := quotePattern(long)
+	got := QuotePattern(long)
 	if !strings.HasSuffix(got, "... (200 bytes)") || len(got) > 120 {
-		t.Errorf("quotePattern(long) = %s", got)
+		t.Errorf("QuotePattern(long) = %s", got)
 	}
 }
 

@@ -1,0 +1,161 @@
+package e2e
+
+// Hostile inputs for the third-party parsers (issue 26, part 2): a pattern of 400,000 or
+// 800,000 nested groups was a fatal stack overflow in regexp2's parser, through every route
+// that compiles a pattern, and killed `jstk mcp`. Each route must now refuse it with an
+// error naming the limit, and the server must answer ping afterwards. Deep TOML keys and
+// YAML alias bombs are read through the same routes.
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// nestedGroups is a pattern of n nested groups around "a".
+func nestedGroups(n int) string { return strings.Repeat("(", n) + "a" + strings.Repeat(")", n) }
+
+// callText calls a tool and returns whether it answered isError, and its text.
+func (r *rawServer) callText(t *testing.T, id, tool string, args map[string]any) (isError bool, text string) {
+	t.Helper()
+	r.call(t, id, tool, args)
+	m := r.answer(t, id, 2*time.Minute)
+	var res struct {
+		IsError bool `json:"isError"`
+		Content []struct {
+			Text string `json:"text"`
+		} `json:"content"`
+	}
+	if err := json.Unmarshal(m["result"], &res); err != nil || len(res.Content) == 0 {
+		t.Fatalf("%s: no result (%v): %.500s; stderr:\n%.2000s", tool, err, m["error"], r.stderr)
+	}
+	return res.IsError, res.Content[0].Text
+}
+
+// pings checks that the server answers ping.
+func (r *rawServer) pings(t *testing.T, id string) {
+	t.Helper()
+	r.send(t, `{"jsonrpc":"2.0","id":"`+id+`","method":"ping"}`)
+	if m := r.answer(t, `"`+id+`"`, hang); m["result"] == nil {
+		t.Fatalf("ping after the hostile call: %s; stderr:\n%.2000s", m["error"], r.stderr)
+	}
+}
+
+// TestHostilePatterns: nested groups at 400,000 and 800,000 (refused for their length) and
+// 40,000 (80 KB: refused for their depth), through every route that compiles a pattern.
+func TestHostilePatterns(t *testing.T) {
+	t.Parallel()
+	for _, tool := range []string{"validate", "lint", "sample", "list_schemas"} {
+		needTool(t, tool)
+	}
+	for _, n := range []int{40_000, 400_000, 800_000} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			t.Parallel()
+			p := nestedGroups(n)
+			want := "pattern exceeds a limit"
+			pattern := map[string]any{"type": "string", "pattern": p}
+			files := map[string][]byte{
+				"pattern.schema.json":    []byte(mustJSON(t, pattern)),
+				"props.schema.json":      []byte(mustJSON(t, map[string]any{"patternProperties": map[string]any{p: true}})),
+				"names.schema.json":      []byte(mustJSON(t, map[string]any{"propertyNames": map[string]any{"pattern": p}})),
+				"regex.schema.json":      []byte(`{"format": "regex"}`),
+				"pattern.json":           []byte(mustJSON(t, p)),
+				"x.json":                 []byte(`{"x": "a"}`),
+				"pattern.tests.json":     []byte(`[{"description": "d", "schema": {"$ref": "pattern.schema.json"}, "tests": [{"description": "t", "data": "a", "valid": true}]}]`),
+				"names.schema.yaml":      []byte("propertyNames:\n  pattern: '" + p + "'\n"),
+				"unrelated.schema.json":  []byte(`{"type": "object"}`),
+				"unrelated2.schema.json": []byte(`{"type": "string", "pattern": "^a+$"}`),
+			}
+			dir := writeHostile(t, files)
+
+			// The command line.
+			for _, s := range []string{"pattern.schema.json", "props.schema.json", "names.schema.json", "names.schema.yaml"} {
+				runHostile(t, dir, "validate", "--schema", s, "x.json").check(t, 2, 1<<20, 300, want)
+				runHostile(t, dir, "sample", s).check(t, 2, 1<<20, 300, want)
+				lint := runHostile(t, dir, "lint", s)
+				lint.check(t, lint.code, 1<<20, 300, "exceeds a limit")
+			}
+			runHostile(t, dir, "validate", "--assert-format", "--schema", "regex.schema.json", "pattern.json").check(t, 1, 1<<20, 300, want)
+			runHostile(t, dir, "diff", "pattern.schema.json", "unrelated2.schema.json")
+
+			// MCP: every route, then ping.
+			r := startIn(t, dir)
+			calls := []struct {
+				tool    string
+				args    map[string]any
+				isError bool
+			}{
+				{"validate", map[string]any{"schema": valueDoc(pattern), "instances": []any{valueDoc("a")}}, true},
+				{"validate", map[string]any{"schema": valueDoc(map[string]any{"patternProperties": map[string]any{p: true}}), "instances": []any{valueDoc(map[string]any{})}}, true},
+				{"validate", map[string]any{"schema": valueDoc(map[string]any{"propertyNames": map[string]any{"pattern": p}}), "instances": []any{valueDoc(map[string]any{})}}, true},
+				{"validate", map[string]any{"schema": valueDoc(map[string]any{"format": "regex"}), "instances": []any{valueDoc(p)}, "assertFormat": true}, false},
+				{"validate", map[string]any{"schema": valueDoc(map[string]any{"format": "regex"}), "instances": []any{pathDoc("pattern.json")}, "assertFormat": true}, false},
+				{"lint", map[string]any{"schemas": []any{valueDoc(pattern)}, "limit": 20}, false},
+				{"lint", map[string]any{"schemas": []any{pathDoc("props.schema.json")}, "limit": 20}, false},
+				{"sample", map[string]any{"schema": valueDoc(pattern)}, true},
+				{"list_schemas", map[string]any{}, false},
+				{"list_schemas", map[string]any{"problemsOnly": true}, false},
+				{"schema_context", map[string]any{"id": "pattern.schema.json"}, false},
+			}
+			for i, c := range calls {
+				isErr, text := r.callText(t, fmt.Sprint(i+1), c.tool, c.args)
+				t.Logf("%s: isError %v, %d bytes: %.200s", c.tool, isErr, len(text), text)
+				if isErr != c.isError {
+					t.Errorf("%s %.200v: isError %v, want %v: %.500s", c.tool, c.args, isErr, c.isError, text)
+				}
+				if c.tool != "list_schemas" && c.tool != "schema_context" && !strings.Contains(text, "exceeds a limit") {
+					t.Errorf("%s %.200v: the answer does not name the limit: %.500s", c.tool, c.args, text)
+				}
+				if len(text) > 64<<10 {
+					t.Errorf("%s: %d bytes of text: the pattern is quoted whole", c.tool, len(text))
+				}
+				r.pings(t, fmt.Sprint("ping-", i+1))
+			}
+			if rss := peakRSS(r.cmd.Process.Pid) >> 20; !raceEnabled && rss > 500 {
+				t.Errorf("jstk mcp peak RSS %d MB", rss)
+			}
+		})
+	}
+}
+
+// TestHostileDataParsers: a TOML key of 1,000,000 dotted parts (40 s and 1 GB before the
+// pre-check) and a YAML "billion laughs" are refused as unreadable, on the command line
+// and over MCP.
+func TestHostileDataParsers(t *testing.T) {
+	t.Parallel()
+	needTool(t, "validate")
+	var laughs strings.Builder
+	laughs.WriteString("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n")
+	for i := 1; i < 12; i++ {
+		fmt.Fprintf(&laughs, "a%d: &a%d [%s]\n", i, i, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*a%d, ", i-1), 10), ", "))
+	}
+	dir := writeHostile(t, map[string][]byte{
+		"keys.toml":   []byte(strings.Repeat("a.", 1_000_000) + "a = 1\n"),
+		"header.toml": []byte("[" + strings.Repeat("a.", 1_000_000) + "a]\n"),
+		"laughs.yaml": []byte(laughs.String()),
+		"any.json":    []byte(`{}`),
+		"arrays.toml": []byte("a = " + strings.Repeat("[", 1_000_000) + strings.Repeat("]", 1_000_000) + "\n"),
+		"fine.toml":   []byte("a.b.c = 1\n"),
+	})
+	for _, f := range []string{"keys.toml", "header.toml", "arrays.toml"} {
+		runHostile(t, dir, "validate", "--schema", "any.json", f).check(t, 2, 1<<20, 300, "nesting deeper than 10000 levels")
+	}
+	runHostile(t, dir, "validate", "--schema", "any.json", "laughs.yaml").check(t, 2, 1<<20, 300, "billion laughs")
+	runHostile(t, dir, "validate", "--schema", "any.json", "fine.toml").check(t, 0, 1<<20, 300, "1 valid")
+
+	r := startIn(t, dir)
+	for i, f := range []string{"keys.toml", "header.toml", "laughs.yaml"} {
+		_, text := r.callText(t, fmt.Sprint(i+1), "validate", map[string]any{"schema": valueDoc(map[string]any{}), "instances": []any{pathDoc(f)}})
+		if !strings.Contains(text, "nesting deeper") && !strings.Contains(text, "billion laughs") {
+			t.Errorf("validate %s: %.500s", f, text)
+		}
+		r.pings(t, fmt.Sprint("ping-", i+1))
+	}
+	_, text := r.callText(t, "4", "validate", map[string]any{"schema": valueDoc(map[string]any{}), "instances": []any{textDoc(laughs.String())}})
+	if !strings.Contains(text, "billion laughs") {
+		t.Errorf("validate of inline YAML text: %.500s", text)
+	}
+	r.pings(t, "ping-4")
+}
