@@ -81,7 +81,7 @@ func runBundle(ctx context.Context, env *Env, in *BundleInput) (*bundleReport, e
 	if ptr := a.Doc.Pointer; ptr != "" {
 		// A schema inside a document: it becomes a document of its own, with what it
 		// references in its document, and is bundled as one.
-		s, err := a.Compile(env, SchemaOptions{Draft: in.Draft})
+		s, err := a.Compile(env, SchemaOptions{Draft: in.Draft, Ctx: ctx})
 		if err != nil {
 			return nil, err
 		}
