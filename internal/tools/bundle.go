@@ -101,7 +101,7 @@ func runBundle(ctx context.Context, env *Env, in *BundleInput) (*bundleReport, e
 	}
 	loader := env.loader()
 	// The schema must be valid and its references resolvable before it is bundled.
-	c := schema.NewCompiler(&schema.Options{Loader: loader, Draft: draft})
+	c := schema.NewCompiler(&schema.Options{Loader: loader, Draft: draft, Context: ctx})
 	if err := c.AddDocument(a.URI, doc); err != nil {
 		return nil, err
 	}
