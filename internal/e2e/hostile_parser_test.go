@@ -159,3 +159,77 @@ func TestHostileDataParsers(t *testing.T) {
 	}
 	r.pings(t, "ping-4")
 }
+
+// TestHostileInferDepth: `infer --alternatives` on an object 4,000 levels deep (out of
+// memory above 6.5 GB before: a copy of the subtree at every level) answers within its
+// --timeout of 5 s with a second to spare, under 1 GB; over MCP too, and the server answers
+// ping after.
+func TestHostileInferDepth(t *testing.T) {
+	t.Parallel()
+	needTool(t, "infer")
+	dir := writeHostile(t, map[string][]byte{
+		"deep.json":   nested(4000, `{"a":`, "1", "}"),
+		"deep.ndjson": []byte(strings.Repeat(string(nested(4000, `{"a":`, "1", "}"))+"\n"+string(nested(4000, `{"b":`, "1", "}"))+"\n", 20)),
+	})
+	for _, f := range []string{"deep.json", "deep.ndjson"} {
+		r := runHostile(t, dir, "infer", "--alternatives", "--timeout", "5s", f)
+		r.check(t, r.code, 4<<20, 1000, "")
+		if r.code == 2 && !strings.Contains(string(r.stderr), "time limit") {
+			t.Errorf("infer %s: exit 2 without the time limit: %s", f, r.stderr)
+		}
+		// The issue's bound is 6 s for the 4,000-level object; the NDJSON file (40 such
+		// objects, in two shapes) gets more room, since the machine may be loaded.
+		if bound := map[string]time.Duration{"deep.json": 6 * time.Second, "deep.ndjson": 20 * time.Second}[f]; r.wall > bound {
+			t.Errorf("infer --alternatives --timeout 5s %s took %v, more than %v", f, r.wall, bound)
+		}
+	}
+	s := startIn(t, dir)
+	isErr, text := s.callText(t, "1", "infer", map[string]any{"instances": []any{pathDoc("deep.json")}, "alternatives": true})
+	t.Logf("infer over MCP: isError %v, %d bytes", isErr, len(text))
+	s.pings(t, "ping-1")
+}
+
+// TestHostileCancelChain: coverage and lint on the 8,000 x 50 chain (or 500 x 50 by default)
+// are cancelled with notifications/cancelled: the server answers ping, and a call after,
+// within a second of the cancellation (asserted loosely: the machine may be loaded).
+func TestHostileCancelChain(t *testing.T) {
+	t.Parallel()
+	for _, tool := range []string{"coverage", "lint", "validate", "bundle", "diff"} {
+		needTool(t, tool)
+	}
+	hops := 2000
+	if hostileFull() {
+		hops = 8000
+	}
+	dir := writeHostile(t, map[string][]byte{"chain.json": refChain(hops, 50), "one.json": []byte("[1]")})
+	calls := []struct {
+		tool string
+		args map[string]any
+	}{
+		{"coverage", map[string]any{"schema": pathDoc("chain.json"), "tests": []any{pathDoc("one.json")}}},
+		{"lint", map[string]any{"schemas": []any{pathDoc("chain.json")}}},
+		{"validate", map[string]any{"schema": pathDoc("chain.json"), "instances": []any{pathDoc("one.json")}}},
+		{"bundle", map[string]any{"schema": pathDoc("chain.json")}},
+		{"diff", map[string]any{"old": pathDoc("chain.json"), "new": pathDoc("chain.json")}},
+	}
+	r := startIn(t, dir, "--max-calls", "1")
+	for i, c := range calls {
+		id := fmt.Sprintf(`"c%d"`, i)
+		r.call(t, id, c.tool, c.args)
+		time.Sleep(200 * time.Millisecond) // under way
+		r.send(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+id+`}}`)
+		start := time.Now()
+		// With one call at a time, the next call is answered only once the cancelled one
+		// has let go of its slot.
+		isErr, text := r.callText(t, fmt.Sprintf(`"after%d"`, i), "validate", map[string]any{"schema": valueDoc(map[string]any{"type": "array"}), "instances": []any{valueDoc([]any{1})}})
+		took := time.Since(start)
+		t.Logf("%s cancelled: the next call answered after %v", c.tool, took.Round(time.Millisecond))
+		if isErr {
+			t.Errorf("the call after a cancelled %s failed: %s", c.tool, text)
+		}
+		if took > 3*time.Second {
+			t.Errorf("a cancelled %s kept its slot %v", c.tool, took)
+		}
+		r.pings(t, fmt.Sprint("ping-", i))
+	}
+}
