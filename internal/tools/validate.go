@@ -63,7 +63,7 @@ func runValidate(ctx context.Context, env *Env, in *ValidateInput) (*validate.Re
 	if in.Offset < 0 || in.Limit < 0 {
 		return nil, fmt.Errorf("%s must not be negative", env.args("offset", "limit"))
 	}
-	s, err := LoadSchema(env, in.Schema, "schema", SchemaOptions{Draft: in.Draft, AssertFormat: in.AssertFormat})
+	s, err := LoadSchema(env, in.Schema, "schema", SchemaOptions{Draft: in.Draft, AssertFormat: in.AssertFormat, Ctx: ctx})
 	if err != nil {
 		return nil, err
 	}
