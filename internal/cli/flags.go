@@ -94,6 +94,7 @@ type globals struct {
 	timeout     time.Duration
 	regexBudget time.Duration
 	quiet       bool
+	mem         memoryFlag
 }
 
 func (g *globals) register(fs *flag.FlagSet) {
@@ -102,6 +103,7 @@ func (g *globals) register(fs *flag.FlagSet) {
 	fs.BoolVar(&g.quiet, "q", false, "no progress line on a terminal")
 	g.registerLimits(fs)
 	g.registerBudgets(fs, 0)
+	g.mem.register(fs, "the run")
 }
 
 // registerBudgets adds the flags that bound a run's time: --timeout (default timeout; 0
@@ -218,9 +220,11 @@ func (g *globals) env(st Streams, cmd string, in any) (*tools.Env, error) {
 		cfg.Resolve[u] = p
 	}
 	notes := tools.NewNotes(func(msg string) { fmt.Fprintf(st.Stderr, "jstk %s: %s\n", cmd, msg) })
-	return &tools.Env{FS: fsys, Stdin: st.Stdin, Resolve: cfg.Resolve, Config: cfg,
+	env := &tools.Env{FS: fsys, Stdin: st.Stdin, Resolve: cfg.Resolve, Config: cfg,
 		Index: tools.NewIndex(fsys, dirs, g.limits()), Notes: notes, Limits: g.limits(),
-		Timeout: g.timeout, RegexBudget: g.regexBudget}, nil
+		Timeout: g.timeout, RegexBudget: g.regexBudget}
+	addLockRemote(env, fsys, root) // last: after any store entry
+	return env, nil
 }
 
 func (g *globals) limits() *source.Limits {
@@ -445,6 +449,7 @@ func (c *command) help(w io.Writer) {
 	fmt.Fprintf(w, "  --jsonc\n      %s\n", wrap("read every JSON file as JSONC, comments and trailing commas accepted (always so for "+
 		".jsonc files, tsconfig*.json, jsconfig*.json, devcontainer.json, and the .json files of .vscode and .devcontainer)", 90))
 	fmt.Fprintf(w, "  --timeout DURATION, --regex-budget DURATION\n      stop the run after this long (default: no limit), and bound the time all its pattern\n      matches take together (default %s); a run stopped says so and exits 2\n", durationText(tools.DefaultRegexBudget))
+	fmt.Fprintf(w, "  --max-memory SIZE\n      %s\n", wrap("the heap the run may use (e.g. 512M, 2GiB; 0: no budget; default a quarter of the machine's memory, or of the cgroup's limit when lower): past it, the run stops with an error that says so and exits 2", 90))
 	fmt.Fprintf(w, "  -q, --quiet\n      no progress line (one is shown on a terminal when a run takes more than a second)\n")
 	if c.positional != nil {
 		dots := "..."
