@@ -9,6 +9,7 @@ import (
 
 	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/diff"
+	"github.com/jstk-dev/jstk/internal/diff/document"
 	"github.com/jstk-dev/jstk/internal/openapi"
 	"github.com/jstk-dev/jstk/internal/panics"
 	"github.com/jstk-dev/jstk/internal/schema"
@@ -108,7 +109,7 @@ func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diffReport, error) 
 	if oldAPI, newAPI, err := apiPair(env, oa, na, so); err != nil {
 		return nil, err
 	} else if oldAPI != nil {
-		res, err := diff.CompareDocuments(ctx, oldAPI, newAPI, opts)
+		res, err := document.Compare(ctx, oldAPI, newAPI, opts)
 		if err != nil {
 			return nil, err
 		}
