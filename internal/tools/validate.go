@@ -31,6 +31,7 @@ func init() {
 		Summary:     "check documents against a schema, reporting every error with its position",
 		Usage:       "--schema SCHEMA [flags] INSTANCE...",
 		Description: "Answers: does each document satisfy this JSON Schema? Use it instead of judging validity by reading the schema. groups counts the errors per keyword, schema location and message; instances lists each error with its pointers, message, line and column.",
+		Help:        "Checks each instance against the schema and reports every error of every instance: its file, line and column, its JSON Pointer, the failing keyword and the message; errors that repeat are grouped by keyword, schema location and message. Instances are JSON, YAML, TOML, NDJSON or JSONC files, directories, glob patterns, or - for standard input.",
 	}, runValidate)
 	d.stream = streamValidate
 	register(d)
