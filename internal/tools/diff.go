@@ -52,6 +52,7 @@ func init() {
 		Summary:     "tell whether a schema change is breaking, with each change explained and an example that proves it",
 		Usage:       "OLD NEW [flags]",
 		Description: "Answers: is this schema change breaking? Use it instead of comparing schemas by reading them. backward (NEW accepts all OLD accepts) and forward are each compatible (proved), incompatible (with a checked example) or unknown; changes lists the differences. Also for OpenAPI and AsyncAPI.",
+		Help:        "Compares OLD with NEW and gives a verdict in each direction: backward (NEW accepts everything OLD accepts) and forward (the reverse) are each compatible (proved), incompatible (shown by an instance, checked against both) or unknown. Each change is listed and explained. Also compares OpenAPI and AsyncAPI documents, schema by schema.",
 	}, runDiff))
 }
 
