@@ -427,6 +427,9 @@ func (p *pipeline) produceNDJSON(name string, r io.Reader) bool {
 			line++
 			start = line
 		case len(l) > 0:
+			if len(chunk) > 0 && len(chunk)+len(l) > cap(chunk) && !flush() {
+				return false // the line would grow the chunk: it starts the next one instead
+			}
 			if len(chunk) == 0 {
 				start = line
 			}
@@ -471,6 +474,9 @@ func (p *pipeline) process(j *job) []Instance {
 		format = source.Sniff(data)
 	}
 	if format == source.NDJSON {
+		if src.Path == "" {
+			data = bytes.Clone(data) // the lines' documents share it: a copy the caller cannot change
+		}
 		return p.processLines(&job{name: j.name, data: data, startLine: 1})
 	}
 	docs, err := source.Parse(j.name, data, format, p.lim)
@@ -509,7 +515,7 @@ func (p *pipeline) processLines(j *job) []Instance {
 			continue
 		}
 		l = bytes.TrimSuffix(l, []byte{'\r'})
-		doc, err := source.ParseJSON(j.name, l, p.lim)
+		doc, err := source.ParseJSONShared(j.name, l, p.lim) // the job's chunk is never modified
 		if err != nil {
 			var se *source.Error
 			if errors.As(err, &se) && se.Line > 0 {
