@@ -72,6 +72,38 @@ func parseJSON(name string, src []byte, lim *Limits, jsonc, share bool) (*Docume
 	return NewDocument(name, format, src, root), nil
 }
 
+// LineParser parses small documents one after the other (the lines of an NDJSON file) into
+// memory it reuses: the documents it parsed stay valid only until Recycle. The zero value
+// is ready to use.
+type LineParser struct {
+	p jsonParser
+}
+
+// Parse is ParseJSONShared, with the document's values carved from the parser's memory.
+func (lp *LineParser) Parse(name string, src []byte, lim *Limits) (*Document, error) {
+	if lim != nil && lim.JSONC && !isNDJSONName(name) {
+		return ParseJSONC(name, src, lim)
+	}
+	if int64(len(src)) > lim.maxSize() {
+		return nil, &Error{File: name, Msg: sizeMessage(int64(len(src)), lim.maxSize())}
+	}
+	src = src[:len(src):len(src)]
+	text := bytesString(src)
+	root, err := lp.p.parse(text, skipBOM(text), lim.maxDepth())
+	lp.p.s, lp.p.b = "", nil
+	if err != nil {
+		return nil, errorAt(name, src, 1, err.off, "%s%s", err.msg, hint(name, text, err, false))
+	}
+	return NewDocument(name, JSON, src, root), nil
+}
+
+// Recycle says that no value of a document parsed so far is used any more: the next
+// documents reuse their memory (on the valid path of a stream, where nothing is kept of an
+// instance, no memory is taken per value).
+func (lp *LineParser) Recycle() {
+	lp.p.slab = lp.p.slab[:0]
+}
+
 // parsers keeps parsers and their buffers between documents: a stream of small documents
 // (the lines of an NDJSON file, the files of a directory) otherwise makes a parse stack and a
 // slab of children per document, which on small workloads was most of the memory a run

@@ -67,3 +67,51 @@ func same(a, b Value) bool {
 	}
 	return true
 }
+
+// TestLineParser parses lines with one LineParser, recycling after some: each document is
+// the tree a fresh parser makes, and documents not recycled stay intact; errors are
+// ParseJSON's.
+func TestLineParser(t *testing.T) {
+	lines := []string{`{"a":[1,2,{"b":"c"}]}`, `[` + strings.Repeat(`{"q":"\t","r":[1,2]},`, 500) + `0]`, `{"k":"\u00e9"}`, `{"bad":`, `  "x"  `, `[1,]`}
+	var lp LineParser
+	type kept struct {
+		doc  *Document
+		want Value
+	}
+	var keep []kept
+	for round := 0; round < 4; round++ {
+		for i, l := range lines {
+			var fresh jsonParser
+			want, werr := fresh.parse(l, 0, 10000)
+			doc, err := lp.Parse("t.jsonl", []byte(l), nil)
+			_, perr := ParseJSON("t.jsonl", []byte(l), nil)
+			if (err == nil) != (werr == nil) || err != nil && err.Error() != perr.Error() {
+				t.Fatalf("%q: error %v, want %v", l, err, perr)
+			}
+			if err != nil {
+				continue
+			}
+			if !same(doc.Root, want) {
+				t.Fatalf("%q: LineParser gave another value", l)
+			}
+			if (round+i)%3 == 0 {
+				lp.Recycle()
+				keep = keep[:0]
+			} else {
+				keep = append(keep, kept{doc, want})
+			}
+		}
+		for _, k := range keep {
+			if !same(k.doc.Root, k.want) {
+				t.Fatalf("a document not recycled changed")
+			}
+		}
+	}
+	lim := &Limits{MaxSize: 3}
+	if _, err := lp.Parse("t.jsonl", []byte(`[1,2]`), lim); err == nil {
+		t.Error("a line over the size limit was parsed")
+	}
+	if doc, err := lp.Parse("t.json", []byte("{/*c*/}"), &Limits{JSONC: true}); err != nil || doc.Format != JSONC {
+		t.Errorf("JSONC: %v", err)
+	}
+}

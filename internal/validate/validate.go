@@ -499,6 +499,7 @@ func (p *pipeline) processLines(j *job) []Instance {
 	data := j.data
 	out := make([]Instance, 0, bytes.Count(data, []byte{'\n'})+1)
 	line := j.startLine
+	var lines source.LineParser
 	for len(data) > 0 {
 		var l []byte
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -515,7 +516,7 @@ func (p *pipeline) processLines(j *job) []Instance {
 			continue
 		}
 		l = bytes.TrimSuffix(l, []byte{'\r'})
-		doc, err := source.ParseJSONShared(j.name, l, p.lim) // the job's chunk is never modified
+		doc, err := lines.Parse(j.name, l, p.lim) // the job's chunk is never modified
 		if err != nil {
 			var se *source.Error
 			if errors.As(err, &se) && se.Line > 0 {
@@ -525,7 +526,11 @@ func (p *pipeline) processLines(j *job) []Instance {
 			continue
 		}
 		doc.Line = n
-		out = append(out, p.check(j.name, n, doc))
+		in := p.check(j.name, n, doc)
+		if in.Valid && len(in.Errors) == 0 {
+			lines.Recycle() // nothing of a valid instance is kept: its values' memory is the next line's
+		}
+		out = append(out, in)
 	}
 	return out
 }
