@@ -108,6 +108,9 @@ var layering = []floor{
 		// The keyword model's contract test (engines_test.go) asks every engine whether it
 		// handles each keyword, with hooks only schema's own tests have.
 		testsMay: []string{"engines"}},
+	{name: "pins", owns: "jstk.lock and the content-addressed cache it pins, read back offline",
+		pkgs: []string{"internal/lockfile"},
+		may:  []string{"base"}},
 	{name: "holders", owns: "documents that hold schemas (OpenAPI, AsyncAPI)",
 		pkgs: []string{"internal/openapi"},
 		may:  []string{"base", "schema"}},
@@ -123,16 +126,19 @@ var layering = []floor{
 		may:  []string{"internal/panics"}},
 	{name: "table", owns: "THE descriptor table and its adapters to the engines and to MCP",
 		pkgs: []string{"internal/tools"},
-		may:  []string{"base", "schema", "holders", "engines", "protocol"}},
+		may:  []string{"base", "schema", "pins", "holders", "engines", "protocol"}},
 	{name: "artefacts", owns: "what is published about jstk, generated from the table",
 		pkgs: []string{"internal/manifest"},
 		may:  []string{"base", "protocol", "table"}},
 	{name: "release", owns: "reproducible archives and checksums of a release",
 		pkgs: []string{"internal/release"},
 		may:  []string{"artefacts"}},
+	{name: "network", owns: "jstk fetch's downloads: the one package besides internal/cli that may use the network, imported by internal/cli only",
+		pkgs: []string{"internal/fetch"},
+		may:  []string{"base", "schema", "pins"}},
 	{name: "surface", owns: "the command line and the stdio loop of jstk mcp; the only package with the process's streams",
 		pkgs: []string{"internal/cli"},
-		may:  []string{"base", "schema", "holders", "engines", "protocol", "table", "artefacts"}},
+		may:  []string{"base", "schema", "pins", "holders", "engines", "protocol", "table", "artefacts", "network"}},
 	{name: "test helpers", owns: "reference corpora, golden files, OpenAPI fixtures: for tests and dev scripts only",
 		pkgs: []string{"internal/corpora", "internal/golden", "internal/openapi/fixture"},
 		may:  []string{"base"}},
@@ -153,6 +159,12 @@ var layering = []floor{
 // banned are the packages no package under internal/ but internal/cli may reach, even
 // transitively: tools never touch the network or run programs.
 var banned = []string{"net", "net/http", "os/exec", "crypto/tls", "net/rpc", "net/smtp"}
+
+// network is the one package besides internal/cli that may reach the network (jstk fetch's
+// downloads), never programs; networkAllowed is what it may reach of banned.
+const network = "internal/fetch"
+
+var networkAllowed = []string{"net", "net/http", "crypto/tls"}
 
 func rel(path string) string { return strings.TrimPrefix(path, module) }
 
@@ -363,9 +375,40 @@ func TestNoNetworkNoPrograms(t *testing.T) {
 			continue
 		}
 		for _, d := range p.Deps {
-			if slices.Contains(banned, d) {
-				t.Errorf("%s reaches %s (only internal/cli may: tools never touch the network or run programs)", name, d)
+			if slices.Contains(banned, d) && !(name == network && slices.Contains(networkAllowed, d)) {
+				t.Errorf("%s reaches %s (only internal/cli may, and %s the network: tools never touch the network or run programs)", name, d, network)
 			}
+		}
+	}
+}
+
+// TestNetworkOnlyFromCLI keeps the network package out of reach of every tool and engine:
+// nothing but internal/cli imports it, directly or through another package, so that jstk
+// fetch stays the one command that downloads and no MCP tool ever can.
+func TestNetworkOnlyFromCLI(t *testing.T) {
+	found := false
+	for _, p := range listPackages(t) {
+		name := rel(p.ImportPath)
+		if name == network {
+			found = true
+		}
+		if name == "internal/cli" || name == network || !strings.HasPrefix(name, "internal/") {
+			continue
+		}
+		if slices.Contains(p.Deps, module+network) {
+			t.Errorf("%s reaches %s: only internal/cli may import the network package", name, network)
+		}
+	}
+	if !found {
+		t.Errorf("the network package %s is no package of the module", network)
+	}
+	// The layering table says the same: no floor but the surface's may import it.
+	for _, f := range layering {
+		if f.name == "surface" || f.name == "jstk" {
+			continue
+		}
+		if slices.Contains(f.may, "network") || slices.Contains(f.may, network) {
+			t.Errorf("layering: floor %q may import %s; only internal/cli may", f.name, network)
 		}
 	}
 }

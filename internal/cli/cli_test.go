@@ -26,7 +26,7 @@ func TestCommandsAreTheTools(t *testing.T) {
 	}
 	var commands []string
 	for _, line := range strings.Split(out.String(), "\n") {
-		if f := strings.Fields(line); len(f) > 1 && strings.HasPrefix(line, "  ") && f[0] != "mcp" && f[0] != "tools" {
+		if f := strings.Fields(line); len(f) > 1 && strings.HasPrefix(line, "  ") && f[0] != "mcp" && f[0] != "tools" && f[0] != "fetch" {
 			commands = append(commands, f[0])
 		}
 	}

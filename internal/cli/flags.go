@@ -217,9 +217,11 @@ func (g *globals) env(st Streams, cmd string, in any) (*tools.Env, error) {
 		cfg.Resolve[u] = p
 	}
 	notes := tools.NewNotes(func(msg string) { fmt.Fprintf(st.Stderr, "jstk %s: %s\n", cmd, msg) })
-	return &tools.Env{FS: fsys, Stdin: st.Stdin, Resolve: cfg.Resolve, Config: cfg,
+	env := &tools.Env{FS: fsys, Stdin: st.Stdin, Resolve: cfg.Resolve, Config: cfg,
 		Index: tools.NewIndex(fsys, dirs, g.limits()), Notes: notes, Limits: g.limits(),
-		Timeout: g.timeout, RegexBudget: g.regexBudget}, nil
+		Timeout: g.timeout, RegexBudget: g.regexBudget}
+	addLockRemote(env, fsys, root) // last: after any store entry
+	return env, nil
 }
 
 func (g *globals) limits() *source.Limits {

@@ -151,6 +151,7 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 	env := &tools.Env{FS: fsys, Resolve: cfg.Resolve, Config: cfg, Cache: tools.NewSchemaCache(64),
 		Index: tools.NewIndex(fsys, []string{"."}, g.limits()), Limits: g.limits(),
 		Timeout: g.timeout, RegexBudget: g.regexBudget, MaxResultBytes: *maxResult}
+	addLockRemote(env, fsys, ".") // last: after any store entry
 	srv := mcp.NewServer(tools.NewProvider(env, selected), opts)
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)

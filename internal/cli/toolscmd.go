@@ -134,7 +134,9 @@ func reference() []byte {
 		cmd.help(&b)
 		b.WriteString("```\n")
 	}
-	b.WriteString("\n## jstk mcp\n\n```\n")
+	b.WriteString("\n## jstk fetch\n\nNot a tool: the one command that uses the network, run only by hand or in CI.\n\n```\n")
+	runFetch(context.Background(), []string{"--help"}, Streams{Stdout: &b, Stderr: io.Discard})
+	b.WriteString("```\n\n## jstk mcp\n\n```\n")
 	runMCP(context.Background(), []string{"--help"}, Streams{Stdout: &b, Stderr: io.Discard})
 	b.WriteString("```\n\n## jstk tools\n\n```\n")
 	b.WriteString(toolsUsage)
@@ -231,6 +233,7 @@ func runToolCall(ctx context.Context, args []string, st Streams) int {
 		resolve[u] = p
 	}
 	env := &tools.Env{FS: fsys, Resolve: resolve, Config: cfg, Limits: g.limits()}
+	addLockRemote(env, fsys, ".") // last: after any store entry
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	res := callTool(ctx, tools.NewProvider(env, []*tools.Descriptor{d}), &mcp.CallRequest{

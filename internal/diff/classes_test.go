@@ -442,8 +442,8 @@ func oracleOptions() *Options {
 // candidates decide it (300 of them take far less than this).
 const oracleBudget = time.Minute
 
-// oraclePairs is how many generated pairs TestClassPairs checks (a tenth with -short);
-// JSTK_ORACLE_PAIRS sets another count.
+// oraclePairs is how many generated pairs TestClassPairs checks (a tenth with -short or
+// under the race detector, see oracleShare); JSTK_ORACLE_PAIRS sets another count.
 func oraclePairs() int {
 	if s := os.Getenv("JSTK_ORACLE_PAIRS"); s != "" {
 		if n, err := strconv.Atoi(s); err == nil {
@@ -453,7 +453,7 @@ func oraclePairs() int {
 	if testing.Short() {
 		return 100
 	}
-	return 1000
+	return 1000 / oracleShare
 }
 
 // TestClassPairs checks every claim made about generated pairs of the classes of issue 22

@@ -544,13 +544,15 @@ func (g rre) mutate(p string) string {
 	return g.pattern()
 }
 
-// runPairs checks n pairs (a tenth with -short) that pair makes from a source seeded with
-// 1, and that at least three in four of them compile. JSTK_PAIRS and JSTK_PAIRS_SEED ask
-// for another count and seed.
+// runPairs checks n pairs (a tenth with -short, a share under the race detector, see
+// oracleShare) that pair makes from a source seeded with 1, and that at least three in
+// four of them compile. JSTK_PAIRS and JSTK_PAIRS_SEED ask for another count and seed.
 func runPairs(t *testing.T, n int, pair func(r *rand.Rand, i int) (a, b any)) {
 	t.Helper()
 	if testing.Short() {
 		n /= 10
+	} else {
+		n /= oracleShare
 	}
 	seed := int64(1)
 	if v, err := strconv.ParseInt(os.Getenv("JSTK_PAIRS_SEED"), 10, 64); err == nil {

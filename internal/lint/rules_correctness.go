@@ -20,7 +20,11 @@ func init() {
 			Summary: "The schema is not valid against its meta-schema, or cannot be compiled",
 			Explanation: "Validators reject such a schema or, worse, each read it their own way. Every " +
 				"violation of the dialect's meta-schema is reported where it occurs; problems that other " +
-				"rules name more precisely (references, patterns, identifiers) are reported by those rules.",
+				"rules name more precisely (references, patterns, identifiers) are reported by those rules. A value " +
+				"misspelt where the meta-schema allows a fixed set (a type name such as \"strng\", in every draft, " +
+				"alone or in an array; any other enum of a meta-schema) is said as such, with the allowed value it " +
+				"is nearest to (\"did you mean \"string\"?\"), instead of \"does not match any of the alternatives " +
+				"of anyOf\"; so is a misspelt draft URI in $schema. A misspelt format name is unknown-format's.",
 			Bad:  `{"type": "string", "minLength": -1}`,
 			Good: `{"type": "string", "minLength": 1}`,
 			file: checkInvalidSchema},
@@ -38,8 +42,9 @@ func init() {
 			Summary: "A reference to another document cannot be resolved offline",
 			Explanation: "jstk resolves references without the network: relative files, the $id of every " +
 				"schema in the workspace, the resolve map of jstk.json (or --resolve) and the built-in " +
-				"meta-schemas. A reference that none of these covers cannot be checked and fails validation; " +
-				"map its URI to a local file.",
+				"meta-schemas, the vendored SchemaStore and the cache that jstk.lock pins. A reference that none of " +
+				"these covers cannot be checked and fails validation; map its URI to a local file, or, for an " +
+				"http(s) URL, pin it with jstk fetch (the one command that downloads, run by hand).",
 			Bad:  `{"$ref": "https://example.com/schemas/missing.json"}`,
 			Good: `{"$ref": "#/$defs/local", "$defs": {"local": {"type": "string"}}}`,
 			Peer: []string{"invalid_external_ref"},
@@ -238,11 +243,20 @@ func checkInvalidSchema(c *checker) {
 	f := c.f
 	f.compiledRoot()
 	cp := &f.comp
+	hinted := map[string]bool{}
 	if cp.metaErr != nil {
 		for _, e := range cp.metaErr.Causes {
-			if f.inRoot(e.InstanceLocation) {
-				c.reportPtr(e.InstanceLocation, "not valid against the meta-schema: "+e.Message)
+			if !f.inRoot(e.InstanceLocation) {
+				continue
 			}
+			if hints := f.enumHints(e); len(hints) > 0 {
+				for _, h := range hints {
+					hinted[h.ptr] = true
+					c.reportPtr(h.ptr, h.msg)
+				}
+				continue
+			}
+			c.reportPtr(e.InstanceLocation, "not valid against the meta-schema: "+e.Message)
 		}
 	}
 	if cp.rootErr == nil {
@@ -267,8 +281,8 @@ func checkInvalidSchema(c *checker) {
 	case strings.Contains(se.Msg, "duplicate schema identifier") && enabled("duplicate-id"):
 		return
 	}
-	if len(se.Causes) > 0 {
-		return
+	if len(se.Causes) > 0 || hinted[se.Pointer] {
+		return // hinted: the misspelt value is said already, with the value meant
 	}
 	if cp.metaErr != nil {
 		for _, e := range cp.metaErr.Causes {
@@ -278,6 +292,100 @@ func checkInvalidSchema(c *checker) {
 		}
 	}
 	c.reportPtr(se.Pointer, se.Msg)
+}
+
+// enumHint is what a newcomer needs instead of "does not match any of the alternatives":
+// the string that is not one of the values the meta-schema allows, and the nearest of them.
+type enumHint struct {
+	ptr, msg string
+}
+
+// enumHints reads a meta-schema violation for the class of mistakes that are one value
+// misspelt: an enum of the meta-schema (the simple types of "type", or any other) that a
+// string of the schema fails, alone or inside an anyOf or oneOf (type is "one of the
+// simple types, or an array of them"). It says which value is wrong and, by edit distance,
+// which allowed value was meant; nil when the violation is of another kind.
+func (f *file) enumHints(e schema.Error) []enumHint {
+	var out []enumHint
+	seen := map[string]bool{}
+	stack := []schema.Error{e}
+	for len(stack) > 0 { // the cause tree is the meta-schema's, not the input's; no recursion anyway
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		stack = append(stack, x.Causes...)
+		if x.Keyword != "enum" || seen[x.InstanceLocation] || !f.inRoot(x.InstanceLocation) {
+			continue
+		}
+		v, ok := f.doc.Root.Pointer(x.InstanceLocation)
+		if !ok || v.Kind() != source.String {
+			continue
+		}
+		allowed := metaEnum(x.AbsoluteKeywordLocation)
+		if len(allowed) == 0 {
+			continue
+		}
+		seen[x.InstanceLocation] = true
+		out = append(out, enumHint{x.InstanceLocation, enumMessage(keywordOf(x.InstanceLocation), v.Str(), allowed)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ptr < out[j].ptr })
+	return out
+}
+
+// keywordOf returns the keyword a pointer into a schema ends at: its last token, or the one
+// before an array index ("/type/0" is in type).
+func keywordOf(ptr string) string {
+	toks, _ := source.SplitPointer(ptr)
+	for i := len(toks) - 1; i >= 0; i-- {
+		if _, err := strconv.Atoi(toks[i]); err != nil {
+			return toks[i]
+		}
+	}
+	return ""
+}
+
+// enumMessage says that value is not one of allowed, the values the meta-schema allows for
+// keyword, and which one was probably meant.
+func enumMessage(keyword, value string, allowed []string) string {
+	what := fmt.Sprintf("not one of the values the meta-schema allows for %s", keyword)
+	if keyword == "type" {
+		what = "not a JSON Schema type"
+	}
+	set := map[string]bool{}
+	for _, a := range allowed {
+		set[a] = true
+	}
+	if s := closest(value, set); s != "" {
+		return fmt.Sprintf("%s is %s; did you mean %s?", quoted(value), what, quoted(s))
+	}
+	qs := make([]string, len(allowed))
+	for i, a := range allowed {
+		qs[i] = quoted(a)
+	}
+	return fmt.Sprintf("%s is %s (%s)", quoted(value), what, strings.Join(qs, ", "))
+}
+
+// metaEnum returns the string values of the enum at a built-in meta-schema's keyword
+// location (an absolute URI whose fragment is a JSON Pointer), or nil.
+func metaEnum(loc string) []string {
+	base, frag, ok := strings.Cut(loc, "#")
+	if !ok {
+		return nil
+	}
+	doc, _, err := (&schema.Loader{}).Load(base) // the built-in meta-schemas only: no files
+	if err != nil {
+		return nil
+	}
+	v, ok := doc.Root.Pointer(frag)
+	if !ok || v.Kind() != source.Array {
+		return nil
+	}
+	var out []string
+	for _, x := range v.Items() {
+		if x.Kind() == source.String {
+			out = append(out, x.Str())
+		}
+	}
+	return out
 }
 
 func checkUnknownLocalRef(c *checker, n *node) {

@@ -243,3 +243,55 @@ func TestDuplicateKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestNewcomerHints: a value misspelt where the meta-schema allows a fixed set (the types,
+// in every draft, alone or in an array, at any depth) is said as such, with the value meant,
+// instead of "does not match any of the alternatives of anyOf"; so are a misspelt format and
+// a misspelt draft URI in $schema.
+func TestNewcomerHints(t *testing.T) {
+	tests := []struct {
+		name, text, rule, ptr, want string
+	}{
+		{"type", `{"type": "strng"}`, "invalid-schema", "/type",
+			`"strng" is not a JSON Schema type; did you mean "string"?`},
+		{"type in an array", `{"type": ["null", "strng"]}`, "invalid-schema", "/type/1",
+			`"strng" is not a JSON Schema type; did you mean "string"?`},
+		{"nested type, draft 2019-09", `{"$schema": "https://json-schema.org/draft/2019-09/schema", "properties": {"a": {"type": "integr"}}}`,
+			"invalid-schema", "/properties/a/type", `"integr" is not a JSON Schema type; did you mean "integer"?`},
+		{"draft 4", `{"$schema": "http://json-schema.org/draft-04/schema#", "items": {"type": "Number"}}`, "invalid-schema", "/items/type",
+			`"Number" is not a JSON Schema type; did you mean "number"?`},
+		{"draft 7, case", `{"$schema": "http://json-schema.org/draft-07/schema#", "type": "bool"}`, "invalid-schema", "/type",
+			`"bool" is not a JSON Schema type ("array", "boolean", "integer", "null", "number", "object", "string")`},
+		{"format", `{"$schema": "https://json-schema.org/draft/2020-12/schema", "format": "emial"}`, "unknown-format", "/format",
+			`format "emial" is not defined by 2020-12; did you mean "email"?`},
+		{"draft URI", `{"$schema": "http://json-schema.org/draft-07/shema#", "type": "string"}`, "invalid-schema", "/$schema",
+			`unknown $schema "http://json-schema.org/draft-07/shema#": did you mean "http://json-schema.org/draft-07/schema#"? It is not a supported draft (4, 6, 7, 2019-09, 2020-12) and not a meta-schema that can be resolved offline`},
+		{"draft URI, https", `{"$schema": "https://json-schema.org/draft/2020-12/schemas"}`, "invalid-schema", "/$schema",
+			`unknown $schema "https://json-schema.org/draft/2020-12/schemas": did you mean "https://json-schema.org/draft/2020-12/schema"? It is not a supported draft (4, 6, 7, 2019-09, 2020-12) and not a meta-schema that can be resolved offline`},
+		{"another violation stays as it was", `{"type": ["string", "string"]}`, "invalid-schema", "/type",
+			"not valid against the meta-schema: value does not match any of the 2 alternatives of anyOf"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := lintOne(t, "s.json", tt.text, nil)
+			var got []string
+			for _, f := range res.Findings {
+				if f.Rule == tt.rule {
+					got = append(got, f.Pointer+": "+f.Message)
+				}
+			}
+			if want := tt.ptr + ": " + tt.want; len(got) != 1 || got[0] != want {
+				t.Errorf("%s findings %q, want exactly\n  %s", tt.rule, got, want)
+			}
+		})
+	}
+	if got := keywordOf("/properties/0/type/2"); got != "type" {
+		t.Errorf("keywordOf: %q", got)
+	}
+	if got := enumMessage("in", "qurey", []string{"query", "path"}); got != `"qurey" is not one of the values the meta-schema allows for in; did you mean "query"?` {
+		t.Errorf("enumMessage: %s", got)
+	}
+	if metaEnum("no-fragment") != nil || metaEnum("https://example.com/x#/enum") != nil || metaEnum("https://json-schema.org/draft/2020-12/meta/validation#/properties") != nil {
+		t.Error("metaEnum answers where there is no built-in enum")
+	}
+}

@@ -318,7 +318,11 @@ func (c *Compiler) dialectOf(metaURI, base string) (*Draft, map[string]bool, err
 	src, _, err := c.loader.Load(u)
 	if err != nil {
 		if errors.Is(err, ErrUnresolved) {
-			return nil, nil, fmt.Errorf("unknown $schema %q: not a supported draft (4, 6, 7, 2019-09, 2020-12) and not a meta-schema that can be resolved offline", metaURI)
+			near, hint := nearMeta(metaURI), ""
+			if near == "" {
+				hint = fetchMetaHint(u)
+			}
+			return nil, nil, fmt.Errorf("unknown $schema %q: %snot a supported draft (4, 6, 7, 2019-09, 2020-12) and not a meta-schema that can be resolved offline%s", metaURI, near, hint)
 		}
 		return nil, nil, fmt.Errorf("$schema %q: %v", metaURI, err)
 	}

@@ -2,6 +2,8 @@ package schema
 
 import (
 	"embed"
+	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -81,6 +83,60 @@ func draftOfMeta(u string) *Draft {
 		}
 	}
 	return nil
+}
+
+// nearMeta suggests the meta-schema URI of a draft that u is a misspelling of ("did you
+// mean ...? "), by edit distance, or "".
+func nearMeta(u string) string {
+	best, bestD := "", 4 // a few typos, never a different draft (draft-06 vs draft-07 is 1 apart, but both are known)
+	for _, d := range append(slices.Clone(Drafts), OpenAPI30) {
+		plain := strings.TrimSuffix(d.URL, "#")
+		for _, cand := range []string{plain, plain + "#", strings.Replace(plain, "http://", "https://", 1)} {
+			if dd := editDistance(u, cand, bestD); dd < bestD {
+				best, bestD = cand, dd
+			}
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("did you mean %q? It is ", best)
+}
+
+// fetchMetaHint says how to use a custom remote meta-schema: pin it with jstk fetch.
+func fetchMetaHint(u string) string {
+	if !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
+		return ""
+	}
+	return `; if it is a custom meta-schema, pin it in jstk.lock with "jstk fetch" run at the workspace root, or map it with --resolve`
+}
+
+// editDistance is the Levenshtein distance of a and b, or bound when it is bound or more.
+func editDistance(a, b string, bound int) int {
+	if d := len(a) - len(b); d >= bound || -d >= bound {
+		return bound
+	}
+	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		low := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			low = min(low, cur[j])
+		}
+		if low >= bound {
+			return bound
+		}
+		prev, cur = cur, prev
+	}
+	return min(prev[len(b)], bound)
 }
 
 // vocabURL is the URI of one of a draft's vocabularies.

@@ -264,7 +264,41 @@ func (l *Loader) LoadFrom(uri string, from *Referrer) (*source.Document, string,
 	}
 	return nil, "", fmt.Errorf("%w %q: no resolve mapping covers it, it is not a built-in meta-schema, "+
 		"and no file of the workspace has this $id%s; map it with --resolve %s=PATH or in jstk.json "+
-		`{"resolve": {"%s": "PATH"}}`, ErrUnresolved, uri, tried, uri, uri)
+		`{"resolve": {"%s": "PATH"}}%s`, ErrUnresolved, uri, tried, uri, uri, fetchHint(uri))
+}
+
+// fetchHint is what the unresolved message adds for an http(s) URI: the one command that
+// downloads it and pins it in jstk.lock, after which every command finds it offline.
+func fetchHint(uri string) string {
+	if !strings.HasPrefix(uri, "https://") && !strings.HasPrefix(uri, "http://") {
+		return ""
+	}
+	insecure := ""
+	if strings.HasPrefix(uri, "http://") {
+		insecure = " --insecure-http"
+	}
+	return fmt.Sprintf(`, or download it and pin it in jstk.lock with "jstk fetch%s" run at the workspace root`, insecure)
+}
+
+// Offline reports whether uri (an absolute URI without fragment) is answered without the
+// network by what comes before the files: the resolve map, the built-in meta-schemas or
+// one of the Remotes, and names which ("resolve map", "built-in meta-schema", or the
+// remote's name for the document). jstk fetch asks it to download only what nothing else
+// holds.
+func (l *Loader) Offline(uri string) (string, bool) {
+	uri = strings.TrimSuffix(uri, "#")
+	if metaPath(uri) != "" {
+		return "built-in meta-schema", true
+	}
+	if _, ok := l.fromMap(uri); ok {
+		return "resolve map", true
+	}
+	for _, r := range l.Remotes {
+		if _, name, ok, err := r.Open(uri); ok && err == nil {
+			return name, true
+		}
+	}
+	return "", false
 }
 
 // Beside returns the file a URI stands for next to the referring document's file: the
