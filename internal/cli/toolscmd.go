@@ -233,6 +233,7 @@ func runToolCall(ctx context.Context, args []string, st Streams) int {
 		resolve[u] = p
 	}
 	env := &tools.Env{FS: fsys, Resolve: resolve, Config: cfg, Limits: g.limits()}
+	g.setStore(env, cfg, fsys)
 	addLockRemote(env, fsys, ".") // last: after any store entry
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
