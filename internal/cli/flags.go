@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"reflect"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -425,8 +424,8 @@ func (c *command) argName(name string) string {
 
 // backquoted matches a name in backquotes, and camelCase a word with an inner capital.
 var (
-	backquoted = regexp.MustCompile("`([A-Za-z][A-Za-z0-9]*)`")
-	camelCase  = regexp.MustCompile(`(^|[^\w.$-])([a-z]+[A-Z][A-Za-z0-9]*)\b`)
+	backquoted = &lazyRegexp{expr: "`([A-Za-z][A-Za-z0-9]*)`"}
+	camelCase  = &lazyRegexp{expr: `(^|[^\w.$-])([a-z]+[A-Z][A-Za-z0-9]*)\b`}
 )
 
 // speak turns a text written for the descriptor table (a description, an argument's desc)
@@ -440,14 +439,14 @@ func (c *command) speak(s string) string {
 			known[name] = true
 		}
 	}
-	s = backquoted.ReplaceAllStringFunc(s, func(m string) string {
+	s = backquoted.get().ReplaceAllStringFunc(s, func(m string) string {
 		if name := m[1 : len(m)-1]; known[name] {
 			return c.argName(name)
 		}
 		return m
 	})
-	return camelCase.ReplaceAllStringFunc(s, func(m string) string {
-		sub := camelCase.FindStringSubmatch(m)
+	return camelCase.get().ReplaceAllStringFunc(s, func(m string) string {
+		sub := camelCase.get().FindStringSubmatch(m)
 		if known[sub[2]] {
 			return sub[1] + c.argName(sub[2]) // not a member of something else (lint.failOn)
 		}
