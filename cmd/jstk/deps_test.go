@@ -121,6 +121,9 @@ var layering = []floor{
 		// coverage runs the tests of schematest and measures their traces; schematest's
 		// findings are validate's errors (one shape for "this value fails the schema").
 		also: map[string][]string{"internal/coverage": {"internal/schematest"}, "internal/schematest": {"internal/validate"}}},
+	{name: "library", owns: "the public Go API (package jsonschema): compile and validate with the engine's code, nothing of internal/ in its signatures",
+		pkgs: []string{"jsonschema"},
+		may:  []string{"base", "schema", "internal/validate"}},
 	{name: "protocol", owns: "the MCP protocol core: messages in, messages out, no engine, no I/O",
 		pkgs: []string{"internal/mcp"},
 		may:  []string{"internal/panics"}},
