@@ -10,9 +10,10 @@
 // the order jstk itself follows, so that nothing the caller did not name can shadow a
 // document:
 //
-//  1. the documents the compiler already has: the schema being compiled and its embedded
-//     $ids, then Options.Resources (in-memory documents by URI);
-//  2. Options.Resolve, which maps a URI (or a prefix ending in "/") to a file of the files;
+//  1. the documents the compiler already has: the schema being compiled, its embedded $ids,
+//     and the documents already loaded;
+//  2. Options.Resources (in-memory documents by URI, compiled only when reached), then
+//     Options.Resolve, which maps a URI (or a prefix ending in "/") to a file of the files;
 //  3. the built-in meta-schemas of every draft, which nothing can override;
 //  4. a file: a relative reference is looked for next to the referring file.
 //

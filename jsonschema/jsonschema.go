@@ -43,7 +43,8 @@ type Options struct {
 	// AssertContent makes contentEncoding and contentMediaType assertions.
 	AssertContent bool
 	// Resources are in-memory schema documents by absolute URI (without fragment), found
-	// by $ref before any other source.
+	// by $ref and $schema before the Resolve map and every other source. Each is parsed and
+	// compiled only when something refers to it.
 	Resources map[string][]byte
 	// Resolve maps a URI, or a URI prefix ending in "/", to a file name of the files.
 	Resolve map[string]string
@@ -137,18 +138,9 @@ func compiler(opts *Options, fsys workspace.FS) (*schema.Compiler, *source.Limit
 		}
 		so.Draft = d
 	}
-	so.Loader = &schema.Loader{FS: fsys, Resolve: opts.Resolve, Limits: lim}
-	c := schema.NewCompiler(so)
-	for uri, data := range opts.Resources {
-		doc, err := schema.ParseDocument(uri, data, lim)
-		if err != nil {
-			return nil, nil, schemaError(uri, err)
-		}
-		if err := c.AddDocument(uri, doc); err != nil {
-			return nil, nil, schemaError(uri, err)
-		}
-	}
-	return c, lim, nil
+	files, resolve := withResources(fsys, opts.Resolve, opts.Resources)
+	so.Loader = &schema.Loader{FS: files, Resolve: resolve, Limits: lim}
+	return schema.NewCompiler(so), lim, nil
 }
 
 func schemaError(uri string, err error) error {

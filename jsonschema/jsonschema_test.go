@@ -33,8 +33,8 @@ func TestCompileErrors(t *testing.T) {
 		{"meta-schema", `{"type": 12}`, nil, "type"},
 		{"unresolved", `{"$ref": "other.json"}`, nil, "other.json"},
 		{"bad draft", `{}`, &Options{Draft: "draft-99"}, "unknown draft"},
-		{"bad resource", `{}`, &Options{Resources: map[string][]byte{"https://x.test/a.json": []byte(`{`)}}, ""},
-		{"invalid resource", `{}`, &Options{Resources: map[string][]byte{"https://x.test/a.json": []byte(`{"minimum": "x"}`)}}, ""},
+		{"bad resource", `{"$ref": "https://x.test/a.json"}`, &Options{Resources: map[string][]byte{"https://x.test/a.json": []byte(`{`)}}, "a.json"},
+		{"invalid resource", `{"$ref": "https://x.test/a.json#"}`, &Options{Resources: map[string][]byte{"https://x.test/a.json": []byte(`{"minimum": "x"}`)}}, "minimum"},
 		{"too deep", `[[[[[[]]]]]]`, &Options{MaxDocumentDepth: 3}, ""},
 	}
 	for _, c := range cases {
@@ -213,5 +213,57 @@ func TestCompileFS(t *testing.T) {
 	}
 	if f.clean("/") != "." {
 		t.Error(f.clean("/"))
+	}
+}
+
+func TestResources(t *testing.T) {
+	res := map[string][]byte{
+		"https://x.test/meta.json": []byte(`{"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://x.test/meta.json",
+			"$vocabulary": {"https://json-schema.org/draft/2020-12/vocab/core": true, "https://json-schema.org/draft/2020-12/vocab/applicator": true},
+			"$dynamicAnchor": "meta"}`),
+		"tag:x.test,2024:int":        []byte(`{"type": "integer"}`),
+		"https://x.test/unused.json": []byte(`{ not json`),
+	}
+	// A custom meta-schema without the validation vocabulary: "minimum" is not applied.
+	s, err := Compile(bg, "", []byte(`{"$schema": "https://x.test/meta.json", "minimum": 5, "properties": {"n": {"$ref": "tag:x.test,2024:int"}}}`),
+		&Options{Resources: res})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := s.Valid(bg, 1); !ok {
+		t.Error("minimum applied without the validation vocabulary")
+	}
+	if ok, _ := s.Valid(bg, map[string]any{"n": "x"}); ok {
+		t.Error("the tag: resource was not applied")
+	}
+	// Resources over files: a file next to the schema is still found.
+	fsys := fstest.MapFS{"a.json": {Data: []byte(`{"allOf": [{"$ref": "b.json"}, {"$ref": "tag:x.test,2024:int"}]}`)}, "b.json": {Data: []byte(`{"minimum": 2}`)}}
+	s, err = CompileFS(bg, fsys, "a.json", &Options{Resources: res})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := s.Valid(bg, 1); ok {
+		t.Error("b.json was not applied")
+	}
+	o := &overlay{files: map[string][]byte{"r.json": nil}}
+	if _, err := o.Open("x"); err == nil {
+		t.Error("Open of a missing name")
+	}
+	if _, err := o.Stat("x"); err == nil {
+		t.Error("Stat of a missing name")
+	}
+	if _, err := o.ReadDir("."); err == nil {
+		t.Error("ReadDir without files")
+	}
+	if _, ok := o.Rel("/x"); ok {
+		t.Error("Rel of a missing name")
+	}
+	fi, _ := o.Stat("r.json")
+	if fi.Name() != "r.json" || fi.IsDir() || fi.Mode() != 0o444 || !fi.ModTime().IsZero() || fi.Sys() != nil || fi.Size() != 0 {
+		t.Errorf("%+v", fi)
+	}
+	o.base = ioFS{fsys}
+	if _, err := o.ReadDir("."); err != nil {
+		t.Error(err)
 	}
 }
