@@ -100,8 +100,10 @@ type floor struct {
 // A package that no floor names fails TestLayering: a new package starts by taking its
 // place here.
 var layering = []floor{
-	{name: "base", owns: "files, documents with positions, diagnostics, panics across goroutines; no JSON Schema",
-		pkgs: []string{"internal/workspace", "internal/source", "internal/diag", "internal/panics"}},
+	{name: "base", owns: "files, documents with positions, diagnostics, panics across goroutines, committed files; no JSON Schema",
+		pkgs: []string{"internal/workspace", "internal/source", "internal/diag", "internal/panics", "internal/gitread"},
+		// gitread reads a repository's object store through the workspace's files.
+		also: map[string][]string{"internal/gitread": {"internal/workspace"}}},
 	{name: "schema", owns: "JSON Schema itself: drafts, the keyword model, loading, $ref, compiling, evaluating",
 		pkgs: []string{"internal/schema"},
 		may:  []string{"base"},
@@ -114,10 +116,15 @@ var layering = []floor{
 	{name: "holders", owns: "documents that hold schemas (OpenAPI, AsyncAPI)",
 		pkgs: []string{"internal/openapi"},
 		may:  []string{"base", "schema"}},
+	{name: "association", owns: "which schema applies to a file and why; the offline SchemaStore it matches with",
+		pkgs: []string{"internal/assoc", "internal/store"},
+		may:  []string{"base", "schema"},
+		// the store is a catalog of the association's kind.
+		also: map[string][]string{"internal/store": {"internal/assoc"}}},
 	{name: "engines", owns: "one capability each, over compiled schemas; no engine imports another but as also says",
 		pkgs: []string{"internal/validate", "internal/lint", "internal/diff", "internal/bundle", "internal/infer",
 			"internal/sample", "internal/coverage", "internal/schematest", "internal/catalog"},
-		may: []string{"base", "schema", "holders"},
+		may: []string{"base", "schema", "holders", "internal/assoc"},
 		// coverage runs the tests of schematest and measures their traces; schematest's
 		// findings are validate's errors (one shape for "this value fails the schema").
 		also: map[string][]string{"internal/coverage": {"internal/schematest"}, "internal/schematest": {"internal/validate"}}},
@@ -129,7 +136,13 @@ var layering = []floor{
 		may:  []string{"internal/panics"}},
 	{name: "table", owns: "THE descriptor table and its adapters to the engines and to MCP",
 		pkgs: []string{"internal/tools"},
-		may:  []string{"base", "schema", "pins", "holders", "engines", "protocol"}},
+		may:  []string{"base", "schema", "pins", "holders", "association", "engines", "protocol"}},
+	// The language server runs the descriptors of the table (validate and lint exactly as
+	// the CLI runs them, with its loading of schemas and jstk.json) and reads the keyword
+	// model for hover and completion; it has no streams of its own.
+	{name: "editor", owns: "the language server: LSP messages in, messages out, over the table's engines",
+		pkgs: []string{"internal/lsp"},
+		may:  []string{"base", "schema", "holders", "association", "engines", "table"}},
 	{name: "artefacts", owns: "what is published about jstk, generated from the table",
 		pkgs: []string{"internal/manifest"},
 		may:  []string{"base", "protocol", "table"}},
@@ -139,9 +152,9 @@ var layering = []floor{
 	{name: "network", owns: "jstk fetch's downloads: the one package besides internal/cli that may use the network, imported by internal/cli only",
 		pkgs: []string{"internal/fetch"},
 		may:  []string{"base", "schema", "pins"}},
-	{name: "surface", owns: "the command line and the stdio loop of jstk mcp; the only package with the process's streams",
+	{name: "surface", owns: "the command line and the stdio loops of jstk mcp and jstk lsp; the only package with the process's streams",
 		pkgs: []string{"internal/cli"},
-		may:  []string{"base", "schema", "pins", "holders", "engines", "protocol", "table", "artefacts", "network"}},
+		may:  []string{"base", "schema", "pins", "holders", "association", "engines", "protocol", "table", "editor", "artefacts", "network"}},
 	{name: "test helpers", owns: "reference corpora, golden files, OpenAPI fixtures: for tests and dev scripts only",
 		pkgs: []string{"internal/corpora", "internal/golden", "internal/openapi/fixture"},
 		may:  []string{"base"}},
@@ -157,6 +170,9 @@ var layering = []floor{
 	{name: "release program", owns: "builds the release archives",
 		pkgs: []string{"cmd/release"},
 		may:  []string{"artefacts", "release"}},
+	{name: "store generator", owns: "packs a SchemaStore snapshot into the file jstk embeds",
+		pkgs: []string{"cmd/storegen"},
+		may:  []string{"base", "association"}},
 	{name: "outside programs", owns: "an MCP client as anyone writes one, and dev scripts; nothing of the engines",
 		pkgs: []string{"examples/mcp-client", "scripts/oasdiff-compare"},
 		may:  []string{"internal/openapi/fixture"}},

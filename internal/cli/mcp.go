@@ -136,6 +136,7 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 	env := &tools.Env{FS: fsys, Resolve: cfg.Resolve, Config: cfg, Cache: tools.NewSchemaCache(64),
 		Index: tools.NewIndex(fsys, []string{"."}, g.limits()), Limits: g.limits(),
 		Timeout: g.timeout, RegexBudget: g.regexBudget, MaxResultBytes: *maxResult}
+	g.setStore(env, cfg, fsys)
 	addLockRemote(env, fsys, ".") // last: after any store entry
 	local := tools.NewProvider(env, selected)
 	if worker {

@@ -45,6 +45,11 @@ func (v jsonValue) MarshalJSON() ([]byte, error) {
 // PathDoc is a Doc naming a file.
 func PathDoc(p string) Doc { return Doc{Path: p} }
 
+// empty reports a document argument that was not given.
+func (d Doc) empty() bool {
+	return d.Path == "" && len(d.Value) == 0 && d.Text == "" && d.Pointer == ""
+}
+
 // check reports a Doc that does not give exactly one of its fields.
 func (d Doc) check(env *Env, arg string) error {
 	n := 0
