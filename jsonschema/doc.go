@@ -15,7 +15,8 @@
 //  2. Options.Resources (in-memory documents by URI, compiled only when reached), then
 //     Options.Resolve, which maps a URI (or a prefix ending in "/") to a file of the files;
 //  3. the built-in meta-schemas of every draft, which nothing can override;
-//  4. a file: a relative reference is looked for next to the referring file.
+//  4. for a SchemaStore URL, the offline SchemaStore (Options.SchemaStore);
+//  5. a file: a relative reference is looked for next to the referring file.
 //
 // The files are those of Options.FS (CompileFS: the fs.FS given; CompileFile: the
 // directory of the file, and nothing outside it). Compile alone reads no file at all. No

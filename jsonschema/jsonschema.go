@@ -13,6 +13,7 @@ import (
 
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
+	"github.com/jstk-dev/jstk/internal/store"
 	"github.com/jstk-dev/jstk/internal/validate"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
@@ -48,6 +49,12 @@ type Options struct {
 	Resources map[string][]byte
 	// Resolve maps a URI, or a URI prefix ending in "/", to a file name of the files.
 	Resolve map[string]string
+	// SchemaStore is a SchemaStore snapshot directory (its repository's layout) or a file
+	// packed by jstk's cmd/storegen: references to https://json.schemastore.org/X.json (and
+	// www.schemastore.org) resolve to its copies, offline, after Resources and Resolve.
+	// "" uses the copy built into the program, when it was built with one (jstk's release
+	// binaries are; a program importing this package is not unless it embeds one).
+	SchemaStore string
 	// RegexTimeout bounds one pattern match (0: jstk's default, 2s).
 	RegexTimeout time.Duration
 	// RegexBudget bounds the time all pattern matches of one Validate call may take
@@ -139,7 +146,11 @@ func compiler(opts *Options, fsys workspace.FS) (*schema.Compiler, *source.Limit
 		so.Draft = d
 	}
 	files, resolve := withResources(fsys, opts.Resolve, opts.Resources)
-	so.Loader = &schema.Loader{FS: files, Resolve: resolve, Limits: lim}
+	st := store.Embedded()
+	if opts.SchemaStore != "" {
+		st = store.Open(workspace.OS(), opts.SchemaStore)
+	}
+	so.Loader = &schema.Loader{FS: files, Resolve: resolve, Limits: lim, Remotes: []schema.Remote{st}}
 	return schema.NewCompiler(so), lim, nil
 }
 

@@ -10,6 +10,9 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/jstk-dev/jstk/internal/corpora"
+	"github.com/jstk-dev/jstk/internal/store"
 )
 
 var bg = context.Background()
@@ -265,5 +268,29 @@ func TestResources(t *testing.T) {
 	o.base = ioFS{fsys}
 	if _, err := o.ReadDir("."); err != nil {
 		t.Error(err)
+	}
+}
+
+func TestSchemaStore(t *testing.T) {
+	dir := corpora.Dir(t, "schemastore-dev")
+	schema := []byte(`{"$ref": "https://json.schemastore.org/prettierrc.json"}`)
+	s, err := Compile(bg, "", schema, &Options{SchemaStore: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := s.Valid(bg, map[string]any{"tabWidth": "four"}); ok || err != nil {
+		t.Errorf("tabWidth: \"four\" is valid (%v)", err)
+	}
+	if ok, _ := s.Valid(bg, map[string]any{"tabWidth": 4}); !ok {
+		t.Error("tabWidth: 4 is invalid")
+	}
+	// Without a store (unless this test binary was built with one), the URL is not resolved.
+	if _, _, builtIn, _ := store.Embedded().Open("https://json.schemastore.org/prettierrc.json"); builtIn {
+		t.Log("a store is built in: the case without one is not checked")
+	} else if _, err := Compile(bg, "", schema, nil); err == nil || !strings.Contains(err.Error(), "prettierrc.json") {
+		t.Errorf("without a store: %v", err)
+	}
+	if _, err := Compile(bg, "", schema, &Options{SchemaStore: filepath.Join(t.TempDir(), "none")}); err == nil || !strings.Contains(err.Error(), "none") {
+		t.Errorf("a missing store: %v", err)
 	}
 }

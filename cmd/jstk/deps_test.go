@@ -130,7 +130,7 @@ var layering = []floor{
 		also: map[string][]string{"internal/coverage": {"internal/schematest"}, "internal/schematest": {"internal/validate"}}},
 	{name: "library", owns: "the public Go API (package jsonschema): compile and validate with the engine's code, nothing of internal/ in its signatures",
 		pkgs: []string{"jsonschema"},
-		may:  []string{"base", "schema", "internal/validate"}},
+		may:  []string{"base", "schema", "internal/store", "internal/validate"}},
 	{name: "protocol", owns: "the MCP protocol core: messages in, messages out, no engine, no I/O",
 		pkgs: []string{"internal/mcp"},
 		may:  []string{"internal/panics"}},
