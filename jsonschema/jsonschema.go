@@ -119,6 +119,7 @@ type SchemaError struct {
 	err     error
 }
 
+// Error returns the message, which names the schema and the place.
 func (e *SchemaError) Error() string { return e.Message }
 
 // Unwrap returns the underlying error.
@@ -170,7 +171,7 @@ func schemaError(uri string, err error) error {
 	return se
 }
 
-// Compile compiles a schema document (JSON, or YAML) given as bytes, retrieved from uri,
+// Compile compiles a JSON schema document given as bytes, retrieved from uri,
 // the absolute URI its relative references resolve against ("" for a placeholder). It
 // reads no file: references resolve to Options.Resources and the built-in meta-schemas.
 func Compile(ctx context.Context, uri string, data []byte, opts *Options) (*Schema, error) {
@@ -325,6 +326,7 @@ type SyntaxError struct {
 	Message      string // what is wrong
 }
 
+// Error returns the message, which names the line and column.
 func (e *SyntaxError) Error() string { return e.Message }
 
 func convert(in []validate.Error) []Error {
