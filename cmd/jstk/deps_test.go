@@ -123,11 +123,15 @@ var layering = []floor{
 		also: map[string][]string{"internal/store": {"internal/assoc"}}},
 	{name: "engines", owns: "one capability each, over compiled schemas; no engine imports another but as also says",
 		pkgs: []string{"internal/validate", "internal/lint", "internal/diff", "internal/bundle", "internal/infer",
-			"internal/sample", "internal/coverage", "internal/schematest", "internal/catalog"},
+			"internal/sample", "internal/coverage", "internal/schematest", "internal/catalog",
+			"internal/diff/pattern", "internal/diff/document"},
 		may: []string{"base", "schema", "holders", "internal/assoc"},
 		// coverage runs the tests of schematest and measures their traces; schematest's
 		// findings are validate's errors (one shape for "this value fails the schema").
-		also: map[string][]string{"internal/coverage": {"internal/schematest"}, "internal/schematest": {"internal/validate"}}},
+		// diff's rooms are packages of diff's own, imported one way: pattern (the automata
+		// and their solver) by diff, diff by document (two OpenAPI or AsyncAPI documents).
+		also: map[string][]string{"internal/coverage": {"internal/schematest"}, "internal/schematest": {"internal/validate"},
+			"internal/diff": {"internal/diff/pattern"}, "internal/diff/document": {"internal/diff"}}},
 	{name: "library", owns: "the public Go API (package jsonschema): compile and validate with the engine's code, nothing of internal/ in its signatures",
 		pkgs: []string{"jsonschema"},
 		may:  []string{"base", "schema", "internal/store", "internal/validate"}},

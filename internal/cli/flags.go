@@ -458,7 +458,7 @@ func (c *command) speak(s string) string {
 // help prints the command's usage, generated from its descriptor.
 func (c *command) help(w io.Writer) {
 	fmt.Fprintf(w, "Usage: jstk %s %s\n\n%s.\n\n", c.d.Name, c.d.Usage, capitalize(c.d.Summary))
-	fmt.Fprintf(w, "%s\n\nFlags:\n", wrap(c.speak(c.d.Description), 96))
+	fmt.Fprintf(w, "%s\n\nFlags:\n", wrapIndent(c.speak(c.d.Help), 96, "\n")) // the person's words; Description is the model's
 	for _, f := range c.flags {
 		arg := ""
 		switch {
@@ -528,7 +528,12 @@ func capitalize(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-func wrap(s string, width int) string {
+// wrap cuts s into lines of at most width columns, the lines after the first indented
+// under a flag's name.
+func wrap(s string, width int) string { return wrapIndent(s, width, "\n      ") }
+
+// wrapIndent cuts s into lines of at most width columns, joined by sep.
+func wrapIndent(s string, width int, sep string) string {
 	var lines []string
 	line := ""
 	for _, w := range strings.Fields(s) {
@@ -544,5 +549,5 @@ func wrap(s string, width int) string {
 	if line != "" {
 		lines = append(lines, line)
 	}
-	return strings.Join(lines, "\n      ")
+	return strings.Join(lines, sep)
 }

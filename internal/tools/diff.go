@@ -9,6 +9,7 @@ import (
 
 	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/diff"
+	"github.com/jstk-dev/jstk/internal/diff/document"
 	"github.com/jstk-dev/jstk/internal/openapi"
 	"github.com/jstk-dev/jstk/internal/panics"
 	"github.com/jstk-dev/jstk/internal/schema"
@@ -51,6 +52,7 @@ func init() {
 		Summary:     "tell whether a schema change is breaking, with each change explained and an example that proves it",
 		Usage:       "OLD NEW [flags]",
 		Description: "Answers: is this schema change breaking? Use it instead of comparing schemas by reading them. backward (NEW accepts all OLD accepts) and forward are each compatible (proved), incompatible (with a checked example) or unknown; changes lists the differences. Also for OpenAPI and AsyncAPI.",
+		Help:        "Compares OLD with NEW and gives a verdict in each direction: backward (NEW accepts everything OLD accepts) and forward (the reverse) are each compatible (proved), incompatible (shown by an instance, checked against both) or unknown. Each change is listed and explained. Also compares OpenAPI and AsyncAPI documents, schema by schema.",
 	}, runDiff))
 }
 
@@ -86,7 +88,7 @@ func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diffReport, error) 
 	if in.Offset < 0 || in.Limit < 0 || in.SearchBudget < 0 || in.Seed < 0 {
 		return nil, fmt.Errorf("%s must not be negative", env.args("offset", "limit", "searchBudget", "seed"))
 	}
-	so := SchemaOptions{AssertFormat: in.AssertFormat}
+	so := SchemaOptions{AssertFormat: in.AssertFormat, Ctx: ctx}
 	oa, err := OpenSchemaArg(env, in.Old, "old")
 	if err != nil {
 		return nil, err
@@ -108,7 +110,7 @@ func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diffReport, error) 
 	if oldAPI, newAPI, err := apiPair(env, oa, na, so); err != nil {
 		return nil, err
 	} else if oldAPI != nil {
-		res, err := diff.CompareDocuments(ctx, oldAPI, newAPI, opts)
+		res, err := document.Compare(ctx, oldAPI, newAPI, opts)
 		if err != nil {
 			return nil, err
 		}
