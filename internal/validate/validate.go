@@ -583,14 +583,24 @@ func (p *pipeline) check(name string, line int, doc *source.Document) Instance {
 	return in
 }
 
+// Locate turns the evaluator's errors into validate's: each located in the instance
+// document doc (no line and column when doc is nil) and in its schema. The public library
+// (package jsonschema) reports its errors through it, so that they are located as jstk
+// validate locates them.
+func Locate(errs []schema.Error, doc *source.Document) []Error { return convert(errs, doc) }
+
 // convert locates schema errors in the instance document and its schema.
 func convert(errs []schema.Error, doc *source.Document) []Error {
 	out := make([]Error, len(errs))
 	for i := range errs {
 		e := &errs[i]
-		line, col := doc.Locate(e.InstanceLocation)
-		if aboutName(e) {
+		var line, col int
+		switch {
+		case doc == nil:
+		case aboutName(e):
 			line, col = doc.LocateKey(e.InstanceLocation)
+		default:
+			line, col = doc.Locate(e.InstanceLocation)
 		}
 		out[i] = Error{
 			InstanceLocation:        e.InstanceLocation,
