@@ -108,6 +108,8 @@ var layering = []floor{
 		// The keyword model's contract test (engines_test.go) asks every engine whether it
 		// handles each keyword, with hooks only schema's own tests have.
 		testsMay: []string{"engines"}},
+	{name: "history", owns: "a git repository read in-process: a file at a revision, its history, revision names",
+		pkgs: []string{"internal/gitread"}},
 	{name: "pins", owns: "jstk.lock and the content-addressed cache it pins, read back offline",
 		pkgs: []string{"internal/lockfile"},
 		may:  []string{"base"}},
@@ -126,7 +128,7 @@ var layering = []floor{
 		may:  []string{"internal/panics"}},
 	{name: "table", owns: "THE descriptor table and its adapters to the engines and to MCP",
 		pkgs: []string{"internal/tools"},
-		may:  []string{"base", "schema", "pins", "holders", "engines", "protocol"}},
+		may:  []string{"base", "schema", "history", "pins", "holders", "engines", "protocol"}},
 	{name: "artefacts", owns: "what is published about jstk, generated from the table",
 		pkgs: []string{"internal/manifest"},
 		may:  []string{"base", "protocol", "table"}},

@@ -29,6 +29,11 @@ type Config struct {
 	Resolve map[string]string
 	// Lint is the "lint" block.
 	Lint LintConfig
+	// Compatibility maps glob patterns of schema files (relative to Dir, path.Match
+	// syntax) to the compatibility mode diff checks them in (backward-transitive, ...).
+	Compatibility map[string]string
+	// Dir is the directory of jstk.json, as a name of the FS it was read from.
+	Dir string
 }
 
 // LintConfig is the "lint" block of jstk.json: {"rules": {"<rule|category|all>":
@@ -47,7 +52,7 @@ func LoadConfig(fsys workspace.FS) (*Config, error) { return LoadConfigAt(fsys, 
 // Config. The paths of its resolve map are relative to dir, and are returned as names of
 // fsys.
 func LoadConfigAt(fsys workspace.FS, dir string) (*Config, error) {
-	cfg := &Config{Resolve: map[string]string{}, Lint: LintConfig{Rules: map[string]string{}}}
+	cfg := &Config{Resolve: map[string]string{}, Lint: LintConfig{Rules: map[string]string{}}, Compatibility: map[string]string{}, Dir: dir}
 	if fsys == nil {
 		return cfg, nil
 	}
@@ -95,9 +100,28 @@ func LoadConfigAt(fsys workspace.FS, dir string) (*Config, error) {
 			if err := readLint(doc, file, v, &cfg.Lint); err != nil {
 				return nil, err
 			}
+		case "compatibility":
+			line, col := doc.Position(v.Offset())
+			if v.Kind() != source.Object {
+				return nil, fmt.Errorf("%s:%d:%d: \"compatibility\" must map file patterns to modes (backward, backward-transitive, forward, forward-transitive, full, full-transitive, none)", file, line, col)
+			}
+			for j := 0; j < v.Len(); j++ {
+				pk, mv := v.Member(j)
+				line, col := doc.Position(mv.Offset())
+				if _, err := path.Match(pk.Str(), ""); err != nil {
+					return nil, fmt.Errorf("%s:%d:%d: pattern %q: %v", file, line, col, pk.Str(), err)
+				}
+				if mv.Kind() != source.String {
+					return nil, fmt.Errorf("%s:%d:%d: the mode for %q must be a string", file, line, col, pk.Str())
+				}
+				if _, err := ParseMode(mv.Str()); err != nil {
+					return nil, fmt.Errorf("%s:%d:%d: %v", file, line, col, err)
+				}
+				cfg.Compatibility[pk.Str()] = mv.Str()
+			}
 		default:
 			line, col := doc.Position(k.Offset())
-			return nil, fmt.Errorf("%s:%d:%d: unknown setting %q (known: resolve, lint)", file, line, col, k.Str())
+			return nil, fmt.Errorf("%s:%d:%d: unknown setting %q (known: resolve, lint, compatibility)", file, line, col, k.Str())
 		}
 	}
 	return cfg, nil

@@ -40,6 +40,18 @@ type DiffInput struct {
 	Seed int `json:"seed,omitempty" min:"0" brief:"-" desc:"Seed of the counterexample search, for reproducible examples (default 1)."`
 	// Offset skips changes (paging).
 	Offset int `json:"offset,omitempty" min:"0" brief:"-" desc:"Skip this many changes of the list (for paging through long results)."`
+	// History compares the file with its earlier committed versions.
+	History bool `json:"history,omitempty" brief:"Compare with earlier committed versions" desc:"Compare the one schema FILE (the working tree's, or --rev's) with its earlier committed versions in git, following renames, each resolved as of its own commit: all of them (up to 100), the last --last N, or those since --since REV. --mode decides which must be compatible."`
+	// Rev is the revision of the file compared with its history (default: the working tree).
+	Rev string `json:"rev,omitempty" brief:"The revision of FILE to check (default: the working tree)" desc:"With history or against: the git revision whose version of FILE is the new one (default: the file as it is in the working tree)."`
+	// Against lists revisions to compare with.
+	Against []string `json:"against,omitempty" cli:"flag" brief:"Compare with FILE at these revisions" desc:"Git revisions (branches, tags, commits, HEAD~2; comma-separated or repeated) whose versions of FILE are compared with it, each resolved as of its own commit."`
+	// Last bounds the history to the last N earlier versions.
+	Last int `json:"last,omitempty" min:"0" brief:"Only the last N earlier versions" desc:"With history: only the last N earlier versions (default: up to 100; the report says when that limit applied)."`
+	// Since bounds the history to the versions since a revision.
+	Since string `json:"since,omitempty" brief:"Only versions since this revision or tag" desc:"With history: only the version in effect at this revision or tag and the later ones."`
+	// Mode is the compatibility mode of a history check.
+	Mode string `json:"mode,omitempty" brief:"backward|forward|full[-transitive]|none" desc:"The compatibility mode: backward, forward or full against the latest earlier version only, their -transitive variants against every earlier version, or none; Confluent's names (BACKWARD_TRANSITIVE, ...) are accepted. Default: the mode jstk.json's \"compatibility\" gives the file, else the direction, transitive for a history."`
 	// Limit bounds the changes listed (paging).
 	Limit int `json:"limit,omitempty" min:"0" default:"100" brief:"-" desc:"List at most this many changes (0: the default of the surface; the CLI lists all)."`
 }
@@ -58,13 +70,35 @@ func init() {
 // grouped.
 type diffReport struct {
 	*diff.Result
+	// History is the result of a check against earlier versions (--history, --against),
+	// in place of Result.
+	History *historyReport `json:"history,omitempty"`
 	// Groups sums up the changes of every page by kind, severity and message shape.
 	Groups []diag.Group `json:"groups,omitempty"`
 }
 
 // WriteText prints the human report, then the changes that repeat, grouped.
 func (r *diffReport) WriteText(w io.Writer) error {
+	if r.History != nil {
+		return r.History.WriteText(w)
+	}
 	return withGroups(w, r.Result.WriteText, r.Groups, true)
+}
+
+// ExitCode is 1 when the check failed.
+func (r *diffReport) ExitCode() int {
+	if r.History != nil {
+		return r.History.ExitCode()
+	}
+	return r.Result.ExitCode()
+}
+
+// Diagnostics lists the changes (of a history: the first break of each version).
+func (r *diffReport) Diagnostics() []diag.Diagnostic {
+	if r.History != nil {
+		return r.History.Diagnostics()
+	}
+	return r.Result.Diagnostics()
 }
 
 // grouped groups a result's changes, then cuts its page.
@@ -77,6 +111,58 @@ func grouped(res *diff.Result, offset, limit int) *diffReport {
 }
 
 func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diffReport, error) {
+	history := in.History || len(in.Against) > 0
+	if history && len(in.Schemas) > 0 {
+		if len(in.Schemas) != 1 {
+			return nil, fmt.Errorf("with --history or --against give one schema FILE (got %d)", len(in.Schemas))
+		}
+		in.New = in.Schemas[0]
+	} else if history && in.New.Path == "" && in.Old.Path != "" {
+		in.New = in.Old
+	}
+	if !history && (in.Rev != "" || in.Last != 0 || in.Since != "") {
+		return nil, fmt.Errorf("%s need history (or against)", env.args("rev", "last", "since"))
+	}
+	if in.Last < 0 {
+		return nil, fmt.Errorf("%s must not be negative", env.arg("last"))
+	}
+	if !history && len(in.Schemas) > 0 && len(in.Schemas) == 2 && in.Mode == "" && in.Direction == "" {
+		// a per-schema mode of jstk.json gives the direction of a two-file check
+		if m, ok := configMode(env, in.Schemas[1].Path); ok {
+			if mode, err := ParseMode(m); err == nil {
+				in.Direction = mode.Direction
+				if mode.Direction == "" {
+					in.Check = false
+				}
+			}
+		}
+	}
+	if !history && in.Mode != "" {
+		mode, err := ParseMode(in.Mode)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", env.arg("mode"), err)
+		}
+		in.Direction = mode.Direction
+		if mode.Direction == "" {
+			in.Check = false
+		}
+	}
+	if history {
+		if in.SearchBudget < 0 || in.Seed < 0 {
+			return nil, fmt.Errorf("%s must not be negative", env.args("searchBudget", "seed"))
+		}
+		h, err := runHistory(ctx, env, in, &diff.Options{
+			Direction:           in.Direction,
+			RequiredWithDefault: in.RequiredWithDefault == "compatible",
+			Level:               in.Level,
+			SearchBudget:        time.Duration(in.SearchBudget) * time.Millisecond,
+			Seed:                uint64(in.Seed),
+		})
+		if err != nil {
+			return nil, err
+		}
+		return &diffReport{History: h}, nil
+	}
 	if len(in.Schemas) > 0 {
 		if len(in.Schemas) != 2 {
 			return nil, fmt.Errorf("give exactly two schemas, OLD and NEW (got %d)", len(in.Schemas))
