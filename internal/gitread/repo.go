@@ -173,7 +173,7 @@ func (r *Repo) read(h Hash) (object, error) {
 		return r.readPacked(p, off)
 	}
 	o, err := r.readLoose(h)
-	if errors.Is(err, ErrMissing) && r.isShallow(h) {
+	if r.isShallow(h); errors.Is(err, ErrMissing) && len(r.shallow) > 0 {
 		return o, fmt.Errorf("%w: %s (the repository is a shallow clone; git fetch --unshallow fetches the rest)", ErrMissing, h)
 	}
 	return o, err
@@ -548,6 +548,9 @@ func (r *Repo) Resolve(rev string) (Hash, error) {
 	for steps != "" {
 		op := steps[0]
 		steps = steps[1:]
+		if op != '~' && op != '^' {
+			return Hash{}, fmt.Errorf("revision %q: %q is not a ~N or ^N step", rev, string(op)+steps)
+		}
 		j := 0
 		for j < len(steps) && steps[j] >= '0' && steps[j] <= '9' {
 			j++
