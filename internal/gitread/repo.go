@@ -22,7 +22,7 @@ type Repo struct {
 	// Top is the directory of the working tree ("" for a bare repository).
 	Top string
 	// GitDir is the repository's (or the worktree's) git directory.
-	GitDir string
+	GitDir  string
 	common  string // the common directory (objects, refs)
 	objects string
 
