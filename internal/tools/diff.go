@@ -51,7 +51,7 @@ type DiffInput struct {
 	// Since bounds the history to the versions since a revision.
 	Since string `json:"since,omitempty" brief:"Only versions since this revision or tag" desc:"With history: only the version in effect at this revision or tag and the later ones."`
 	// Mode is the compatibility mode of a history check.
-	Mode string `json:"mode,omitempty" brief:"backward|forward|full[-transitive]|none" desc:"The compatibility mode: backward, forward or full against the latest earlier version only, their -transitive variants against every earlier version, or none; Confluent's names (BACKWARD_TRANSITIVE, ...) are accepted. Default: the mode jstk.json's \"compatibility\" gives the file, else the direction, transitive for a history."`
+	Mode string `json:"mode,omitempty" brief:"backward|forward|full[-transitive]|none" desc:"The compatibility mode: backward, forward or full against the latest earlier version only, their -transitive variants against every earlier version, or none; Confluent's names (BACKWARD_TRANSITIVE, ...) are accepted. Default: the mode jstk.json's \"compatibility\" gives the file, else the direction (non-transitive, as Confluent's default BACKWARD)."`
 	// Limit bounds the changes listed (paging).
 	Limit int `json:"limit,omitempty" min:"0" default:"100" brief:"-" desc:"List at most this many changes (0: the default of the surface; the CLI lists all)."`
 }

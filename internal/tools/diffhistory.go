@@ -109,8 +109,9 @@ type historyVersion struct {
 	Subject  string    `json:"subject,omitempty"`
 	Date     time.Time `json:"date,omitzero"`
 	Path     string    `json:"path"`
-	// Verdict is compatible, incompatible, unknown, "could not compare", or "not checked"
-	// (an older version a non-transitive mode does not check).
+	// Verdict is compatible, incompatible, unknown, "could not compare", "not checked"
+	// (an older version a non-transitive mode does not check) or "absent" (a revision
+	// named that does not have the file).
 	Verdict   string `json:"verdict"`
 	Direction string `json:"direction,omitempty"`
 	// Change is the first breaking change, with its proving instance; More counts the
@@ -165,7 +166,11 @@ func (r *historyReport) WriteText(w io.Writer) error {
 			fmt.Fprintf(w, "      %s\n", v.Error)
 		}
 		if c := v.Change; c != nil {
-			fmt.Fprintf(w, "      %s [%s] at %s\n", c.Message, c.Kind, orRoot(c.NewPointer))
+			at := orRoot(c.NewPointer)
+			if c.New.File != "" && c.New.Line > 0 {
+				at = fmt.Sprintf("%s (%s:%d:%d)", at, c.New.File, c.New.Line, c.New.Column)
+			}
+			fmt.Fprintf(w, "      %s [%s] at %s\n", c.Message, c.Kind, at)
 			if len(v.Example) > 0 {
 				fmt.Fprintf(w, "      proof: %s\n", compactJSON(v.Example))
 			}
@@ -177,6 +182,13 @@ func (r *historyReport) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "%d compared, %d breaking, %d unknown, %d could not compare\n", r.Compared, r.Breaking, r.Unknown, r.CouldNotCompare)
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	if r.check {
+		verdict := "passed"
+		if r.ExitCode() != 0 {
+			verdict = "FAILED"
+		}
+		fmt.Fprintf(w, "check (%s): %s\n", r.Mode, verdict)
 	}
 	return nil
 }
@@ -236,12 +248,10 @@ func runHistory(ctx context.Context, env *Env, in *DiffInput, opts *diff.Options
 		if m, ok := configMode(env, name); ok {
 			modeName = m
 		} else {
+			// Confluent's default: the latest earlier version only
 			modeName = opts.Direction
 			if modeName == "" {
 				modeName = "backward"
-			}
-			if in.History {
-				modeName += "-transitive"
 			}
 		}
 	}
@@ -263,7 +273,6 @@ func runHistory(ctx context.Context, env *Env, in *DiffInput, opts *diff.Options
 	newEnv.Cache = nil
 	newDoc := Doc{Path: name}
 	var start gitread.Hash
-	var newBlob gitread.Hash
 	if in.Rev != "" {
 		if start, err = repo.Resolve(in.Rev); err != nil {
 			return nil, fmt.Errorf("%s: %w", env.arg("rev"), err)
@@ -281,7 +290,7 @@ func runHistory(ctx context.Context, env *Env, in *DiffInput, opts *diff.Options
 		if err != nil {
 			return nil, err
 		}
-		newBlob = gitread.BlobHash(data)
+		_ = data
 	}
 	na, err := OpenSchemaArg(&newEnv, newDoc, "new")
 	if err != nil {
@@ -312,7 +321,7 @@ func runHistory(ctx context.Context, env *Env, in *DiffInput, opts *diff.Options
 				if e, ok, err := repo.Lookup(c.Tree, rel); err != nil {
 					return nil, err
 				} else if !ok || e.IsDir() {
-					hv.v.Verdict, hv.v.Error = "could not compare", fmt.Sprintf("%s has no file %s", rev, rel)
+					hv.v.Verdict, hv.v.Error = "absent", fmt.Sprintf("%s has no file %s (new since then): nothing to compare", rev, rel)
 				} else {
 					hv.blob = e.Hash
 				}
@@ -337,13 +346,16 @@ func runHistory(ctx context.Context, env *Env, in *DiffInput, opts *diff.Options
 		}
 		h, err := repo.History(ctx, start, rel, ho)
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%s: no committed version in %s (a new file has no history to compare with)", name, start.Short())
+			rep.Verdict = "nothing to compare"
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s has no committed version in %s: a new file has no history to compare with", name, start.Short()))
+			rep.Versions = []historyVersion{}
+			return rep, nil
 		}
 		if err != nil {
 			return nil, err
 		}
 		vs := h.Versions
-		if in.Rev != "" || (len(vs) > 0 && vs[0].Blob == newBlob) {
+		if in.Rev != "" {
 			vs = vs[1:] // the version checked itself
 		} else if len(vs) > limit {
 			vs = vs[:limit]
@@ -371,8 +383,7 @@ func runHistory(ctx context.Context, env *Env, in *DiffInput, opts *diff.Options
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if o.v.Verdict != "" {
-			rep.CouldNotCompare++
+		if o.v.Verdict != "" { // absent at that revision
 			continue
 		}
 		if mode.Direction == "" || (!mode.Transitive && i > 0) {
@@ -422,6 +433,8 @@ func runHistory(ctx context.Context, env *Env, in *DiffInput, opts *diff.Options
 	switch {
 	case mode.Direction == "":
 		rep.Verdict = "none"
+	case rep.Compared == 0:
+		rep.Verdict = "nothing to compare"
 	case verdicts[diff.Incompatible]:
 		rep.Verdict = string(diff.Incompatible)
 	case verdicts[diff.Unknown]:
