@@ -304,6 +304,9 @@ func runHistory(ctx context.Context, env *Env, in *DiffInput, opts *diff.Options
 	// the earlier versions
 	var olds []historyIn
 	if len(in.Against) > 0 {
+		if start.IsZero() {
+			start, _ = repo.Resolve("HEAD") // a repository without commits: no rename to follow
+		}
 		for _, a := range in.Against {
 			for _, rev := range strings.Split(a, ",") {
 				if rev = strings.TrimSpace(rev); rev == "" {
@@ -317,11 +320,12 @@ func runHistory(ctx context.Context, env *Env, in *DiffInput, opts *diff.Options
 				if err != nil {
 					return nil, err
 				}
-				hv := historyIn{v: versionOf(rev+" ("+h.Short()+")", c, rel), commit: c}
-				if e, ok, err := repo.Lookup(c.Tree, rel); err != nil {
+				p := renamedAt(ctx, repo, start, h, rel)
+				hv := historyIn{v: versionOf(rev+" ("+h.Short()+")", c, p), commit: c}
+				if e, ok, err := repo.Lookup(c.Tree, p); err != nil {
 					return nil, err
 				} else if !ok || e.IsDir() {
-					hv.v.Verdict, hv.v.Error = "absent", fmt.Sprintf("%s has no file %s (new since then): nothing to compare", rev, rel)
+					hv.v.Verdict, hv.v.Error = "absent", fmt.Sprintf("%s has no file %s (new since then): nothing to compare", rev, p)
 				} else {
 					hv.blob = e.Hash
 				}
@@ -443,6 +447,24 @@ func runHistory(ctx context.Context, env *Env, in *DiffInput, opts *diff.Options
 		rep.Verdict = string(diff.Compatible)
 	}
 	return rep, nil
+}
+
+// renamedAt is the path the file at p in start had in the commit at, following renames
+// along the first-parent history between them; p when at is not on it.
+func renamedAt(ctx context.Context, repo *gitread.Repo, start, at gitread.Hash, p string) string {
+	if start.IsZero() {
+		return p
+	}
+	if c, err := repo.Commit(at); err == nil {
+		if _, ok, _ := repo.Lookup(c.Tree, p); ok {
+			return p
+		}
+	}
+	h, err := repo.History(ctx, start, p, gitread.HistoryOptions{Since: at})
+	if err != nil || len(h.Versions) == 0 {
+		return p
+	}
+	return h.Versions[len(h.Versions)-1].Path
 }
 
 func count(rep *historyReport, seen map[diff.Verdict]bool, v diff.Verdict) {
