@@ -61,7 +61,7 @@ func init() {
 		Name:        "diff",
 		Title:       "Check a schema change",
 		Summary:     "tell whether a schema change is breaking, with each change explained and an example that proves it",
-		Usage:       "OLD NEW [flags]",
+		Usage:       "OLD NEW [flags] | --history FILE | --against REV[,REV...] FILE",
 		Description: "Answers: is this schema change breaking? Use it instead of comparing schemas by reading them. backward (NEW accepts all OLD accepts) and forward are each compatible (proved), incompatible (with a checked example) or unknown; changes lists the differences. Also for OpenAPI and AsyncAPI.",
 	}, runDiff))
 }

@@ -434,6 +434,7 @@ func runHistory(ctx context.Context, env *Env, in *DiffInput, opts *diff.Options
 	for _, o := range olds {
 		rep.Versions = append(rep.Versions, o.v)
 	}
+	fitBudget(rep, env.MaxResultBytes)
 	switch {
 	case mode.Direction == "":
 		rep.Verdict = "none"
@@ -465,6 +466,29 @@ func renamedAt(ctx context.Context, repo *gitread.Repo, start, at gitread.Hash, 
 		return p
 	}
 	return h.Versions[len(h.Versions)-1].Path
+}
+
+// fitBudget keeps the report within budget bytes of JSON (0: no budget): the changes and
+// proofs of the oldest versions are left out first, and a note counts them.
+func fitBudget(rep *historyReport, budget int) {
+	if budget <= 0 {
+		return
+	}
+	size := func() int {
+		b, _ := json.Marshal(rep)
+		return len(b)
+	}
+	cut := 0
+	for i := len(rep.Versions) - 1; i >= 0 && size() > budget; i-- {
+		v := &rep.Versions[i]
+		if v.Change != nil || len(v.Example) > 0 || v.Error != "" {
+			v.Change, v.Example, v.Error = nil, nil, ""
+			cut++
+		}
+	}
+	if cut > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("the changes of %d older version(s) were left out to fit the result budget: --last or --against narrows the history", cut))
+	}
 }
 
 func count(rep *historyReport, seen map[diff.Verdict]bool, v diff.Verdict) {

@@ -135,6 +135,12 @@ func TestHistoryBounds(t *testing.T) {
 	if len(rep.Versions) != 1 || rep.Versions[0].Verdict != "absent" {
 		t.Errorf("--against, a new file:\n%s", text)
 	}
+	// a small result budget: the oldest versions' changes are left out, and counted
+	budgetEnv := &Env{FS: workspace.OS(), MaxResultBytes: 1500}
+	_, rep = runHistoryText(t, budgetEnv, in(DiffInput{History: true, Mode: "full-transitive"}), w.Dir)
+	if len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "result budget") || rep.Versions[2].Error != "" {
+		t.Errorf("budget: %v", rep.Notes)
+	}
 	// the default limit says it applied
 	for i := 0; i < DefaultHistoryLimit+1; i++ {
 		w.Commit("step", map[string]string{"schemas/event.json": `{"title": "` + strings.Repeat("x", i+1) + `"}`})
