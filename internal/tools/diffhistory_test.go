@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -214,6 +215,40 @@ func TestConfigModes(t *testing.T) {
 	for _, m := range []string{"backward", "FORWARD", "full-transitive", "NONE"} {
 		if mode, err := ParseMode(m); err != nil || !strings.EqualFold(strings.ReplaceAll(mode.String(), "-", "_"), strings.ReplaceAll(m, "-", "_")) {
 			t.Errorf("%s: %v %v", m, mode, err)
+		}
+	}
+}
+
+// historySchema is a schema of about 50 KB whose version v widens count's maximum.
+func historySchema(v int) string {
+	var b strings.Builder
+	b.WriteString("{\n  \"type\": \"object\",\n  \"properties\": {\n")
+	for i := 0; i < 480; i++ {
+		fmt.Fprintf(&b, "    \"p%03d\": {\"type\": \"string\", \"maxLength\": %d, \"pattern\": \"^[a-z]{1,%d}$\", \"description\": \"field %d\"},\n", i, 10+i, 5+i%20, i)
+	}
+	fmt.Fprintf(&b, "    \"count\": {\"type\": \"integer\", \"maximum\": %d},\n", 100+v)
+	b.WriteString("    \"end\": {}\n  },\n  \"required\": [\"p000\"]\n}\n")
+	return b.String()
+}
+
+// BenchmarkHistory is jstk diff --history --mode backward-transitive over 100 earlier
+// versions of a 50 KB schema (BENCHMARKS.md).
+func BenchmarkHistory(b *testing.B) {
+	w := gittest.New(b)
+	for v := 0; v < 100; v++ {
+		w.Commit(fmt.Sprintf("v%d", v), map[string]string{"schema.json": historySchema(v)})
+	}
+	w.Write("schema.json", historySchema(100))
+	b.Chdir(w.Dir)
+	b.Logf("schema: %d bytes", len(historySchema(100)))
+	for b.Loop() {
+		env := &Env{FS: workspace.OS()}
+		res, err := runDiff(context.Background(), env, &DiffInput{History: true, Mode: "backward-transitive", Schemas: []Doc{{Path: "schema.json"}}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if h := res.History; h.Compared != 100 || h.Verdict != "compatible" {
+			b.Fatalf("%d compared, %s", h.Compared, h.Verdict)
 		}
 	}
 }
