@@ -87,7 +87,7 @@ func open(top, gitDir string, fi fs.FileInfo) (*Repo, error) {
 		}
 		line := strings.TrimSpace(string(data))
 		if !strings.HasPrefix(line, "gitdir:") {
-			return nil, fmt.Errorf("%s: %w: a .git file without gitdir:", gitDir, ErrCorrupt)
+			return nil, fmt.Errorf("%s: %w: a .git file without a gitdir line", gitDir, ErrCorrupt)
 		}
 		p := strings.TrimSpace(strings.TrimPrefix(line, "gitdir:"))
 		if !filepath.IsAbs(p) {

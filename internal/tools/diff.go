@@ -18,7 +18,7 @@ import (
 // command line they are the two positional arguments OLD NEW.
 type DiffInput struct {
 	// Old is the old schema (MCP).
-	Old Doc `json:"old" cli:"-" role:"schema" brief:"-" desc:"The old version of the schema (the one existing data and readers were written against); FILE#/pointer names one inside a document. Two whole OpenAPI or AsyncAPI documents are compared location by location."`
+	Old Doc `json:"old,omitempty" cli:"-" role:"schema" brief:"-" desc:"The old version of the schema (the one existing data and readers were written against); FILE#/pointer names one inside a document. Two whole OpenAPI or AsyncAPI documents are compared location by location."`
 	// New is the new schema (MCP).
 	New Doc `json:"new" cli:"-" role:"schema" brief:"-" desc:"The new version of the schema."`
 	// Schemas are OLD and NEW as positional arguments (CLI).
@@ -41,17 +41,17 @@ type DiffInput struct {
 	// Offset skips changes (paging).
 	Offset int `json:"offset,omitempty" min:"0" brief:"-" desc:"Skip this many changes of the list (for paging through long results)."`
 	// History compares the file with its earlier committed versions.
-	History bool `json:"history,omitempty" brief:"Compare with earlier committed versions" desc:"Compare the one schema FILE (the working tree's, or --rev's) with its earlier committed versions in git, following renames, each resolved as of its own commit: all of them (up to 100), the last --last N, or those since --since REV. --mode decides which must be compatible."`
+	History bool `json:"history,omitempty" brief:"-" desc:"Compare the one FILE with its earlier committed git versions (renames followed, each resolved as of its commit; at most 100 unless last or since)."`
 	// Rev is the revision of the file compared with its history (default: the working tree).
-	Rev string `json:"rev,omitempty" brief:"The revision of FILE to check (default: the working tree)" desc:"With history or against: the git revision whose version of FILE is the new one (default: the file as it is in the working tree)."`
+	Rev string `json:"rev,omitempty" brief:"-" desc:"The git revision of FILE to check (default: the working tree)."`
 	// Against lists revisions to compare with.
-	Against []string `json:"against,omitempty" cli:"flag" brief:"Compare with FILE at these revisions" desc:"Git revisions (branches, tags, commits, HEAD~2; comma-separated or repeated) whose versions of FILE are compared with it, each resolved as of its own commit."`
+	Against []string `json:"against,omitempty" cli:"flag" brief:"-" desc:"Git revisions (comma-separated or repeated) to compare FILE with."`
 	// Last bounds the history to the last N earlier versions.
-	Last int `json:"last,omitempty" min:"0" brief:"Only the last N earlier versions" desc:"With history: only the last N earlier versions (default: up to 100; the report says when that limit applied)."`
+	Last int `json:"last,omitempty" min:"0" brief:"-" desc:"With history: only the last N earlier versions."`
 	// Since bounds the history to the versions since a revision.
-	Since string `json:"since,omitempty" brief:"Only versions since this revision or tag" desc:"With history: only the version in effect at this revision or tag and the later ones."`
+	Since string `json:"since,omitempty" brief:"-" desc:"With history: only the versions since this revision or tag."`
 	// Mode is the compatibility mode of a history check.
-	Mode string `json:"mode,omitempty" brief:"backward|forward|full[-transitive]|none" desc:"The compatibility mode: backward, forward or full against the latest earlier version only, their -transitive variants against every earlier version, or none; Confluent's names (BACKWARD_TRANSITIVE, ...) are accepted. Default: the mode jstk.json's \"compatibility\" gives the file, else the direction (non-transitive, as Confluent's default BACKWARD)."`
+	Mode string `json:"mode,omitempty" brief:"backward|forward|full[-transitive]|none" desc:"backward, forward, full (the latest earlier version), their -transitive variants (every earlier one), none; Confluent names too. Default: jstk.json \"compatibility\", else direction."`
 	// Limit bounds the changes listed (paging).
 	Limit int `json:"limit,omitempty" min:"0" default:"100" brief:"-" desc:"List at most this many changes (0: the default of the surface; the CLI lists all)."`
 }
@@ -62,7 +62,7 @@ func init() {
 		Title:       "Check a schema change",
 		Summary:     "tell whether a schema change is breaking, with each change explained and an example that proves it",
 		Usage:       "OLD NEW [flags] | --history FILE | --against REV[,REV...] FILE",
-		Description: "Answers: is this schema change breaking? Use it instead of comparing schemas by reading them. backward (NEW accepts all OLD accepts) and forward are each compatible (proved), incompatible (with a checked example) or unknown; changes lists the differences. Also for OpenAPI and AsyncAPI.",
+		Description: "Is this schema change breaking? Use it instead of reading schemas. backward (NEW accepts all OLD accepts), forward: compatible (proved), incompatible (with an example) or unknown. Also OpenAPI/AsyncAPI, and a file's git history (history, mode).",
 	}, runDiff))
 }
 
@@ -161,7 +161,17 @@ func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diffReport, error) 
 		if err != nil {
 			return nil, err
 		}
-		return &diffReport{History: h}, nil
+		// the result keeps the shape of a diff's (its output schema): the overall verdict
+		// in the asked direction, the versions under history
+		res := &diff.Result{Direction: diff.Backward, Changes: []diff.Change{}}
+		if m, err := ParseMode(h.Mode); err == nil && m.Direction != "" {
+			res.Direction = m.Direction
+		}
+		switch v := diff.Verdict(h.Verdict); v {
+		case diff.Compatible, diff.Incompatible, diff.Unknown:
+			res.Verdict = v
+		}
+		return &diffReport{Result: res, History: h}, nil
 	}
 	if len(in.Schemas) > 0 {
 		if len(in.Schemas) != 2 {
