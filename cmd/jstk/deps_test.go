@@ -100,26 +100,31 @@ type floor struct {
 // A package that no floor names fails TestLayering: a new package starts by taking its
 // place here.
 var layering = []floor{
-	{name: "base", owns: "files, documents with positions, diagnostics, panics across goroutines; no JSON Schema",
-		pkgs: []string{"internal/workspace", "internal/source", "internal/diag", "internal/panics"}},
+	{name: "base", owns: "files, documents with positions, diagnostics, panics across goroutines, committed files; no JSON Schema",
+		pkgs: []string{"internal/workspace", "internal/source", "internal/diag", "internal/panics", "internal/gitread"},
+		// gitread reads a repository's object store through the workspace's files.
+		also: map[string][]string{"internal/gitread": {"internal/workspace"}}},
 	{name: "schema", owns: "JSON Schema itself: drafts, the keyword model, loading, $ref, compiling, evaluating",
 		pkgs: []string{"internal/schema"},
 		may:  []string{"base"},
 		// The keyword model's contract test (engines_test.go) asks every engine whether it
 		// handles each keyword, with hooks only schema's own tests have.
 		testsMay: []string{"engines"}},
-	{name: "history", owns: "a git repository read in-process: a file at a revision, its history, revision names",
-		pkgs: []string{"internal/gitread"}},
 	{name: "pins", owns: "jstk.lock and the content-addressed cache it pins, read back offline",
 		pkgs: []string{"internal/lockfile"},
 		may:  []string{"base"}},
 	{name: "holders", owns: "documents that hold schemas (OpenAPI, AsyncAPI)",
 		pkgs: []string{"internal/openapi"},
 		may:  []string{"base", "schema"}},
+	{name: "association", owns: "which schema applies to a file and why; the offline SchemaStore it matches with",
+		pkgs: []string{"internal/assoc", "internal/store"},
+		may:  []string{"base", "schema"},
+		// the store is a catalog of the association's kind.
+		also: map[string][]string{"internal/store": {"internal/assoc"}}},
 	{name: "engines", owns: "one capability each, over compiled schemas; no engine imports another but as also says",
 		pkgs: []string{"internal/validate", "internal/lint", "internal/diff", "internal/bundle", "internal/infer",
 			"internal/sample", "internal/coverage", "internal/schematest", "internal/catalog"},
-		may: []string{"base", "schema", "holders"},
+		may: []string{"base", "schema", "holders", "internal/assoc"},
 		// coverage runs the tests of schematest and measures their traces; schematest's
 		// findings are validate's errors (one shape for "this value fails the schema").
 		also: map[string][]string{"internal/coverage": {"internal/schematest"}, "internal/schematest": {"internal/validate"}}},
@@ -128,7 +133,13 @@ var layering = []floor{
 		may:  []string{"internal/panics"}},
 	{name: "table", owns: "THE descriptor table and its adapters to the engines and to MCP",
 		pkgs: []string{"internal/tools"},
-		may:  []string{"base", "schema", "history", "pins", "holders", "engines", "protocol"}},
+		may:  []string{"base", "schema", "pins", "holders", "association", "engines", "protocol"}},
+	// The language server runs the descriptors of the table (validate and lint exactly as
+	// the CLI runs them, with its loading of schemas and jstk.json) and reads the keyword
+	// model for hover and completion; it has no streams of its own.
+	{name: "editor", owns: "the language server: LSP messages in, messages out, over the table's engines",
+		pkgs: []string{"internal/lsp"},
+		may:  []string{"base", "schema", "holders", "association", "engines", "table"}},
 	{name: "artefacts", owns: "what is published about jstk, generated from the table",
 		pkgs: []string{"internal/manifest"},
 		may:  []string{"base", "protocol", "table"}},
@@ -138,12 +149,12 @@ var layering = []floor{
 	{name: "network", owns: "jstk fetch's downloads: the one package besides internal/cli that may use the network, imported by internal/cli only",
 		pkgs: []string{"internal/fetch"},
 		may:  []string{"base", "schema", "pins"}},
-	{name: "surface", owns: "the command line and the stdio loop of jstk mcp; the only package with the process's streams",
+	{name: "surface", owns: "the command line and the stdio loops of jstk mcp and jstk lsp; the only package with the process's streams",
 		pkgs: []string{"internal/cli"},
-		may:  []string{"base", "schema", "pins", "holders", "engines", "protocol", "table", "artefacts", "network"}},
+		may:  []string{"base", "schema", "pins", "holders", "association", "engines", "protocol", "table", "editor", "artefacts", "network"}},
 	{name: "test helpers", owns: "reference corpora, golden files, OpenAPI fixtures: for tests and dev scripts only",
 		pkgs: []string{"internal/corpora", "internal/golden", "internal/openapi/fixture", "internal/gitread/gittest"},
-		may:  []string{"base", "history"}},
+		may:  []string{"base"}},
 	{name: "end to end", owns: "tests of the built binary (no code outside _test.go files)",
 		pkgs: []string{"internal/e2e"},
 		may:  []string{"base", "schema", "protocol", "table"}},
@@ -153,6 +164,9 @@ var layering = []floor{
 	{name: "release program", owns: "builds the release archives",
 		pkgs: []string{"cmd/release"},
 		may:  []string{"artefacts", "release"}},
+	{name: "store generator", owns: "packs a SchemaStore snapshot into the file jstk embeds",
+		pkgs: []string{"cmd/storegen"},
+		may:  []string{"base", "association"}},
 	{name: "outside programs", owns: "an MCP client as anyone writes one, and dev scripts; nothing of the engines",
 		pkgs: []string{"examples/mcp-client", "scripts/oasdiff-compare"},
 		may:  []string{"internal/openapi/fixture"}},

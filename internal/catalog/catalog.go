@@ -158,6 +158,11 @@ type Entry struct {
 	// DetectedBy is the rule that made the file a schema: "$schema", "name", "keywords"
 	// or "referenced".
 	DetectedBy string `json:"detectedBy"`
+	// AppliesTo lists (the first of) the workspace files this schema applies to, by their
+	// own declaration or jstk.json's "schemas" map (assoc); AppliesToCount counts them all.
+	// The tools fill them; the scan leaves them empty.
+	AppliesTo      []string `json:"appliesTo,omitempty"`
+	AppliesToCount int      `json:"appliesToCount,omitempty"`
 }
 
 // Problem is one thing wrong with a schema, located in its file.

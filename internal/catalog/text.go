@@ -95,6 +95,7 @@ func (l *Listing) WriteText(w io.Writer) error {
 			}
 			t.printf("    refers to %s%s\n", strings.Join(refs, ", "), more)
 		}
+		writeAppliesTo(t, &e)
 		switch {
 		case !e.Valid:
 			t.printf("    INVALID: %s\n", e.Problem)
@@ -212,6 +213,13 @@ func (c *Context) WriteText(w io.Writer) error {
 		}
 		if e.Description != "" && c.Pointer == "" {
 			t.printf("description: %s\n", e.Description)
+		}
+		if e.AppliesToCount > 0 {
+			more := ""
+			if n := e.AppliesToCount - len(e.AppliesTo); n > 0 {
+				more = fmt.Sprintf(" (and %d more)", n)
+			}
+			t.printf("applies to: %s%s\n", strings.Join(e.AppliesTo, ", "), more)
 		}
 	}
 	om := c.Omitted
@@ -342,4 +350,16 @@ func pointerOrRoot(p string) string {
 		return "(root)"
 	}
 	return p
+}
+
+// writeAppliesTo says which workspace files a schema applies to (Entry.AppliesTo).
+func writeAppliesTo(t *textWriter, e *Entry) {
+	if e.AppliesToCount == 0 {
+		return
+	}
+	more := ""
+	if n := e.AppliesToCount - len(e.AppliesTo); n > 0 {
+		more = fmt.Sprintf(" (and %d more)", n)
+	}
+	t.printf("    applies to %s%s\n", strings.Join(e.AppliesTo, ", "), more)
 }

@@ -83,7 +83,7 @@ func TestSurfacesNameTheSameTools(t *testing.T) {
 	Main(context.Background(), []string{"--help"}, Streams{Stdout: &help, Stderr: &help})
 	var commands []string
 	for _, line := range strings.Split(help.String(), "\n") {
-		if f := strings.Fields(line); len(f) > 1 && strings.HasPrefix(line, "  ") && f[0] != "mcp" && f[0] != "tools" && f[0] != "fetch" {
+		if f := strings.Fields(line); len(f) > 1 && strings.HasPrefix(line, "  ") && f[0] != "mcp" && f[0] != "tools" && f[0] != "fetch" && f[0] != "store" && f[0] != "lsp" {
 			commands = append(commands, f[0])
 		}
 	}

@@ -6,6 +6,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -70,10 +71,14 @@ func Main(ctx context.Context, args []string, st Streams) (code int) {
 		return ExitOK
 	case "mcp":
 		return runMCP(ctx, args[1:], st)
+	case "lsp":
+		return runLSP(ctx, args[1:], st)
 	case "fetch":
 		return runFetch(ctx, args[1:], st)
 	case "tools":
 		return runTools(ctx, args[1:], st)
+	case "store":
+		return runStore(ctx, args[1:], st)
 	}
 	return runCommand(ctx, args, st)
 }
@@ -108,8 +113,10 @@ func commandList(w io.Writer) {
 			summaries[d.Name] += " (also: " + strings.Join(d.Aliases, ", ") + ")"
 		}
 	}
-	names = append(names, "fetch", "mcp", "tools")
+	names = append(names, "fetch", "mcp", "tools", "store", "lsp")
+	summaries["lsp"] = "serve diagnostics, hover and completion to editors over the Language Server Protocol (stdio)"
 	summaries["fetch"] = "download the remote schemas the workspace names and pin them in jstk.lock (the one command that uses the network)"
+	summaries["store"] = "list the built-in SchemaStore catalog: what each entry matches, what is vendored; --licence"
 	summaries["mcp"] = "serve these commands as tools to AI agents over the Model Context Protocol (stdio)"
 	summaries["tools"] = "list the tools, print what is generated from them, or call one as MCP does"
 	sort.Strings(names)
@@ -168,6 +175,17 @@ func runCommand(ctx context.Context, args []string, st Streams) int {
 			debug.SetMemoryLimit(collectLateLimit)
 		}
 	}
+	// Past the memory budget, the run stops here, before the kernel kills it.
+	stopWatch := watchMemory(g.mem.budget, func(heap uint64) {
+		what := "its input"
+		if b, err := json.Marshal(in); err == nil {
+			what = describeArguments(b)
+		}
+		fmt.Fprintf(st.Stderr, "jstk %s: stopped: the run exceeded the memory budget of %s (heap %d MB) on %s; raise it with --max-memory (0: no budget)\n",
+			d.Name, mbText(g.mem.budget), heap>>20, what)
+		os.Exit(ExitError)
+	})
+	defer stopWatch()
 	// SIGINT or SIGTERM stops the run (the engines check their context as they go); a
 	// second signal ends the process at once, as without the handler.
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
@@ -179,7 +197,7 @@ func runCommand(ctx context.Context, args []string, st Streams) int {
 // commandNames lists what may follow "jstk": the commands, their aliases, mcp, tools, help
 // and version.
 func commandNames() []string {
-	names := []string{"fetch", "mcp", "tools", "help", "version"}
+	names := []string{"fetch", "mcp", "lsp", "tools", "store", "help", "version"}
 	for _, d := range tools.All() {
 		names = append(names, d.Name)
 		names = append(names, d.Aliases...)

@@ -26,7 +26,7 @@ func TestCommandsAreTheTools(t *testing.T) {
 	}
 	var commands []string
 	for _, line := range strings.Split(out.String(), "\n") {
-		if f := strings.Fields(line); len(f) > 1 && strings.HasPrefix(line, "  ") && f[0] != "mcp" && f[0] != "tools" && f[0] != "fetch" {
+		if f := strings.Fields(line); len(f) > 1 && strings.HasPrefix(line, "  ") && f[0] != "mcp" && f[0] != "tools" && f[0] != "fetch" && f[0] != "store" && f[0] != "lsp" {
 			commands = append(commands, f[0])
 		}
 	}
@@ -81,8 +81,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"mcp", "--expose", "valdate"}, `unknown tool "valdate"; did you mean validate?`},
 		{[]string{"tools", "call", "lnit"}, `unknown tool "lnit"; did you mean lint?`},
 		{[]string{"--schema", "s", "validate"}, "--schema before a command: give the command first"},
-		{[]string{"validate", "x.json"}, "--schema is required"},
-		{[]string{"validate", "--schema", "s.json"}, "give at least one INSTANCES argument"},
+		{[]string{"validate", "x.json"}, "x.json: no such file or directory"}, // no schema: the file's own is looked for
+		{[]string{"validate", "--schema", "s.json"}, "INSTANCES: give at least one instance"},
 		{[]string{"schema_context", "a", "b"}, "expected one ID argument, got 2"},
 		{[]string{"mcp", "--expose", "nope"}, `unknown tool "nope"`},
 		{[]string{"mcp", "extra"}, `unexpected argument "extra"`},

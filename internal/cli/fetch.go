@@ -155,7 +155,9 @@ func runFetch(ctx context.Context, args []string, st Streams) int {
 	}
 	// What answers before the lock is not fetched: the resolve map, the built-in
 	// meta-schemas, and the remotes before the lock's (the vendored SchemaStore).
-	before := &schema.Loader{FS: fsys, Resolve: cfg.Resolve, Remotes: storeRemotes()}
+	storeEnv := &tools.Env{}
+	g.setStore(storeEnv, cfg, fsys)
+	before := &schema.Loader{FS: fsys, Resolve: cfg.Resolve, Remotes: storeEnv.Remotes}
 	o := &fetch.Options{Cache: dir, MaxSize: maxDoc, Timeout: timeout, InsecureHTTP: *insecure, Update: *update,
 		Limits: lim, Offline: before.Offline,
 		Credentials: &fetch.Credentials{Getenv: os.Getenv, Netrc: readNetrc()},
@@ -228,10 +230,6 @@ func readNetrc() map[string]fetch.NetrcEntry {
 	}
 	return fetch.ParseNetrc(string(data))
 }
-
-// storeRemotes are the remote documents' sources before the lock's (the vendored
-// SchemaStore, when jstk has it): what jstk fetch leaves alone.
-func storeRemotes() []schema.Remote { return nil }
 
 // addLockRemote gives the commands and the tools of the workspace whose root is root the
 // cache that its jstk.lock pins, as the last of env.Remotes: the loader tries the vendored

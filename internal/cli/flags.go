@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"reflect"
 	"regexp"
 	"slices"
@@ -16,6 +17,7 @@ import (
 	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
+	"github.com/jstk-dev/jstk/internal/store"
 	"github.com/jstk-dev/jstk/internal/tools"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
@@ -94,6 +96,9 @@ type globals struct {
 	timeout     time.Duration
 	regexBudget time.Duration
 	quiet       bool
+	mem         memoryFlag
+	noCatalog   bool
+	schemastore string
 }
 
 func (g *globals) register(fs *flag.FlagSet) {
@@ -102,6 +107,7 @@ func (g *globals) register(fs *flag.FlagSet) {
 	fs.BoolVar(&g.quiet, "q", false, "no progress line on a terminal")
 	g.registerLimits(fs)
 	g.registerBudgets(fs, 0)
+	g.mem.register(fs, "the run")
 }
 
 // registerBudgets adds the flags that bound a run's time: --timeout (default timeout; 0
@@ -167,6 +173,8 @@ func (g *globals) registerLimits(fs *flag.FlagSet) {
 		return schema.SetMaxEvalDepth(n)
 	})
 	fs.BoolVar(&g.jsonc, "jsonc", false, "read every JSON file as JSONC: comments and trailing commas accepted (always so for .jsonc files, tsconfig*.json, jsconfig*.json, devcontainer.json and the .json files of .vscode and .devcontainer)")
+	fs.BoolVar(&g.noCatalog, "no-catalog", false, "match no file against the SchemaStore catalog (its schemas still resolve https://json.schemastore.org/ references)")
+	fs.StringVar(&g.schemastore, "schemastore", "", "read SchemaStore from this snapshot directory or file built by cmd/storegen instead of the built-in one (also: JSTK_SCHEMASTORE, \"schemastore\" in jstk.json)")
 	fs.Func("resolve", "map a URI (or a prefix ending in /) to a file or directory: `URI=PATH` (repeatable; adds to jstk.json)", func(s string) error {
 		if _, _, err := tools.ParseResolve(s); err != nil {
 			return err
@@ -208,7 +216,11 @@ func parseSize(s string) (int64, error) {
 // notices of the run (a $ref resolved from the $id index) go to stderr as they come.
 func (g *globals) env(st Streams, cmd string, in any) (*tools.Env, error) {
 	fsys := workspace.OS()
-	root, dirs := tools.WorkspaceOf(fsys, tools.SchemaPaths(in))
+	named := tools.SchemaPaths(in)
+	if len(named) == 0 {
+		named = tools.AssociationPaths(in)
+	}
+	root, dirs := tools.WorkspaceOf(fsys, named)
 	cfg, err := tools.LoadConfigAt(fsys, root)
 	if err != nil {
 		return nil, err
@@ -218,11 +230,37 @@ func (g *globals) env(st Streams, cmd string, in any) (*tools.Env, error) {
 		cfg.Resolve[u] = p
 	}
 	notes := tools.NewNotes(func(msg string) { fmt.Fprintf(st.Stderr, "jstk %s: %s\n", cmd, msg) })
-	env := &tools.Env{FS: fsys, Stdin: st.Stdin, Resolve: cfg.Resolve, Config: cfg,
+	env := &tools.Env{FS: fsys, Stdin: st.Stdin, Resolve: cfg.Resolve, Config: cfg, Root: root,
 		Index: tools.NewIndex(fsys, dirs, g.limits()), Notes: notes, Limits: g.limits(),
 		Timeout: g.timeout, RegexBudget: g.regexBudget}
+	g.setStore(env, cfg, fsys)
 	addLockRemote(env, fsys, root) // last: after any store entry
 	return env, nil
+}
+
+// getenv reads the process's environment (a variable so that tests may set it).
+var getenv = os.Getenv
+
+// setStore gives env the SchemaStore: --schemastore, else JSTK_SCHEMASTORE, else
+// jstk.json's "schemastore" (a name of cfgFS), else the built-in one. It resolves
+// SchemaStore's URLs (env.Remotes) and, unless --no-catalog or "schemastore": false, is
+// the catalog files are matched against (env.Store). Nothing of it is read here.
+func (g *globals) setStore(env *tools.Env, cfg *tools.Config, cfgFS workspace.FS) {
+	var s *store.Store
+	switch {
+	case g.schemastore != "":
+		s = store.Open(workspace.OS(), g.schemastore)
+	case getenv("JSTK_SCHEMASTORE") != "":
+		s = store.Open(workspace.OS(), getenv("JSTK_SCHEMASTORE"))
+	case cfg != nil && cfg.SchemaStore != "":
+		s = store.Open(cfgFS, cfg.SchemaStore)
+	default:
+		s = store.Embedded()
+	}
+	env.Remotes = append(env.Remotes, s)
+	if !g.noCatalog && (cfg == nil || !cfg.NoCatalog) {
+		env.Store = s
+	}
 }
 
 func (g *globals) limits() *source.Limits {
@@ -442,11 +480,13 @@ func (c *command) help(w io.Writer) {
 	}
 	fmt.Fprintf(w, "  --format %s\n      output format (default text)\n", diag.Join(formats(c.d), "|"))
 	fmt.Fprintf(w, "  --resolve URI=PATH\n      map a URI or URI prefix (ending in /) to a file or directory, for offline $ref; repeatable\n")
+	fmt.Fprintf(w, "  --schemastore PATH, --no-catalog\n      read SchemaStore from a snapshot directory or a file built by cmd/storegen (also JSTK_SCHEMASTORE);\n      match no file against its catalog\n")
 	fmt.Fprintf(w, "  --max-size SIZE, --max-depth N, --max-alias-nodes N\n      limits on each document read (defaults 256MiB, %d, %d)\n", source.DefaultMaxDepth, source.DefaultMaxAliasNodes)
 	fmt.Fprintf(w, "  --max-ref-depth N\n      deepest nesting of an evaluation, $ref chains included (default %d, at most %d)\n", schema.MaxEvalDepth, schema.MaxEvalDepthCeiling)
 	fmt.Fprintf(w, "  --jsonc\n      %s\n", wrap("read every JSON file as JSONC, comments and trailing commas accepted (always so for "+
 		".jsonc files, tsconfig*.json, jsconfig*.json, devcontainer.json, and the .json files of .vscode and .devcontainer)", 90))
 	fmt.Fprintf(w, "  --timeout DURATION, --regex-budget DURATION\n      stop the run after this long (default: no limit), and bound the time all its pattern\n      matches take together (default %s); a run stopped says so and exits 2\n", durationText(tools.DefaultRegexBudget))
+	fmt.Fprintf(w, "  --max-memory SIZE\n      %s\n", wrap("the heap the run may use (e.g. 512M, 2GiB; 0: no budget; default a quarter of the machine's memory, or of the cgroup's limit when lower): past it, the run stops with an error that says so and exits 2", 90))
 	fmt.Fprintf(w, "  -q, --quiet\n      no progress line (one is shown on a terminal when a run takes more than a second)\n")
 	if c.positional != nil {
 		dots := "..."

@@ -18,6 +18,8 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"jstk": func() { os.Exit(Main(context.Background(), os.Args[1:], OSStreams())) },
+		// A worker of the supervisor's tests (supervise_test.go).
+		testWorkerName: testWorker,
 	})
 }
 

@@ -140,7 +140,7 @@ func flagError(err error, fs *flag.FlagSet) error {
 
 // flagArgs names the values of flags whose usage does not name them in backquotes.
 var flagArgs = map[string]string{
-	"max-size": "SIZE", "max-depth": "N", "max-alias-nodes": "N", "max-ref-depth": "N", "timeout": "DURATION",
+	"max-size": "SIZE", "max-memory": "SIZE", "max-depth": "N", "max-alias-nodes": "N", "max-ref-depth": "N", "timeout": "DURATION",
 	"regex-budget": "DURATION", "drain": "DURATION", "page-size": "N", "max-calls": "N", "max-result-bytes": "N", "root": "DIR",
 	"expose": "TOOLS", "exclude": "TOOLS",
 }

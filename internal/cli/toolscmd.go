@@ -138,6 +138,8 @@ func reference() []byte {
 	runFetch(context.Background(), []string{"--help"}, Streams{Stdout: &b, Stderr: io.Discard})
 	b.WriteString("```\n\n## jstk mcp\n\n```\n")
 	runMCP(context.Background(), []string{"--help"}, Streams{Stdout: &b, Stderr: io.Discard})
+	b.WriteString("```\n\n## jstk lsp\n\n```\n")
+	runLSP(context.Background(), []string{"--help"}, Streams{Stdout: &b, Stderr: io.Discard})
 	b.WriteString("```\n\n## jstk tools\n\n```\n")
 	b.WriteString(toolsUsage)
 	b.WriteString("```\n")
@@ -233,6 +235,7 @@ func runToolCall(ctx context.Context, args []string, st Streams) int {
 		resolve[u] = p
 	}
 	env := &tools.Env{FS: fsys, Resolve: resolve, Config: cfg, Limits: g.limits()}
+	g.setStore(env, cfg, fsys)
 	addLockRemote(env, fsys, ".") // last: after any store entry
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/jstk-dev/jstk/internal/schema"
 )
 
 // This file decides questions about ECMA-262 patterns as languages: does every string that
@@ -307,6 +309,9 @@ func isHex4(s string) bool {
 
 // compileAutomaton builds the automaton of an ECMA-262 pattern.
 func compileAutomaton(p string) (*automaton, error) {
+	if schema.CheckPatternLimits(p) != nil {
+		return nil, errUnsupported
+	}
 	gsrc, err := translate(p)
 	if err != nil {
 		return nil, err

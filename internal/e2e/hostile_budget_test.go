@@ -145,7 +145,48 @@ func (r *rawServer) exited(t *testing.T) (code int, took time.Duration, rest []r
 }
 
 // peakRSS is the peak resident memory of a running process, in bytes (0 if unknown).
+//
+// The calls of `jstk mcp` run in its engine process, a child: its peak counts too (the
+// sum of the two is what the machine held at most).
 func peakRSS(pid int) int64 {
+	total := ownPeakRSS(pid)
+	for _, c := range childrenOf(pid) {
+		total += ownPeakRSS(c)
+	}
+	return total
+}
+
+// childrenOf lists the processes whose parent is pid, from /proc/*/stat.
+func childrenOf(pid int) []int {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var kids []int
+	for _, e := range ents {
+		n, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", n))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces and parentheses.
+		i := bytes.LastIndexByte(data, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(data[i+1:]))
+		if len(f) > 1 && f[1] == strconv.Itoa(pid) {
+			kids = append(kids, n)
+		}
+	}
+	return kids
+}
+
+// ownPeakRSS is one process's peak resident memory (VmHWM), in bytes.
+func ownPeakRSS(pid int) int64 {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0

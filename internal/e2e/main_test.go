@@ -355,7 +355,16 @@ func startRaw(t testing.TB, args ...string) *rawServer {
 // startRawIn starts `jstk mcp --root ROOT ARGS...` with pipes.
 func startRawIn(t testing.TB, root string, args ...string) *rawServer {
 	t.Helper()
+	return startRawEnv(t, root, nil, args...)
+}
+
+// startRawEnv is startRawIn with variables added to the environment.
+func startRawEnv(t testing.TB, root string, env []string, args ...string) *rawServer {
+	t.Helper()
 	cmd := exec.Command(jstkBin, append([]string{"mcp", "--root", root}, args...)...)
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	r := &rawServer{cmd: cmd, stderr: &syncBuffer{}, lines: make(chan []byte, 1024), done: make(chan struct{}), rawOut: &syncBuffer{}}
 	cmd.Stderr = r.stderr
 	var err error

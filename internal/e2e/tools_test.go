@@ -290,11 +290,12 @@ func TestToolErrors(t *testing.T) {
 		want []string // substrings of the error text
 	}
 	cases := []errorCase{
-		{"missing argument", "validate", map[string]any{"instances": some}, []string{`"schema"`, "missing"}},
+		// (validate takes no schema: each file's own is found)
+		{"missing argument", "bundle", map[string]any{}, []string{`"schema"`, "missing"}},
 		{"argument of the wrong type", "validate", map[string]any{"schema": order, "instances": "orders.ndjson"}, []string{"argument instances", "array"}},
 		{"unknown argument", "validate", map[string]any{"schema": order, "instances": some, "bogus": 1}, []string{"argument bogus"}},
 		{"document with two shapes", "validate", map[string]any{"schema": map[string]any{"path": "order.schema.json", "text": "{}"}, "instances": some}, []string{"argument schema"}},
-		{"document with no shape", "validate", map[string]any{"schema": map[string]any{}, "instances": some}, []string{"argument schema"}},
+		{"document with no shape", "bundle", map[string]any{"schema": map[string]any{}}, []string{"argument schema"}},
 		{"out of range", "validate", map[string]any{"schema": order, "instances": some, "limit": -1}, []string{"argument limit"}},
 		{"value outside the enum", "validate", map[string]any{"schema": order, "instances": some, "draft": "5"}, []string{"argument draft"}},
 		{"no instances", "validate", map[string]any{"schema": order, "instances": []any{}}, []string{"instances"}},

@@ -107,12 +107,20 @@ var secretValueREs = sync.OnceValue(func() []*regexp.Regexp {
 
 // secretPartREs match the secret part of a string that is not a secret as a whole: the
 // credentials of a URL ("postgres://admin:pw@db/x", "https://token@host/"), the key of a
-// connection string ("...;AccountKey=...;", "Password=..."). Group 2 is replaced; groups 1
-// and 3 are kept.
+// connection string ("...;AccountKey=...;", "Password=..."), an Authorization header or a
+// bearer credential inside a longer text, the value after a secret-named key
+// ("password=...", "token: ...", "api_key=..."). Group 2 is replaced; groups 1 and 3 are
+// kept.
 var secretPartREs = sync.OnceValue(func() []*regexp.Regexp {
 	return []*regexp.Regexp{
 		regexp.MustCompile(`(?i)(\b[a-z][a-z0-9+.-]*://)([^/\s@"'<>]+)(@)`),
 		regexp.MustCompile(`(?i)(\b(?:AccountKey|SharedAccessKey|SharedAccessSignature|Password|Pwd|ApiKey|SecretKey|AccessKey)\s*=\s*)([^;&\s"']+)()`),
+		// An Authorization header written out: what follows it (the scheme and credentials).
+		regexp.MustCompile(`(?i)(\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?)((?:(?:bearer|basic|digest|token|negotiate)\s+)?[^\s"',;&]+)()`),
+		// A credential after a scheme word, anywhere in a sentence ("... Bearer abc.def ...").
+		regexp.MustCompile(`(?i)(\b(?:bearer|basic)\s+)([A-Za-z0-9._~+/-]*[0-9._~+/-][A-Za-z0-9._~+/-]*=*|[A-Za-z]{20,})()`),
+		// A secret-named key and its value: password=..., token: ..., api_key=..., "secret": "..."
+		regexp.MustCompile(`(?i)(\b(?:[a-z0-9]+[_.-])*(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth|credentials?)["']?\s*[:=]\s*["']?)([^\s"',;&]+)()`),
 	}
 })
 

@@ -43,6 +43,9 @@ func TestRedact(t *testing.T) {
 			`["DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=[REDACTED];EndpointSuffix=core.windows.net","Server=db;User Id=sa;Password=[REDACTED];","Endpoint=sb://x/;SharedAccessKeyName=k;SharedAccessKey=[REDACTED]"]`},
 		{"more token families", `["sk_live_4eC39HqLyjWDarjtT1zdp7dc","rk_test_51H8abcdefghijklmnop","npm_abcdefghijklmnopqrstuvwxyz0123456789","hf_abcdefghijklmnopqrstuvwxyzABCDEFGH","pk_live_4eC39HqLyjWDarjtT1zdp7dc","npm_short"]`,
 			`["[REDACTED]","[REDACTED]","[REDACTED]","[REDACTED]","pk_live_4eC39HqLyjWDarjtT1zdp7dc","npm_short"]`},
+		{"credentials inside longer strings", `["curl -H 'Authorization: Bearer abc.def' https://x","then send Bearer abc.def-123 to it","login with password=hunter2Plain&user=a","token: s3cr3t in yaml","api_key=K1;next","\"client_secret\": \"shh\""]`,
+			`["curl -H 'Authorization: [REDACTED]' https://x","then send Bearer [REDACTED] to it","login with password=[REDACTED]&user=a","token: [REDACTED] in yaml","api_key=[REDACTED];next","\"client_secret\": \"[REDACTED]\""]`},
+		{"prose about credentials is kept", `["a bearer token goes in the header","max_tokens is 5","the passwords table"]`, `["a bearer token goes in the header","max_tokens is 5","the passwords table"]`},
 		{"session ids", `{"sessionid":"abc","sessionId":"abc","SESSID":"abc","sessions":3}`, `{"sessionid":"[REDACTED]","sessionId":"[REDACTED]","SESSID":"[REDACTED]","sessions":3}`},
 		{"long strings are cut on a rune boundary", fmt.Sprintf(`{"text":%q}`, long), fmt.Sprintf(`{"text":%q}`, strings.Repeat("é", 2048)+"…[1904 more bytes]")},
 	}

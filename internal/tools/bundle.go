@@ -81,7 +81,7 @@ func runBundle(ctx context.Context, env *Env, in *BundleInput) (*bundleReport, e
 	if ptr := a.Doc.Pointer; ptr != "" {
 		// A schema inside a document: it becomes a document of its own, with what it
 		// references in its document, and is bundled as one.
-		s, err := a.Compile(env, SchemaOptions{Draft: in.Draft})
+		s, err := a.Compile(env, SchemaOptions{Draft: in.Draft, Ctx: ctx})
 		if err != nil {
 			return nil, err
 		}
@@ -101,7 +101,7 @@ func runBundle(ctx context.Context, env *Env, in *BundleInput) (*bundleReport, e
 	}
 	loader := env.loader()
 	// The schema must be valid and its references resolvable before it is bundled.
-	c := schema.NewCompiler(&schema.Options{Loader: loader, Draft: draft})
+	c := schema.NewCompiler(&schema.Options{Loader: loader, Draft: draft, Context: ctx})
 	if err := c.AddDocument(a.URI, doc); err != nil {
 		return nil, err
 	}

@@ -76,6 +76,13 @@ func runListSchemas(ctx context.Context, env *Env, in *ListSchemasInput) (*catal
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", env.arg("paths"), err)
 	}
+	entries := make([]*catalog.Entry, len(l.Schemas))
+	for i := range l.Schemas {
+		entries[i] = &l.Schemas[i]
+	}
+	if err := appliesTo(ctx, env, entries...); err != nil {
+		return nil, err
+	}
 	return l, nil
 }
 
@@ -96,5 +103,11 @@ func runSchemaContext(ctx context.Context, env *Env, in *SchemaContextInput) (*c
 	if in.Pointer != "" && !strings.HasPrefix(in.Pointer, "/") {
 		return nil, fmt.Errorf("%s: %q is not a JSON Pointer: it must start with \"/\" (e.g. /components/schemas/Pet)", env.arg("pointer"), in.Pointer)
 	}
-	return w.ContextAt(in.ID, in.Pointer, catalog.ContextLimits{Limit: in.Limit, MaxText: in.MaxText}), nil
+	c := w.ContextAt(in.ID, in.Pointer, catalog.ContextLimits{Limit: in.Limit, MaxText: in.MaxText})
+	if c.Schema != nil && in.Pointer == "" {
+		if err := appliesTo(ctx, env, c.Schema); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
 }

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/jstk-dev/jstk/internal/assoc"
 	"github.com/jstk-dev/jstk/internal/catalog"
 	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/source"
@@ -34,6 +35,18 @@ type Config struct {
 	Compatibility map[string]string
 	// Dir is the directory of jstk.json, as a name of the FS it was read from.
 	Dir string
+	// Schemas is the "schemas" map, {"<schema path or URI>": "<glob>" | ["<glob>",
+	// "!<glob>", ...]}: which files each schema applies to (assoc.Associator), in its order.
+	Schemas []*assoc.Mapping
+	// SchemaStore is "schemastore": a SchemaStore snapshot directory or a file built by
+	// cmd/storegen, used instead of the built-in one ("" for the built-in one).
+	SchemaStore string
+	// NoCatalog is "schemastore": false: no catalog matches files.
+	NoCatalog bool
+	// LSP is the "lsp" block: {"breakingChanges": "off|information|warning"}, how jstk lsp
+	// shows a schema edit that breaks compatibility with the committed version ("" is its
+	// default).
+	LSP struct{ BreakingChanges string }
 }
 
 // LintConfig is the "lint" block of jstk.json: {"rules": {"<rule|category|all>":
@@ -119,12 +132,74 @@ func LoadConfigAt(fsys workspace.FS, dir string) (*Config, error) {
 				}
 				cfg.Compatibility[pk.Str()] = mv.Str()
 			}
+		case "schemas":
+			if err := readSchemas(doc, file, dir, v, cfg); err != nil {
+				return nil, err
+			}
+		case "schemastore":
+			switch v.Kind() {
+			case source.Bool:
+				cfg.NoCatalog = !v.Bool()
+			case source.String:
+				p := v.Str()
+				if !path.IsAbs(p) && !filepath.IsAbs(p) {
+					p = path.Join(dir, p)
+				}
+				cfg.SchemaStore = p
+			default:
+				line, col := doc.Position(v.Offset())
+				return nil, fmt.Errorf("%s:%d:%d: \"schemastore\" must be false (no catalog) or the path of a SchemaStore snapshot", file, line, col)
+			}
+		case "lsp":
+			b, ok := v.Get("breakingChanges")
+			if v.Kind() != source.Object || v.Len() != 1 || !ok || b.Kind() != source.String ||
+				(b.Str() != "off" && b.Str() != "information" && b.Str() != "warning") {
+				line, col := doc.Position(v.Offset())
+				return nil, fmt.Errorf("%s:%d:%d: \"lsp\" must be {\"breakingChanges\": \"off\" | \"information\" | \"warning\"}", file, line, col)
+			}
+			cfg.LSP.BreakingChanges = b.Str()
 		default:
 			line, col := doc.Position(k.Offset())
-			return nil, fmt.Errorf("%s:%d:%d: unknown setting %q (known: resolve, lint, compatibility)", file, line, col, k.Str())
+			return nil, fmt.Errorf("%s:%d:%d: unknown setting %q (known: resolve, lint, schemas, schemastore, lsp, compatibility)", file, line, col, k.Str())
 		}
 	}
 	return cfg, nil
+}
+
+// readSchemas reads the "schemas" map v of the configuration doc, named file, in the
+// folder dir.
+func readSchemas(doc *source.Document, file, dir string, v source.Value, cfg *Config) error {
+	at := func(v source.Value) string {
+		line, col := doc.Position(v.Offset())
+		return fmt.Sprintf("%s:%d:%d", file, line, col)
+	}
+	if v.Kind() != source.Object {
+		return fmt.Errorf("%s: \"schemas\" must map schemas to globs: {\"schemas/order.json\": \"orders/**/*.yaml\"}", at(v))
+	}
+	for i := 0; i < v.Len(); i++ {
+		k, g := v.Member(i)
+		var globs []string
+		switch g.Kind() {
+		case source.String:
+			globs = []string{g.Str()}
+		case source.Array:
+			for _, x := range g.Items() {
+				if x.Kind() != source.String {
+					return fmt.Errorf("%s: the globs of %q must be strings", at(x), k.Str())
+				}
+				globs = append(globs, x.Str())
+			}
+		default:
+			return fmt.Errorf("%s: the files of %q must be a glob or a list of globs (\"!\" before one excludes)", at(g), k.Str())
+		}
+		m, err := assoc.NewMapping(dir, k.Str(), globs)
+		if err != nil {
+			return fmt.Errorf("%s: schema %q: %v", at(g), k.Str(), err)
+		}
+		m.At = at(k)
+		cfg.Schemas = append(cfg.Schemas, m)
+	}
+	return nil
 }
 
 // readLint reads the "lint" block v of the configuration doc, named file, into cfg.
@@ -208,6 +283,25 @@ func SchemaPaths(in any) []string {
 				add(d)
 			}
 		}
+	}
+	return out
+}
+
+// AssociationPaths returns the paths whose workspace a call that finds each file's schema
+// works in: validate's instances when it names no schema ("." when none are given).
+func AssociationPaths(in any) []string {
+	v, ok := in.(*ValidateInput)
+	if !ok || !v.Schema.empty() {
+		return nil
+	}
+	var out []string
+	for _, d := range v.Instances {
+		if d.Path != "" && d.Path != "-" {
+			out = append(out, d.Path)
+		}
+	}
+	if len(out) == 0 {
+		out = []string{"."}
 	}
 	return out
 }

@@ -53,7 +53,7 @@ func runCoverage(ctx context.Context, env *Env, in *CoverageInput) (*coverage.Re
 		}
 		failUnder[kind] = pct
 	}
-	s, err := LoadSchema(env, in.Schema, "schema", SchemaOptions{Draft: in.Draft, AssertFormat: in.AssertFormat})
+	s, err := LoadSchema(env, in.Schema, "schema", SchemaOptions{Draft: in.Draft, AssertFormat: in.AssertFormat, Ctx: ctx})
 	if err != nil {
 		return nil, err
 	}

@@ -182,7 +182,7 @@ func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diffReport, error) 
 	if in.Offset < 0 || in.Limit < 0 || in.SearchBudget < 0 || in.Seed < 0 {
 		return nil, fmt.Errorf("%s must not be negative", env.args("offset", "limit", "searchBudget", "seed"))
 	}
-	so := SchemaOptions{AssertFormat: in.AssertFormat}
+	so := SchemaOptions{AssertFormat: in.AssertFormat, Ctx: ctx}
 	oa, err := OpenSchemaArg(env, in.Old, "old")
 	if err != nil {
 		return nil, err

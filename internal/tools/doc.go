@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -44,6 +45,11 @@ func (v jsonValue) MarshalJSON() ([]byte, error) {
 
 // PathDoc is a Doc naming a file.
 func PathDoc(p string) Doc { return Doc{Path: p} }
+
+// empty reports a document argument that was not given.
+func (d Doc) empty() bool {
+	return d.Path == "" && len(d.Value) == 0 && d.Text == "" && d.Pointer == ""
+}
 
 // check reports a Doc that does not give exactly one of its fields.
 func (d Doc) check(env *Env, arg string) error {
@@ -109,12 +115,15 @@ func maxSize(env *Env) int64 {
 type SchemaOptions struct {
 	Draft        string // "", "4", "6", "7", "2019-09", "2020-12"
 	AssertFormat bool
+	// Ctx is the call's: compilation stops when it is done. It is no part of the cache key.
+	Ctx context.Context
 }
 
 func (o SchemaOptions) compilerOptions(env *Env) (*schema.Options, error) {
 	opts := &schema.Options{
 		AssertFormat: o.AssertFormat,
 		Loader:       env.loader(),
+		Context:      o.Ctx,
 	}
 	if o.Draft != "" {
 		d, ok := schema.DraftByName(o.Draft)

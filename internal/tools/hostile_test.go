@@ -153,3 +153,64 @@ func TestNarrowHint(t *testing.T) {
 		t.Errorf("bounded: %d bytes, %q", len(b), b[len(b)-100:])
 	}
 }
+
+// TestAuditRedactionOfTexts: a document given as text is logged as what it parses to,
+// redacted as a value is (an instance's secret-named members, by name; a schema's, by
+// shape); a text that does not parse is not logged at all, only its size and hash.
+func TestAuditRedactionOfTexts(t *testing.T) {
+	p := NewProvider(testEnv(), All())
+	args := map[string]any{
+		"schema": map[string]any{"text": "properties:\n  password: {type: string, default: hunter2Default}\n"},
+		"instances": []any{
+			map[string]any{"text": "user: a\npassword: hunter2Plain\nnote: 'Authorization: Bearer abc.def here'\n"},
+			map[string]any{"text": "{\"token\": \"hunter2Json\", \"n\": 1}"},
+			map[string]any{"text": "password = \"hunter2Toml\"\n"},
+			map[string]any{"text": "{password: hunter2Broken: ["},
+		},
+	}
+	got, err := json.Marshal(p.RedactArguments("validate", args))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, secret := range []string{"hunter2Plain", "hunter2Json", "hunter2Toml", "hunter2Broken", "abc.def"} {
+		if strings.Contains(string(got), secret) {
+			t.Errorf("%s is in the log: %s", secret, got)
+		}
+	}
+	var back struct {
+		Schema struct {
+			Text struct {
+				Parsed any `json:"parsed"`
+			} `json:"text"`
+		} `json:"schema"`
+		Instances []struct {
+			Text struct {
+				Bytes  int    `json:"bytes"`
+				SHA256 string `json:"sha256"`
+				Parsed any    `json:"parsed"`
+				Note   string `json:"note"`
+			} `json:"text"`
+		} `json:"instances"`
+	}
+	if err := json.Unmarshal(got, &back); err != nil {
+		t.Fatal(err)
+	}
+	// A schema's property named password is kept (its default is not secret by shape).
+	if !strings.Contains(string(got), `"hunter2Default"`) || back.Schema.Text.Parsed == nil {
+		t.Errorf("the schema text is not logged as parsed: %s", got)
+	}
+	if len(back.Instances) != 4 {
+		t.Fatalf("instances: %s", got)
+	}
+	for i, in := range back.Instances[:3] {
+		if in.Text.Parsed == nil || in.Text.Bytes == 0 || len(in.Text.SHA256) != 64 {
+			t.Errorf("instance %d: %+v", i, in.Text)
+		}
+	}
+	if b := back.Instances[3].Text; b.Parsed != nil || b.Note == "" || b.Bytes != len("{password: hunter2Broken: [") {
+		t.Errorf("the unparsable text: %+v", b)
+	}
+	if !strings.Contains(string(got), `"user":"a"`) || !strings.Contains(string(got), `"n":1`) {
+		t.Errorf("the members that are not secret are lost: %s", got)
+	}
+}

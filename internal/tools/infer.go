@@ -51,7 +51,7 @@ func runInfer(ctx context.Context, env *Env, in *InferInput) (*infer.Result, err
 		opts.Draft = d
 	}
 	if in.From.Path != "" || len(in.From.Value) > 0 || in.From.Text != "" {
-		s, err := LoadSchema(env, in.From, "from", SchemaOptions{})
+		s, err := LoadSchema(env, in.From, "from", SchemaOptions{Ctx: ctx})
 		if err != nil {
 			return nil, err
 		}

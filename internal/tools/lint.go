@@ -7,12 +7,16 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"path"
 	"strconv"
 	"strings"
 
+	"github.com/jstk-dev/jstk/internal/assoc"
 	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/lint"
 	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/source"
+	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
 // LintInput are the arguments of lint.
@@ -117,14 +121,119 @@ func schemaSources(env *Env, docs []Doc, argName string) ([]lint.Source, []lint.
 		if err != nil {
 			return nil, nil, err
 		}
+		var found []lint.Source
 		for _, x := range ins {
-			srcs = append(srcs, lint.Source{Name: x.Name, Path: x.Path, Text: x.Text, Expanded: x.Expanded})
+			found = append(found, lint.Source{Name: x.Name, Path: x.Path, Text: x.Text, Expanded: x.Expanded})
 		}
+		srcs = append(srcs, onlySchemas(env, found)...)
 		for _, p := range bad {
 			problems = append(problems, lint.Problem{File: p.Path, Message: p.Err.Error()})
 		}
 	}
 	return srcs, problems, nil
+}
+
+// onlySchemas keeps, of the files a directory or a glob found, those that are schemas, never
+// instances: a file whose $schema names a meta-schema, one that jstk.json's "schemas" maps to
+// a meta-schema, one named *.schema.json (.yaml, .yml), and any file that one of those (or
+// one found so) references with $ref. A file named as it is stays.
+func onlySchemas(env *Env, srcs []lint.Source) []lint.Source {
+	a := &assoc.Associator{}
+	if env.Config != nil {
+		a.Mappings = env.Config.Schemas
+	}
+	found := map[string]bool{} // the expanded files
+	for _, s := range srcs {
+		if s.Expanded {
+			found[s.Path] = true
+		}
+	}
+	if len(found) == 0 {
+		return srcs
+	}
+	keep := map[string]bool{}
+	var queue []*source.Document
+	for _, s := range srcs {
+		if !s.Expanded {
+			continue
+		}
+		data, err := workspace.ReadFile(env.FS, s.Path, maxSize(env))
+		if err != nil {
+			keep[s.Path] = true // lint says why it cannot be read
+			continue
+		}
+		lower := strings.ToLower(s.Path)
+		x := a.Associate(s.Path, data, nil)
+		if x.Rule == assoc.IsSchema || x.Rule == assoc.ByConfig && assoc.IsMetaSchema(x.Schema) ||
+			strings.HasSuffix(lower, ".schema.json") || strings.HasSuffix(lower, ".schema.yaml") || strings.HasSuffix(lower, ".schema.yml") {
+			keep[s.Path] = true
+			if docs, err := source.Parse(s.Path, data, formatOf(s.Path, data), env.Limits); err == nil && len(docs) > 0 {
+				queue = append(queue, docs[0])
+			}
+		}
+	}
+	// The files the schemas reference are schemas too: a queue, not recursion.
+	for len(queue) > 0 {
+		doc := queue[0]
+		queue = queue[1:]
+		for _, ref := range refTargets(doc.Root) {
+			file := path.Join(path.Dir(doc.Name), ref)
+			if !found[file] || keep[file] {
+				continue
+			}
+			keep[file] = true
+			data, err := workspace.ReadFile(env.FS, file, maxSize(env))
+			if err != nil {
+				continue
+			}
+			if docs, err := source.Parse(file, data, formatOf(file, data), env.Limits); err == nil && len(docs) > 0 {
+				queue = append(queue, docs[0])
+			}
+		}
+	}
+	out := srcs[:0:0]
+	for _, s := range srcs {
+		if !s.Expanded || keep[s.Path] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// formatOf is a file's format by its name, else by its content.
+func formatOf(name string, data []byte) source.Format {
+	if f, ok := source.FormatOf(name); ok {
+		return f
+	}
+	return source.Sniff(data)
+}
+
+// refTargets lists the relative file references of the "$ref" members in v (without
+// their fragments), walking the document with a stack.
+func refTargets(v source.Value) []string {
+	var out []string
+	stack := []source.Value{v}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch v.Kind() {
+		case source.Object:
+			for i := 0; i < v.Len(); i++ {
+				k, m := v.Member(i)
+				if k.Str() == "$ref" && m.Kind() == source.String {
+					ref, _, _ := strings.Cut(m.Str(), "#")
+					if ref != "" && !strings.Contains(ref, ":") && !path.IsAbs(ref) {
+						out = append(out, ref)
+					}
+					continue
+				}
+				stack = append(stack, m)
+			}
+		case source.Array:
+			stack = append(stack, v.Items()...)
+		}
+	}
+	return out
 }
 
 // pointedSource makes a lint source of a schema named inside a document by JSON Pointer:

@@ -170,3 +170,50 @@ func TestLintOverMCP(t *testing.T) {
 		t.Error("fix over MCP must be refused")
 	}
 }
+
+// A directory contributes its schemas to lint, never its instances: a declared meta-schema,
+// a file jstk.json maps to a meta-schema, *.schema.json, and what those reference.
+func TestLintDirectoryLintsOnlySchemas(t *testing.T) {
+	fsys := workspace.Memory(map[string]string{
+		"jstk.json":           `{"schemas": {"https://json-schema.org/draft/2020-12/schema": "defs/*.yaml"}}`,
+		"order.yaml":          "id: 3\n",
+		"order.json":          `{"$schema": "./s/order.schema.json", "id": 3}`,
+		"s/order.schema.json": `{"$ref": "../parts/item.json"}`,
+		"parts/item.json":     `{"type": "object", "properties": {"n": {"$ref": "num.json#/x"}}}`,
+		"parts/num.json":      `{"x": {"type": "integer"}}`,
+		"parts/unused.json":   `{"a": 1}`,
+		"declared.json":       `{"$schema": "http://json-schema.org/draft-07/schema#", "type": "string"}`,
+		"defs/mapped.yaml":    "type: string\n",
+		"package.json":        `{"name": "x"}`,
+	})
+	cfg, err := LoadConfig(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := &Env{FS: fsys, Config: cfg}
+	r, err := runLint(t.Context(), env, &LintInput{Schemas: []Doc{PathDoc(".")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var linted []string
+	for _, s := range onlySchemas(env, []lint.Source{
+		{Name: "order.yaml", Path: "order.yaml", Expanded: true},
+		{Name: "s/order.schema.json", Path: "s/order.schema.json", Expanded: true},
+		{Name: "parts/item.json", Path: "parts/item.json", Expanded: true},
+		{Name: "parts/num.json", Path: "parts/num.json", Expanded: true},
+		{Name: "parts/unused.json", Path: "parts/unused.json", Expanded: true},
+		{Name: "declared.json", Path: "declared.json", Expanded: true},
+		{Name: "defs/mapped.yaml", Path: "defs/mapped.yaml", Expanded: true},
+		{Name: "package.json", Path: "package.json", Expanded: true},
+		{Name: "named.json", Path: "named.json"},
+	}) {
+		linted = append(linted, s.Path)
+	}
+	want := []string{"s/order.schema.json", "parts/item.json", "parts/num.json", "declared.json", "defs/mapped.yaml", "named.json"}
+	if d := cmp.Diff(want, linted); d != "" {
+		t.Errorf("schemas kept (-want +got):\n%s", d)
+	}
+	if r.Summary.Files != 5 {
+		t.Errorf("jstk lint . linted %d files, want the 5 schemas", r.Summary.Files)
+	}
+}

@@ -160,7 +160,7 @@ func jsonString(s string) string {
 // A directory's OpenAPI and AsyncAPI documents are left out of lint; named, one is
 // unreadable with the reason.
 func TestLintSkipsAPIDocumentsOfADirectory(t *testing.T) {
-	env := &Env{FS: workspace.Memory(map[string]string{"d/api.yaml": petsAPI, "d/s.json": `{"type": "string"}`})}
+	env := &Env{FS: workspace.Memory(map[string]string{"d/api.yaml": petsAPI, "d/s.schema.json": `{"type": "string"}`})}
 	r, err := runLint(t.Context(), env, &LintInput{Schemas: []Doc{PathDoc("d")}})
 	if err != nil {
 		t.Fatal(err)

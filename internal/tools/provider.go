@@ -3,6 +3,8 @@ package tools
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -358,7 +360,9 @@ var schemaArguments = map[string]bool{"schema": true, "schemas": true, "old": tr
 // RedactArguments redacts a call's arguments for the audit log (mcp.ArgumentRedactor):
 // the documents that are schemas by shape only (mcp.RedactValues), since a schema's
 // property named "password" describes a secret, it is not one; every other argument, and
-// the instances and tests above all, by name and by shape (mcp.Redact).
+// the instances and tests above all, by name and by shape (mcp.Redact). A document given
+// as text is logged as what it parses to (see parseTexts), redacted the same way; a text
+// that does not parse is not logged, only its size and hash.
 func (p *Provider) RedactArguments(tool string, args any) any {
 	m, ok := args.(map[string]any)
 	d, found := Lookup(tool)
@@ -375,6 +379,7 @@ func (p *Provider) RedactArguments(tool string, args any) any {
 	}
 	out := make(map[string]any, len(m))
 	for k, v := range m {
+		v = parseTexts(v, "<"+k+">")
 		if docs[k] {
 			out[k] = mcp.RedactValues(v)
 		} else {
@@ -382,4 +387,71 @@ func (p *Provider) RedactArguments(tool string, args any) any {
 		}
 	}
 	return out
+}
+
+// maxLoggedText is the largest text document parsed for the audit log; a larger one is
+// logged by its size and hash.
+const maxLoggedText = 1 << 20
+
+// parseTexts returns v with the text of every document argument in it (an object with a
+// "text" string among path, value, text and pointer, or a list of them) replaced by an
+// object that gives the text's size, its SHA-256 and, when it parses (JSON, YAML, TOML, as
+// the tools read it; at most maxLoggedText bytes), what it parses to ("parsed": one value,
+// or a list for a YAML stream), in place of the text itself, so that redaction sees its
+// members as it sees a value's.
+func parseTexts(v any, name string) any {
+	switch v := v.(type) {
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = parseTexts(e, name)
+		}
+		return out
+	case map[string]any:
+		text, ok := v["text"].(string)
+		if !ok {
+			return v
+		}
+		for k := range v {
+			switch k {
+			case "path", "value", "text", "pointer":
+			default:
+				return v
+			}
+		}
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[k] = e
+		}
+		sum := sha256.Sum256([]byte(text))
+		logged := map[string]any{"bytes": len(text), "sha256": hex.EncodeToString(sum[:])}
+		if parsed, ok := parseLoggedText(text, name); ok {
+			logged["parsed"] = parsed
+		} else {
+			logged["note"] = "the text is not logged: it could not be parsed (or is larger than 1 MiB), so its secrets could not be found"
+		}
+		out["text"] = logged
+		return out
+	}
+	return v
+}
+
+// parseLoggedText parses a text document for the log, within the default limits.
+func parseLoggedText(text, name string) (any, bool) {
+	if len(text) > maxLoggedText {
+		return nil, false
+	}
+	src := []byte(text)
+	docs, err := source.Parse(name, src, source.Sniff(src), &source.Limits{MaxSize: maxLoggedText})
+	if err != nil || len(docs) == 0 {
+		return nil, false
+	}
+	if len(docs) == 1 {
+		return source.ToAny(docs[0].Root), true
+	}
+	all := make([]any, len(docs))
+	for i, d := range docs {
+		all[i] = source.ToAny(d.Root)
+	}
+	return all, true
 }

@@ -37,7 +37,7 @@ func runSample(ctx context.Context, env *Env, in *SampleInput) (*sample.Result, 
 	if in.RequiredOnly && in.AllOptional {
 		return nil, fmt.Errorf("%s exclude each other", env.args("requiredOnly", "allOptional"))
 	}
-	s, err := LoadSchema(env, in.Schema, "schema", SchemaOptions{Draft: in.Draft})
+	s, err := LoadSchema(env, in.Schema, "schema", SchemaOptions{Draft: in.Draft, Ctx: ctx})
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,9 @@ type Stream struct {
 
 // Streamable reports whether in asks for a whole list (no paging), which a stream can print.
 func Streamable(in any) bool {
+	if v, ok := in.(*ValidateInput); ok && v.Schema.empty() {
+		return false // grouped by schema: printed whole
+	}
 	v := reflect.ValueOf(in).Elem()
 	for _, name := range []string{"Limit", "Offset"} {
 		if f := v.FieldByName(name); f.IsValid() && f.Int() != 0 {

@@ -17,6 +17,7 @@ import (
 	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
+	"github.com/jstk-dev/jstk/internal/store"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
@@ -46,6 +47,13 @@ type Env struct {
 	// SchemaStore, the cache jstk.lock pins), tried after the resolve map and the
 	// meta-schemas; nil is none.
 	Remotes []schema.Remote
+	// Store is the SchemaStore the association matches files against by fileMatch (the
+	// built-in one, or one the user pointed at); nil is none (--no-catalog, "schemastore":
+	// false). It is read on first need: a run that names its schema never opens it.
+	Store *store.Store
+	// Root is the workspace root, a name of FS ("" is "."): catalog patterns match paths
+	// relative to it.
+	Root string
 	// Index is the $id index of the workspace, the last step of $ref resolution, built on
 	// first need; nil indexes the whole FS when needed.
 	Index *schema.Index

@@ -149,7 +149,7 @@ func TestProviderValidate(t *testing.T) {
 			"1 must be less than 1", false},
 		{"paging", `{"schema": {"path": "schema.json"}, "instances": [{"path": "many.ndjson"}], "limit": 5, "offset": 10}`, false,
 			"(5 of 250 listed instances shown, from offset 10", true},
-		{"missing argument", `{"schema": {"path": "schema.json"}}`, true, `missing required property "instances"`, false},
+		{"missing argument", `{"schema": {"path": "schema.json"}}`, true, `argument instances: give at least one instance`, false},
 		{"two document fields", `{"schema": {"path": "schema.json", "text": "{}"}, "instances": [{"value": 1}]}`, true, "argument schema", false},
 		{"unknown argument", `{"schema": {"path": "schema.json"}, "instances": [{"value": 1}], "verbose": true}`, true, "verbose", false},
 		{"wrong type", `{"schema": {"path": "schema.json"}, "instances": "ok.json"}`, true, "argument instances: value must be array", false},

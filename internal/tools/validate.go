@@ -11,14 +11,15 @@ import (
 
 // ValidateInput are the arguments of validate.
 type ValidateInput struct {
-	Schema       Doc    `json:"schema" role:"schema" brief:"-" desc:"The JSON Schema to validate against; FILE#/pointer names one inside a document, such as an OpenAPI document's /components/schemas/Pet, read in that document's dialect."`
-	Instances    []Doc  `json:"instances" pointer:"-" brief:"Paths may be directories or globs" desc:"The documents to check. A path may name a file (JSON, YAML, TOML, or NDJSON with one instance per line), a directory (its .json/.yaml/.yml/.toml/.ndjson/.jsonl files) or a glob pattern."`
-	AssertFormat bool   `json:"assertFormat,omitempty" brief:"-" desc:"Check format keywords (date-time, email, uri, ...) as assertions instead of annotations."`
-	Draft        string `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" brief:"Overrides $schema" desc:"Read the schema as this draft, whatever its $schema says. By default $schema decides, and 2020-12 when there is none."`
-	MaxErrors    int    `json:"maxErrors,omitempty" min:"0" default:"1000" brief:"Errors listed per instance" desc:"Report at most this many errors of one instance (causes of anyOf/oneOf count; default 1000); the instance is then marked truncated."`
-	InvalidOnly  bool   `json:"invalidOnly,omitempty" brief:"-" desc:"List only the instances that are invalid or unreadable (the summary still counts all)."`
-	Offset       int    `json:"offset,omitempty" min:"0" brief:"-" desc:"Skip this many instances of the list (for paging through long results)."`
-	Limit        int    `json:"limit,omitempty" min:"0" default:"100" brief:"-" desc:"List at most this many instances (0: the default of the surface; the CLI lists all)."`
+	Schema        Doc    `json:"schema,omitempty" role:"schema" brief:"-" desc:"The JSON Schema to validate against; FILE#/pointer names one inside a document, such as an OpenAPI document's /components/schemas/Pet, read in that document's dialect. Without it, each file is checked against the schema that applies to it: its own $schema (or YAML modeline, TOML #:schema), the schemas map of jstk.json, else SchemaStore's catalog by file name; a file whose $schema is a meta-schema is checked as a schema."`
+	Instances     []Doc  `json:"instances,omitempty" pointer:"-" brief:"Paths may be directories or globs" desc:"The documents to check. A path may name a file (JSON, YAML, TOML, or NDJSON with one instance per line), a directory (its .json/.yaml/.yml/.toml/.ndjson/.jsonl files; without a schema, every file under it that has one, honouring .gitignore) or a glob pattern. Without a schema the default is the whole workspace (.)."`
+	RequireSchema bool   `json:"requireSchema,omitempty" cli:"only" brief:"-" desc:"Without a schema: a file that no schema applies to is a finding (exit 1), not only listed."`
+	AssertFormat  bool   `json:"assertFormat,omitempty" brief:"-" desc:"Check format keywords (date-time, email, uri, ...) as assertions instead of annotations."`
+	Draft         string `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" brief:"Overrides $schema" desc:"Read the schema as this draft, whatever its $schema says. By default $schema decides, and 2020-12 when there is none."`
+	MaxErrors     int    `json:"maxErrors,omitempty" min:"0" default:"1000" brief:"Errors listed per instance" desc:"Report at most this many errors of one instance (causes of anyOf/oneOf count; default 1000); the instance is then marked truncated."`
+	InvalidOnly   bool   `json:"invalidOnly,omitempty" brief:"-" desc:"List only the instances that are invalid or unreadable (the summary still counts all)."`
+	Offset        int    `json:"offset,omitempty" min:"0" brief:"-" desc:"Skip this many instances of the list (for paging through long results)."`
+	Limit         int    `json:"limit,omitempty" min:"0" default:"100" brief:"-" desc:"List at most this many instances (0: the default of the surface; the CLI lists all)."`
 }
 
 // instanceExts are the extensions a directory argument contributes.
@@ -29,8 +30,8 @@ func init() {
 		Name:        "validate",
 		Title:       "Validate documents",
 		Summary:     "check documents against a schema, reporting every error with its position",
-		Usage:       "--schema SCHEMA [flags] INSTANCE...",
-		Description: "Answers: does each document satisfy this JSON Schema? Use it instead of judging validity by reading the schema. groups counts the errors per keyword, schema location and message; instances lists each error with its pointers, message, line and column.",
+		Usage:       "[--schema SCHEMA] [flags] INSTANCE...",
+		Description: "Answers: does each document satisfy its JSON Schema (the one given, else each file's own)? Use it instead of judging validity by reading the schema. instances lists each error with pointers, line and column; groups counts them.",
 	}, runValidate)
 	d.stream = streamValidate
 	register(d)
@@ -50,13 +51,19 @@ func streamValidate(f diag.Format, w io.Writer, tool diag.Tool) *Stream {
 }
 
 func runValidate(ctx context.Context, env *Env, in *ValidateInput) (*validate.Result, error) {
+	if in.Schema.empty() {
+		if in.Offset < 0 || in.Limit < 0 {
+			return nil, fmt.Errorf("%s must not be negative", env.args("offset", "limit"))
+		}
+		return runValidateAll(ctx, env, in)
+	}
 	if len(in.Instances) == 0 {
 		return nil, fmt.Errorf("%s: give at least one instance", env.arg("instances"))
 	}
 	if in.Offset < 0 || in.Limit < 0 {
 		return nil, fmt.Errorf("%s must not be negative", env.args("offset", "limit"))
 	}
-	s, err := LoadSchema(env, in.Schema, "schema", SchemaOptions{Draft: in.Draft, AssertFormat: in.AssertFormat})
+	s, err := LoadSchema(env, in.Schema, "schema", SchemaOptions{Draft: in.Draft, AssertFormat: in.AssertFormat, Ctx: ctx})
 	if err != nil {
 		return nil, err
 	}

@@ -130,6 +130,10 @@ func (t *TextWriter) Stopped(msg string) {
 // counts.
 func (r *Result) WriteText(w io.Writer) error {
 	t := &TextWriter{W: w}
+	if r.Schemas != nil || r.NoSchema != nil {
+		r.writeBySchema(t)
+		return t.Err
+	}
 	for i := range r.Instances {
 		t.Instance(&r.Instances[i])
 	}
@@ -190,4 +194,77 @@ func (r *Result) Cut(offset, limit int) {
 	if list, page := diag.Cut(r.Instances, offset, limit); page != nil {
 		r.Instances, r.Page = list, page
 	}
+}
+
+// writeBySchema prints the report of a run that found each file's schema: for each schema,
+// its files with their verdict and where the schema came from, and the errors of the
+// invalid ones; then the files without a schema; then the summary.
+func (r *Result) writeBySchema(t *TextWriter) {
+	current := "\x00"
+	for i := range r.Instances {
+		in := &r.Instances[i]
+		a := in.Association
+		schema := ""
+		if a != nil {
+			schema = a.Schema
+		}
+		if schema != current {
+			current = schema
+			if schema == "" {
+				t.printf("could not be checked:\n")
+			}
+			for _, u := range r.Schemas {
+				if u.Schema == schema {
+					t.printf("%s: %s\n", schema, useCounts(u))
+				}
+			}
+		}
+		verdict := "valid"
+		switch {
+		case in.Problem != "":
+			verdict = "unreadable"
+		case !in.Valid:
+			verdict = "invalid"
+		}
+		at := in.File
+		if in.Line > 0 {
+			at += ":" + strconv.Itoa(in.Line)
+		}
+		why := ""
+		if a != nil {
+			why = " (" + a.Why + ")"
+		}
+		t.printf("  %s: %s%s\n", at, verdict, why)
+		if in.Problem != "" {
+			t.printf("    %s\n", in.Problem)
+			continue
+		}
+		for j := range in.Errors {
+			t.error(in.File, &in.Errors[j], "    ")
+		}
+	}
+	if len(r.NoSchema) > 0 {
+		t.printf("no schema: %s\n", diag.Plural(len(r.NoSchema), "file", "files"))
+		for _, n := range r.NoSchema {
+			t.printf("  %s: %s\n", n.File, n.Association.Why)
+		}
+	}
+	t.Summary(r.Summary, r.Page, len(r.Instances), r.Groups)
+	if len(r.NoSchema) > 0 {
+		t.printf("%s without a schema%s\n", diag.Plural(len(r.NoSchema), "file", "files"),
+			map[bool]string{true: " (an error: --require-schema)", false: ""}[r.RequireSchema])
+	}
+	t.Stopped(r.Stopped)
+}
+
+// useCounts says how a schema's instances fared.
+func useCounts(u SchemaUse) string {
+	parts := []string{diag.Plural(u.Valid, "valid", "valid")}
+	if u.Invalid > 0 {
+		parts = append(parts, diag.Plural(u.Invalid, "invalid", "invalid"))
+	}
+	if u.Unreadable > 0 {
+		parts = append(parts, diag.Plural(u.Unreadable, "unreadable", "unreadable"))
+	}
+	return diag.Plural(u.Instances, "instance", "instances") + ", " + strings.Join(parts, ", ")
 }

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/jstk-dev/jstk/internal/assoc"
 	"github.com/jstk-dev/jstk/internal/panics"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
@@ -71,6 +72,32 @@ type Result struct {
 	// or its pattern budget ("stopped after 10 s: ..."). The instances and the summary
 	// are those checked before; Valid is then false.
 	Stopped string `json:"stopped,omitempty"`
+	// Schemas lists, when no schema was named, each schema that applied to files and how
+	// many it checked (Instances are in the same order, grouped by schema).
+	Schemas []SchemaUse `json:"schemas,omitempty"`
+	// NoSchema lists, when no schema was named, the files nothing associates a schema with
+	// (and the ties), with why.
+	NoSchema []NoSchema `json:"noSchema,omitempty"`
+	// RequireSchema makes a file without a schema a finding (exit 1).
+	RequireSchema bool `json:"-"`
+}
+
+// SchemaUse is one schema of a run that found each file's schema.
+type SchemaUse struct {
+	// Schema is the schema: a file of the workspace or a URI.
+	Schema string `json:"schema"`
+	// Instances counts the instances it checked; Valid, Invalid and Unreadable split them.
+	Instances  int `json:"instances"`
+	Valid      int `json:"valid"`
+	Invalid    int `json:"invalid"`
+	Unreadable int `json:"unreadable,omitempty"`
+}
+
+// NoSchema is a file that no schema applies to.
+type NoSchema struct {
+	File string `json:"file"`
+	// Association says why (rule "none" or "tie").
+	Association assoc.Association `json:"association"`
 }
 
 // Summary counts instances.
@@ -95,6 +122,9 @@ type Instance struct {
 	Problem string `json:"problem,omitempty"`
 	// Truncated says that the instance has more errors than were reported (MaxErrors).
 	Truncated bool `json:"truncated,omitempty"`
+	// Association says which schema the instance was checked against and why, when no
+	// schema was named and each file's own was found (assoc.Associator).
+	Association *assoc.Association `json:"association,omitempty"`
 
 	stopped bool // the run ended while this instance was checked: it is not reported
 }
@@ -630,7 +660,7 @@ func (r *Result) ExitCode() int {
 	switch {
 	case r.Summary.Unreadable > 0 || r.Stopped != "":
 		return 2
-	case r.Summary.Invalid > 0:
+	case r.Summary.Invalid > 0, r.RequireSchema && len(r.NoSchema) > 0:
 		return 1
 	}
 	return 0
@@ -647,4 +677,20 @@ func maxErrors(opts *Options) int {
 		return opts.MaxErrors
 	}
 	return DefaultMaxErrors
+}
+
+// Document validates one parsed document as Run validates each document of its sources:
+// the same errors, messages and positions. It serves callers that hold the document
+// already (the language server, which parses every version of an open document once).
+// line is the document's first line when it is not the first of its file (as
+// Instance.Line), else 0; maxErrs is as Options.MaxErrors. The error is non-nil only when
+// the run must stop (ctx cancelled, out of time or of pattern budget), as Run's Stopped.
+func Document(ctx context.Context, s *schema.Schema, name string, line int, doc *source.Document, maxErrs int) (Instance, error) {
+	var halt schema.Halt
+	p := &pipeline{ctx: ctx, schema: s, maxErrors: maxErrors(&Options{MaxErrors: maxErrs}), halt: &halt}
+	in := p.check(name, line, doc)
+	if in.stopped {
+		return Instance{}, halt.Err()
+	}
+	return in, nil
 }

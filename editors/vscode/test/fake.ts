@@ -36,6 +36,8 @@ export interface FakeOptions {
   folders?: string[];
   trusted?: boolean;
   setting?: SettingValues<string>;
+  /** Other settings of the jstk section, by key ("lsp.languages"). */
+  settings?: Record<string, SettingValues<unknown>>;
 }
 
 export interface Fake {
@@ -74,7 +76,9 @@ export function fakeHost(o: FakeOptions, packageJSON: unknown): Fake {
     workspace: {
       get workspaceFolders() { return state.folders.length ? state.folders : undefined; },
       get isTrusted() { return state.trusted; },
-      getConfiguration: () => ({ inspect: <T>() => o.setting as SettingValues<T> | undefined }),
+      getConfiguration: () => ({
+        inspect: <T>(key: string) => (key === 'path' ? o.setting : o.settings?.[key]) as SettingValues<T> | undefined,
+      }),
       onDidChangeWorkspaceFolders: foldersChanged.event,
       onDidGrantWorkspaceTrust: trustGranted.event,
     },

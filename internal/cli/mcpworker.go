@@ -1,0 +1,362 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jstk-dev/jstk/internal/mcp"
+	"github.com/jstk-dev/jstk/internal/panics"
+	"github.com/jstk-dev/jstk/internal/tools"
+)
+
+// callPayload is a tools/call as the supervisor hands it to the worker.
+type callPayload struct {
+	Name            string          `json:"name"`
+	Arguments       json.RawMessage `json:"arguments"`
+	Client          mcp.ClientInfo  `json:"client"`
+	ProtocolVersion string          `json:"protocolVersion"`
+	RunID           string          `json:"runId"`
+	Progress        bool            `json:"progress,omitempty"`
+}
+
+// callAnswer is the worker's answer to a callPayload: the tool's result, or the panic
+// the tool raised (value and stack), which the supervisor raises again for mcp.Server
+// to answer and audit as a panic.
+type callAnswer struct {
+	Content           []mcp.Content   `json:"content,omitempty"`
+	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
+	IsError           bool            `json:"isError,omitempty"`
+	Meta              map[string]any  `json:"meta,omitempty"`
+	Panic             string          `json:"panic,omitempty"`
+	Stack             string          `json:"stack,omitempty"`
+}
+
+// progressReport is a call's progress as the worker reports it.
+type progressReport struct {
+	Progress float64 `json:"p"`
+	Total    float64 `json:"t,omitempty"`
+	Message  string  `json:"m,omitempty"`
+}
+
+// remoteProvider serves the tools of local (their list, the redaction of their
+// arguments) and runs their calls in the supervisor's worker.
+type remoteProvider struct {
+	local  *tools.Provider
+	sup    *supervisor
+	budget int64 // --max-memory, for the message of a call stopped by it
+}
+
+func (p *remoteProvider) Tools() []mcp.Tool { return p.local.Tools() }
+
+// RedactArguments is the local provider's (mcp.ArgumentRedactor).
+func (p *remoteProvider) RedactArguments(tool string, args any) any {
+	return p.local.RedactArguments(tool, args)
+}
+
+// Call runs the call in the worker. A call the worker died of is answered isError,
+// naming the fatal error (or the memory budget) and the input.
+func (p *remoteProvider) Call(ctx context.Context, req *mcp.CallRequest) *mcp.CallResult {
+	payload, err := json.Marshal(callPayload{Name: req.Name, Arguments: req.Arguments, Client: req.Client,
+		ProtocolVersion: req.ProtocolVersion, RunID: req.RunID, Progress: req.Progress != nil})
+	if err != nil {
+		return mcp.ErrorResult("internal error: the call could not be encoded: %v (run %s)", err, req.RunID)
+	}
+	var progress func(json.RawMessage)
+	if req.Progress != nil {
+		progress = func(raw json.RawMessage) {
+			var r progressReport
+			if json.Unmarshal(raw, &r) == nil {
+				req.Progress(r.Progress, r.Total, r.Message)
+			}
+		}
+	}
+	raw, err := p.sup.Run(ctx, payload, progress)
+	if err != nil {
+		if c, ok := err.(*crashError); ok {
+			if c.memory {
+				return mcp.ErrorResult("tool %q stopped: this input exceeded the memory budget of %s (--max-memory): %s; nothing else was affected (run %s)",
+					req.Name, mbText(p.budget), describeArguments(req.Arguments), req.RunID)
+			}
+			return mcp.ErrorResult("tool %q: this input crashed the engine: %s (%s); nothing else was affected (run %s)",
+				req.Name, c.reason, describeArguments(req.Arguments), req.RunID)
+		}
+		return mcp.ErrorResult("tool %q could not run: %v (run %s)", req.Name, err, req.RunID)
+	}
+	var a callAnswer
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return mcp.ErrorResult("internal error: the engine's answer could not be read: %v (run %s)", err, req.RunID)
+	}
+	if a.Panic != "" {
+		panic(&panics.Error{Value: a.Panic, Stack: []byte(a.Stack)})
+	}
+	res := &mcp.CallResult{Content: a.Content, IsError: a.IsError, Meta: a.Meta}
+	if len(a.StructuredContent) > 0 {
+		res.StructuredContent = a.StructuredContent
+	}
+	return res
+}
+
+// describeArguments says in a few words which input a call was given: the paths, and the
+// size of inline documents, never their content.
+func describeArguments(args json.RawMessage) string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(args, &m) != nil || len(m) == 0 {
+		if len(args) <= 100 {
+			return "arguments " + string(args)
+		}
+		return fmt.Sprintf("arguments of %d bytes", len(args))
+	}
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var parts []string
+	for _, k := range names {
+		if d := describeDoc(m[k]); d != "" {
+			parts = append(parts, k+": "+d)
+		}
+	}
+	if len(parts) == 0 {
+		return fmt.Sprintf("arguments of %d bytes", len(args))
+	}
+	s := strings.Join(parts, ", ")
+	if len(s) > 300 {
+		s = s[:300] + "..."
+	}
+	return s
+}
+
+// describeDoc describes a document argument (or a list of them); "" for other arguments.
+func describeDoc(raw json.RawMessage) string {
+	var list []json.RawMessage
+	if json.Unmarshal(raw, &list) == nil {
+		var ds []string
+		for _, e := range list {
+			if d := describeDoc(e); d != "" {
+				ds = append(ds, d)
+			}
+		}
+		if len(ds) > 3 {
+			ds = append(ds[:3], fmt.Sprintf("and %d more", len(ds)-3))
+		}
+		if len(ds) == 0 {
+			return ""
+		}
+		return "[" + strings.Join(ds, "; ") + "]"
+	}
+	var d struct {
+		Path  string          `json:"path"`
+		Text  string          `json:"text"`
+		Value json.RawMessage `json:"value"`
+	}
+	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &d) != nil {
+		return ""
+	}
+	switch {
+	case d.Path != "":
+		return fmt.Sprintf("file %q", d.Path)
+	case d.Text != "":
+		return fmt.Sprintf("inline text of %d bytes", len(d.Text))
+	case len(d.Value) > 0:
+		return fmt.Sprintf("inline value of %d bytes", len(d.Value))
+	}
+	return ""
+}
+
+// workerCommand returns the command of a worker of this `jstk mcp`: the same binary and
+// arguments, marked as a worker of this process.
+func workerCommand(args []string) (func() *exec.Cmd, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("finding jstk's own program to run the engines in: %w", err)
+	}
+	if _, err := os.Stat("/proc/self/exe"); err == nil {
+		// Linux: this very program, even when an upgrade has replaced the file since.
+		exe = "/proc/self/exe"
+	}
+	env := append(os.Environ(), fmt.Sprintf("%s=%d", workerProcess, os.Getpid()))
+	return func() *exec.Cmd {
+		cmd := exec.Command(exe, append([]string{"mcp"}, args...)...)
+		cmd.Env = env
+		cmd.SysProcAttr = workerAttr()
+		return cmd
+	}, nil
+}
+
+// serveWorker runs the jobs the supervisor sends on in, answering on out, until in ends;
+// then the jobs still running are cancelled and get grace to answer. It stops the process
+// (exitMemoryBudget) when the heap passes budget.
+func serveWorker(ctx context.Context, p mcp.Provider, in io.Reader, out io.Writer, errOut io.Writer, budget int64, grace time.Duration) int {
+	stop := watchMemory(budget, func(heap uint64) {
+		fmt.Fprintf(errOut, "jstk: memory budget of %s exceeded (heap %d MB): stopping the engine\n", mbText(budget), heap>>20)
+		os.Exit(exitMemoryBudget)
+	})
+	defer stop()
+	var wmu sync.Mutex
+	bw := bufio.NewWriterSize(out, 64<<10)
+	write := func(m jobMessage) {
+		b, err := json.Marshal(m)
+		if err != nil {
+			fmt.Fprintf(errOut, "jstk: encoding an answer: %v\n", err)
+			return
+		}
+		wmu.Lock()
+		defer wmu.Unlock()
+		bw.Write(append(b, '\n'))
+		bw.Flush()
+	}
+	var mu sync.Mutex
+	running := map[uint64]context.CancelFunc{}
+	var wg sync.WaitGroup
+	testCrash := os.Getenv("JSTK_TEST_CRASH") == "1"
+	br := bufio.NewReaderSize(in, 1<<20)
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			var m jobMessage
+			if json.Unmarshal(line, &m) != nil {
+				fmt.Fprintf(errOut, "jstk: the engine got an unreadable message\n")
+			} else if m.Cancel {
+				mu.Lock()
+				if c := running[m.Job]; c != nil {
+					c()
+				}
+				mu.Unlock()
+			} else {
+				jctx, cancel := context.WithCancel(ctx)
+				mu.Lock()
+				running[m.Job] = cancel
+				mu.Unlock()
+				wg.Add(1)
+				go func(m jobMessage) {
+					defer wg.Done()
+					ans := runJob(jctx, p, m, write, testCrash)
+					mu.Lock()
+					delete(running, m.Job)
+					mu.Unlock()
+					cancel()
+					b, err := json.Marshal(ans)
+					if err != nil {
+						b, _ = json.Marshal(callAnswer{IsError: true, Content: []mcp.Content{mcp.TextContent("internal error: the result could not be encoded: " + err.Error())}})
+					}
+					write(jobMessage{Job: m.Job, Result: b})
+				}(m)
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	// The supervisor closed the pipe (or died): stop.
+	mu.Lock()
+	for _, c := range running {
+		c()
+	}
+	mu.Unlock()
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(grace):
+	}
+	return ExitOK
+}
+
+// runJob runs one call, returning its answer (a panic is caught and carried).
+func runJob(ctx context.Context, p mcp.Provider, m jobMessage, write func(jobMessage), testCrash bool) (ans callAnswer) {
+	var c callPayload
+	if err := json.Unmarshal(m.Payload, &c); err != nil {
+		return callAnswer{IsError: true, Content: []mcp.Content{mcp.TextContent("internal error: the call could not be read: " + err.Error())}}
+	}
+	if testCrash {
+		crashForTest(c.Arguments)
+	}
+	req := &mcp.CallRequest{Name: c.Name, Arguments: c.Arguments, Client: c.Client, ProtocolVersion: c.ProtocolVersion, RunID: c.RunID}
+	if c.Progress {
+		req.Progress = func(progress, total float64, message string) {
+			b, err := json.Marshal(progressReport{progress, total, message})
+			if err == nil {
+				write(jobMessage{Job: m.Job, Progress: b})
+			}
+		}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			stack := debug.Stack()
+			if pe, ok := r.(*panics.Error); ok && pe != nil && len(pe.Stack) > 0 {
+				stack = pe.Stack
+			}
+			ans = callAnswer{Panic: fmt.Sprint(r), Stack: string(stack)}
+		}
+	}()
+	res := p.Call(ctx, req)
+	if res == nil {
+		return callAnswer{IsError: true, Content: []mcp.Content{mcp.TextContent(fmt.Sprintf("internal error: tool %q returned no result", c.Name))}}
+	}
+	ans = callAnswer{Content: res.Content, IsError: res.IsError, Meta: res.Meta}
+	if res.StructuredContent != nil {
+		b, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			return callAnswer{IsError: true, Content: []mcp.Content{mcp.TextContent(fmt.Sprintf("internal error: the result of tool %q could not be encoded: %v", c.Name, err))}}
+		}
+		if string(b) != "null" {
+			ans.StructuredContent = b
+		}
+	}
+	return ans
+}
+
+// Test-only crash triggers: with JSTK_TEST_CRASH=1 in the environment (the end-to-end
+// tests set it), a call whose arguments hold one of these strings dies as an input that
+// finds a fatal path would: a real stack overflow, or a heap that grows without end. They
+// prove the supervision whatever the engines' own limits become.
+const (
+	testCrashStack  = "jstk-test-crash:stack-overflow"
+	testCrashMemory = "jstk-test-crash:memory"
+)
+
+// testCrashNever is a depth recurseForever never reaches.
+var testCrashNever = -1
+
+// testHoard keeps what the memory trigger allocates.
+var testHoard [][]byte
+
+func crashForTest(args json.RawMessage) {
+	switch {
+	case bytes.Contains(args, []byte(testCrashStack)):
+		debug.SetMaxStack(64 << 20) // overflow quickly
+		recurseForever(0)
+	case bytes.Contains(args, []byte(testCrashMemory)):
+		for {
+			b := make([]byte, 8<<20)
+			for i := range b {
+				b[i] = byte(i)
+			}
+			testHoard = append(testHoard, b)
+			time.Sleep(time.Millisecond)
+		}
+	}
+}
+
+// recurseForever overflows the stack: Go's "fatal error: stack overflow" (long before n
+// reaches testCrashNever).
+func recurseForever(n int) int {
+	if n == testCrashNever {
+		return 0
+	}
+	var pad [64]byte
+	pad[n%64] = byte(n)
+	return recurseForever(n+1) + int(pad[(n+1)%64])
+}

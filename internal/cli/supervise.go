@@ -1,0 +1,378 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+)
+
+// The supervision of `jstk mcp` (and of any server that runs untrusted input through the
+// engines): Go cannot recover from a stack overflow, an out-of-memory or a runtime fatal
+// error, and jstk runs third-party parsers on untrusted text, so the engines run in a
+// worker process, a child of the server running this same binary. The server keeps the
+// protocol session (framing, initialize, ping, tools/list, cancellation, progress, audit)
+// and hands each call to the supervisor as a job: an opaque JSON payload in, an opaque
+// JSON result out. The supervisor knows nothing of the client's protocol or framing, so a
+// language server with Content-Length framing can use it as it is.
+//
+// When the worker dies, the jobs it was running end with a *crashError: the one job it
+// was running alone is the culprit; jobs that ran beside others are retried once, each
+// alone in a new worker, so that a second death names its culprit for certain. A new
+// worker is started when the next job needs one.
+
+// The job protocol between supervisor and worker: one JSON object per line each way.
+//
+//	supervisor -> worker: {"job": N, "payload": {...}}   run a job
+//	                      {"job": N, "cancel": true}     cancel it (its result still comes)
+//	worker -> supervisor: {"job": N, "progress": {...}}  a progress report
+//	                      {"job": N, "result": {...}}    the job's end
+type jobMessage struct {
+	Job      uint64          `json:"job"`
+	Payload  json.RawMessage `json:"payload,omitempty"`
+	Cancel   bool            `json:"cancel,omitempty"`
+	Progress json.RawMessage `json:"progress,omitempty"`
+	Result   json.RawMessage `json:"result,omitempty"`
+}
+
+// Exit codes of a worker that stops itself.
+const (
+	// exitMemoryBudget: the worker's heap passed its memory budget (see watchMemory).
+	exitMemoryBudget = 3
+)
+
+// crashError is how a job ends when the worker died while running it.
+type crashError struct {
+	// reason is the first line of the fatal error ("fatal error: stack overflow"), or how
+	// the worker ended ("signal: killed").
+	reason string
+	// memory is set when the worker stopped itself over its memory budget.
+	memory bool
+}
+
+func (e *crashError) Error() string { return e.reason }
+
+// supervisor runs jobs in a worker process, restarting it when it dies.
+type supervisor struct {
+	// command makes the worker's command (not started); its Stdin, Stdout and Stderr are
+	// set by the supervisor.
+	command func() *exec.Cmd
+	// logf receives what the supervisor says (stderr); the worker's stderr is copied to it.
+	logf func(format string, args ...any)
+
+	// solo is held shared by a job that runs beside others, exclusively by a retried job.
+	solo sync.RWMutex
+
+	mu      sync.Mutex
+	cur     *worker // nil before the first job and after a death
+	closed  bool
+	nextJob uint64
+}
+
+// worker is one worker process.
+type worker struct {
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	wmu   sync.Mutex // serializes writes to stdin
+
+	mu   sync.Mutex
+	jobs map[uint64]*pendingJob
+	dead *crashError // set when the worker has died
+	gone chan struct{}
+}
+
+type pendingJob struct {
+	progress func(json.RawMessage)
+	done     chan json.RawMessage // the result; closed without one when the worker died
+	alone    bool                 // the only job of the worker when it died
+}
+
+// newSupervisor returns a supervisor of the workers that command makes.
+func newSupervisor(command func() *exec.Cmd, logf func(string, ...any)) *supervisor {
+	return &supervisor{command: command, logf: logf}
+}
+
+// errClosed ends a job given to a supervisor that is shutting down.
+var errClosed = errors.New("the server is shutting down")
+
+// Start starts a worker if none runs, so that the first job finds it ready.
+func (s *supervisor) Start() error {
+	_, err := s.worker()
+	return err
+}
+
+// worker returns the running worker, starting one if needed.
+func (s *supervisor) worker() (*worker, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, errClosed
+	}
+	if s.cur != nil {
+		return s.cur, nil
+	}
+	cmd := s.command()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting the engine process: %w", err)
+	}
+	w := &worker{cmd: cmd, stdin: stdin, jobs: map[uint64]*pendingJob{}, gone: make(chan struct{})}
+	fatal := make(chan string, 1)
+	go copyStderr(stderr, s.logf, fatal)
+	go s.read(w, stdout, fatal)
+	s.cur = w
+	return w, nil
+}
+
+// maxWorkerStderr bounds what one worker may write to the server's stderr (a crash of a
+// deep stack writes megabytes of traceback).
+const maxWorkerStderr = 16 << 10
+
+// copyStderr copies the worker's stderr to logf, up to maxWorkerStderr bytes, and sends
+// the first line that says why the process died ("fatal error: ...", "panic: ...",
+// "runtime: out of memory ...", or jstk's own memory-budget line) on fatal.
+func copyStderr(r io.Reader, logf func(string, ...any), fatal chan<- string) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	first, copied, dropped := "", 0, 0
+	for sc.Scan() {
+		line := sc.Text()
+		if first == "" && isFatalLine(line) {
+			first = strings.TrimSpace(line)
+		}
+		if copied < maxWorkerStderr {
+			copied += len(line) + 1
+			logf("engine: %s", line)
+		} else {
+			dropped += len(line) + 1
+		}
+	}
+	if dropped > 0 {
+		logf("engine: ... %d more bytes of the engine's error output not shown", dropped)
+	}
+	fatal <- first
+}
+
+// isFatalLine reports whether a line of a Go program's stderr says why it died.
+func isFatalLine(line string) bool {
+	for _, p := range []string{"fatal error:", "panic:", "runtime: out of memory", "jstk: memory budget", "SIGSEGV", "SIGBUS"} {
+		if strings.HasPrefix(line, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// read delivers the worker's messages to its jobs until it dies, then ends them.
+func (s *supervisor) read(w *worker, stdout io.Reader, fatal <-chan string) {
+	br := bufio.NewReaderSize(stdout, 64<<10)
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) > 1 {
+			var m jobMessage
+			if json.Unmarshal(line, &m) != nil {
+				s.logf("engine: an unreadable message: %.200q", line)
+			} else {
+				w.mu.Lock()
+				j := w.jobs[m.Job]
+				if j != nil && m.Result != nil {
+					delete(w.jobs, m.Job)
+				}
+				w.mu.Unlock()
+				switch {
+				case j == nil:
+				case m.Result != nil:
+					j.done <- m.Result
+				case m.Progress != nil && j.progress != nil:
+					j.progress(m.Progress)
+				}
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	// Stdout closed: the worker is ending. Why comes from its exit status and stderr.
+	w.stdin.Close()
+	waitErr := w.cmd.Wait()
+	reason := ""
+	select {
+	case reason = <-fatal:
+	case <-time.After(time.Second):
+	}
+	crash := &crashError{reason: reason}
+	if st := w.cmd.ProcessState; st != nil && st.ExitCode() == exitMemoryBudget {
+		crash.memory = true
+	}
+	if crash.reason == "" {
+		switch {
+		case waitErr != nil:
+			crash.reason = waitErr.Error()
+		default:
+			crash.reason = "the engine process ended"
+		}
+	}
+	s.mu.Lock()
+	if s.cur == w {
+		s.cur = nil
+	}
+	closed := s.closed
+	s.mu.Unlock()
+	w.mu.Lock()
+	w.dead = crash
+	alone := len(w.jobs) == 1
+	for id, j := range w.jobs {
+		j.alone = alone
+		close(j.done)
+		delete(w.jobs, id)
+	}
+	w.mu.Unlock()
+	close(w.gone)
+	if !closed {
+		s.logf("the engine process ended (%s); a new one starts with the next call", crash.reason)
+	}
+}
+
+// send writes one message to the worker; an error means the worker is dying (read will
+// end its jobs).
+func (w *worker) send(m jobMessage) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	w.wmu.Lock()
+	defer w.wmu.Unlock()
+	_, err = w.stdin.Write(append(b, '\n'))
+	return err
+}
+
+// Run runs one job and returns its result. progress, if not nil, receives the job's
+// progress reports. When ctx ends, the worker is told to cancel the job, and Run waits
+// for its result as it waits for any. When the worker dies, Run retries the job once,
+// alone, unless it was already alone; then it returns a *crashError.
+func (s *supervisor) Run(ctx context.Context, payload json.RawMessage, progress func(json.RawMessage)) (json.RawMessage, error) {
+	retried := false
+	for {
+		lock, unlock := s.solo.RLock, s.solo.RUnlock
+		if retried {
+			lock, unlock = s.solo.Lock, s.solo.Unlock
+		}
+		lock()
+		res, crash, err := s.runOnce(ctx, payload, progress)
+		unlock()
+		switch {
+		case err != nil:
+			return nil, err
+		case crash == nil:
+			return res, nil
+		case retried || crash.alone || ctx.Err() != nil:
+			return nil, crash.err
+		}
+		s.logf("a call that ran beside the one that crashed the engine is run again, alone")
+		retried = true
+	}
+}
+
+// jobCrash is a job's end in a worker that died.
+type jobCrash struct {
+	err   *crashError
+	alone bool
+}
+
+func (s *supervisor) runOnce(ctx context.Context, payload json.RawMessage, progress func(json.RawMessage)) (json.RawMessage, *jobCrash, error) {
+	w, err := s.worker()
+	if err != nil {
+		return nil, nil, err
+	}
+	s.mu.Lock()
+	s.nextJob++
+	id := s.nextJob
+	s.mu.Unlock()
+	j := &pendingJob{progress: progress, done: make(chan json.RawMessage, 1)}
+	for {
+		w.mu.Lock()
+		if w.dead == nil {
+			w.jobs[id] = j
+			w.mu.Unlock()
+			break
+		}
+		// Died since worker() returned it, before the job was given: the next one runs it.
+		w.mu.Unlock()
+		if w, err = s.worker(); err != nil {
+			return nil, nil, err
+		}
+	}
+	if w.send(jobMessage{Job: id, Payload: payload}) != nil {
+		<-w.gone
+	}
+	cancelled := false
+	for {
+		var stop <-chan struct{}
+		if !cancelled {
+			stop = ctx.Done()
+		}
+		select {
+		case res, ok := <-j.done:
+			if ok {
+				return res, nil, nil
+			}
+			w.mu.Lock()
+			crash := w.dead
+			w.mu.Unlock()
+			return nil, &jobCrash{err: crash, alone: j.alone}, nil
+		case <-stop:
+			cancelled = true
+			_ = w.send(jobMessage{Job: id, Cancel: true})
+		}
+	}
+}
+
+// Close stops the worker: its stdin closes (it ends when its jobs have), and after wait it
+// is killed.
+func (s *supervisor) Close(wait time.Duration) {
+	s.mu.Lock()
+	s.closed = true
+	w := s.cur
+	s.cur = nil
+	s.mu.Unlock()
+	if w == nil {
+		return
+	}
+	w.wmu.Lock()
+	w.stdin.Close()
+	w.wmu.Unlock()
+	select {
+	case <-w.gone:
+	case <-time.After(wait):
+		_ = w.cmd.Process.Kill()
+		<-w.gone
+	}
+}
+
+// workerProcess is the environment variable that makes `jstk mcp` a worker: it holds the
+// process id of the supervisor, so that it is never taken from a user's environment.
+const workerProcess = "JSTK_ENGINE_WORKER_OF"
+
+// isWorker reports whether this process is a worker of its parent.
+func isWorker() bool {
+	v := os.Getenv(workerProcess)
+	return v != "" && v == fmt.Sprint(os.Getppid())
+}

@@ -1,0 +1,245 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// testWorkerName is the name under which this test binary runs as a worker of the
+// supervisor's tests (see TestMain): it answers jobs by their payload's "op".
+const testWorkerName = "jstk-supervise-test-worker"
+
+// testWorker serves jobs: "echo" answers its payload, "slow" after 300 ms, "crash" dies with
+// a fatal error line on stderr, "memory" dies as a worker past its budget does, "progress"
+// reports twice then answers, "wait" answers "cancelled" once cancelled.
+func testWorker() {
+	out := bufio.NewWriter(os.Stdout)
+	var mu sync.Mutex
+	write := func(m jobMessage) {
+		b, _ := json.Marshal(m)
+		mu.Lock()
+		defer mu.Unlock()
+		out.Write(append(b, '\n'))
+		out.Flush()
+	}
+	cancels := map[uint64]chan struct{}{}
+	var cmu sync.Mutex
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		var m jobMessage
+		if json.Unmarshal(sc.Bytes(), &m) != nil {
+			os.Exit(3)
+		}
+		if m.Cancel {
+			cmu.Lock()
+			if c := cancels[m.Job]; c != nil {
+				close(c)
+				delete(cancels, m.Job)
+			}
+			cmu.Unlock()
+			continue
+		}
+		var p struct{ Op string }
+		json.Unmarshal(m.Payload, &p)
+		c := make(chan struct{})
+		cmu.Lock()
+		cancels[m.Job] = c
+		cmu.Unlock()
+		go func() {
+			switch p.Op {
+			case "slow":
+				time.Sleep(300 * time.Millisecond)
+			case "crash":
+				time.Sleep(50 * time.Millisecond)
+				fmt.Fprintln(os.Stderr, "runtime: goroutine stack exceeds 1000000000-byte limit")
+				fmt.Fprintln(os.Stderr, "fatal error: stack overflow")
+				os.Exit(2)
+			case "memory":
+				fmt.Fprintln(os.Stderr, "jstk: memory budget of 1 MB exceeded (heap 2 MB): stopping the engine")
+				os.Exit(exitMemoryBudget)
+			case "progress":
+				write(jobMessage{Job: m.Job, Progress: json.RawMessage(`{"p":1}`)})
+				write(jobMessage{Job: m.Job, Progress: json.RawMessage(`{"p":2}`)})
+			case "wait":
+				<-c
+				write(jobMessage{Job: m.Job, Result: json.RawMessage(`"cancelled"`)})
+				return
+			}
+			write(jobMessage{Job: m.Job, Result: m.Payload})
+		}()
+	}
+}
+
+func newTestSupervisor(t *testing.T) (*supervisor, func() string) {
+	var log strings.Builder
+	var mu sync.Mutex
+	s := newSupervisor(func() *exec.Cmd {
+		cmd := exec.Command(os.Args[0])
+		cmd.Args[0] = testWorkerName
+		cmd.SysProcAttr = workerAttr()
+		return cmd
+	}, func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(&log, format+"\n", args...)
+	})
+	t.Cleanup(func() { s.Close(time.Second) })
+	return s, func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return log.String()
+	}
+}
+
+func job(op string) json.RawMessage { return json.RawMessage(`{"Op":"` + op + `"}`) }
+
+func TestSupervisorRunsJobs(t *testing.T) {
+	s, _ := newTestSupervisor(t)
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Run(context.Background(), job("echo"), nil)
+	if err != nil || string(res) != `{"Op":"echo"}` {
+		t.Fatalf("echo: %s, %v", res, err)
+	}
+	var reports []string
+	res, err = s.Run(context.Background(), job("progress"), func(r json.RawMessage) { reports = append(reports, string(r)) })
+	if err != nil || string(res) != `{"Op":"progress"}` || strings.Join(reports, " ") != `{"p":1} {"p":2}` {
+		t.Fatalf("progress: %s, %v, reports %v", res, err, reports)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	res, err = s.Run(ctx, job("wait"), nil)
+	if err != nil || string(res) != `"cancelled"` {
+		t.Fatalf("a cancelled job: %s, %v", res, err)
+	}
+}
+
+func TestSupervisorContainsCrashes(t *testing.T) {
+	s, log := newTestSupervisor(t)
+	_, err := s.Run(context.Background(), job("crash"), nil)
+	var c *crashError
+	if !errors.As(err, &c) || c.reason != "fatal error: stack overflow" || c.memory {
+		t.Fatalf("a crash alone: %v", err)
+	}
+	if res, err := s.Run(context.Background(), job("echo"), nil); err != nil || string(res) != `{"Op":"echo"}` {
+		t.Fatalf("after a crash, a new worker: %s, %v", res, err)
+	}
+	// Beside other jobs: they are run again, alone, and answered; the crash is named.
+	var wg sync.WaitGroup
+	results := make([]string, 3)
+	for i, op := range []string{"slow", "crash", "slow"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if i == 1 {
+				time.Sleep(20 * time.Millisecond) // the slow ones are running
+			}
+			res, err := s.Run(context.Background(), job(op), nil)
+			if err != nil {
+				results[i] = "error: " + err.Error()
+			} else {
+				results[i] = string(res)
+			}
+		}()
+	}
+	wg.Wait()
+	want := []string{`{"Op":"slow"}`, "error: fatal error: stack overflow", `{"Op":"slow"}`}
+	if strings.Join(results, "|") != strings.Join(want, "|") {
+		t.Errorf("jobs beside a crash: %q, want %q", results, want)
+	}
+	if l := log(); !strings.Contains(l, "is run again, alone") || !strings.Contains(l, "engine: fatal error: stack overflow") {
+		t.Errorf("the log:\n%s", l)
+	}
+	_, err = s.Run(context.Background(), job("memory"), nil)
+	if !errors.As(err, &c) || !c.memory {
+		t.Fatalf("past the memory budget: %v", err)
+	}
+}
+
+func TestSupervisorClose(t *testing.T) {
+	s, _ := newTestSupervisor(t)
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Run(context.Background(), job("wait"), nil)
+		done <- err
+	}()
+	time.Sleep(200 * time.Millisecond)
+	s.Close(100 * time.Millisecond) // the job does not end: the worker is killed
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("a job killed at Close has no error")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return after Close")
+	}
+	if _, err := s.Run(context.Background(), job("echo"), nil); err != errClosed {
+		t.Errorf("a job after Close: %v", err)
+	}
+}
+
+func TestMemoryBudgetSources(t *testing.T) {
+	if got := parseMeminfo([]byte("MemFree: 1 kB\nMemTotal:       24683756 kB\n")); got != 24683756<<10 {
+		t.Errorf("parseMeminfo: %d", got)
+	}
+	if got := parseMeminfo([]byte("nothing")); got != 0 {
+		t.Errorf("parseMeminfo of nothing: %d", got)
+	}
+	for in, want := range map[string]int64{"max\n": 0, "9223372036854771712\n": 0, "2147483648\n": 2 << 30, "junk": 0} {
+		if got := parseCgroupLimit([]byte(in)); got != want {
+			t.Errorf("parseCgroupLimit(%q) = %d, want %d", in, got, want)
+		}
+	}
+	if b := defaultMemoryBudget(); b < 0 {
+		t.Errorf("defaultMemoryBudget: %d", b)
+	}
+}
+
+func TestDescribeArguments(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"schema":{"path":"a.json"},"instances":[{"value":{"a":1}},{"text":"x: 1"}],"limit":3}`: `instances: [inline value of 7 bytes; inline text of 4 bytes], schema: file "a.json"`,
+		`{"limit":3}`: "arguments of 11 bytes",
+		`{"schemas":[{"path":"1"},{"path":"2"},{"path":"3"},{"path":"4"},{"path":"5"}]}`: `schemas: [file "1"; file "2"; file "3"; and 2 more]`,
+	} {
+		if got := describeArguments(json.RawMessage(in)); got != want {
+			t.Errorf("describeArguments(%s) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+// BenchmarkSupervisorRoundTrip: what the engine process adds to a call: one job to the
+// worker and back (the test worker answers at once).
+func BenchmarkSupervisorRoundTrip(b *testing.B) {
+	s := newSupervisor(func() *exec.Cmd {
+		cmd := exec.Command(os.Args[0])
+		cmd.Args[0] = testWorkerName
+		return cmd
+	}, func(string, ...any) {})
+	defer s.Close(time.Second)
+	if err := s.Start(); err != nil {
+		b.Fatal(err)
+	}
+	payload := job("echo")
+	var lat []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		if _, err := s.Run(context.Background(), payload, nil); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(start))
+	}
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-us")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-us")
+}
