@@ -160,7 +160,7 @@ var layering = []floor{
 		pkgs: []string{"internal/cli"},
 		may:  []string{"base", "schema", "pins", "holders", "association", "engines", "protocol", "table", "editor", "artefacts", "network"}},
 	{name: "test helpers", owns: "reference corpora, golden files, OpenAPI fixtures: for tests and dev scripts only",
-		pkgs: []string{"internal/corpora", "internal/golden", "internal/openapi/fixture"},
+		pkgs: []string{"internal/corpora", "internal/golden", "internal/openapi/fixture", "internal/gitread/gittest"},
 		may:  []string{"base"}},
 	{name: "end to end", owns: "tests of the built binary (no code outside _test.go files)",
 		pkgs: []string{"internal/e2e"},
