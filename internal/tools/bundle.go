@@ -26,7 +26,7 @@ func init() {
 		Usage:       "[-o FILE] [--format json|yaml] SCHEMA",
 		Formats:     []diag.Format{diag.YAML},
 		Document:    true,
-		Description: "Answers: what is this schema as one self-contained document? Use it before publishing a schema that references other files, or for a tool that cannot resolve references. Referenced documents are embedded; the bundle validates as the original.",
+		Description: "Answers: what is this schema as one self-contained document? Use it before publishing a schema that references other files. Referenced documents are embedded; the bundle validates as the original.",
 		Help:        "Writes the schema and every document it references as one self-contained schema, which validates exactly as the original does: for publishing a schema that spans several files, or for a tool that cannot resolve references.",
 	}, runBundle))
 }

@@ -37,7 +37,7 @@ func init() {
 		Summary:     "catalog the workspace's schemas: id, path, draft, title, references, validity",
 		Usage:       "[--query WORDS] [flags] [PATH...]",
 		Aliases:     []string{"catalog"},
-		Description: "Answers: which JSON Schemas does this workspace hold? Use it first, to find a schema's exact id for schema_context, instead of searching files. Each schema: id ($id or path), draft, title, description, references in and out, validity. `query` and `paths` filter.",
+		Description: "Answers: which JSON Schemas does this workspace hold? Use it first, to find a schema's exact id for schema_context. Each schema: id ($id or path), draft, title, description, references in and out, validity. `query` and `paths` filter.",
 		Help:        "Lists the JSON Schemas of the workspace, each with its id ($id, or its path), draft, title, description, references in and out, and whether it is valid. `query` and `paths` filter the list.",
 	}, runListSchemas))
 	register(define(Descriptor{

@@ -12,10 +12,9 @@ import (
 )
 
 // maxToolsList bounds the tools/list answer for the default tool set (every tool), in
-// bytes as sent: an agent pays for it before it has asked anything. 16000 until issue 31
-// gave diff six history arguments (history, against, rev, last, since, mode: 258 bytes,
-// 42 of them won back by a shorter description).
-const maxToolsList = 16300
+// bytes as sent: an agent pays for it before it has asked anything. (Issue 31's six history
+// arguments of diff, 258 bytes, were paid for by shorter descriptions.)
+const maxToolsList = 16000
 
 // maxDescription bounds a tool's description: what it answers and when to use it.
 const maxDescription = 400
