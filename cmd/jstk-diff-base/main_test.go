@@ -71,13 +71,15 @@ func TestDiffBase(t *testing.T) {
 		want []string
 	}{
 		{[]string{"schemas/loose.json"}, 0, []string{"== schemas/loose.json (HEAD -> now)", "check (backward): passed"}},
-		{[]string{"schemas/order.json"}, 1, []string{"check (backward): FAILED", "old: HEAD:schemas/order.json:1:1"}},
+		{[]string{"schemas/order.json"}, 1, []string{"check (backward): FAILED", "HEAD (", `"base" (schemas/order.json): incompatible (backward)`, "customer.json:1:"}},
 		{[]string{"schemas/customer.json", "schemas/loose.json"}, 1, []string{"== schemas/customer.json", "FAILED", "== schemas/loose.json"}},
 		{[]string{"--direction", "forward", "schemas/loose.json"}, 1, []string{"check (forward): FAILED"}},
-		{[]string{"schemas/new.json"}, 0, []string{"schemas/new.json: new since HEAD, nothing to compare"}},
+		{[]string{"schemas/new.json"}, 0, []string{"has no file schemas/new.json (new since then): nothing to compare"}},
 		{[]string{"--base=HEAD", "--check", "schemas/loose.json"}, 0, []string{"passed"}},
-		{[]string{"--base", "nope", "schemas/loose.json"}, 0, []string{"new since nope"}},
-		{[]string{"/etc/hostname"}, 2, []string{"not a file of the repository"}},
+		{[]string{"--base", "nope", "schemas/loose.json"}, 2, []string{`unknown revision "nope"`}},
+		{[]string{"/etc/hostname"}, 2, []string{"not in a git repository"}},
+		{[]string{"--mode", "forward-transitive", "schemas/loose.json"}, 1, []string{"check (forward-transitive): FAILED"}},
+		{[]string{"--history", "schemas/loose.json"}, 0, []string{"against 1 earlier version(s), mode backward: compatible"}},
 		{[]string{}, 2, []string{"usage: jstk-diff-base"}},
 		{[]string{"--base"}, 2, []string{"--base needs a revision"}},
 	} {
@@ -109,5 +111,24 @@ func TestOldReferencesReadOldFiles(t *testing.T) {
 	})
 	if code, out := call("a.json"); code != 1 || !strings.Contains(out, "FAILED") {
 		t.Errorf("exit %d, want 1 (the old a.json reads the old b.json):\n%s", code, out)
+	}
+}
+
+// jstk.json's per-schema modes decide the check when the hook is given none.
+func TestConfigModes(t *testing.T) {
+	t.Setenv("PRE_COMMIT_FROM_REF", "")
+	repo(t, map[string]string{
+		"jstk.json":     `{"compatibility": {"events/*.json": "FORWARD_TRANSITIVE"}}`,
+		"events/e.json": `{"type": "object", "required": ["id"]}`,
+		"other/o.json":  `{"type": "object", "required": ["id"]}`,
+	}, map[string]string{
+		"events/e.json": `{"type": "object"}`,
+		"other/o.json":  `{"type": "object"}`,
+	})
+	if code, out := call("events/e.json"); code != 1 || !strings.Contains(out, "check (forward-transitive): FAILED") {
+		t.Errorf("events/e.json: exit %d, want 1 (forward-transitive from jstk.json)\n%s", code, out)
+	}
+	if code, out := call("other/o.json"); code != 0 || !strings.Contains(out, "check (backward): passed") {
+		t.Errorf("other/o.json: exit %d, want 0 (no pattern: backward)\n%s", code, out)
 	}
 }

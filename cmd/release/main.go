@@ -3,6 +3,7 @@
 //
 //	go run ./cmd/release [-o dist] [-targets linux/amd64,...] [-allow-dirty]
 //	go run ./cmd/release -verify dist
+//	go run ./cmd/release -action-digests dist
 //
 // It cross-compiles jstk for every target of manifest.Platforms (linux, darwin and windows on
 // amd64 and arm64) with CGO_ENABLED=0, -trimpath, no build id, and the version
@@ -20,6 +21,12 @@
 // runs on one commit give byte-identical archives (.ci/run builds twice and compares). A tree
 // with uncommitted changes is refused (-allow-dirty builds it anyway, stamped
 // "<commit>+modified"), and so is a commit tagged v<X> when X is not manifest.Version.
+//
+// -action-digests writes the release's SHA256SUMS, checked against its archives, to
+// action/digests/<version>.sha256, the digests the GitHub Action carries and checks the
+// archive it downloads against (a replaced release is refused, not only a corrupt one). The
+// binaries name the commit they were built from, so the file is committed after the build:
+// the tag v<version> goes on that commit, which differs from the built one by that file only.
 //
 // A small program rather than GoReleaser: it needs nothing beyond the Go toolchain, works
 // offline, and the npm packages and server.json come from the same code (internal/manifest)
@@ -54,11 +61,15 @@ func run(args []string) error {
 	targets := fs.String("targets", "", "build only these targets, as os/arch,... (default: all six)")
 	allowDirty := fs.Bool("allow-dirty", false, "build a tree with uncommitted changes (stamped <commit>+modified)")
 	verify := fs.String("verify", "", "check the archives of the release in this directory against its SHA256SUMS, and build nothing")
+	actionDigests := fs.String("action-digests", "", "check the archives of the release in this directory against its SHA256SUMS and write those digests where the GitHub Action reads them (action/digests/<version>.sha256), and build nothing")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if *actionDigests != "" {
+		return writeActionDigests(*actionDigests)
 	}
 	if *verify != "" {
 		sums, err := os.ReadFile(filepath.Join(*verify, "SHA256SUMS"))
@@ -134,6 +145,27 @@ func run(args []string) error {
 		return err
 	}
 	fmt.Printf("wrote %s: %d archives, SHA256SUMS, server.json, npm/ (%d packages)\n", *out, len(archives), len(platforms)+1)
+	return nil
+}
+
+// writeActionDigests writes the digests of the release in dir, checked against its
+// archives, to the file of the GitHub Action for manifest.Version.
+func writeActionDigests(dir string) error {
+	sums, err := os.ReadFile(filepath.Join(dir, "SHA256SUMS"))
+	if err != nil {
+		return err
+	}
+	data, err := release.ActionDigests(manifest.Version, sums, func(name string) ([]byte, error) {
+		return os.ReadFile(filepath.Join(dir, name))
+	})
+	if err != nil {
+		return err
+	}
+	path := release.ActionDigestsPath(manifest.Version)
+	if err := writeFile(filepath.FromSlash(path), 0o644, data); err != nil {
+		return err
+	}
+	fmt.Printf("wrote %s: the digests of %s; commit it, and tag that commit v%s\n", path, dir, manifest.Version)
 	return nil
 }
 

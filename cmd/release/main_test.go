@@ -43,7 +43,7 @@ func TestEmptyDir(t *testing.T) {
 }
 
 func TestRunUsage(t *testing.T) {
-	for _, args := range [][]string{{"extra"}, {"-targets", "x/y"}, {"-verify", t.TempDir()}} {
+	for _, args := range [][]string{{"extra"}, {"-targets", "x/y"}, {"-verify", t.TempDir()}, {"-action-digests", t.TempDir()}} {
 		if err := run(args); err == nil {
 			t.Errorf("release %v: no error", args)
 		}

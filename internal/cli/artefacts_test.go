@@ -24,12 +24,24 @@ import (
 const repoRoot = "../.."
 
 // committed is the committed form of an artefact: the whole file, except for "vscode", whose
-// generated part is contributes.languageModelTools of the extension's package.json (the rest
-// of that file is written by hand).
+// generated part is contributes.languageModelTools of the extension's package.json, and
+// "mcp-tools", the table between two marker lines of docs/mcp.md (the rest of those files is
+// written by hand).
 func committed(kind, file string, generated []byte) ([]byte, []byte, error) {
 	old, err := os.ReadFile(filepath.Join(repoRoot, file))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, nil, err
+	}
+	if kind == "mcp-tools" {
+		if err != nil {
+			return nil, nil, err
+		}
+		head, rest, ok1 := strings.Cut(string(old), ToolTableBegin)
+		_, tail, ok2 := strings.Cut(rest, ToolTableEnd)
+		if !ok1 || !ok2 {
+			return nil, nil, fmt.Errorf("the lines %q and %q that hold the generated table are missing", ToolTableBegin, ToolTableEnd)
+		}
+		return old, []byte(head + ToolTableBegin + string(generated) + ToolTableEnd + tail), nil
 	}
 	if kind != "vscode" {
 		return old, generated, nil

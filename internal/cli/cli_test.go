@@ -144,6 +144,11 @@ func TestHelpSpeaksCLI(t *testing.T) {
 		if strings.Contains(help, "`") {
 			t.Errorf("jstk %s --help keeps a backquote", d.Name)
 		}
+		// The person's words, not the model's: the description's first sentence (its
+		// "Answers: ...") is for MCP only.
+		if first, _, _ := strings.Cut(d.Description, "? "); strings.Contains(help, first) || strings.Contains(help, "Use it") {
+			t.Errorf("jstk %s --help shows the description written for a model:\n%s", d.Name, help)
+		}
 		if exitCodes[d.Name] == "" || !strings.Contains(help, "Exit codes:\n  0  ") {
 			t.Errorf("jstk %s --help does not say what its exit codes mean", d.Name)
 		}

@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"reflect"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -425,8 +424,8 @@ func (c *command) argName(name string) string {
 
 // backquoted matches a name in backquotes, and camelCase a word with an inner capital.
 var (
-	backquoted = regexp.MustCompile("`([A-Za-z][A-Za-z0-9]*)`")
-	camelCase  = regexp.MustCompile(`(^|[^\w.$-])([a-z]+[A-Z][A-Za-z0-9]*)\b`)
+	backquoted = &lazyRegexp{expr: "`([A-Za-z][A-Za-z0-9]*)`"}
+	camelCase  = &lazyRegexp{expr: `(^|[^\w.$-])([a-z]+[A-Z][A-Za-z0-9]*)\b`}
 )
 
 // speak turns a text written for the descriptor table (a description, an argument's desc)
@@ -440,14 +439,14 @@ func (c *command) speak(s string) string {
 			known[name] = true
 		}
 	}
-	s = backquoted.ReplaceAllStringFunc(s, func(m string) string {
+	s = backquoted.get().ReplaceAllStringFunc(s, func(m string) string {
 		if name := m[1 : len(m)-1]; known[name] {
 			return c.argName(name)
 		}
 		return m
 	})
-	return camelCase.ReplaceAllStringFunc(s, func(m string) string {
-		sub := camelCase.FindStringSubmatch(m)
+	return camelCase.get().ReplaceAllStringFunc(s, func(m string) string {
+		sub := camelCase.get().FindStringSubmatch(m)
 		if known[sub[2]] {
 			return sub[1] + c.argName(sub[2]) // not a member of something else (lint.failOn)
 		}
@@ -458,7 +457,7 @@ func (c *command) speak(s string) string {
 // help prints the command's usage, generated from its descriptor.
 func (c *command) help(w io.Writer) {
 	fmt.Fprintf(w, "Usage: jstk %s %s\n\n%s.\n\n", c.d.Name, c.d.Usage, capitalize(c.d.Summary))
-	fmt.Fprintf(w, "%s\n\nFlags:\n", wrap(c.speak(c.d.Description), 96))
+	fmt.Fprintf(w, "%s\n\nFlags:\n", wrapIndent(c.speak(c.d.Help), 96, "\n")) // the person's words; Description is the model's
 	for _, f := range c.flags {
 		arg := ""
 		switch {
@@ -528,7 +527,12 @@ func capitalize(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-func wrap(s string, width int) string {
+// wrap cuts s into lines of at most width columns, the lines after the first indented
+// under a flag's name.
+func wrap(s string, width int) string { return wrapIndent(s, width, "\n      ") }
+
+// wrapIndent cuts s into lines of at most width columns, joined by sep.
+func wrapIndent(s string, width int, sep string) string {
 	var lines []string
 	line := ""
 	for _, w := range strings.Fields(s) {
@@ -544,5 +548,5 @@ func wrap(s string, width int) string {
 	if line != "" {
 		lines = append(lines, line)
 	}
-	return strings.Join(lines, "\n      ")
+	return strings.Join(lines, sep)
 }

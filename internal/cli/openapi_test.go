@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/jstk-dev/jstk/internal/diff"
+	"github.com/jstk-dev/jstk/internal/diff/document"
 	"github.com/jstk-dev/jstk/internal/openapi/fixture"
 )
 
@@ -45,7 +46,7 @@ func TestDiffDocumentPairs(t *testing.T) {
 				t.Fatalf("%v\n%s", err, out.String())
 			}
 			lines, _ := p.Expected()
-			if d := cmp.Diff(lines, diff.VerdictLines(&r)); d != "" {
+			if d := cmp.Diff(lines, document.VerdictLines(&r)); d != "" {
 				t.Errorf("verdicts (-want +got):\n%s", d)
 			}
 		})

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // closest returns the candidate nearest to word, when one is near enough to be what was
@@ -75,13 +76,25 @@ func didYouMean(word string, candidates []string, format string) string {
 	return ""
 }
 
+// lazyRegexp is a pattern compiled on its first use, not at the start of every command.
+type lazyRegexp struct {
+	expr string
+	once sync.Once
+	re   *regexp.Regexp
+}
+
+func (l *lazyRegexp) get() *regexp.Regexp {
+	l.once.Do(func() { l.re = regexp.MustCompile(l.expr) })
+	return l.re
+}
+
 // The errors of the flag package, which name flags with one dash.
 var (
-	flagUndefined = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
-	flagNoValue   = regexp.MustCompile(`^flag needs an argument: -+(.*)$`)
-	flagBadBool   = regexp.MustCompile(`^invalid boolean value "(.*)" for -+([^:]*): .*$`)
-	flagBadValue  = regexp.MustCompile(`(?s)^invalid value "(.*)" for flag -+([^:]*): (.*)$`)
-	flagBadSyntax = regexp.MustCompile(`^bad flag syntax: (.*)$`)
+	flagUndefined = &lazyRegexp{expr: `^flag provided but not defined: -+(.*)$`}
+	flagNoValue   = &lazyRegexp{expr: `^flag needs an argument: -+(.*)$`}
+	flagBadBool   = &lazyRegexp{expr: `^invalid boolean value "(.*)" for -+([^:]*): .*$`}
+	flagBadValue  = &lazyRegexp{expr: `(?s)^invalid value "(.*)" for flag -+([^:]*): (.*)$`}
+	flagBadSyntax = &lazyRegexp{expr: `^bad flag syntax: (.*)$`}
 )
 
 // flagError rewrites an error of fs.Parse in the command line's words: flags named with
@@ -103,7 +116,7 @@ func flagError(err error, fs *flag.FlagSet) error {
 		}
 		return "--" + name
 	}
-	if m := flagUndefined.FindStringSubmatch(msg); m != nil {
+	if m := flagUndefined.get().FindStringSubmatch(msg); m != nil {
 		var names []string
 		fs.VisitAll(func(f *flag.Flag) {
 			if len(f.Name) > 1 {
@@ -117,13 +130,13 @@ func flagError(err error, fs *flag.FlagSet) error {
 		}
 		return fmt.Errorf("unknown flag %s%s", dashes(name), didYouMean(name, names, "--%s"))
 	}
-	if m := flagNoValue.FindStringSubmatch(msg); m != nil {
+	if m := flagNoValue.get().FindStringSubmatch(msg); m != nil {
 		return fmt.Errorf("%s needs a value", dashes(m[1]))
 	}
-	if m := flagBadBool.FindStringSubmatch(msg); m != nil {
+	if m := flagBadBool.get().FindStringSubmatch(msg); m != nil {
 		return fmt.Errorf("%s takes no value (or true or false), not %q", dashes(m[2]), m[1])
 	}
-	if m := flagBadValue.FindStringSubmatch(msg); m != nil {
+	if m := flagBadValue.get().FindStringSubmatch(msg); m != nil {
 		why := m[3]
 		if why == "parse error" {
 			why = "not a whole number"
@@ -132,7 +145,7 @@ func flagError(err error, fs *flag.FlagSet) error {
 		}
 		return fmt.Errorf("%s %q: %s", dashes(m[2]), m[1], why)
 	}
-	if m := flagBadSyntax.FindStringSubmatch(msg); m != nil {
+	if m := flagBadSyntax.get().FindStringSubmatch(msg); m != nil {
 		return fmt.Errorf("bad flag syntax: %s", m[1])
 	}
 	return err

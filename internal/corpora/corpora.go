@@ -5,12 +5,14 @@ package corpora
 
 import (
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/jstk-dev/jstk/internal/source"
@@ -34,8 +36,29 @@ func Dir(t testing.TB, name string) string {
 	if os.Getenv("JSTK_CORPORA") == "required" {
 		t.Fatal(msg + " (JSTK_CORPORA=required)")
 	}
+	skipNotice.Do(func() { announce(terminal, name) })
 	t.Skip(msg)
 	return ""
+}
+
+// skipNotice makes the notice of a skipped reference suite once per test binary.
+var skipNotice sync.Once
+
+// terminal is where the notice goes: the controlling terminal, when there is one.
+var terminal = "/dev/tty"
+
+// announce writes a line naming the test binary's package and the missing corpus to the
+// file tty, when it can be opened. `go test ./...` shows a passing package's output only with -v (its "ok"
+// line would hide the skip), so the person at the terminal is told directly; without a
+// terminal (a pipe, CI) nothing is written, and the skip stays in the test log.
+func announce(tty, corpus string) {
+	f, err := os.OpenFile(tty, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	pkg := strings.TrimSuffix(filepath.Base(os.Args[0]), ".test")
+	fmt.Fprintf(f, "%s: reference suites SKIPPED: ../shared/corpora/%s is absent (README.md, \"Tests\", says where it comes from)\n", pkg, corpus)
 }
 
 // find walks up from the working directory to the module root and looks beside it.

@@ -25,6 +25,9 @@ func TestFindFromEnvironment(t *testing.T) {
 func TestMissingCorpusSkips(t *testing.T) {
 	t.Setenv("JSTK_CORPORA_DIR", t.TempDir())
 	t.Setenv("JSTK_CORPORA", "")
+	tty := filepath.Join(t.TempDir(), "tty") // not the terminal of whoever runs these tests
+	defer func(old string) { terminal = old }(terminal)
+	terminal = tty
 	ran := false
 	t.Run("inner", func(t *testing.T) {
 		defer func() { ran = true }()
@@ -33,6 +36,26 @@ func TestMissingCorpusSkips(t *testing.T) {
 	})
 	if !ran {
 		t.Error("the subtest did not run")
+	}
+	if _, err := os.Stat(tty); err == nil {
+		t.Error("the notice created a file where there was no terminal")
+	}
+}
+
+func TestAnnounceWritesOneLineToTheTerminal(t *testing.T) {
+	tty := filepath.Join(t.TempDir(), "tty")
+	if err := os.WriteFile(tty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	announce(tty, "compat")
+	announce(filepath.Join(t.TempDir(), "absent", "tty"), "not written") // no terminal: nothing, no error
+	got, err := os.ReadFile(tty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "corpora: reference suites SKIPPED: ../shared/corpora/compat is absent (README.md, \"Tests\", says where it comes from)\n"
+	if string(got) != want {
+		t.Errorf("the terminal got %q, want %q", got, want)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jstk-dev/jstk/internal/diff/pattern"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 )
@@ -24,7 +25,7 @@ type engine struct {
 	defaults      map[*body]map[string]source.Value
 	regexps       map[string]schema.Regexp
 	regexTimeout  time.Duration
-	pats          patterns
+	pats          pattern.Cache
 	known         map[string]bool
 	conjs         map[uint64]*conj // by partsHash, a list through next
 	nConjs        int

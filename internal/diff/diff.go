@@ -88,7 +88,7 @@ type Options struct {
 	// proved is unknown.
 	ProofSteps int
 	// DocumentBudget bounds the schema comparisons of two OpenAPI or AsyncAPI documents as
-	// a whole (default 20 s; CompareDocuments only): the locations not compared by then are
+	// a whole (default 20 s; document.Compare only): the locations not compared by then are
 	// unknown, and the result says how many. Each comparison stays as thorough as alone.
 	DocumentBudget time.Duration
 
@@ -97,6 +97,11 @@ type Options struct {
 }
 
 func (o *Options) docs() bool { return o.Level == "docs" }
+
+// Normalized returns a copy of the options with every default filled in (nil asks for the
+// defaults), or an error naming a value that is not allowed: for a caller that runs
+// comparisons of its own, as document.Compare does.
+func (o *Options) Normalized() (Options, error) { return o.normalize() }
 
 func (o *Options) normalize() (Options, error) {
 	var n Options
@@ -173,7 +178,7 @@ type Result struct {
 	// Page says which part of the change list this result holds, when it was cut.
 	Page *Page `json:"page,omitempty"`
 	// Document is set when two OpenAPI or AsyncAPI documents were compared
-	// (CompareDocuments): the verdict at each schema location.
+	// (document.Compare): the verdict at each schema location.
 	Document *DocumentReport `json:"document,omitempty"`
 }
 
@@ -418,7 +423,7 @@ func compare(ctx context.Context, old, new *schema.Schema, o Options, beside boo
 	}
 	placing()
 	res.Changes = e.render(changes, o.Direction)
-	res.Summary = summarize(res.Changes, o.Direction)
+	res.Summary = Summarize(res.Changes, o.Direction)
 	res.Old = side(old)
 	res.New = side(new)
 	res.Search = Search{Seed: o.Seed, BudgetMs: o.SearchBudget.Milliseconds(), Candidates: e.searchCandidates,

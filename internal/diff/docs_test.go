@@ -22,7 +22,7 @@ func TestKindDocs(t *testing.T) {
 	}
 	var sb strings.Builder
 	sb.WriteString("| kind | what changed |\n|---|---|\n")
-	for _, r := range Rules {
+	for _, r := range Rules() {
 		sb.WriteString("| `" + strings.TrimPrefix(r.Code, "diff/") + "` | " + r.Description + " |\n")
 	}
 	got := text[:i+len(start)] + sb.String() + text[j:]

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/jstk-dev/jstk/internal/diff/pattern"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 )
@@ -589,16 +590,16 @@ func (e *engine) kindEmpty(a *conj, ma *merged, k schema.TypeSet, depth int) boo
 		if len(ma.patterns) == 0 || len(ma.patterns) == 1 && ma.maxLen < 0 {
 			return false
 		}
-		var must []*automaton
+		var must []*pattern.Automaton
 		for _, p := range ma.patterns {
-			if x := e.pats.get(p); x != nil {
+			if x := e.pats.Get(p); x != nil {
 				must = append(must, x)
 			}
 		}
 		if len(must) == 0 {
 			return false
 		}
-		_, found, exhaustive := e.pats.solve(strQuery{must: must, minLen: ma.minLen, maxLen: ma.maxLen})
+		_, found, exhaustive := e.pats.Solve(pattern.Query{Must: must, MinLen: ma.minLen, MaxLen: ma.maxLen})
 		return exhaustive && !found
 	case schema.TypeArray:
 		need := ma.minItems

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jstk-dev/jstk/internal/diff/pattern"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 )
@@ -443,10 +444,10 @@ var formatSamples = map[string][]string{
 func (g *gen) strings(alt *conj, m *merged, hints []*merged, wide bool) []source.Value {
 	var out []string
 	e := g.e
-	var must []*automaton
+	var must []*pattern.Automaton
 	exact := true
 	for _, p := range m.patterns {
-		if a := e.pats.get(p); a != nil {
+		if a := e.pats.Get(p); a != nil {
 			must = append(must, a)
 		} else {
 			exact = false
@@ -471,7 +472,7 @@ func (g *gen) strings(alt *conj, m *merged, hints []*merged, wide bool) []source
 			continue
 		}
 		if len(must) > 0 {
-			if w, found, _ := g.e.pats.solve(strQuery{must: must, minLen: t, maxLen: maxL, avoid: avoid}); found {
+			if w, found, _ := g.e.pats.Solve(pattern.Query{Must: must, MinLen: t, MaxLen: maxL, Avoid: avoid}); found {
 				out = append(out, w)
 				avoid[w] = true
 			}
@@ -482,11 +483,11 @@ func (g *gen) strings(alt *conj, m *merged, hints []*merged, wide bool) []source
 	// strings that match our patterns but not one of theirs
 	for _, h := range hints {
 		for _, p := range h.patterns {
-			b := e.pats.get(p)
+			b := e.pats.Get(p)
 			if b == nil {
 				continue
 			}
-			if w, found, _ := g.e.pats.solve(strQuery{must: must, mustNot: []*automaton{b}, minLen: m.minLen, maxLen: maxL}); found {
+			if w, found, _ := g.e.pats.Solve(pattern.Query{Must: must, MustNot: []*pattern.Automaton{b}, MinLen: m.minLen, MaxLen: maxL}); found {
 				out = append(out, w)
 			}
 		}
@@ -822,7 +823,7 @@ func (g *gen) hintNames(hint *conj) []string {
 
 // nameFor returns a property name matching pattern src that alt does not name explicitly.
 func (g *gen) nameFor(src string, alt *conj) (string, bool) {
-	a := g.e.pats.get(src)
+	a := g.e.pats.Get(src)
 	if a == nil {
 		return "", false
 	}
@@ -830,7 +831,7 @@ func (g *gen) nameFor(src string, alt *conj) (string, bool) {
 	for _, k := range g.e.explicitNames(alt) {
 		avoid[k] = true
 	}
-	w, found, _ := g.e.pats.solve(strQuery{must: []*automaton{a}, minLen: 1, maxLen: -1, avoid: avoid})
+	w, found, _ := g.e.pats.Solve(pattern.Query{Must: []*pattern.Automaton{a}, MinLen: 1, MaxLen: -1, Avoid: avoid})
 	return w, found && g.e.patternMatches(src, w)
 }
 
@@ -840,10 +841,10 @@ func (g *gen) namesBetween(a, b *conj) []string {
 	if b == nil {
 		return nil
 	}
-	pats := func(c *conj) (srcs []string, autos []*automaton) {
+	pats := func(c *conj) (srcs []string, autos []*pattern.Automaton) {
 		for _, n := range g.e.parts(c) {
 			for _, p := range n.patterns {
-				if x := g.e.pats.get(p.src); x != nil {
+				if x := g.e.pats.Get(p.src); x != nil {
 					srcs, autos = append(srcs, p.src), append(autos, x)
 				}
 			}
@@ -855,14 +856,14 @@ func (g *gen) namesBetween(a, b *conj) []string {
 	var out []string
 	for _, side := range []struct {
 		srcs  []string
-		autos []*automaton
-		other []*automaton
+		autos []*pattern.Automaton
+		other []*pattern.Automaton
 	}{{sa, aa, ab}, {sb, ab, aa}} {
 		for i, x := range side.autos {
 			if len(out) >= 8 {
 				return out
 			}
-			if w, found, _ := g.e.pats.solve(strQuery{must: []*automaton{x}, mustNot: side.other, minLen: 1, maxLen: -1}); found && g.e.patternMatches(side.srcs[i], w) {
+			if w, found, _ := g.e.pats.Solve(pattern.Query{Must: []*pattern.Automaton{x}, MustNot: side.other, MinLen: 1, MaxLen: -1}); found && g.e.patternMatches(side.srcs[i], w) {
 				out = append(out, w)
 			}
 		}

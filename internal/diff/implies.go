@@ -4,6 +4,7 @@ import (
 	"math/big"
 	"slices"
 
+	"github.com/jstk-dev/jstk/internal/diff/pattern"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 )
@@ -116,17 +117,17 @@ func impliesPattern(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, d
 	if slices.Contains(ma.patterns, f.str) {
 		return true
 	}
-	b := e.pats.get(f.str)
+	b := e.pats.Get(f.str)
 	if b == nil {
 		return false
 	}
-	var must []*automaton
+	var must []*pattern.Automaton
 	for _, p := range ma.patterns {
-		if x := e.pats.get(p); x != nil {
+		if x := e.pats.Get(p); x != nil {
 			must = append(must, x)
 		}
 	}
-	_, found, exhaustive := e.pats.solve(strQuery{must: must, mustNot: []*automaton{b}, minLen: ma.minLen, maxLen: ma.maxLen})
+	_, found, exhaustive := e.pats.Solve(pattern.Query{Must: must, MustNot: []*pattern.Automaton{b}, MinLen: ma.minLen, MaxLen: ma.maxLen})
 	return exhaustive && !found
 }
 

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jstk-dev/jstk/internal/diff/pattern"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 )
@@ -211,22 +212,22 @@ func oracleUniverse(v *oracleVocab) []source.Value {
 	for n := range v.names {
 		strs[n] = true
 	}
-	var pats patterns
+	var pats pattern.Cache
 	for _, p := range v.pats {
-		a := pats.get(p)
+		a := pats.Get(p)
 		if a == nil {
 			continue
 		}
 		for _, l := range []int{0, 1, 2, 3} {
-			if w, found, _ := solve(strQuery{must: []*automaton{a}, minLen: l, maxLen: -1}); found {
+			if w, found, _ := pattern.Solve(pattern.Query{Must: []*pattern.Automaton{a}, MinLen: l, MaxLen: -1}); found {
 				strs[w] = true
 			}
 		}
-		if w, found, _ := solve(strQuery{mustNot: []*automaton{a}, minLen: 1, maxLen: -1}); found {
+		if w, found, _ := pattern.Solve(pattern.Query{MustNot: []*pattern.Automaton{a}, MinLen: 1, MaxLen: -1}); found {
 			strs[w] = true
 		}
 		for _, w := range oracleWitnesses {
-			if a.matches(w) {
+			if a.Matches(w) {
 				strs[w] = true
 			}
 		}
@@ -281,8 +282,8 @@ func oracleUniverse(v *oracleVocab) []source.Value {
 	names := slices.Sorted(mapKeys(v.names))
 	for _, p := range v.pats {
 		// a name for each pattern of patternProperties (and propertyNames)
-		if a := pats.get(p); a != nil {
-			if w, found, _ := solve(strQuery{must: []*automaton{a}, minLen: 1, maxLen: -1}); found && !slices.Contains(names, w) {
+		if a := pats.Get(p); a != nil {
+			if w, found, _ := pattern.Solve(pattern.Query{Must: []*pattern.Automaton{a}, MinLen: 1, MaxLen: -1}); found && !slices.Contains(names, w) {
 				names = append(names, w)
 			}
 		}

@@ -3,6 +3,7 @@ package diff
 import (
 	"math"
 
+	"github.com/jstk-dev/jstk/internal/diff/pattern"
 	"github.com/jstk-dev/jstk/internal/schema"
 )
 
@@ -492,16 +493,16 @@ func (e *engine) patternsBound(ma *merged, lo, hi int) bool {
 	if hi >= 0 && lo > hi {
 		return true
 	}
-	var must []*automaton
+	var must []*pattern.Automaton
 	for _, p := range ma.patterns {
-		if x := e.pats.get(p); x != nil {
+		if x := e.pats.Get(p); x != nil {
 			must = append(must, x)
 		}
 	}
 	if len(must) == 0 {
 		return false
 	}
-	_, found, exhaustive := e.pats.solve(strQuery{must: must, minLen: lo, maxLen: hi})
+	_, found, exhaustive := e.pats.Solve(pattern.Query{Must: must, MinLen: lo, MaxLen: hi})
 	return exhaustive && !found
 }
 
@@ -636,18 +637,18 @@ func (e *engine) additionalImplies(a *conj, owner *body, s *schema.Schema, depth
 // under s.
 func (e *engine) otherNamesImply(a *conj, in string, excl []string, exclNames map[string]*schema.Schema, s *schema.Schema, depth int) bool {
 	target := e.one(s)
-	var region []*automaton // names of the region match these
-	var outside []*automaton
+	var region []*pattern.Automaton // names of the region match these
+	var outside []*pattern.Automaton
 	regionExact := true
 	if in != "" {
-		if x := e.pats.get(in); x != nil {
+		if x := e.pats.Get(in); x != nil {
 			region = append(region, x)
 		} else {
 			regionExact = false
 		}
 	}
 	for _, p := range excl {
-		if x := e.pats.get(p); x != nil {
+		if x := e.pats.Get(p); x != nil {
 			outside = append(outside, x)
 		} else {
 			regionExact = false
@@ -666,13 +667,13 @@ func (e *engine) otherNamesImply(a *conj, in string, excl []string, exclNames ma
 	return e.sub(e.trueConj, target, schema.TypeAll, depth+1)
 }
 
-func (e *engine) partCovers(n *node, region, outside []*automaton, regionExact bool, target *conj, depth int) bool {
-	var pats []*automaton
+func (e *engine) partCovers(n *node, region, outside []*pattern.Automaton, regionExact bool, target *conj, depth int) bool {
+	var pats []*pattern.Automaton
 	for _, p := range n.patterns {
-		x := e.pats.get(p.src)
+		x := e.pats.Get(p.src)
 		overlap := true
 		if x != nil && regionExact {
-			_, found, exhaustive := e.pats.solve(strQuery{must: append(append([]*automaton(nil), region...), x), mustNot: outside, maxLen: -1})
+			_, found, exhaustive := e.pats.Solve(pattern.Query{Must: append(append([]*pattern.Automaton(nil), region...), x), MustNot: outside, MaxLen: -1})
 			overlap = found || !exhaustive
 		}
 		if overlap && !e.sub(e.one(p.s), target, schema.TypeAll, depth+1) {
@@ -691,7 +692,7 @@ func (e *engine) partCovers(n *node, region, outside []*automaton, regionExact b
 		rest = n.unevalP
 	}
 	if regionExact {
-		_, found, exhaustive := e.pats.solve(strQuery{must: region, mustNot: append(append([]*automaton(nil), outside...), pats...), maxLen: -1})
+		_, found, exhaustive := e.pats.Solve(pattern.Query{Must: region, MustNot: append(append([]*pattern.Automaton(nil), outside...), pats...), MaxLen: -1})
 		if exhaustive && !found {
 			return true
 		}
@@ -752,10 +753,10 @@ func (e *engine) disjointKind(a *conj, ma *merged, b *conj, mb *merged, d schema
 		if (ma.maxLen >= 0 && ma.maxLen < mb.minLen) || (mb.maxLen >= 0 && mb.maxLen < ma.minLen) {
 			return true
 		}
-		var must []*automaton
+		var must []*pattern.Automaton
 		exact := true
 		for _, p := range append(append([]string(nil), ma.patterns...), mb.patterns...) {
-			if x := e.pats.get(p); x != nil {
+			if x := e.pats.Get(p); x != nil {
 				must = append(must, x)
 			} else {
 				exact = false
@@ -766,7 +767,7 @@ func (e *engine) disjointKind(a *conj, ma *merged, b *conj, mb *merged, d schema
 			if hi < 0 || (mb.maxLen >= 0 && mb.maxLen < hi) {
 				hi = mb.maxLen
 			}
-			_, found, exhaustive := e.pats.solve(strQuery{must: must, minLen: lo, maxLen: hi})
+			_, found, exhaustive := e.pats.Solve(pattern.Query{Must: must, MinLen: lo, MaxLen: hi})
 			if exhaustive && !found {
 				return true
 			}

@@ -207,7 +207,9 @@ func rank(c *Change, dir string) int {
 	return 3
 }
 
-func summarize(cs []Change, dir string) Summary {
+// Summarize counts the changes cs of a comparison in the direction dir, as Result.Summary
+// holds them.
+func Summarize(cs []Change, dir string) Summary {
 	s := Summary{Changes: len(cs)}
 	for i := range cs {
 		c := &cs[i]
@@ -519,4 +521,10 @@ func (r *Result) writeDocument(pw *printer) {
 		pw.printf("note: %s\n", n)
 	}
 	pw.printf("\n")
+}
+
+// SortChanges puts the changes shown to break the direction that matters where they are
+// first, then those not proved harmless, keeping the order of locations otherwise.
+func SortChanges(cs []Change) {
+	slices.SortStableFunc(cs, func(a, b Change) int { return cmp.Compare(rank(&a, ""), rank(&b, "")) })
 }

@@ -3,6 +3,7 @@ package diff
 import (
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/openapi"
@@ -131,8 +132,9 @@ var kindDocs = map[string]string{
 	"semantic-difference":            "the search found an instance the two schemas judge differently that no described change explains",
 }
 
-// Rules lists the diagnostic codes diff reports, for SARIF and the docs.
-var Rules = func() []diag.Rule {
+// Rules lists the diagnostic codes diff reports, for SARIF and the docs; the table is made on
+// the first call (not at the start of every command) and must not be modified.
+var Rules = sync.OnceValue(func() []diag.Rule {
 	var out []diag.Rule
 	for k, d := range kindDocs {
 		out = append(out, diag.Rule{Code: "diff/" + k, Description: d, Severity: diag.Warning})
@@ -149,12 +151,12 @@ var Rules = func() []diag.Rule {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
 	return out
-}()
+})
 
 // Kinds lists every change kind, sorted.
 func Kinds() []string {
 	var out []string
-	for _, r := range Rules {
+	for _, r := range Rules() {
 		out = append(out, strings.TrimPrefix(r.Code, "diff/"))
 	}
 	return out

@@ -269,8 +269,6 @@ func TestHostileAuditSecretsInTexts(t *testing.T) {
 }
 
 // nestedGroups is a pattern of n nested groups around "a": 2n+1 bytes.
-func nestedGroups(n int) string { return strings.Repeat("(", n) + "a" + strings.Repeat(")", n) }
-
 // TestHostileNestedGroups: a pattern of 400,000 nested groups (regexp2's parser overflowed
 // its stack on it) through every route of the issue: each call is answered (isError) and
 // the server answers ping and the next calls.

@@ -467,6 +467,15 @@ func withShapesMerged(n *node) *node {
 	if len(n.shapes) == 0 {
 		return n
 	}
+	if len(n.shapes) == 1 && len(n.props) == 0 && n.mapVals == nil {
+		// One shape: its members are the merge, shared rather than copied (a copy at every
+		// level of a deep object made the emission quadratic in its depth).
+		for _, sh := range n.shapes {
+			m := *n
+			m.shapes, m.props, m.mapVals = nil, sh.n.props, sh.n.mapVals
+			return &m
+		}
+	}
 	m := *n
 	m.shapes, m.props = nil, nil
 	c := caps{}
@@ -520,17 +529,28 @@ func groupShapes(shapes map[string]*shape) []*node {
 			}
 		}
 	}
-	var out []*node
+	var members [][]*node
 	index := map[int]int{}
 	for i, s := range sigs {
 		r := find(i)
 		gi, ok := index[r]
 		if !ok {
-			gi = len(out)
+			gi = len(members)
 			index[r] = gi
-			out = append(out, &node{})
+			members = append(members, nil)
 		}
-		mergeNode(out[gi], shapes[s].n, caps{})
+		members[gi] = append(members[gi], shapes[s].n)
+	}
+	out := make([]*node, len(members))
+	for gi, ms := range members {
+		if len(ms) == 1 {
+			out[gi] = ms[0] // shared, not copied: the emission only reads it
+			continue
+		}
+		out[gi] = &node{}
+		for _, m := range ms {
+			mergeNode(out[gi], m, caps{})
+		}
 	}
 	return out
 }

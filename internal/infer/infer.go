@@ -285,10 +285,7 @@ func Run(ctx context.Context, srcs []Source, fsys workspace.FS, opts *Options) (
 	if p.err != nil {
 		return nil, p.err
 	}
-	if err := ctx.Err(); err != nil {
-		if cerr := context.Cause(ctx); cerr != nil && !errors.Is(cerr, context.Canceled) {
-			return nil, cerr
-		}
+	if err := runErr(ctx); err != nil {
 		return nil, err
 	}
 	total := int64(0)
@@ -303,8 +300,28 @@ func Run(ctx context.Context, srcs []Source, fsys workspace.FS, opts *Options) (
 	if total == 0 && o.From == nil {
 		return nil, errors.New("no instances to infer a schema from (the inputs hold no documents)")
 	}
+	if err := runErr(ctx); err != nil {
+		return nil, err
+	}
 	s := &Summary{opts: o, obs: workers[0].obs, root: root, count: total, notes: notes}
-	return s.Result(), nil
+	res := s.Result()
+	if err := runErr(ctx); err != nil {
+		return nil, err // a result after the time limit is not one
+	}
+	return res, nil
+}
+
+// runErr is the error that ended the run, once its context is done: the cause given to
+// cancel (a time limit, a budget), else the context's own.
+func runErr(ctx context.Context) error {
+	err := ctx.Err()
+	if err == nil {
+		return nil
+	}
+	if cerr := context.Cause(ctx); cerr != nil && !errors.Is(cerr, context.Canceled) {
+		return cerr
+	}
+	return err
 }
 
 // job is a unit of work: a whole document, or a chunk of complete NDJSON lines.

@@ -625,15 +625,24 @@ func (f *file) lint(r *runner) {
 	f.resolveRefs()
 	f.collectIDs(r.sev)
 	c := &checker{f: f, sev: r.sev}
+	ctx := r.context()
 	for _, ru := range rules {
 		if _, on := r.sev[ru.ID]; !on || (ru.node == nil && ru.file == nil) {
 			continue
+		}
+		if err := ctx.Err(); err != nil {
+			r.stopOn(err)
+			return
 		}
 		c.rule = ru
 		start := time.Now()
 		before := len(f.findings)
 		if ru.node != nil {
-			for _, n := range f.nodes {
+			for i, n := range f.nodes {
+				if i%1024 == 1023 && ctx.Err() != nil {
+					r.stopOn(ctx.Err())
+					return
+				}
 				if !n.inert {
 					ru.node(c, n)
 				}
@@ -735,7 +744,7 @@ type compiled struct {
 const maxRebuilds = 16
 
 func (f *file) newCompiler(meta bool) (*schema.Compiler, error) {
-	opts := &schema.Options{Loader: f.opts.Loader, Draft: f.opts.Draft, NoMetaValidation: !meta}
+	opts := &schema.Options{Loader: f.opts.Loader, Draft: f.opts.Draft, NoMetaValidation: !meta, Context: f.r.context()}
 	c := schema.NewCompiler(opts)
 	if f.root == "" {
 		return c, c.AddDocument(f.uri, f.doc)

@@ -461,18 +461,34 @@ func checkInvalidPattern(c *checker, n *node) {
 	}
 	if pv, ok := n.get("pattern"); ok && pv.Kind() == source.String {
 		if _, err := schema.CompileRegexp(pv.Str(), time.Second); err != nil {
-			c.report(n, "/pattern", fmt.Sprintf("pattern %s does not compile: %v", quoted(pv.Str()), err), nil)
+			c.report(n, "/pattern", fmt.Sprintf("pattern %s does not compile: %v", quotedPattern(pv.Str()), err), nil)
 		}
 	}
 	if pp, ok := n.get("patternProperties"); ok && pp.Kind() == source.Object {
 		for i := 0; i < pp.Len(); i++ {
 			k := pp.Key(i)
 			if _, err := schema.CompileRegexp(k, time.Second); err != nil {
-				c.report(n, "/patternProperties/"+source.EscapeToken(k),
-					fmt.Sprintf("patternProperties key %s does not compile: %v", quoted(k), err), nil)
+				at := "/patternProperties/" + source.EscapeToken(k)
+				if len(k) > maxPointedKey {
+					at = "/patternProperties" // a hostile key would be the whole report
+				}
+				c.report(n, at,
+					fmt.Sprintf("patternProperties key %s does not compile: %v", quotedPattern(k), err), nil)
 			}
 		}
 	}
+}
+
+// maxPointedKey is the longest member name a finding's pointer names.
+const maxPointedKey = 1024
+
+// quotedPattern quotes a pattern for a message, cut when it is long (a hostile pattern may
+// be megabytes long).
+func quotedPattern(p string) string {
+	if len(p) > 80 {
+		return schema.QuotePattern(p)
+	}
+	return quoted(p)
 }
 
 func checkImpossibleBounds(c *checker, n *node) {

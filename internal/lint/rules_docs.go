@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/jstk-dev/jstk/internal/diag"
@@ -123,7 +122,16 @@ func checkTopLevel(c *checker, kw, what string) {
 	}
 }
 
-var simpleIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+// simpleIdent says whether s matches ^[A-Za-z_][A-Za-z0-9_]*$.
+func simpleIdent(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || c == '_' || i > 0 && '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
 
 func checkSimplePropertyNames(c *checker, n *node) {
 	if !live(n) {
@@ -135,7 +143,7 @@ func checkSimplePropertyNames(c *checker, n *node) {
 	}
 	for i := 0; i < pv.Len(); i++ {
 		k := pv.Key(i)
-		if !simpleIdent.MatchString(k) {
+		if !simpleIdent(k) {
 			c.report(n, "/properties/"+source.EscapeToken(k), fmt.Sprintf("property name %s is not a simple identifier", quoted(k)), nil)
 		}
 	}

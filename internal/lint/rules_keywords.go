@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -507,14 +506,23 @@ func checkIgnoredSchemaKeyword(c *checker, n *node) {
 	c.report(n, "/$schema", "this $schema is ignored: "+why, fix("remove the ignored $schema", removeOp(n.at("$schema"))))
 }
 
-var portableAnchor = regexp.MustCompile(`^[A-Za-z][-A-Za-z0-9._]*$`)
+// portableAnchor says whether s matches ^[A-Za-z][-A-Za-z0-9._]*$.
+func portableAnchor(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || i > 0 && ('0' <= c && c <= '9' || c == '-' || c == '.' || c == '_')) {
+			return false
+		}
+	}
+	return s != ""
+}
 
 func checkPortableAnchors(c *checker, n *node) {
 	if !n.isObject() {
 		return
 	}
 	check := func(kw, name string) {
-		if name != "" && !portableAnchor.MatchString(name) {
+		if name != "" && !portableAnchor(name) {
 			c.report(n, "/"+kw, fmt.Sprintf("anchor name %s is not portable: use a letter first, then letters, digits, '-', '_' or '.'", quoted(name)), nil)
 		}
 	}

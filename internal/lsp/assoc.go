@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/jstk-dev/jstk/internal/assoc"
 	"github.com/jstk-dev/jstk/internal/source"
@@ -49,9 +50,13 @@ type configAssociator struct {
 	cfg *tools.Config // nil: none
 }
 
+// The declarations' patterns, compiled on first use (start-up builds nothing a command may
+// not need).
 var (
-	yamlModeline = regexp.MustCompile(`(?m)^#\s*yaml-language-server:\s*\$schema=(\S+)`)
-	tomlSchema   = regexp.MustCompile(`(?m)^#:schema\s+(\S+)`)
+	yamlModeline = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^#\s*yaml-language-server:\s*\$schema=(\S+)`)
+	})
+	tomlSchema = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^#:schema\s+(\S+)`) })
 )
 
 // newConfigAssociator makes the associator of env's workspace; a jstk.json whose map is
@@ -87,9 +92,9 @@ func (c *configAssociator) Associate(name string, text []byte, doc *source.Docum
 		return out
 	case assoc.ByModeline, assoc.ByDirective:
 		out := Association{Schema: ans.Schema, Why: "modeline", IsSchema: isSchema, Problem: ans.Problem}
-		re := yamlModeline
+		re := yamlModeline()
 		if ans.Rule == assoc.ByDirective {
-			re = tomlSchema
+			re = tomlSchema()
 		}
 		if m := re.FindSubmatchIndex(text); m != nil {
 			out.Start, out.End = m[2], m[3]

@@ -7,6 +7,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
@@ -170,7 +171,7 @@ func keywordDoc(d *schema.Draft, name string) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s** (%s)", name, k.Kind)
-	if m := keywordMeaning[name]; m != "" {
+	if m := keywordMeaning()[name]; m != "" {
 		b.WriteString(": " + m)
 	}
 	b.WriteString("\n\n")
@@ -199,35 +200,37 @@ func keywordDoc(d *schema.Draft, name string) string {
 }
 
 // keywordMeaning is one line on what a keyword means, for hover.
-var keywordMeaning = map[string]string{
-	"$schema": "the dialect (meta-schema) this schema is written in", "$id": "the schema's base URI",
-	"id": "the schema's base URI", "$ref": "applies the schema this URI reference names",
-	"$defs": "reusable schemas, for $ref", "definitions": "reusable schemas, for $ref",
-	"$anchor": "names this subschema within its resource", "$dynamicRef": "a reference resolved through the dynamic scope",
-	"$dynamicAnchor": "an anchor $dynamicRef may reach", "$comment": "a comment for readers of the schema",
-	"type": "the instance's JSON type must be this one (or one of these)", "enum": "the instance must equal one of these values",
-	"const": "the instance must equal this value", "format": "a semantic format (date-time, email, uri, ...)",
-	"minimum": "a number must be at least this", "maximum": "a number must be at most this",
-	"exclusiveMinimum": "a number must be greater than this", "exclusiveMaximum": "a number must be less than this",
-	"multipleOf": "a number must be a multiple of this", "minLength": "a string must have at least this many characters",
-	"maxLength": "a string must have at most this many characters", "pattern": "a string must match this regular expression (ECMA-262)",
-	"items": "the schema of the array's items", "prefixItems": "the schemas of the array's first items, in order",
-	"additionalItems": "the schema of the items after those items lists", "contains": "some item must be valid against this schema",
-	"minItems": "an array must have at least this many items", "maxItems": "an array must have at most this many items",
-	"uniqueItems": "the array's items must all differ", "properties": "the schemas of the object's named members",
-	"patternProperties": "the schemas of the members whose names match a pattern", "additionalProperties": "the schema of the members neither properties nor patternProperties name",
-	"required": "these members must be present", "propertyNames": "every member name must be valid against this schema",
-	"minProperties": "an object must have at least this many members", "maxProperties": "an object must have at most this many members",
-	"dependentRequired": "if a member is present, these must be too", "dependentSchemas": "if a member is present, the object must be valid against this schema",
-	"dependencies": "if a member is present, these members must be too, or the object valid against this schema",
-	"allOf":        "valid against every one of these schemas", "anyOf": "valid against at least one of these schemas",
-	"oneOf": "valid against exactly one of these schemas", "not": "must not be valid against this schema",
-	"if": "chooses then or else by whether the instance is valid against it", "then": "applies when if holds", "else": "applies when if fails",
-	"unevaluatedProperties": "the schema of the members no other keyword evaluated", "unevaluatedItems": "the schema of the items no other keyword evaluated",
-	"title": "a short name of the value", "description": "what the value is", "default": "the value to assume when absent",
-	"examples": "example values", "deprecated": "the value should not be used any more", "readOnly": "the value is managed by its owner",
-	"writeOnly": "the value is never returned", "contentEncoding": "how a string encodes binary data", "contentMediaType": "the media type of a string's content",
-}
+var keywordMeaning = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"$schema": "the dialect (meta-schema) this schema is written in", "$id": "the schema's base URI",
+		"id": "the schema's base URI", "$ref": "applies the schema this URI reference names",
+		"$defs": "reusable schemas, for $ref", "definitions": "reusable schemas, for $ref",
+		"$anchor": "names this subschema within its resource", "$dynamicRef": "a reference resolved through the dynamic scope",
+		"$dynamicAnchor": "an anchor $dynamicRef may reach", "$comment": "a comment for readers of the schema",
+		"type": "the instance's JSON type must be this one (or one of these)", "enum": "the instance must equal one of these values",
+		"const": "the instance must equal this value", "format": "a semantic format (date-time, email, uri, ...)",
+		"minimum": "a number must be at least this", "maximum": "a number must be at most this",
+		"exclusiveMinimum": "a number must be greater than this", "exclusiveMaximum": "a number must be less than this",
+		"multipleOf": "a number must be a multiple of this", "minLength": "a string must have at least this many characters",
+		"maxLength": "a string must have at most this many characters", "pattern": "a string must match this regular expression (ECMA-262)",
+		"items": "the schema of the array's items", "prefixItems": "the schemas of the array's first items, in order",
+		"additionalItems": "the schema of the items after those items lists", "contains": "some item must be valid against this schema",
+		"minItems": "an array must have at least this many items", "maxItems": "an array must have at most this many items",
+		"uniqueItems": "the array's items must all differ", "properties": "the schemas of the object's named members",
+		"patternProperties": "the schemas of the members whose names match a pattern", "additionalProperties": "the schema of the members neither properties nor patternProperties name",
+		"required": "these members must be present", "propertyNames": "every member name must be valid against this schema",
+		"minProperties": "an object must have at least this many members", "maxProperties": "an object must have at most this many members",
+		"dependentRequired": "if a member is present, these must be too", "dependentSchemas": "if a member is present, the object must be valid against this schema",
+		"dependencies": "if a member is present, these members must be too, or the object valid against this schema",
+		"allOf":        "valid against every one of these schemas", "anyOf": "valid against at least one of these schemas",
+		"oneOf": "valid against exactly one of these schemas", "not": "must not be valid against this schema",
+		"if": "chooses then or else by whether the instance is valid against it", "then": "applies when if holds", "else": "applies when if fails",
+		"unevaluatedProperties": "the schema of the members no other keyword evaluated", "unevaluatedItems": "the schema of the items no other keyword evaluated",
+		"title": "a short name of the value", "description": "what the value is", "default": "the value to assume when absent",
+		"examples": "example values", "deprecated": "the value should not be used any more", "readOnly": "the value is managed by its owner",
+		"writeOnly": "the value is never returned", "contentEncoding": "how a string encodes binary data", "contentMediaType": "the media type of a string's content",
+	}
+})
 
 // definition goes from a $ref (or an instance's $schema) to what it names, across files;
 // from an instance member to the subschema that governs it.
@@ -547,7 +550,7 @@ func keywordItems(d *schema.Draft, f source.Format) []completionItem {
 		}
 		seen[k.Name] = true
 		it := completionItem{Label: k.Name, Kind: kindKeyword, Detail: k.Kind.String(), InsertText: k.Name, InsertTextFormat: formatPlain}
-		if m := keywordMeaning[k.Name]; m != "" {
+		if m := keywordMeaning()[k.Name]; m != "" {
 			it.Documentation = &markupContent{Kind: "markdown", Value: m}
 		}
 		if f == source.JSON || f == source.JSONC {

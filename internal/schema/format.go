@@ -313,6 +313,12 @@ func checkIDNHostname(s string) error {
 	}
 	// RFC 3490: these full stops separate labels too.
 	s = strings.NewReplacer("\u3002", ".", "\uff0e", ".", "\uff61", ".").Replace(s)
+	// Every code point is at least one octet of the A-label form, which has at most 253
+	// (RFC 1034): a longer name is refused before IDNA's mapping and Punycode, whose cost
+	// grows with the square of a label's length, read it.
+	if n := utf8.RuneCountInString(strings.TrimSuffix(s, ".")); n > 253 {
+		return fmt.Errorf("%d characters long, more than the 253 a host name may have", n)
+	}
 	for _, r := range s {
 		if unicode.Is(unicode.Cc, r) || r == ' ' {
 			return fmt.Errorf("invalid character %q", r)
@@ -465,6 +471,9 @@ func checkRelativeJSONPointer(s string) error {
 }
 
 func checkRegex(s string) error {
+	if err := CheckPatternLimits(s); err != nil {
+		return err
+	}
 	if err := checkECMAEscapes(s); err != nil {
 		return err
 	}

@@ -276,7 +276,7 @@ func compilePattern(r *kwReader) {
 	r.s.patternSrc = pv.Str()
 	re, err := r.c.regexp(pv.Str())
 	if err != nil {
-		r.fail("pattern", "pattern %q is not a valid ECMA-262 regular expression: %v", pv.Str(), err)
+		r.fail("pattern", "pattern %s is not a valid ECMA-262 regular expression: %v", QuotePattern(pv.Str()), err)
 	}
 	r.s.pattern = re
 }
@@ -414,7 +414,7 @@ func compilePatternProperties(r *kwReader) {
 		k, _ := pv.Member(i)
 		re, err := r.c.regexp(k.Str())
 		if err != nil {
-			r.fail("patternProperties", "pattern %q is not a valid ECMA-262 regular expression: %v", k.Str(), err)
+			r.fail("patternProperties", "pattern %s is not a valid ECMA-262 regular expression: %v", QuotePattern(k.Str()), err)
 			return
 		}
 		x := r.s.rare()

@@ -29,7 +29,13 @@ var ErrRegexTimeout = errors.New("pattern match time limit exceeded")
 // CompileRegexp compiles an ECMA-262 pattern (Unicode mode). Patterns within the subset
 // where ECMA-262 and RE2 agree run on Go's linear-time engine; the rest (lookaround,
 // backreferences, Unicode classes, ...) run on a backtracking engine bounded by timeout.
+//
+// A pattern beyond the limits of CheckPatternLimits is an error wrapping ErrPatternLimit,
+// found before any parser reads it.
 func CompileRegexp(pattern string, timeout time.Duration) (Regexp, error) {
+	if err := CheckPatternLimits(pattern); err != nil {
+		return nil, err
+	}
 	// Syntax of other regex languages (inline flags, \A, \Z, \Q...\E, atomic groups) is an
 	// error in ECMA-262, not something to interpret.
 	if err := checkECMAEscapes(pattern); err != nil {

@@ -62,6 +62,8 @@ type Options struct {
 	Workers int
 	// Clock returns the current time, for the report's timestamps; nil means time.Now.
 	Clock func() time.Time
+	// ctx is the run's (set by Run): the compilation of a case's schema stops with it.
+	ctx context.Context
 }
 
 func (o *Options) now() time.Time {
@@ -119,7 +121,7 @@ func (c *Case) Compile(opts *Options) (*schema.Schema, error) {
 		loader = opts.NewLoader()
 	}
 	co := &schema.Options{Draft: draft, Loader: loader, AssertFormat: opts.AssertFormat || assertFormat,
-		AssertContent: assertContent}
+		AssertContent: assertContent, Context: opts.ctx}
 	comp := schema.NewCompiler(co)
 	if f.Format == Suite {
 		return c.compileInline(comp, opts)
@@ -232,6 +234,7 @@ func Run(ctx context.Context, srcs []Source, opts *Options) (*Result, error) {
 	if opts != nil {
 		o = *opts
 	}
+	o.ctx = ctx
 	if o.FS == nil {
 		o.FS = workspace.Memory(nil)
 	}

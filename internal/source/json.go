@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -18,7 +19,17 @@ func ParseJSON(name string, src []byte, lim *Limits) (*Document, error) {
 	if lim != nil && lim.JSONC && !isNDJSONName(name) {
 		return ParseJSONC(name, src, lim)
 	}
-	return parseJSON(name, src, lim, false)
+	return parseJSON(name, src, lim, false, false)
+}
+
+// ParseJSONShared is ParseJSON for a src that is never modified afterwards: the document
+// shares src's memory instead of keeping a copy of it (a line of an NDJSON file read into
+// a buffer of its own).
+func ParseJSONShared(name string, src []byte, lim *Limits) (*Document, error) {
+	if lim != nil && lim.JSONC && !isNDJSONName(name) {
+		return ParseJSONC(name, src, lim)
+	}
+	return parseJSON(name, src, lim, false, true)
 }
 
 // ParseJSONC parses one JSONC document ("JSON with comments", as VS Code and TypeScript
@@ -27,15 +38,21 @@ func ParseJSON(name string, src []byte, lim *Limits) (*Document, error) {
 // are those of the text as written. The document's Format is JSONC when the text uses
 // either, else JSON.
 func ParseJSONC(name string, src []byte, lim *Limits) (*Document, error) {
-	return parseJSON(name, src, lim, true)
+	return parseJSON(name, src, lim, true, false)
 }
 
-func parseJSON(name string, src []byte, lim *Limits, jsonc bool) (*Document, error) {
+func parseJSON(name string, src []byte, lim *Limits, jsonc, share bool) (*Document, error) {
 	if int64(len(src)) > lim.maxSize() {
 		return nil, &Error{File: name, Msg: sizeMessage(int64(len(src)), lim.maxSize())}
 	}
-	text := string(src)
-	src = stringBytes(text) // the document keeps text; so do the values of strict JSON
+	var text string
+	if share {
+		src = src[:len(src):len(src)]
+		text = bytesString(src)
+	} else {
+		text = string(src)
+		src = stringBytes(text) // the document keeps text; so do the values of strict JSON
+	}
 	parsed, format := text, JSON
 	if jsonc {
 		blanked, changed, err := blankJSONC(text)
@@ -46,12 +63,75 @@ func parseJSON(name string, src []byte, lim *Limits, jsonc bool) (*Document, err
 			parsed, format = blanked, JSONC
 		}
 	}
-	var p jsonParser
+	p := parsers.Get().(*jsonParser)
 	root, err := p.parse(parsed, skipBOM(parsed), lim.maxDepth())
+	p.release()
 	if err != nil {
 		return nil, errorAt(name, src, 1, err.off, "%s%s", err.msg, hint(name, parsed, err, jsonc))
 	}
 	return NewDocument(name, format, src, root), nil
+}
+
+// LineParser parses small documents one after the other (the lines of an NDJSON file) into
+// memory it reuses: the documents it parsed stay valid only until Recycle. The zero value
+// is ready to use.
+type LineParser struct {
+	p jsonParser
+}
+
+// Parse is ParseJSONShared, with the document's values carved from the parser's memory.
+func (lp *LineParser) Parse(name string, src []byte, lim *Limits) (*Document, error) {
+	if lim != nil && lim.JSONC && !isNDJSONName(name) {
+		return ParseJSONC(name, src, lim)
+	}
+	if int64(len(src)) > lim.maxSize() {
+		return nil, &Error{File: name, Msg: sizeMessage(int64(len(src)), lim.maxSize())}
+	}
+	src = src[:len(src):len(src)]
+	text := bytesString(src)
+	root, err := lp.p.parse(text, skipBOM(text), lim.maxDepth())
+	lp.p.s, lp.p.b = "", nil
+	if err != nil {
+		return nil, errorAt(name, src, 1, err.off, "%s%s", err.msg, hint(name, text, err, false))
+	}
+	return NewDocument(name, JSON, src, root), nil
+}
+
+// Recycle says that no value of a document parsed so far is used any more: the next
+// documents reuse their memory (on the valid path of a stream, where nothing is kept of an
+// instance, no memory is taken per value).
+func (lp *LineParser) Recycle() {
+	lp.p.slab = lp.p.slab[:0]
+}
+
+// parsers keeps parsers and their buffers between documents: a stream of small documents
+// (the lines of an NDJSON file, the files of a directory) otherwise makes a parse stack and a
+// slab of children per document, which on small workloads was most of the memory a run
+// touched.
+var parsers = sync.Pool{New: func() any { return new(jsonParser) }}
+
+// release puts p back in the pool: it forgets the text and the values it held (so the pool
+// keeps no document alive but through the rest of the slab, which the document's values
+// share) and drops buffers a large document grew.
+func (p *jsonParser) release() {
+	p.s, p.b, p.err = "", nil, nil
+	if cap(p.stack) > 1024 {
+		p.stack = nil
+	} else {
+		clear(p.stack[:cap(p.stack)])
+	}
+	if cap(p.frames) > 64 {
+		p.frames = nil
+	} else {
+		clear(p.frames[:cap(p.frames)])
+	}
+	if cap(p.slab) > 8192 {
+		p.slab = nil
+	}
+	if cap(p.scratch) > 1<<16 {
+		p.scratch = nil
+	}
+	parsers.Put(p)
 }
 
 // blankJSONC turns JSONC text into JSON text of the same length: every byte of a comment

@@ -26,6 +26,9 @@ func ParseTOML(name string, src []byte, lim *Limits) (*Document, error) {
 	if off, msg := checkText(src, false); msg != "" {
 		return nil, errorAt(name, src, 1, off, "%s", msg)
 	}
+	if off, deep := tomlTextDepth(src, lim.maxDepth()); deep {
+		return nil, errorAt(name, src, 1, off, "%s", depthMessage(lim.maxDepth()))
+	}
 	// go-toml's decoder checks what the syntax alone does not (a key defined twice, a table
 	// redefined, an integer out of range, an invalid date); then the parser gives positions.
 	var check map[string]any

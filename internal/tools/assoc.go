@@ -24,10 +24,7 @@ import (
 // (env.Store). A map entry naming a schema file that does not exist is an error naming
 // jstk.json. Every surface asks this one function which schema applies to a file.
 func Associator(env *Env) (*assoc.Associator, error) {
-	a := &assoc.Associator{Root: env.Root, Config: ConfigFile}
-	if a.Root == "" {
-		a.Root = "."
-	}
+	a := &assoc.Associator{Root: catalogRoot(env), Config: ConfigFile}
 	a.Rel = func(dir, name string) (string, bool) {
 		d, n := env.FS.Abs(dir), env.FS.Abs(name)
 		if d == "/" {
@@ -63,6 +60,32 @@ func Associator(env *Env) (*assoc.Associator, error) {
 		}
 	}
 	return a, nil
+}
+
+// catalogRoot is the folder the catalog's patterns match paths from: the repository that
+// holds the workspace root (the nearest folder at or above it with .git), else the file
+// system's root. So `**/.github/dependabot.yml` matches .github/dependabot.yml named on its
+// own (the workspace root is then .github), as an editor matches it by the file's path.
+// A confined workspace (MCP) never looks above its root.
+func catalogRoot(env *Env) string {
+	root := env.Root
+	if root == "" {
+		root = "."
+	}
+	for abs := env.FS.Abs(root); ; {
+		d := nameOf(env.FS, abs)
+		if _, err := env.FS.Stat(path.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := path.Dir(abs)
+		if parent == abs {
+			return d
+		}
+		if _, inside := env.FS.Rel(parent); !inside && parent != "/" {
+			return root
+		}
+		abs = parent
+	}
 }
 
 // hiddenNamed returns which hidden directories a walk enters: those a pattern of the

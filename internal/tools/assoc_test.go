@@ -346,3 +346,30 @@ func TestValidateWithoutSchemaBudget(t *testing.T) {
 		t.Errorf("the answer lost the validated file: %.300s", data)
 	}
 }
+
+// TestCatalogMatchesFromTheRepository: a file named on its own (as pre-commit names staged
+// files) makes its folder the workspace root; the catalog still matches its path from the
+// repository (the folder with .git), else from the file system's root, as an editor does.
+func TestCatalogMatchesFromTheRepository(t *testing.T) {
+	s := snapshot(t)
+	for _, tc := range []struct{ name, root, file string }{
+		{"in a repository", ".github", ".github/dependabot.yml"},
+		{"no repository", "repo/.github", "repo/.github/dependabot.yml"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := map[string]string{tc.file: fixtureRepo[".github/dependabot.yml"]}
+			if tc.name == "in a repository" {
+				files[".git/HEAD"] = "ref: refs/heads/main\n"
+			}
+			env := &Env{FS: workspace.Memory(files), Root: tc.root, Store: s, Remotes: []schema.Remote{s}, Cache: NewSchemaCache(8)}
+			a, err := Associator(env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := a.Associate(tc.file, []byte(files[tc.file]), nil)
+			if got.Rule != assoc.ByCatalog || !strings.HasSuffix(got.Schema, "dependabot-2.0.json") {
+				t.Errorf("%s with root %s: %+v, want dependabot-2.0.json by the catalog", tc.file, tc.root, got)
+			}
+		})
+	}
+}

@@ -26,7 +26,8 @@ func init() {
 		Usage:       "[-o FILE] [--format json|yaml] SCHEMA",
 		Formats:     []diag.Format{diag.YAML},
 		Document:    true,
-		Description: "Answers: what is this schema as one self-contained document? Use it before publishing a schema that references other files, or for a tool that cannot resolve references. Referenced documents are embedded; the bundle validates as the original.",
+		Description: "Answers: what is this schema as one self-contained document? Use it before publishing a schema that references other files. Referenced documents are embedded; the bundle validates as the original.",
+		Help:        "Writes the schema and every document it references as one self-contained schema, which validates exactly as the original does: for publishing a schema that spans several files, or for a tool that cannot resolve references.",
 	}, runBundle))
 }
 
@@ -81,7 +82,7 @@ func runBundle(ctx context.Context, env *Env, in *BundleInput) (*bundleReport, e
 	if ptr := a.Doc.Pointer; ptr != "" {
 		// A schema inside a document: it becomes a document of its own, with what it
 		// references in its document, and is bundled as one.
-		s, err := a.Compile(env, SchemaOptions{Draft: in.Draft})
+		s, err := a.Compile(env, SchemaOptions{Draft: in.Draft, Ctx: ctx})
 		if err != nil {
 			return nil, err
 		}
@@ -101,7 +102,7 @@ func runBundle(ctx context.Context, env *Env, in *BundleInput) (*bundleReport, e
 	}
 	loader := env.loader()
 	// The schema must be valid and its references resolvable before it is bundled.
-	c := schema.NewCompiler(&schema.Options{Loader: loader, Draft: draft})
+	c := schema.NewCompiler(&schema.Options{Loader: loader, Draft: draft, Context: ctx})
 	if err := c.AddDocument(a.URI, doc); err != nil {
 		return nil, err
 	}

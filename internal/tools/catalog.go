@@ -37,7 +37,8 @@ func init() {
 		Summary:     "catalog the workspace's schemas: id, path, draft, title, references, validity",
 		Usage:       "[--query WORDS] [flags] [PATH...]",
 		Aliases:     []string{"catalog"},
-		Description: "Answers: which JSON Schemas does this workspace hold? Use it first, to find a schema's exact id for schema_context, instead of searching files. Each schema: id ($id or path), draft, title, description, references in and out, validity. `query` and `paths` filter.",
+		Description: "Answers: which JSON Schemas does this workspace hold? Use it first, to find a schema's exact id for schema_context. Each schema: id ($id or path), draft, title, description, references in and out, validity. `query` and `paths` filter.",
+		Help:        "Lists the JSON Schemas of the workspace, each with its id ($id, or its path), draft, title, description, references in and out, and whether it is valid. `query` and `paths` filter the list.",
 	}, runListSchemas))
 	register(define(Descriptor{
 		Name:        "schema_context",
@@ -46,6 +47,7 @@ func init() {
 		Usage:       "[flags] ID",
 		Aliases:     []string{"context"},
 		Description: "Answers: what is this schema, what does it reference, what references it, is it sound? Use it after list_schemas, with an exact id (an unknown one fails, listing close ids). Gives its catalog entry, shape, each $ref and its target, incoming references, problems and text.",
+		Help:        "Shows one schema by its exact id (as the catalog lists it): its catalog entry, shape, each $ref and its target, the references to it, its problems and its text. An unknown id fails, naming the closest ids.",
 	}, runSchemaContext))
 }
 

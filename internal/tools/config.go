@@ -30,6 +30,11 @@ type Config struct {
 	Resolve map[string]string
 	// Lint is the "lint" block.
 	Lint LintConfig
+	// Compatibility maps glob patterns of schema files (relative to Dir, path.Match
+	// syntax) to the compatibility mode diff checks them in (backward-transitive, ...).
+	Compatibility map[string]string
+	// Dir is the directory of jstk.json, as a name of the FS it was read from.
+	Dir string
 	// Schemas is the "schemas" map, {"<schema path or URI>": "<glob>" | ["<glob>",
 	// "!<glob>", ...]}: which files each schema applies to (assoc.Associator), in its order.
 	Schemas []*assoc.Mapping
@@ -60,7 +65,7 @@ func LoadConfig(fsys workspace.FS) (*Config, error) { return LoadConfigAt(fsys, 
 // Config. The paths of its resolve map are relative to dir, and are returned as names of
 // fsys.
 func LoadConfigAt(fsys workspace.FS, dir string) (*Config, error) {
-	cfg := &Config{Resolve: map[string]string{}, Lint: LintConfig{Rules: map[string]string{}}}
+	cfg := &Config{Resolve: map[string]string{}, Lint: LintConfig{Rules: map[string]string{}}, Compatibility: map[string]string{}, Dir: dir}
 	if fsys == nil {
 		return cfg, nil
 	}
@@ -108,6 +113,25 @@ func LoadConfigAt(fsys workspace.FS, dir string) (*Config, error) {
 			if err := readLint(doc, file, v, &cfg.Lint); err != nil {
 				return nil, err
 			}
+		case "compatibility":
+			line, col := doc.Position(v.Offset())
+			if v.Kind() != source.Object {
+				return nil, fmt.Errorf("%s:%d:%d: \"compatibility\" must map file patterns to modes (backward, backward-transitive, forward, forward-transitive, full, full-transitive, none)", file, line, col)
+			}
+			for j := 0; j < v.Len(); j++ {
+				pk, mv := v.Member(j)
+				line, col := doc.Position(mv.Offset())
+				if _, err := path.Match(pk.Str(), ""); err != nil {
+					return nil, fmt.Errorf("%s:%d:%d: pattern %q: %v", file, line, col, pk.Str(), err)
+				}
+				if mv.Kind() != source.String {
+					return nil, fmt.Errorf("%s:%d:%d: the mode for %q must be a string", file, line, col, pk.Str())
+				}
+				if _, err := ParseMode(mv.Str()); err != nil {
+					return nil, fmt.Errorf("%s:%d:%d: %v", file, line, col, err)
+				}
+				cfg.Compatibility[pk.Str()] = mv.Str()
+			}
 		case "schemas":
 			if err := readSchemas(doc, file, dir, v, cfg); err != nil {
 				return nil, err
@@ -136,7 +160,7 @@ func LoadConfigAt(fsys workspace.FS, dir string) (*Config, error) {
 			cfg.LSP.BreakingChanges = b.Str()
 		default:
 			line, col := doc.Position(k.Offset())
-			return nil, fmt.Errorf("%s:%d:%d: unknown setting %q (known: resolve, lint, schemas, schemastore, lsp)", file, line, col, k.Str())
+			return nil, fmt.Errorf("%s:%d:%d: unknown setting %q (known: resolve, lint, schemas, schemastore, lsp, compatibility)", file, line, col, k.Str())
 		}
 	}
 	return cfg, nil

@@ -32,7 +32,8 @@ func init() {
 		Summary:     "measure what tests or instances exercise in a schema: subschemas, keywords, outcomes, values",
 		Usage:       "--schema SCHEMA [flags] TESTFILE|INSTANCE...",
 		Formats:     []diag.Format{diag.LCOV},
-		Description: "Answers: which parts of a schema do these tests or instances never exercise? Use it to find untested branches before changing a schema. Four kinds: subschemas reached, keywords applied, outcomes (each assertion passing and failing, each branch taken), values.",
+		Description: "Answers: which parts of a schema do these tests or instances never exercise? Use it to find untested branches before changing a schema. Counts subschemas, keywords, outcomes (each way of each assertion and branch) and values.",
+		Help:        "Measures what tests or instances exercise in a schema, in four kinds: subschemas reached, keywords applied, outcomes (each assertion passing and failing, each branch taken) and values, and lists what was never exercised.",
 	}, runCoverage))
 }
 
@@ -53,7 +54,7 @@ func runCoverage(ctx context.Context, env *Env, in *CoverageInput) (*coverage.Re
 		}
 		failUnder[kind] = pct
 	}
-	s, err := LoadSchema(env, in.Schema, "schema", SchemaOptions{Draft: in.Draft, AssertFormat: in.AssertFormat})
+	s, err := LoadSchema(env, in.Schema, "schema", SchemaOptions{Draft: in.Draft, AssertFormat: in.AssertFormat, Ctx: ctx})
 	if err != nil {
 		return nil, err
 	}

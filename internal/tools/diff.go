@@ -9,6 +9,7 @@ import (
 
 	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/diff"
+	"github.com/jstk-dev/jstk/internal/diff/document"
 	"github.com/jstk-dev/jstk/internal/openapi"
 	"github.com/jstk-dev/jstk/internal/panics"
 	"github.com/jstk-dev/jstk/internal/schema"
@@ -18,7 +19,7 @@ import (
 // command line they are the two positional arguments OLD NEW.
 type DiffInput struct {
 	// Old is the old schema (MCP).
-	Old Doc `json:"old" cli:"-" role:"schema" brief:"-" desc:"The old version of the schema (the one existing data and readers were written against); FILE#/pointer names one inside a document. Two whole OpenAPI or AsyncAPI documents are compared location by location."`
+	Old Doc `json:"old,omitempty" cli:"-" role:"schema" brief:"-" desc:"The old version of the schema (the one existing data and readers were written against); FILE#/pointer names one inside a document. Two whole OpenAPI or AsyncAPI documents are compared location by location."`
 	// New is the new schema (MCP).
 	New Doc `json:"new" cli:"-" role:"schema" brief:"-" desc:"The new version of the schema."`
 	// Schemas are OLD and NEW as positional arguments (CLI).
@@ -40,6 +41,18 @@ type DiffInput struct {
 	Seed int `json:"seed,omitempty" min:"0" brief:"-" desc:"Seed of the counterexample search, for reproducible examples (default 1)."`
 	// Offset skips changes (paging).
 	Offset int `json:"offset,omitempty" min:"0" brief:"-" desc:"Skip this many changes of the list (for paging through long results)."`
+	// History compares the file with its earlier committed versions.
+	History bool `json:"history,omitempty" brief:"-" desc:"Compare the one FILE with its earlier committed git versions (renames followed, each resolved as of its commit; at most 100 unless last or since)."`
+	// Rev is the revision of the file compared with its history (default: the working tree).
+	Rev string `json:"rev,omitempty" brief:"-" desc:"The git revision of FILE to check (default: the working tree)."`
+	// Against lists revisions to compare with.
+	Against []string `json:"against,omitempty" cli:"flag" brief:"-" desc:"Git revisions (comma-separated or repeated) to compare FILE with."`
+	// Last bounds the history to the last N earlier versions.
+	Last int `json:"last,omitempty" min:"0" brief:"-" desc:"With history: only the last N earlier versions."`
+	// Since bounds the history to the versions since a revision.
+	Since string `json:"since,omitempty" brief:"-" desc:"With history: only the versions since this revision or tag."`
+	// Mode is the compatibility mode of a history check.
+	Mode string `json:"mode,omitempty" brief:"backward|forward|full[-transitive]|none" desc:"backward, forward, full (the latest earlier version), their -transitive variants (every earlier one), none; Confluent names too. Default: jstk.json \"compatibility\", else direction."`
 	// Limit bounds the changes listed (paging).
 	Limit int `json:"limit,omitempty" min:"0" default:"100" brief:"-" desc:"List at most this many changes (0: the default of the surface; the CLI lists all)."`
 }
@@ -49,8 +62,9 @@ func init() {
 		Name:        "diff",
 		Title:       "Check a schema change",
 		Summary:     "tell whether a schema change is breaking, with each change explained and an example that proves it",
-		Usage:       "OLD NEW [flags]",
-		Description: "Answers: is this schema change breaking? Use it instead of comparing schemas by reading them. backward (NEW accepts all OLD accepts) and forward are each compatible (proved), incompatible (with a checked example) or unknown; changes lists the differences. Also for OpenAPI and AsyncAPI.",
+		Usage:       "OLD NEW [flags] | --history FILE | --against REV[,REV...] FILE",
+		Description: "Is this schema change breaking? Use it instead of reading schemas. backward (NEW accepts all OLD accepts), forward: compatible (proved), incompatible (with an example) or unknown. Also OpenAPI/AsyncAPI, and a file's git history (history, mode).",
+		Help:        "Compares OLD with NEW and gives a verdict in each direction: backward (NEW accepts everything OLD accepts) and forward (the reverse) are each compatible (proved), incompatible (shown by an instance, checked against both) or unknown. Each change is listed and explained. Also compares OpenAPI and AsyncAPI documents, schema by schema, and a file with its earlier versions in git (--history, --against) under a compatibility mode (--mode).",
 	}, runDiff))
 }
 
@@ -58,13 +72,35 @@ func init() {
 // grouped.
 type diffReport struct {
 	*diff.Result
+	// History is the result of a check against earlier versions (--history, --against),
+	// in place of Result.
+	History *historyReport `json:"history,omitempty"`
 	// Groups sums up the changes of every page by kind, severity and message shape.
 	Groups []diag.Group `json:"groups,omitempty"`
 }
 
 // WriteText prints the human report, then the changes that repeat, grouped.
 func (r *diffReport) WriteText(w io.Writer) error {
+	if r.History != nil {
+		return r.History.WriteText(w)
+	}
 	return withGroups(w, r.Result.WriteText, r.Groups, true)
+}
+
+// ExitCode is 1 when the check failed.
+func (r *diffReport) ExitCode() int {
+	if r.History != nil {
+		return r.History.ExitCode()
+	}
+	return r.Result.ExitCode()
+}
+
+// Diagnostics lists the changes (of a history: the first break of each version).
+func (r *diffReport) Diagnostics() []diag.Diagnostic {
+	if r.History != nil {
+		return r.History.Diagnostics()
+	}
+	return r.Result.Diagnostics()
 }
 
 // grouped groups a result's changes, then cuts its page.
@@ -77,6 +113,68 @@ func grouped(res *diff.Result, offset, limit int) *diffReport {
 }
 
 func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diffReport, error) {
+	history := in.History || len(in.Against) > 0
+	if history && len(in.Schemas) > 0 {
+		if len(in.Schemas) != 1 {
+			return nil, fmt.Errorf("with --history or --against give one schema FILE (got %d)", len(in.Schemas))
+		}
+		in.New = in.Schemas[0]
+	} else if history && in.New.Path == "" && in.Old.Path != "" {
+		in.New = in.Old
+	}
+	if !history && (in.Rev != "" || in.Last != 0 || in.Since != "") {
+		return nil, fmt.Errorf("%s need history (or against)", env.args("rev", "last", "since"))
+	}
+	if in.Last < 0 {
+		return nil, fmt.Errorf("%s must not be negative", env.arg("last"))
+	}
+	if !history && len(in.Schemas) > 0 && len(in.Schemas) == 2 && in.Mode == "" && in.Direction == "" {
+		// a per-schema mode of jstk.json gives the direction of a two-file check
+		if m, ok := configMode(env, in.Schemas[1].Path); ok {
+			if mode, err := ParseMode(m); err == nil {
+				in.Direction = mode.Direction
+				if mode.Direction == "" {
+					in.Check = false
+				}
+			}
+		}
+	}
+	if !history && in.Mode != "" {
+		mode, err := ParseMode(in.Mode)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", env.arg("mode"), err)
+		}
+		in.Direction = mode.Direction
+		if mode.Direction == "" {
+			in.Check = false
+		}
+	}
+	if history {
+		if in.SearchBudget < 0 || in.Seed < 0 {
+			return nil, fmt.Errorf("%s must not be negative", env.args("searchBudget", "seed"))
+		}
+		h, err := runHistory(ctx, env, in, &diff.Options{
+			Direction:           in.Direction,
+			RequiredWithDefault: in.RequiredWithDefault == "compatible",
+			Level:               in.Level,
+			SearchBudget:        time.Duration(in.SearchBudget) * time.Millisecond,
+			Seed:                uint64(in.Seed),
+		})
+		if err != nil {
+			return nil, err
+		}
+		// the result keeps the shape of a diff's (its output schema): the overall verdict
+		// in the asked direction, the versions under history
+		res := &diff.Result{Direction: diff.Backward, Changes: []diff.Change{}}
+		if m, err := ParseMode(h.Mode); err == nil && m.Direction != "" {
+			res.Direction = m.Direction
+		}
+		switch v := diff.Verdict(h.Verdict); v {
+		case diff.Compatible, diff.Incompatible, diff.Unknown:
+			res.Verdict = v
+		}
+		return &diffReport{Result: res, History: h}, nil
+	}
 	if len(in.Schemas) > 0 {
 		if len(in.Schemas) != 2 {
 			return nil, fmt.Errorf("give exactly two schemas, OLD and NEW (got %d)", len(in.Schemas))
@@ -86,7 +184,7 @@ func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diffReport, error) 
 	if in.Offset < 0 || in.Limit < 0 || in.SearchBudget < 0 || in.Seed < 0 {
 		return nil, fmt.Errorf("%s must not be negative", env.args("offset", "limit", "searchBudget", "seed"))
 	}
-	so := SchemaOptions{AssertFormat: in.AssertFormat}
+	so := SchemaOptions{AssertFormat: in.AssertFormat, Ctx: ctx}
 	oa, err := OpenSchemaArg(env, in.Old, "old")
 	if err != nil {
 		return nil, err
@@ -108,7 +206,7 @@ func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diffReport, error) 
 	if oldAPI, newAPI, err := apiPair(env, oa, na, so); err != nil {
 		return nil, err
 	} else if oldAPI != nil {
-		res, err := diff.CompareDocuments(ctx, oldAPI, newAPI, opts)
+		res, err := document.Compare(ctx, oldAPI, newAPI, opts)
 		if err != nil {
 			return nil, err
 		}

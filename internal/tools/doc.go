@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -114,12 +115,15 @@ func maxSize(env *Env) int64 {
 type SchemaOptions struct {
 	Draft        string // "", "4", "6", "7", "2019-09", "2020-12"
 	AssertFormat bool
+	// Ctx is the call's: compilation stops when it is done. It is no part of the cache key.
+	Ctx context.Context
 }
 
 func (o SchemaOptions) compilerOptions(env *Env) (*schema.Options, error) {
 	opts := &schema.Options{
 		AssertFormat: o.AssertFormat,
 		Loader:       env.loader(),
+		Context:      o.Ctx,
 	}
 	if o.Draft != "" {
 		d, ok := schema.DraftByName(o.Draft)

@@ -29,7 +29,8 @@ func init() {
 		Summary:     "derive a schema from example instances (files, directories, NDJSON streams, stdin)",
 		Usage:       "[flags] INSTANCE...",
 		Document:    true,
-		Description: "Answers: what schema describes these documents? Use it to bootstrap a schema from real data. The schema accepts every instance given: a property is required only when always present, a format or enum only when every value fits. `from` widens an existing schema; notes say what was dropped (of it, or past the depth limit).",
+		Description: "Answers: what schema describes these documents? Use it to bootstrap a schema from real data. It accepts every instance given (required, format and enum only when every one fits). `from` widens a schema; notes say what was dropped.",
+		Help:        "Derives a schema that accepts every instance given: a property is required only when it is always present, a format or enum only when every value fits. `from` widens an existing schema instead; notes say what was dropped (of it, or past the depth limit).",
 	}, runInfer))
 }
 
@@ -51,7 +52,7 @@ func runInfer(ctx context.Context, env *Env, in *InferInput) (*infer.Result, err
 		opts.Draft = d
 	}
 	if in.From.Path != "" || len(in.From.Value) > 0 || in.From.Text != "" {
-		s, err := LoadSchema(env, in.From, "from", SchemaOptions{})
+		s, err := LoadSchema(env, in.From, "from", SchemaOptions{Ctx: ctx})
 		if err != nil {
 			return nil, err
 		}

@@ -12,7 +12,8 @@ import (
 )
 
 // maxToolsList bounds the tools/list answer for the default tool set (every tool), in
-// bytes as sent: an agent pays for it before it has asked anything.
+// bytes as sent: an agent pays for it before it has asked anything. (Issue 31's six history
+// arguments of diff, 258 bytes, were paid for by shorter descriptions.)
 const maxToolsList = 16000
 
 // maxDescription bounds a tool's description: what it answers and when to use it.

@@ -40,7 +40,8 @@ func init() {
 		Title:       "Lint JSON Schemas",
 		Summary:     "find mistakes, dead keywords and portability problems in schemas, with safe fixes",
 		Usage:       "[flags] SCHEMA...",
-		Description: "Answers: what is wrong or doubtful in these schemas? Use it before trusting or publishing a schema: unresolvable $ref, misplaced keywords, unsatisfiable subschemas, invalid defaults, portability. Each finding has its rule, severity, position and, when one is safe, a fix.",
+		Description: "Answers: what is wrong or doubtful in these schemas? Use it before trusting or publishing a schema: unresolvable $ref, misplaced keywords, unsatisfiable subschemas, invalid defaults, portability. Each finding has its rule, severity, position and any safe fix.",
+		Help:        "Reports what is wrong or doubtful in the schemas: unresolvable $ref, misplaced keywords, unsatisfiable subschemas, invalid defaults, portability problems. Each finding has its rule, severity and position, and a fix when one is safe to apply.",
 	}, runLint))
 }
 

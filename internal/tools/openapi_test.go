@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/jstk-dev/jstk/internal/diff"
+	"github.com/jstk-dev/jstk/internal/diff/document"
 	"github.com/jstk-dev/jstk/internal/openapi/fixture"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
@@ -36,7 +36,7 @@ func TestDiffDocumentPairsOverMCP(t *testing.T) {
 			}
 			conforms(t, d, r)
 			want, _ := p.Expected()
-			if diff := cmp.Diff(want, diff.VerdictLines(r.Result)); diff != "" {
+			if diff := cmp.Diff(want, document.VerdictLines(r.Result)); diff != "" {
 				t.Errorf("verdicts (-want +got):\n%s", diff)
 			}
 			if len(res.Content[0].Text) > MaxText {

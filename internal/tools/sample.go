@@ -26,7 +26,8 @@ func init() {
 		Summary:     "generate example instances of a schema, each checked valid (or, with --invalid, each breaking one constraint)",
 		Usage:       "[--count N] [--seed N] [flags] SCHEMA",
 		Document:    true,
-		Description: "Answers: what does a valid instance of this schema look like? Use it for fixtures and examples instead of writing them. Each sample is checked by jstk's validator; failure says why when none can be made. With `invalid`, each breaks one constraint, named in violations.",
+		Description: "Answers: what does a valid instance of this schema look like? Use it for fixtures and examples instead of writing them. Each is checked by jstk's validator; failure says why none could be made. With `invalid`, each breaks one constraint, named in violations.",
+		Help:        "Generates example instances of the schema, each checked by jstk's validator; when none can be made, it says why. With `invalid`, each instance breaks one constraint, which it names.",
 	}, runSample))
 }
 
@@ -37,7 +38,7 @@ func runSample(ctx context.Context, env *Env, in *SampleInput) (*sample.Result, 
 	if in.RequiredOnly && in.AllOptional {
 		return nil, fmt.Errorf("%s exclude each other", env.args("requiredOnly", "allOptional"))
 	}
-	s, err := LoadSchema(env, in.Schema, "schema", SchemaOptions{Draft: in.Draft})
+	s, err := LoadSchema(env, in.Schema, "schema", SchemaOptions{Draft: in.Draft, Ctx: ctx})
 	if err != nil {
 		return nil, err
 	}

@@ -31,6 +31,7 @@ func init() {
 		Usage:       "[flags] TESTFILE...",
 		Formats:     []diag.Format{diag.JUnit},
 		Description: "Answers: does each schema accept and reject what its tests say? Use it after changing a schema. A tests file is {target, tests: [{description, valid, data, expect?}]} or JSON-Schema-Test-Suite's [{description, schema, tests}]. The result is a CTRF report.",
+		Help:        "Runs schema unit tests and reports each result. A tests file is {target, tests: [{description, valid, data, expect?}]} or JSON-Schema-Test-Suite's [{description, schema, tests}]. The JSON report is CTRF.",
 	}, runTest))
 }
 

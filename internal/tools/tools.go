@@ -104,6 +104,11 @@ type Descriptor struct {
 	// recognised without them, in the desc tags of the input fields too, which cannot hold
 	// backquotes; a schema inside a document is FILE#/pointer on every surface.
 	Description string
+	// Help is what `jstk NAME --help` says after the summary: written for a person at a
+	// terminal (what the command does and what it prints), where Description is written
+	// for a model (when to use the tool, in place of what). Arguments are named as in
+	// Description.
+	Help string
 	// Usage is the CLI synopsis after the command name.
 	Usage string
 	// Aliases are other CLI names of the command (e.g. "catalog" for list_schemas).

@@ -68,6 +68,16 @@ func TestDescriptors(t *testing.T) {
 		if d.Title == "" || d.Summary == "" || len(d.Description) < 100 || d.Usage == "" {
 			t.Errorf("%s: title, summary, usage and a description written for a model are required", d.Name)
 		}
+		// The CLI's help is written for a person: not the model's description, and none of
+		// the sentences that steer a model ("Answers: ...", "Use it ...").
+		if len(d.Help) < 80 || d.Help == d.Description {
+			t.Errorf("%s: Help, the CLI's text for a person, is required and is not the description", d.Name)
+		}
+		for _, modelWords := range []string{"Answers:", "Use it", "instead of"} {
+			if strings.Contains(d.Help, modelWords) {
+				t.Errorf("%s: Help says %q, which is written for a model (it belongs in Description)", d.Name, modelWords)
+			}
+		}
 		for _, sch := range []json.RawMessage{d.InputSchema(), d.OutputSchema()} {
 			var root map[string]any
 			if err := json.Unmarshal(sch, &root); err != nil {

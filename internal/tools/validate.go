@@ -32,6 +32,7 @@ func init() {
 		Summary:     "check documents against a schema, reporting every error with its position",
 		Usage:       "[--schema SCHEMA] [flags] INSTANCE...",
 		Description: "Answers: does each document satisfy its JSON Schema (the one given, else each file's own)? Use it instead of judging validity by reading the schema. instances lists each error with pointers, line and column; groups counts them.",
+		Help:        "Checks each instance against the schema (the one given with `schema`, else the one each file names or is associated with) and reports every error of every instance: its file, line and column, its JSON Pointer, the failing keyword and the message; errors that repeat are grouped by keyword, schema location and message. Instances are JSON, YAML, TOML, NDJSON or JSONC files, directories, glob patterns, or - for standard input.",
 	}, runValidate)
 	d.stream = streamValidate
 	register(d)
@@ -63,7 +64,7 @@ func runValidate(ctx context.Context, env *Env, in *ValidateInput) (*validate.Re
 	if in.Offset < 0 || in.Limit < 0 {
 		return nil, fmt.Errorf("%s must not be negative", env.args("offset", "limit"))
 	}
-	s, err := LoadSchema(env, in.Schema, "schema", SchemaOptions{Draft: in.Draft, AssertFormat: in.AssertFormat})
+	s, err := LoadSchema(env, in.Schema, "schema", SchemaOptions{Draft: in.Draft, AssertFormat: in.AssertFormat, Ctx: ctx})
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/schema"
@@ -12,8 +13,8 @@ import (
 
 // Rules lists the diagnostic codes validate reports, for SARIF and the docs: one per
 // keyword that can fail (schema.Keyword.Fails, in the model's order), plus a value where the schema allows none and an unreadable
-// instance.
-var Rules = func() []diag.Rule {
+// instance. The table is made on the first call and must not be modified.
+var Rules = sync.OnceValue(func() []diag.Rule {
 	var rules []diag.Rule
 	seen := map[string]bool{}
 	for _, k := range schema.Keywords() {
@@ -28,10 +29,10 @@ var Rules = func() []diag.Rule {
 		diag.Rule{Code: "validate/false-schema", Description: "An instance has a value where the schema allows none.", Severity: diag.Error},
 		diag.Rule{Code: "validate/unreadable", Description: "An instance could not be read or parsed.", Severity: diag.Error},
 		diag.Rule{Code: "validate/stopped", Description: "The run was stopped by its time limit or its pattern budget before every instance was checked.", Severity: diag.Error})
-}()
+})
 
 // SARIFRules returns the rule table, for SARIF output.
-func (r *Result) SARIFRules() []diag.Rule { return Rules }
+func (r *Result) SARIFRules() []diag.Rule { return Rules() }
 
 // TextWriter prints the human report, one instance at a time, so long runs can stream.
 type TextWriter struct {

@@ -185,7 +185,7 @@ func TestDiagnostics(t *testing.T) {
 	}
 	// Every code is in the rule table, literally or as validate/<keyword>.
 	codes := map[string]bool{}
-	for _, r := range Rules {
+	for _, r := range Rules() {
 		codes[r.Code] = true
 	}
 	for _, d := range got {
@@ -284,7 +284,7 @@ func TestReportGolden(t *testing.T) {
 	}
 	compareGolden(t, "testdata/report.json", js.Bytes())
 	var sarif bytes.Buffer
-	if err := diag.Write(&sarif, diag.SARIF, res, diag.Tool{Name: "jstk", Rules: Rules}); err != nil {
+	if err := diag.Write(&sarif, diag.SARIF, res, diag.Tool{Name: "jstk", Rules: Rules()}); err != nil {
 		t.Fatal(err)
 	}
 	compareGolden(t, "testdata/report.sarif", sarif.Bytes())

@@ -50,7 +50,7 @@ func NewStream(f diag.Format, w io.Writer, tool diag.Tool) *Stream {
 			},
 		}
 	case diag.SARIF:
-		tool.Rules = Rules
+		tool.Rules = Rules()
 		var ds []diag.Diagnostic
 		return &Stream{
 			Instance: func(in *Instance) { ds = append(ds, InstanceDiagnostics(in)...) },

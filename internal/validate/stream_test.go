@@ -27,7 +27,7 @@ func TestStreamEqualsWhole(t *testing.T) {
 	for _, f := range []diag.Format{diag.Text, diag.JSON, diag.GitHub, diag.SARIF} {
 		for name, r := range results {
 			var want bytes.Buffer
-			if err := diag.Write(&want, f, r, diag.Tool{Name: "jstk", Rules: Rules}); err != nil {
+			if err := diag.Write(&want, f, r, diag.Tool{Name: "jstk", Rules: Rules()}); err != nil {
 				t.Fatal(err)
 			}
 			var got bytes.Buffer

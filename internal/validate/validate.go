@@ -457,6 +457,9 @@ func (p *pipeline) produceNDJSON(name string, r io.Reader) bool {
 			line++
 			start = line
 		case len(l) > 0:
+			if len(chunk) > 0 && len(chunk)+len(l) > cap(chunk) && !flush() {
+				return false // the line would grow the chunk: it starts the next one instead
+			}
 			if len(chunk) == 0 {
 				start = line
 			}
@@ -501,6 +504,9 @@ func (p *pipeline) process(j *job) []Instance {
 		format = source.Sniff(data)
 	}
 	if format == source.NDJSON {
+		if src.Path == "" {
+			data = bytes.Clone(data) // the lines' documents share it: a copy the caller cannot change
+		}
 		return p.processLines(&job{name: j.name, data: data, startLine: 1})
 	}
 	docs, err := source.Parse(j.name, data, format, p.lim)
@@ -523,6 +529,7 @@ func (p *pipeline) processLines(j *job) []Instance {
 	data := j.data
 	out := make([]Instance, 0, bytes.Count(data, []byte{'\n'})+1)
 	line := j.startLine
+	var lines source.LineParser
 	for len(data) > 0 {
 		var l []byte
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -539,7 +546,7 @@ func (p *pipeline) processLines(j *job) []Instance {
 			continue
 		}
 		l = bytes.TrimSuffix(l, []byte{'\r'})
-		doc, err := source.ParseJSON(j.name, l, p.lim)
+		doc, err := lines.Parse(j.name, l, p.lim) // the job's chunk is never modified
 		if err != nil {
 			var se *source.Error
 			if errors.As(err, &se) && se.Line > 0 {
@@ -549,7 +556,11 @@ func (p *pipeline) processLines(j *job) []Instance {
 			continue
 		}
 		doc.Line = n
-		out = append(out, p.check(j.name, n, doc))
+		in := p.check(j.name, n, doc)
+		if in.Valid && len(in.Errors) == 0 {
+			lines.Recycle() // nothing of a valid instance is kept: its values' memory is the next line's
+		}
+		out = append(out, in)
 	}
 	return out
 }
@@ -572,14 +583,24 @@ func (p *pipeline) check(name string, line int, doc *source.Document) Instance {
 	return in
 }
 
+// Locate turns the evaluator's errors into validate's: each located in the instance
+// document doc (no line and column when doc is nil) and in its schema. The public library
+// (package jsonschema) reports its errors through it, so that they are located as jstk
+// validate locates them.
+func Locate(errs []schema.Error, doc *source.Document) []Error { return convert(errs, doc) }
+
 // convert locates schema errors in the instance document and its schema.
 func convert(errs []schema.Error, doc *source.Document) []Error {
 	out := make([]Error, len(errs))
 	for i := range errs {
 		e := &errs[i]
-		line, col := doc.Locate(e.InstanceLocation)
-		if aboutName(e) {
+		var line, col int
+		switch {
+		case doc == nil:
+		case aboutName(e):
 			line, col = doc.LocateKey(e.InstanceLocation)
+		default:
+			line, col = doc.Locate(e.InstanceLocation)
 		}
 		out[i] = Error{
 			InstanceLocation:        e.InstanceLocation,

@@ -23,9 +23,10 @@ class LauncherError extends Error {}
  * @param {string} platform process.platform
  * @param {string} arch process.arch
  * @param {(id: string) => string} resolve require.resolve, or a stand-in
+ * @param {string} [version] the version of the platform package to name when it is missing
  * @returns {string}
  */
-function binaryPath(env, platform, arch, resolve) {
+function binaryPath(env, platform, arch, resolve, version = ownVersion()) {
   if (env.JSTK_BINARY) {
     return env.JSTK_BINARY;
   }
@@ -41,11 +42,29 @@ function binaryPath(env, platform, arch, resolve) {
   try {
     return resolve(file);
   } catch {
+    const at = version ? `${pkg}@${version}` : pkg;
+    const launcher = version ? `json-schema-toolkit@${version}` : 'json-schema-toolkit';
     throw new LauncherError(
-      `the package ${pkg}, which holds the jstk binary for this platform, is not installed. ` +
-        'npm installs it as an optional dependency of json-schema-toolkit: reinstall without ' +
-        '--omit=optional (or --no-optional), and keep the lockfile from another platform from ' +
-        'leaving it out (npm install json-schema-toolkit again on this machine)');
+      `the package ${at}, which holds the jstk binary for ${target}, is not installed ` +
+        'beside json-schema-toolkit (npm installs it as an optional dependency, and leaves it out ' +
+        'when optional dependencies are omitted or a lockfile made on another platform lacks it). ' +
+        `Either install it: npm install ${at}; or install the launcher again on this machine so ` +
+        `that npm adds it: npm install ${launcher}. ` +
+        'A jstk binary from elsewhere also works: set JSTK_BINARY to its path ' +
+        '(go install github.com/jstk-dev/jstk/cmd/jstk@latest builds one)');
+  }
+}
+
+/**
+ * The launcher's own version (its package.json's), which its platform packages share; ''
+ * when it cannot be read.
+ * @returns {string}
+ */
+function ownVersion() {
+  try {
+    return String(require('../package.json').version || '');
+  } catch {
+    return '';
   }
 }
 

@@ -36,8 +36,40 @@ test('the binary comes from the platform package installed beside the launcher',
 test('a platform without a binary, and a missing platform package, are explained', () => {
   assert.throws(() => binaryPath({}, 'freebsd', 'x64', require.resolve),
     (e) => e instanceof LauncherError && /no jstk binary for freebsd-x64/.test(e.message) && /go install/.test(e.message));
+  // The missing package is named with its version, with both ways to get it; no cause is
+  // blamed that may not be the cause.
+  const version = require('../package.json').version;
   assert.throws(() => binaryPath({}, 'linux', 'arm64', () => { throw new Error('MODULE_NOT_FOUND'); }),
-    (e) => e instanceof LauncherError && /@json-schema-toolkit\/linux-arm64/.test(e.message) && /--omit=optional/.test(e.message));
+    (e) => e instanceof LauncherError &&
+      e.message.includes(`is not installed`) &&
+      e.message.includes(`npm install @json-schema-toolkit/linux-arm64@${version}`) &&
+      e.message.includes(`npm install json-schema-toolkit@${version}`) &&
+      e.message.includes('JSTK_BINARY') &&
+      !/reinstall without/.test(e.message));
+  assert.throws(() => binaryPath({}, 'darwin', 'x64', () => { throw new Error('MODULE_NOT_FOUND'); }, ''),
+    (e) => e instanceof LauncherError && e.message.includes('npm install @json-schema-toolkit/darwin-x64;'));
+});
+
+test('the launcher installed without its platform package says which and how to get it', { skip: (!posix || !SUPPORTED.includes(`${process.platform}-${process.arch}`)) && 'POSIX paths, a supported platform' }, async () => {
+  // A copy of the launcher alone in node_modules, as npm leaves it when the platform
+  // package was not installed.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jstk-launcher-'));
+  const pkg = path.join(dir, 'node_modules', 'json-schema-toolkit');
+  fs.mkdirSync(path.join(pkg, 'bin'), { recursive: true });
+  fs.copyFileSync(launcher, path.join(pkg, 'bin', 'jstk.js'));
+  fs.copyFileSync(path.join(__dirname, '..', 'package.json'), path.join(pkg, 'package.json'));
+  const env = { ...process.env };
+  delete env.JSTK_BINARY;
+  const r = await new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(pkg, 'bin', 'jstk.js'), '--version'], { env, cwd: dir });
+    let stderr = '';
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+  const target = `${process.platform}-${process.arch}`;
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, new RegExp(`^json-schema-toolkit: the package @json-schema-toolkit/${target}@\\d+\\.\\d+\\.\\d+\\S*, which holds the jstk binary for ${target}, is not installed`));
 });
 
 /**

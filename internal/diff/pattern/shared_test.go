@@ -1,4 +1,4 @@
-package diff
+package pattern
 
 import (
 	"fmt"
@@ -29,20 +29,20 @@ var (
 )
 
 // answers asks sharedQuestions of the automata get returns, in the order of start.
-func answers(get func(string) *automaton, start int) []string {
+func answers(get func(string) *Automaton, start int) []string {
 	out := make([]string, len(sharedQuestions))
 	for i := range sharedQuestions {
 		k := (start + i) % len(sharedQuestions)
 		q := sharedQuestions[k]
-		var sq strQuery
+		var sq Query
 		for _, m := range q.must {
-			sq.must = append(sq.must, get(sharedPatterns[m]))
+			sq.Must = append(sq.Must, get(sharedPatterns[m]))
 		}
 		for _, m := range q.mustNot {
-			sq.mustNot = append(sq.mustNot, get(sharedPatterns[m]))
+			sq.MustNot = append(sq.MustNot, get(sharedPatterns[m]))
 		}
-		sq.minLen, sq.maxLen = q.minLen, q.maxLen
-		w, found, exhaustive := solve(sq)
+		sq.MinLen, sq.MaxLen = q.minLen, q.maxLen
+		w, found, exhaustive := Solve(sq)
 		out[k] = fmt.Sprintf("%q %v %v", w, found, exhaustive)
 	}
 	return out
@@ -52,8 +52,8 @@ func answers(get func(string) *automaton, start int) []string {
 // comparisons (each its own patterns, as engines have) and of automata compiled afresh:
 // the answers agree, and under -race no access to the shared DFAs races.
 func TestSolveSharedAutomata(t *testing.T) {
-	want := answers(func(src string) *automaton {
-		a, err := compileAutomaton(src)
+	want := answers(func(src string) *Automaton {
+		a, err := Compile(src)
 		if err != nil {
 			t.Fatalf("pattern %q: %v", src, err)
 		}
@@ -65,8 +65,8 @@ func TestSolveSharedAutomata(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var p patterns
-			got[g] = answers(p.get, g*3)
+			var p Cache
+			got[g] = answers(p.Get, g*3)
 		}()
 	}
 	wg.Wait()
@@ -80,16 +80,16 @@ func TestSolveSharedAutomata(t *testing.T) {
 // TestAutomatonForgetsItsDFA checks that an automaton answers the same after resetDFA
 // (what lockAll does to one that keeps more than maxDFASets states).
 func TestAutomatonForgetsItsDFA(t *testing.T) {
-	var p patterns
-	want := answers(p.get, 0)
+	var p Cache
+	want := answers(p.Get, 0)
 	for _, src := range sharedPatterns {
-		a := p.get(src)
+		a := p.Get(src)
 		a.resetDFA()
 		if len(a.sets) != 1 || len(a.dense) != 0 {
 			t.Fatalf("pattern %q after resetDFA: %d sets, %d rows", src, len(a.sets), len(a.dense))
 		}
 	}
-	if d := cmp.Diff(want, answers(p.get, 0)); d != "" {
+	if d := cmp.Diff(want, answers(p.Get, 0)); d != "" {
 		t.Errorf("answers after resetDFA (-before +after):\n%s", d)
 	}
 }
@@ -100,8 +100,8 @@ func TestSharedAutomataBounded(t *testing.T) {
 	for i := range maxSharedAutomata + 10 {
 		src := "^x" + strconv.Itoa(i) + "$"
 		a := sharedAutomaton(src)
-		if a == nil || !a.matches("x"+strconv.Itoa(i)) || a.matches("x") {
-			t.Fatalf("pattern %q: wrong automaton", src)
+		if a == nil || !a.Matches("x"+strconv.Itoa(i)) || a.Matches("x") {
+			t.Fatalf("pattern %q: wrong Automaton", src)
 		}
 		if b := sharedAutomaton(src); b != a {
 			t.Fatalf("pattern %q compiled twice in a row", src)
@@ -115,12 +115,12 @@ func TestSharedAutomataBounded(t *testing.T) {
 	}
 	for range 2 {
 		if a := sharedAutomaton(`(?=a)b`); a != nil {
-			t.Fatalf("a lookahead compiled to an automaton")
+			t.Fatalf("a lookahead compiled to an Automaton")
 		}
 	}
 }
 
-// TestSolvePackState checks which product states solve packs in a number, and that
+// TestSolvePackState checks which product states Solve packs in a number, and that
 // distinct states pack apart.
 func TestSolvePackState(t *testing.T) {
 	tests := []struct {
@@ -160,16 +160,16 @@ func TestSolvePackState(t *testing.T) {
 // maxDFASets DFA states leaves its automaton with its start state alone, and that the
 // next question gets the same answer.
 func TestAutomatonLargeDFAForgotten(t *testing.T) {
-	a, err := compileAutomaton("a[ab]{12}")
+	a, err := Compile("a[ab]{12}")
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := strQuery{mustNot: []*automaton{a}, minLen: 40, maxLen: -1}
-	w1, found1, _ := solve(q)
+	q := Query{MustNot: []*Automaton{a}, MinLen: 40, MaxLen: -1}
+	w1, found1, _ := Solve(q)
 	if len(a.sets) != 1 {
-		t.Fatalf("the automaton keeps %d DFA states after the question", len(a.sets))
+		t.Fatalf("the Automaton keeps %d DFA states after the question", len(a.sets))
 	}
-	w2, found2, _ := solve(q)
+	w2, found2, _ := Solve(q)
 	if w1 != w2 || found1 != found2 {
 		t.Errorf("asked again: %q %v, first %q %v", w2, found2, w1, found1)
 	}

@@ -1,4 +1,9 @@
-package diff
+// Package pattern owns ECMA-262 patterns as languages, for the diff: a pattern translated
+// to a Thompson NFA over code points with a lazily built DFA (Automaton), the automata
+// shared by every comparison of the process, and the solver that answers questions over
+// several of them (Query, Solve: a shortest string matching these and none of those, of a
+// length in a range, or the certainty that none exists). It knows nothing of schemas.
+package pattern
 
 import (
 	"cmp"
@@ -13,9 +18,11 @@ import (
 	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/jstk-dev/jstk/internal/schema"
 )
 
-// This file decides questions about ECMA-262 patterns as languages: does every string that
+// The package decides questions about ECMA-262 patterns as languages: does every string that
 // matches P also match Q, is there a string matching P and not Q, which short strings match.
 // A pattern is translated to a Thompson NFA over Unicode code points with the search
 // semantics of JSON Schema (a pattern matches a string when it matches anywhere in it,
@@ -44,12 +51,12 @@ const (
 	opDead
 )
 
-// automaton is a pattern as an NFA with its lazily built DFA. Comparisons share it (see
+// Automaton is a pattern as an NFA with its lazily built DFA. Comparisons share it (see
 // sharedAutomaton): the NFA does not change once compiled, and the DFA grows only under mu,
-// which solve holds for the whole question.
-type automaton struct {
+// which Solve holds for the whole question.
+type Automaton struct {
 	mu     sync.Mutex
-	id     uint64 // the order solve locks automata in
+	id     uint64 // the order Solve locks automata in
 	src    string
 	states []nstate
 	start  int
@@ -305,8 +312,12 @@ func isHex4(s string) bool {
 	return true
 }
 
-// compileAutomaton builds the automaton of an ECMA-262 pattern.
-func compileAutomaton(p string) (*automaton, error) {
+// Compile builds the automaton of an ECMA-262 pattern; the error is errUnsupported for a
+// pattern outside the supported subset or too large.
+func Compile(p string) (*Automaton, error) {
+	if schema.CheckPatternLimits(p) != nil {
+		return nil, errUnsupported
+	}
 	gsrc, err := translate(p)
 	if err != nil {
 		return nil, err
@@ -316,7 +327,7 @@ func compileAutomaton(p string) (*automaton, error) {
 		return nil, errUnsupported
 	}
 	re = re.Simplify()
-	a := &automaton{id: automatonIDs.Add(1), src: p, index: map[string]int{}, trans: map[transKey]int{}}
+	a := &Automaton{id: automatonIDs.Add(1), src: p, index: map[string]int{}, trans: map[transKey]int{}}
 	// The search semantics: any prefix, the pattern, any suffix.
 	loop := a.add(nstate{op: opChar, ranges: []rune{0, unicode.MaxRune}})
 	pre := a.add(nstate{op: opSplit})
@@ -355,7 +366,7 @@ func compileAutomaton(p string) (*automaton, error) {
 
 // buildFolded builds a literal or a class that folds case: each rune with every rune of
 // its case orbit (unicode.SimpleFold).
-func (a *automaton) buildFolded(re *syntax.Regexp) (int, []hole, error) {
+func (a *Automaton) buildFolded(re *syntax.Regexp) (int, []hole, error) {
 	fold := func(ranges []rune) ([]rune, error) {
 		var rs []rune
 		for i := 0; i+1 < len(ranges); i += 2 {
@@ -411,7 +422,7 @@ func (a *automaton) buildFolded(re *syntax.Regexp) (int, []hole, error) {
 	return first, prev, nil
 }
 
-func (a *automaton) add(s nstate) int {
+func (a *Automaton) add(s nstate) int {
 	a.states = append(a.states, s)
 	return len(a.states) - 1
 }
@@ -422,7 +433,7 @@ type hole struct {
 	alt bool
 }
 
-func (a *automaton) patch(h hole, to int) {
+func (a *Automaton) patch(h hole, to int) {
 	if h.alt {
 		a.states[h.st].out1 = to
 	} else {
@@ -431,7 +442,7 @@ func (a *automaton) patch(h hole, to int) {
 }
 
 // build returns a fragment's entry and its unpatched exits.
-func (a *automaton) build(re *syntax.Regexp) (int, []hole, error) {
+func (a *Automaton) build(re *syntax.Regexp) (int, []hole, error) {
 	if len(a.states) > maxNFAStates {
 		return 0, nil, errUnsupported
 	}
@@ -555,7 +566,7 @@ func (a *automaton) build(re *syntax.Regexp) (int, []hole, error) {
 }
 
 // closure adds the states reachable without consuming input.
-func (a *automaton) closure(set []int, atStart, atEnd bool) []int {
+func (a *Automaton) closure(set []int, atStart, atEnd bool) []int {
 	if len(a.seen) < len(a.states) {
 		a.seen = make([]bool, len(a.states))
 	}
@@ -599,7 +610,7 @@ func (a *automaton) closure(set []int, atStart, atEnd bool) []int {
 }
 
 // unsee clears the marks closure left, walking the same edges from set.
-func (a *automaton) unsee(set []int) {
+func (a *Automaton) unsee(set []int) {
 	stack := append(a.stack[:0], set...)
 	for len(stack) > 0 {
 		s := stack[len(stack)-1]
@@ -619,7 +630,7 @@ func (a *automaton) unsee(set []int) {
 	a.stack = stack
 }
 
-func (a *automaton) intern(states []int, atStart bool) int {
+func (a *Automaton) intern(states []int, atStart bool) int {
 	kb := a.keyBuf[:0]
 	if atStart {
 		kb = append(kb, '^')
@@ -651,11 +662,11 @@ func (a *automaton) intern(states []int, atStart bool) int {
 }
 
 // closureEnd re-closes a set with the end-of-text assertion allowed.
-func (a *automaton) closureEnd(states []int, atStart bool) []int {
+func (a *Automaton) closureEnd(states []int, atStart bool) []int {
 	return a.closure(states, atStart, true)
 }
 
-func (a *automaton) dfaStart() {
+func (a *Automaton) dfaStart() {
 	a.intern(a.closure([]int{a.start}, true, false), true)
 }
 
@@ -665,7 +676,7 @@ func (a *automaton) dfaStart() {
 const maxDFASets = 1 << 12
 
 // resetDFA forgets the DFA built so far.
-func (a *automaton) resetDFA() {
+func (a *Automaton) resetDFA() {
 	a.sets, a.dense = nil, nil
 	a.index, a.trans = map[string]int{}, map[transKey]int{}
 	a.dfaStart()
@@ -674,9 +685,9 @@ func (a *automaton) resetDFA() {
 // lockAll locks the distinct automata of autos in the order of their ids (so that
 // questions over the same automata cannot deadlock) and returns what unlocks them (and
 // makes those whose DFA grew past maxDFASets forget it).
-func lockAll(autos []*automaton) (unlock func()) {
+func lockAll(autos []*Automaton) (unlock func()) {
 	locked := slices.Clone(autos)
-	slices.SortFunc(locked, func(x, y *automaton) int { return cmp.Compare(x.id, y.id) })
+	slices.SortFunc(locked, func(x, y *Automaton) int { return cmp.Compare(x.id, y.id) })
 	locked = slices.Compact(locked)
 	for _, a := range locked {
 		a.mu.Lock()
@@ -696,7 +707,7 @@ func lockAll(autos []*automaton) (unlock func()) {
 const maxDenseClasses = 256
 
 // class returns the number of the class r falls in: how many cuts are at or below r.
-func (a *automaton) class(r rune) int {
+func (a *Automaton) class(r rune) int {
 	lo, hi := 0, len(a.cuts)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
@@ -710,7 +721,7 @@ func (a *automaton) class(r rune) int {
 }
 
 // step returns the DFA state after reading r.
-func (a *automaton) step(set int, r rune) int {
+func (a *Automaton) step(set int, r rune) int {
 	c := a.class(r)
 	if len(a.cuts) < maxDenseClasses {
 		return a.stepClass(set, c)
@@ -727,7 +738,7 @@ func (a *automaton) step(set int, r rune) int {
 // stepClass returns the DFA state after reading a rune of class c; it builds the state's
 // whole row of transitions at its first step (the search reads every class of each state
 // it visits). Only for automata with dense rows.
-func (a *automaton) stepClass(set, c int) int {
+func (a *Automaton) stepClass(set, c int) int {
 	for len(a.dense) <= set {
 		a.dense = append(a.dense, nil)
 	}
@@ -740,7 +751,7 @@ func (a *automaton) stepClass(set, c int) int {
 // row computes the transitions of a DFA state for every class at once: each char state's
 // ranges are cut into classes, so one pass over the set's states gives every class its
 // successors (where move would pass over them once per class).
-func (a *automaton) row(set int) []int32 {
+func (a *Automaton) row(set int) []int32 {
 	nClasses := len(a.cuts) + 1
 	row := make([]int32, nClasses)
 	d := a.sets[set]
@@ -788,7 +799,7 @@ func (a *automaton) row(set int) []int32 {
 }
 
 // move computes the DFA state after reading r (step keeps the answer).
-func (a *automaton) move(set int, r rune) int {
+func (a *Automaton) move(set int, r rune) int {
 	d := a.sets[set]
 	var next []int
 	if d.all {
@@ -811,8 +822,8 @@ func (a *automaton) move(set int, r rune) int {
 	return a.intern(next, false)
 }
 
-// matches runs the automaton on a string (used in tests and to double-check witnesses).
-func (a *automaton) matches(s string) bool {
+// Matches runs the automaton on a string (used in tests and to double-check witnesses).
+func (a *Automaton) Matches(s string) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	st := 0
@@ -824,21 +835,21 @@ func (a *automaton) matches(s string) bool {
 
 // ---- questions over several automata ----
 
-// strQuery asks for a string matching every automaton in must, none in mustNot, with a
-// length (in code points) in [minLen, maxLen] (maxLen < 0: unbounded).
-type strQuery struct {
-	must, mustNot  []*automaton
-	minLen, maxLen int
-	avoid          map[string]bool // strings not wanted (already known)
+// Query asks for a string matching every automaton in Must, none in MustNot, with a
+// length (in code points) in [MinLen, MaxLen] (MaxLen < 0: unbounded), and none of Avoid.
+type Query struct {
+	Must, MustNot  []*Automaton
+	MinLen, MaxLen int
+	Avoid          map[string]bool // strings not wanted (already known)
 }
 
 // solveLimit bounds the product states one question may visit.
 const solveLimit = 20000
 
-// solve returns the shortest string answering q. exhaustive is true when the answer is
+// Solve returns the shortest string answering q. exhaustive is true when the answer is
 // certain: no string exists when found is false.
-func solve(q strQuery) (witness string, found, exhaustive bool) {
-	autos := append(append([]*automaton(nil), q.must...), q.mustNot...)
+func Solve(q Query) (witness string, found, exhaustive bool) {
+	autos := append(append([]*Automaton(nil), q.Must...), q.MustNot...)
 	defer lockAll(autos)()
 	reps := alphabet(autos)
 	classes := repClasses(autos, reps)
@@ -858,7 +869,7 @@ func solve(q strQuery) (witness string, found, exhaustive bool) {
 	visited := map[string]struct{}{}
 	packed := map[uint64]struct{}{}
 	first := func(states []int, length int) bool {
-		l := min(length, q.minLen)
+		l := min(length, q.MinLen)
 		if k, ok := packState(states, l); ok {
 			if _, seen := packed[k]; seen {
 				return false
@@ -885,7 +896,7 @@ func solve(q strQuery) (witness string, found, exhaustive bool) {
 	for i := 0; i < len(nodes); i++ {
 		n := nodes[i]
 		states := arena[i*width : (i+1)*width]
-		if n.length >= q.minLen && (q.maxLen < 0 || n.length <= q.maxLen) && satisfies(autos, len(q.must), states) {
+		if n.length >= q.MinLen && (q.MaxLen < 0 || n.length <= q.MaxLen) && satisfies(autos, len(q.Must), states) {
 			var rs []rune
 			for k := i; k > 0; k = nodes[k].parent {
 				rs = append(rs, nodes[k].r)
@@ -894,11 +905,11 @@ func solve(q strQuery) (witness string, found, exhaustive bool) {
 				rs[l], rs[r] = rs[r], rs[l]
 			}
 			w := string(rs)
-			if !q.avoid[w] {
+			if !q.Avoid[w] {
 				return w, true, true
 			}
 		}
-		if q.maxLen >= 0 && n.length >= q.maxLen {
+		if q.MaxLen >= 0 && n.length >= q.MaxLen {
 			continue
 		}
 		if len(nodes) > solveLimit {
@@ -910,7 +921,7 @@ func solve(q strQuery) (witness string, found, exhaustive bool) {
 		dead := false
 		for k, a := range autos {
 			d := a.sets[states[k]]
-			if (k < len(q.must) && d.dead) || (k >= len(q.must) && d.all) {
+			if (k < len(q.Must) && d.dead) || (k >= len(q.Must) && d.all) {
 				dead = true
 			}
 		}
@@ -932,7 +943,7 @@ func solve(q strQuery) (witness string, found, exhaustive bool) {
 			nodes = append(nodes, node{length: n.length + 1, parent: i, r: r})
 		}
 	}
-	if len(q.avoid) > 0 {
+	if len(q.Avoid) > 0 {
 		exhaustive = false
 	}
 	return "", false, exhaustive
@@ -940,7 +951,7 @@ func solve(q strQuery) (witness string, found, exhaustive bool) {
 
 // alphabet returns the classes of runes of autos, one representative each: the
 // intervals between all their range boundaries, readable representatives first.
-func alphabet(autos []*automaton) []rune {
+func alphabet(autos []*Automaton) []rune {
 	var cuts []rune
 	seen := map[rune]bool{}
 	for _, a := range autos {
@@ -971,7 +982,7 @@ func alphabet(autos []*automaton) []rune {
 
 // repClasses returns the class of each representative in each automaton with dense rows
 // (at k*len(reps)+j for automaton k and representative j), -1 in the others.
-func repClasses(autos []*automaton, reps []rune) []int {
+func repClasses(autos []*Automaton, reps []rune) []int {
 	classes := make([]int, len(autos)*len(reps))
 	for k, a := range autos {
 		for j, r := range reps {
@@ -1000,7 +1011,7 @@ func packState(states []int, length int) (k uint64, ok bool) {
 	return k, true
 }
 
-func satisfies(autos []*automaton, nMust int, states []int) bool {
+func satisfies(autos []*Automaton, nMust int, states []int) bool {
 	for k, a := range autos {
 		d := a.sets[states[k]]
 		acc := d.accept || d.all
@@ -1053,11 +1064,13 @@ func repRank(r rune) int {
 
 // ---- pattern cache ----
 
-// patterns caches automata by source.
-type patterns struct {
-	m map[string]*automaton
+// Cache is one comparison's view of the automata, by source (taken from the automata
+// shared by the process), and the answers it had from Solve. Its zero value is ready; it is
+// not for concurrent use.
+type Cache struct {
+	m map[string]*Automaton
 	e map[string]bool
-	// solved memoizes solve: a comparison asks the same question of the same patterns
+	// solved memoizes Solve: a comparison asks the same question of the same patterns
 	// many times (the example search makes the strings of one merged schema for each
 	// schema it is compared with), and each answer costs a product automaton.
 	solved map[string]solved
@@ -1068,26 +1081,26 @@ type solved struct {
 	found, exhaustive bool
 }
 
-// solve is solve(q), asked once per distinct question of this comparison; q's automata
+// Solve is Solve(q), asked once per distinct question of this comparison; q's automata
 // come from p.
-func (p *patterns) solve(q strQuery) (witness string, found, exhaustive bool) {
+func (p *Cache) Solve(q Query) (witness string, found, exhaustive bool) {
 	var b strings.Builder
-	for _, a := range q.must {
+	for _, a := range q.Must {
 		b.WriteString(a.src)
 		b.WriteByte(0)
 	}
 	b.WriteByte(1)
-	for _, a := range q.mustNot {
+	for _, a := range q.MustNot {
 		b.WriteString(a.src)
 		b.WriteByte(0)
 	}
 	b.WriteByte(1)
-	b.WriteString(strconv.Itoa(q.minLen))
+	b.WriteString(strconv.Itoa(q.MinLen))
 	b.WriteByte(',')
-	b.WriteString(strconv.Itoa(q.maxLen))
-	if len(q.avoid) > 0 {
-		avoid := make([]string, 0, len(q.avoid))
-		for w, on := range q.avoid {
+	b.WriteString(strconv.Itoa(q.MaxLen))
+	if len(q.Avoid) > 0 {
+		avoid := make([]string, 0, len(q.Avoid))
+		for w, on := range q.Avoid {
 			if on {
 				avoid = append(avoid, w)
 			}
@@ -1102,7 +1115,7 @@ func (p *patterns) solve(q strQuery) (witness string, found, exhaustive bool) {
 	if r, ok := p.solved[key]; ok {
 		return r.witness, r.found, r.exhaustive
 	}
-	witness, found, exhaustive = solve(q)
+	witness, found, exhaustive = Solve(q)
 	if p.solved == nil {
 		p.solved = map[string]solved{}
 	}
@@ -1110,9 +1123,11 @@ func (p *patterns) solve(q strQuery) (witness string, found, exhaustive bool) {
 	return witness, found, exhaustive
 }
 
-func (p *patterns) get(src string) *automaton {
+// Get returns the automaton of the pattern src, nil when src is outside the supported
+// subset (the prover then answers unknown and the search uses the real matcher).
+func (p *Cache) Get(src string) *Automaton {
 	if p.m == nil {
-		p.m, p.e = map[string]*automaton{}, map[string]bool{}
+		p.m, p.e = map[string]*Automaton{}, map[string]bool{}
 	}
 	if a, ok := p.m[src]; ok {
 		return a
@@ -1134,7 +1149,7 @@ func (p *patterns) get(src string) *automaton {
 // benchmark compares many times); bounded by maxSharedAutomata.
 var shared struct {
 	sync.Mutex
-	m   map[string]*automaton
+	m   map[string]*Automaton
 	bad map[string]bool // the patterns outside the supported subset
 }
 
@@ -1145,21 +1160,21 @@ var automatonIDs atomic.Uint64
 
 // sharedAutomaton returns the automaton of the pattern src from shared, compiling it the
 // first time; nil when src is outside the supported subset.
-func sharedAutomaton(src string) *automaton {
+func sharedAutomaton(src string) *Automaton {
 	shared.Lock()
 	a, bad := shared.m[src], shared.bad[src]
 	shared.Unlock()
 	if a != nil || bad {
 		return a
 	}
-	a, err := compileAutomaton(src) // outside the lock: other comparisons go on
+	a, err := Compile(src) // outside the lock: other comparisons go on
 	shared.Lock()
 	defer shared.Unlock()
 	if b := shared.m[src]; b != nil {
 		return b // compiled meanwhile by another comparison
 	}
 	if len(shared.m)+len(shared.bad) >= maxSharedAutomata || shared.m == nil {
-		shared.m, shared.bad = map[string]*automaton{}, map[string]bool{}
+		shared.m, shared.bad = map[string]*Automaton{}, map[string]bool{}
 	}
 	if err != nil {
 		shared.bad[src] = true

@@ -1,4 +1,4 @@
-package diff
+package pattern
 
 import (
 	"testing"
@@ -19,7 +19,7 @@ func TestAutomatonAgreesWithMatcher(t *testing.T) {
 		"12-4567", " ", "\t\n", "x", "xx", "xxx", "\n", "a\nb", "uuid", "my-uuid-1", "date-time", "dd",
 		"AB", "ab@ex.com", "a.b@c-d.org", "/path.json", "Abc1", "abcd", "cdab", "1 2", "\u00a0", "\u2028"}
 	for _, p := range pats {
-		a, err := compileAutomaton(p)
+		a, err := Compile(p)
 		if err != nil {
 			t.Errorf("pattern %q: %v", p, err)
 			continue
@@ -30,8 +30,8 @@ func TestAutomatonAgreesWithMatcher(t *testing.T) {
 		}
 		for _, s := range strs {
 			want, _ := re.Match(s)
-			if got := a.matches(s); got != want {
-				t.Errorf("pattern %q on %q: automaton says %v, matcher %v", p, s, got, want)
+			if got := a.Matches(s); got != want {
+				t.Errorf("pattern %q on %q: Automaton says %v, matcher %v", p, s, got, want)
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package diff
+package document
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/jstk-dev/jstk/internal/diff"
 	"github.com/jstk-dev/jstk/internal/openapi"
 	"github.com/jstk-dev/jstk/internal/openapi/fixture"
 	"github.com/jstk-dev/jstk/internal/schema"
@@ -19,7 +20,7 @@ import (
 
 func readPairs(t testing.TB) []fixture.Pair {
 	t.Helper()
-	pairs, err := fixture.Read(filepath.Join("..", "..", fixture.Dir))
+	pairs, err := fixture.Read(filepath.Join("..", "..", "..", fixture.Dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func TestDocumentPairs(t *testing.T) {
 			fsys := workspace.Memory(p.Files)
 			old := openAPIDoc(t, fsys, p.Old, p.Files[p.Old])
 			new := openAPIDoc(t, fsys, p.New, p.Files[p.New])
-			res, err := CompareDocuments(context.Background(), old, new, &Options{Check: true})
+			res, err := Compare(context.Background(), old, new, &diff.Options{Check: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -68,7 +69,7 @@ func TestDocumentPairs(t *testing.T) {
 			}
 			// every location that breaks is shown so by an example valid under one side
 			for _, l := range res.Document.Locations {
-				if l.Verdict == Incompatible && len(l.Example) == 0 {
+				if l.Verdict == diff.Incompatible && len(l.Example) == 0 {
 					t.Errorf("%s: incompatible without an example", l.Location)
 				}
 			}
@@ -92,28 +93,28 @@ func TestCompareDocumentsErrorsAndOptions(t *testing.T) {
 		{sw, sw, "the documents are Swagger 2.0, which is not compared"},
 		{oas, oas2, "old component schema B"}, // type as a list is no OpenAPI 3.0
 	} {
-		_, err := CompareDocuments(ctx, tc.old, tc.new, nil)
+		_, err := Compare(ctx, tc.old, tc.new, nil)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("error %v, want %q in it", err, tc.want)
 		}
 	}
-	if _, err := CompareDocuments(ctx, oas2, oas2, &Options{Direction: "sideways"}); err == nil {
+	if _, err := Compare(ctx, oas2, oas2, &diff.Options{Direction: "sideways"}); err == nil {
 		t.Error("a bad direction accepted")
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := CompareDocuments(cancelled, oas2, oas2, nil); err == nil {
+	if _, err := Compare(cancelled, oas2, oas2, nil); err == nil {
 		t.Error("a cancelled comparison ran")
 	}
 	// an unused component: compared, not checked; asked a direction, every location is
 	// judged in it
 	old := openAPIDoc(t, fsys, "o.yaml", "openapi: 3.0.3\npaths: {}\ncomponents:\n  schemas:\n    A: {type: string, maxLength: 5}\n")
 	new := openAPIDoc(t, fsys, "n.yaml", "openapi: 3.0.3\npaths: {}\ncomponents:\n  schemas:\n    A: {type: string, maxLength: 3}\n")
-	r, err := CompareDocuments(ctx, old, new, &Options{Check: true})
+	r, err := Compare(ctx, old, new, &diff.Options{Check: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Verdict != Compatible || !r.Check.Passed || r.Backward != Incompatible || r.Changes[0].Direction != "none" {
+	if r.Verdict != diff.Compatible || !r.Check.Passed || r.Backward != diff.Incompatible || r.Changes[0].Direction != "none" {
 		t.Errorf("unused component: verdict %s, check %+v, backward %s, change %+v", r.Verdict, r.Check, r.Backward, r.Changes[0])
 	}
 	var text strings.Builder
@@ -126,8 +127,8 @@ func TestCompareDocumentsErrorsAndOptions(t *testing.T) {
 			t.Errorf("text lacks %q:\n%s", s, text.String())
 		}
 	}
-	for dir, want := range map[string]Verdict{Backward: Incompatible, Forward: Compatible, Full: Incompatible} {
-		r, err := CompareDocuments(ctx, old, new, &Options{Direction: dir, Check: true})
+	for dir, want := range map[string]diff.Verdict{diff.Backward: diff.Incompatible, diff.Forward: diff.Compatible, diff.Full: diff.Incompatible} {
+		r, err := Compare(ctx, old, new, &diff.Options{Direction: dir, Check: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -153,7 +154,7 @@ func TestDocumentTextMayBreakAndNotes(t *testing.T) {
 	  "schema": {"type": "array", "prefixItems": [{}]}}}}, "parameters": [{"$ref": "x.yaml#/p"}], "responses": {}}}}}`)
 	new := openAPIDoc(t, fsys, "n.json", `{"openapi": "3.1.0", "paths": {"/p": {"put": {"requestBody": {"content": {"application/json": {
 	  "schema": {"type": "array", "prefixItems": [{}], "items": false}}}}, "responses": {}}}}}`)
-	r, err := CompareDocuments(context.Background(), old, new, &Options{SearchBudget: -1})
+	r, err := Compare(context.Background(), old, new, &diff.Options{SearchBudget: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +179,7 @@ func TestDocumentDiagnostics(t *testing.T) {
 	fsys := workspace.Memory(nil)
 	old := openAPIDoc(t, fsys, "o.yaml", "openapi: 3.0.3\npaths:\n  /a:\n    get:\n      responses: {}\n")
 	new := openAPIDoc(t, fsys, "n.yaml", "openapi: 3.0.3\npaths: {}\n")
-	r, err := CompareDocuments(context.Background(), old, new, nil)
+	r, err := Compare(context.Background(), old, new, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,11 +197,11 @@ func TestDocumentAgainstItself(t *testing.T) {
 			fsys := workspace.Memory(p.Files)
 			a := openAPIDoc(t, fsys, name, p.Files[name])
 			b := openAPIDoc(t, fsys, name, p.Files[name])
-			r, err := CompareDocuments(context.Background(), a, b, &Options{Check: true})
+			r, err := Compare(context.Background(), a, b, &diff.Options{Check: true})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.Verdict != Compatible || r.Backward != Compatible || r.Forward != Compatible || len(r.Changes) != 0 ||
+			if r.Verdict != diff.Compatible || r.Backward != diff.Compatible || r.Forward != diff.Compatible || len(r.Changes) != 0 ||
 				r.Document.Unchanged != r.Document.Compared || !r.Check.Passed {
 				t.Errorf("%s %s against itself: %v", p.Name, name, VerdictLines(r))
 			}
@@ -234,22 +235,22 @@ func TestDocumentChainAndBudget(t *testing.T) {
 	old := openAPIDoc(t, fsys, "o.json", chainDocument(200, "string"))
 	same := openAPIDoc(t, fsys, "s.json", chainDocument(200, "string"))
 	new := openAPIDoc(t, fsys, "n.json", chainDocument(200, "integer"))
-	r, err := CompareDocuments(context.Background(), old, same, nil)
+	r, err := Compare(context.Background(), old, same, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Verdict != Compatible || r.Document.Unchanged != r.Document.Compared || r.Document.Compared != 202 {
+	if r.Verdict != diff.Compatible || r.Document.Unchanged != r.Document.Compared || r.Document.Compared != 202 {
 		t.Errorf("the same document: verdict %s, %d of %d unchanged", r.Verdict, r.Document.Unchanged, r.Document.Compared)
 	}
-	r, err = CompareDocuments(context.Background(), old, new, &Options{DocumentBudget: time.Nanosecond})
+	r, err = Compare(context.Background(), old, new, &diff.Options{DocumentBudget: time.Nanosecond})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Verdict != Unknown || len(r.Document.Locations) != 202 {
+	if r.Verdict != diff.Unknown || len(r.Document.Locations) != 202 {
 		t.Fatalf("out of budget: verdict %s, %d locations", r.Verdict, len(r.Document.Locations))
 	}
 	for _, l := range r.Document.Locations {
-		if !l.NotCompared || l.Backward != Unknown || l.Forward != Unknown {
+		if !l.NotCompared || l.Backward != diff.Unknown || l.Forward != diff.Unknown {
 			t.Errorf("%s: not compared %v, %s/%s", l.Location, l.NotCompared, l.Backward, l.Forward)
 		}
 	}
@@ -263,16 +264,16 @@ func TestDocumentChainAndBudget(t *testing.T) {
 			t.Errorf("text lacks %q:\n%.3000s", s, text.String())
 		}
 	}
-	r, err = CompareDocuments(context.Background(), old, new, nil)
+	r, err = Compare(context.Background(), old, new, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Verdict != Incompatible || r.Document.Locations[0].Location != "GET /p response 200 application/json" || r.Document.Locations[0].NotCompared {
+	if r.Verdict != diff.Incompatible || r.Document.Locations[0].Location != "GET /p response 200 application/json" || r.Document.Locations[0].NotCompared {
 		t.Errorf("verdict %s, first location %+v", r.Verdict, r.Document.Locations[0])
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := CompareDocuments(ctx, old, new, nil); !errors.Is(err, context.Canceled) {
+	if _, err := Compare(ctx, old, new, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
 }

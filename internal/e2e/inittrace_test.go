@@ -1,0 +1,66 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Budgets of package initialisation, in allocations (counted by the runtime, so the same on a
+// busy machine and a quiet one): what every command, `jstk --version` included, pays before it
+// starts. Issue 29 measured 3221 allocations in all (jstk's packages: 2100 of them, half in
+// regular expressions compiled at init); tables a command may not need are now built on first
+// use. What is left of jstk's is the keyword model, the lint rules and the tool table; of the
+// rest, most is go.yaml.in/yaml/v4 (about 370), regexp2's Unicode tables (about 130), which
+// build package-level maps in their init, and net/http with crypto/tls (about 200, since
+// jstk fetch) and runtime/metrics (95, read by internal/cli/memory.go), all linked into the
+// one binary.
+const (
+	initAllocsAll  = 1750
+	initAllocsJstk = 700
+)
+
+func TestInitBudget(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's runtime allocates at init")
+	}
+	cmd := exec.Command(jstkBin, "--version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("jstk --version: %v\n%s", err, stderr.String())
+	}
+	all, own, pkgs := 0, 0, 0
+	sc := bufio.NewScanner(&stderr)
+	for sc.Scan() {
+		// init github.com/jstk-dev/jstk/internal/mcp @52 ms, 1.1 ms clock, 53096 bytes, 742 allocs
+		f := strings.Fields(sc.Text())
+		if len(f) != 11 || f[0] != "init" || f[10] != "allocs" {
+			continue
+		}
+		n, err := strconv.Atoi(f[9])
+		if err != nil {
+			t.Fatalf("unreadable inittrace line %q", sc.Text())
+		}
+		pkgs++
+		all += n
+		if strings.HasPrefix(f[1], "github.com/jstk-dev/jstk/") {
+			own += n
+		}
+	}
+	if pkgs < 20 {
+		t.Fatalf("inittrace reported %d packages:\n%s", pkgs, stderr.String())
+	}
+	t.Logf("package initialisation: %d allocations in all, %d in jstk's packages", all, own)
+	if all > initAllocsAll {
+		t.Errorf("package initialisation makes %d allocations, more than the budget of %d: build what a command may not need on its first use (GODEBUG=inittrace=1 jstk --version names the packages)", all, initAllocsAll)
+	}
+	if own > initAllocsJstk {
+		t.Errorf("jstk's packages make %d allocations at initialisation, more than the budget of %d: build what a command may not need on its first use (GODEBUG=inittrace=1 jstk --version names the packages)", own, initAllocsJstk)
+	}
+}
