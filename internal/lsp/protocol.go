@@ -101,6 +101,17 @@ type cancelParams struct {
 }
 
 type initializeParams struct {
+	Capabilities struct {
+		TextDocument struct {
+			// Diagnostic, when present, says the client pulls diagnostics.
+			Diagnostic json.RawMessage `json:"diagnostic"`
+		} `json:"textDocument"`
+		Workspace struct {
+			Diagnostics struct {
+				RefreshSupport bool `json:"refreshSupport"`
+			} `json:"diagnostics"`
+		} `json:"workspace"`
+	} `json:"capabilities"`
 	RootURI          string `json:"rootUri"`
 	RootPath         string `json:"rootPath"`
 	WorkspaceFolders []struct {

@@ -82,8 +82,14 @@ type Server struct {
 	assoc    Associator
 	requests map[string]context.CancelFunc
 	breaking string // how breaking changes against HEAD show: "off", "information", "warning"
-	ctx      context.Context
-	stop     context.CancelFunc
+	// pull is set when the client pulls diagnostics (textDocument/diagnostic): the server
+	// then does not also push them (a client that takes both counts each problem twice),
+	// and asks it to pull again (refresh, when it supports that) after a file on disk
+	// that documents depend on changed.
+	pull, refresh bool
+	refreshes     int
+	ctx           context.Context
+	stop          context.CancelFunc
 
 	work sync.WaitGroup // runs and requests in flight
 
@@ -371,6 +377,8 @@ func (s *Server) initialize(id json.RawMessage, params json.RawMessage) {
 	if root != "" {
 		s.root = root
 	}
+	s.pull = len(p.Capabilities.TextDocument.Diagnostic) > 0 && string(p.Capabilities.TextDocument.Diagnostic) != "null"
+	s.refresh = p.Capabilities.Workspace.Diagnostics.RefreshSupport
 	s.state = stateRunning
 	s.loadConfig()
 	s.mu.Unlock()
@@ -569,7 +577,17 @@ func (s *Server) watched(p didChangeWatchedFilesParams) {
 		s.env.Index = tools.NewIndex(s.overlay, []string{s.root}, s.env.Limits)
 	}
 	for _, d := range s.docs {
+		d.gen++ // what was computed before is stale, for a pull too
 		s.schedule(d)
+	}
+	if s.pull && s.refresh {
+		// The client pulls again; its response is ignored (handle drops responses).
+		s.refreshes++
+		s.send(struct {
+			JSONRPC string `json:"jsonrpc"`
+			ID      string `json:"id"`
+			Method  string `json:"method"`
+		}{"2.0", fmt.Sprintf("jstk-refresh-%d", s.refreshes), "workspace/diagnostic/refresh"})
 	}
 }
 
@@ -585,6 +603,7 @@ func (s *Server) changed(d *document) {
 func (s *Server) dependents(name string) {
 	for _, o := range s.docs {
 		if o.name != name && o.schema == name {
+			o.gen++
 			s.schedule(o)
 		}
 	}
@@ -645,6 +664,9 @@ func (s *Server) run(d *document, gen int) {
 	d.cancel = nil
 	d.schema = schemaName
 	d.doneGen, d.last = gen, diags
+	if s.pull {
+		return // the client pulls them
+	}
 	v := version
 	s.publish(d.uri, &v, diags)
 }
