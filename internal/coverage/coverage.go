@@ -89,7 +89,11 @@ func Measure(ctx context.Context, s *schema.Schema, srcs []Source, opts *Options
 		}
 		m.ignores = append(m.ignores, ig)
 	}
+	m.ctx = ctx
 	rootView := m.add(s)
+	if err := ctx.Err(); err != nil {
+		return nil, schema.Stopped(ctx, err) // the walk stopped early
+	}
 	res := newResult(s)
 	res.Unmeasured = m.tooDeep
 
@@ -99,6 +103,9 @@ func Measure(ctx context.Context, s *schema.Schema, srcs []Source, opts *Options
 		us, problems := load(m, rootView, s, src, sto)
 		units = append(units, us...)
 		res.Problems = append(res.Problems, problems...)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, schema.Stopped(ctx, err)
 	}
 	m.finish()
 

@@ -1,6 +1,7 @@
 package coverage
 
 import (
+	"context"
 	"math/bits"
 	"sort"
 	"strconv"
@@ -256,6 +257,9 @@ const MaxDepth = 200
 
 // model is the static list of everything that can be covered.
 type model struct {
+	ctx      context.Context // nil: never stopped; the walks stop when it is done
+	steps    int             // schemas walked, to look at ctx every 1,024
+	stopped  bool            // ctx was found done: the walks go no further
 	root     *schema.Schema
 	items    []item
 	entries  []entry
@@ -337,6 +341,10 @@ func (m *model) add(t *schema.Schema) *view {
 	root := t == m.root
 	v := &view{nodes: map[*schema.Schema]*node{}}
 	schema.Walk(t, func(x *schema.Schema) bool {
+		if m.steps++; m.stopped || m.steps&1023 == 0 && m.ctx != nil && m.ctx.Err() != nil {
+			m.stopped = true
+			return false // no further: Measure reports the context's end
+		}
 		if !m.measured(x, root) {
 			// The root's walk stops at the built-in meta-schemas; a test's schema may lie
 			// outside the measured files and reach into them.
