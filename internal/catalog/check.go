@@ -116,14 +116,14 @@ func (w *Workspace) compileAll(ctx context.Context, loader *schema.Loader) (map[
 			return nil, err
 		}
 		if c == nil || !shared {
-			c = schema.NewCompiler(&schema.Options{Loader: loader, NoMetaValidation: true})
+			c = schema.NewCompiler(&schema.Options{Loader: loader, NoMetaValidation: true, Context: ctx})
 		}
 		f := s.file
 		uri := schema.FileURI(w.fsys.Abs(f.path))
 		root, err := c.Compile(uri)
 		if err != nil && shared {
 			c = nil
-			root, err = schema.NewCompiler(&schema.Options{Loader: loader, NoMetaValidation: true}).Compile(uri)
+			root, err = schema.NewCompiler(&schema.Options{Loader: loader, NoMetaValidation: true, Context: ctx}).Compile(uri)
 		}
 		if err != nil {
 			c = nil
