@@ -91,17 +91,10 @@ func runFetch(ctx context.Context, args []string, st Streams) int {
 		g.resolve = append(g.resolve, s)
 		return nil
 	})
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(st.Stdout, fetchUsage)
-			printFlags(st.Stdout, fs)
-			fmt.Fprint(st.Stdout, "\nExit codes:\n  0  everything is pinned and cached\n  1  --offline: something is missing or altered\n"+
-				"  2  could not run: a download refused or failed, a file that cannot be read or written\n")
-			return ExitOK
-		}
-		fmt.Fprintf(st.Stderr, "jstk fetch: %v\n", flagError(err, fs))
-		fmt.Fprintf(st.Stderr, "usage: jstk fetch [flags] [PATH...] (run 'jstk fetch --help')\n")
-		return ExitError
+	if code, done := parseOwnFlags(fs, args, st, "fetch", "[flags] [PATH...]", fetchUsage,
+		"  0  everything is pinned and cached\n  1  --offline: something is missing or altered\n"+
+			"  2  could not run: a download refused or failed, a file that cannot be read or written\n"); done {
+		return code
 	}
 	fail := func(err error) int {
 		fmt.Fprintf(st.Stderr, "jstk fetch: %v\n", err)

@@ -28,6 +28,25 @@ only protocol messages; logs go to stderr.
 Flags:
 `
 
+// parseOwnFlags parses the flags of a command outside the tool table (mcp, lsp, fetch):
+// --help prints its usage, its flags and its exit codes on stdout; a flag that cannot be
+// parsed is an error on stderr with the usage line. done says the command must return code.
+func parseOwnFlags(fs *flag.FlagSet, args []string, st Streams, name, synopsis, usage, exitCodes string) (code int, done bool) {
+	err := fs.Parse(args)
+	switch {
+	case err == nil:
+		return 0, false
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(st.Stdout, usage)
+		printFlags(st.Stdout, fs)
+		fmt.Fprint(st.Stdout, "\nExit codes:\n"+exitCodes)
+		return ExitOK, true
+	}
+	fmt.Fprintf(st.Stderr, "jstk %s: %v\n", name, flagError(err, fs))
+	fmt.Fprintf(st.Stderr, "usage: jstk %s %s (run 'jstk %s --help')\n", name, synopsis, name)
+	return ExitError, true
+}
+
 // runLSP serves the language server over stdio until exit or the end of stdin.
 func runLSP(ctx context.Context, args []string, st Streams) int {
 	fs := flag.NewFlagSet("lsp", flag.ContinueOnError)
@@ -39,16 +58,9 @@ func runLSP(ctx context.Context, args []string, st Streams) int {
 	// --stdio to the command; stdio is the only transport, so the flag is accepted and changes nothing.
 	fs.Bool("stdio", false, "talk over stdin and stdout (the only transport; accepted because language clients pass it)")
 	noConfig := fs.Bool("no-config", false, "do not read the workspace's jstk.json (its schemas map, resolve map and lint settings): for an untrusted workspace")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(st.Stdout, lspUsage)
-			printFlags(st.Stdout, fs)
-			fmt.Fprint(st.Stdout, "\nExit codes:\n  0  exit after shutdown\n  1  stdin closed, or exit without shutdown (as LSP says)\n  2  a usage error\n")
-			return ExitOK
-		}
-		fmt.Fprintf(st.Stderr, "jstk lsp: %v\n", flagError(err, fs))
-		fmt.Fprintf(st.Stderr, "usage: jstk lsp [flags] (run 'jstk lsp --help')\n")
-		return ExitError
+	if code, done := parseOwnFlags(fs, args, st, "lsp", "[flags]", lspUsage,
+		"  0  exit after shutdown\n  1  stdin closed, or exit without shutdown (as LSP says)\n  2  a usage error\n"); done {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(st.Stderr, "jstk lsp: unexpected argument %q\n", fs.Arg(0))

@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -81,17 +80,10 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 	mem.register(fs, "the engines serving the calls")
 	isolate := fs.Bool("isolate", true, "run the calls in an engine process that the server restarts when an input crashes it; false: in the server's own process, about 0.2 ms faster a call, but an input that crashes the engine ends the session")
 	worker := isWorker()
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(st.Stdout, mcpUsage)
-			printFlags(st.Stdout, fs)
-			fmt.Fprint(st.Stdout, "\nExit codes:\n  0  stdin closed or a termination signal (the calls in flight are answered within the\n"+
-				"     drain and grace times)\n  2  could not start: a usage error, a workspace or jstk.json that cannot be read\n")
-			return ExitOK
-		}
-		fmt.Fprintf(st.Stderr, "jstk mcp: %v\n", flagError(err, fs))
-		fmt.Fprintf(st.Stderr, "usage: jstk mcp [flags] (run 'jstk mcp --help')\n")
-		return ExitError
+	if code, done := parseOwnFlags(fs, args, st, "mcp", "[flags]", mcpUsage,
+		"  0  stdin closed or a termination signal (the calls in flight are answered within the\n"+
+			"     drain and grace times)\n  2  could not start: a usage error, a workspace or jstk.json that cannot be read\n"); done {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(st.Stderr, "jstk mcp: unexpected argument %q\n", fs.Arg(0))
