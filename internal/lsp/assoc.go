@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -157,42 +156,4 @@ func (c *configAssociator) mapsAsSchema(name string) bool {
 		}
 	}
 	return false
-}
-
-// globMatch matches a slash-separated path against a glob with path.Match's syntax per
-// segment and "**" for any number of segments. A pattern without a slash matches the
-// base name anywhere, as yaml-language-server's do.
-func globMatch(pattern, name string) bool {
-	pattern = strings.TrimPrefix(pattern, "./")
-	if !strings.Contains(pattern, "/") {
-		pattern = "**/" + pattern
-	}
-	pat, segs := strings.Split(pattern, "/"), strings.Split(name, "/")
-	// Iterative matching with one backtracking point per "**" (the classic wildcard
-	// algorithm over segments): no recursion on the input.
-	pi, si, starP, starS := 0, 0, -1, 0
-	for si < len(segs) {
-		switch {
-		case pi < len(pat) && pat[pi] == "**":
-			starP, starS = pi, si
-			pi++
-		case pi < len(pat) && segMatch(pat[pi], segs[si]):
-			pi++
-			si++
-		case starP >= 0:
-			starS++
-			pi, si = starP+1, starS
-		default:
-			return false
-		}
-	}
-	for pi < len(pat) && pat[pi] == "**" {
-		pi++
-	}
-	return pi == len(pat)
-}
-
-func segMatch(p, s string) bool {
-	ok, err := path.Match(p, s)
-	return err == nil && ok
 }

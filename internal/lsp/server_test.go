@@ -171,21 +171,6 @@ func TestTextPositions(t *testing.T) {
 	}
 }
 
-func TestGlobMatch(t *testing.T) {
-	for _, tc := range []struct {
-		pat, name string
-		want      bool
-	}{
-		{"*.json", "a.json", true}, {"*.json", "d/a.json", true}, {"d/*.json", "d/a.json", true},
-		{"d/*.json", "e/d/a.json", false}, {"**/x/*.yaml", "a/b/x/c.yaml", true}, {"d/**", "d/a/b", true},
-		{"./d/a.json", "d/a.json", true}, {"d/**/a.json", "d/a.json", true}, {"[", "[", false},
-	} {
-		if got := globMatch(tc.pat, tc.name); got != tc.want {
-			t.Errorf("globMatch(%q, %q) = %v", tc.pat, tc.name, got)
-		}
-	}
-}
-
 func TestTokenEnd(t *testing.T) {
 	for _, tc := range []struct {
 		src  string
