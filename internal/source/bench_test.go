@@ -2,12 +2,14 @@ package source
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 // orderJSON writes n order documents like those of the reference workload (see
@@ -104,5 +106,116 @@ func readAll(b *testing.B, rd io.Reader) {
 		if err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// twitterJSON writes a document shaped like twitter.json, the usual benchmark of JSON
+// parsers (a search API answer: n statuses with their users and entities, indented by two
+// spaces, Japanese and ASCII text, URLs with escaped slashes, large integer ids, nulls).
+// It is generated, deterministic, and about 6.3 KB per status.
+func twitterJSON(n int) []byte {
+	r := rand.New(rand.NewPCG(3, 4))
+	kana := []rune("あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわをん日本語東京大阪")
+	jp := func(k int) string {
+		b := make([]rune, k)
+		for i := range b {
+			b[i] = kana[r.IntN(len(kana))]
+		}
+		return string(b)
+	}
+	word := func(k int) string {
+		b := make([]byte, k)
+		for i := range b {
+			b[i] = byte('a' + r.IntN(26))
+		}
+		return string(b)
+	}
+	var sb strings.Builder
+	sb.WriteString(`{"statuses":[`)
+	for i := range n {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		id := 505874924095815700 + r.Int64N(1<<20)
+		uid := r.Int64N(3000000000)
+		name := word(8)
+		fmt.Fprintf(&sb, `{"metadata":{"result_type":"recent","iso_language_code":"ja"},"created_at":"Sun Aug 31 00:29:15 +0000 2014","id":%d,"id_str":"%d",`, id, id)
+		fmt.Fprintf(&sb, `"text":"@%s %s\n%s http:\/\/t.co\/%s","source":"\u003ca href=\"https:\/\/mobile.twitter.com\" rel=\"nofollow\"\u003eMobile Web (M2)\u003c\/a\u003e",`, word(10), jp(30), jp(12), word(10))
+		fmt.Fprintf(&sb, `"truncated":false,"in_reply_to_status_id":null,"in_reply_to_status_id_str":null,"in_reply_to_user_id":%d,"in_reply_to_user_id_str":"%d","in_reply_to_screen_name":"%s",`, uid+1, uid+1, word(9))
+		fmt.Fprintf(&sb, `"user":{"id":%d,"id_str":"%d","name":"%s","screen_name":"%s","location":"%s","description":"%s","url":null,`, uid, uid, jp(6), name, jp(4), jp(60))
+		fmt.Fprintf(&sb, `"entities":{"description":{"urls":[]}},"protected":false,"followers_count":%d,"friends_count":%d,"listed_count":%d,"created_at":"Sun Feb 03 17:24:09 +0000 2013","favourites_count":%d,"utc_offset":32400,"time_zone":"Tokyo","geo_enabled":%v,"verified":false,"statuses_count":%d,"lang":"ja",`,
+			r.IntN(5000), r.IntN(5000), r.IntN(100), r.IntN(10000), r.IntN(2) == 0, r.IntN(100000))
+		fmt.Fprintf(&sb, `"contributors_enabled":false,"is_translator":false,"is_translation_enabled":false,"profile_background_color":"C0DEED","profile_background_image_url":"http:\/\/abs.twimg.com\/images\/themes\/theme1\/bg.png","profile_background_image_url_https":"https:\/\/abs.twimg.com\/images\/themes\/theme1\/bg.png","profile_background_tile":false,`)
+		fmt.Fprintf(&sb, `"profile_image_url":"http:\/\/pbs.twimg.com\/profile_images\/%d\/%s_normal.jpeg","profile_image_url_https":"https:\/\/pbs.twimg.com\/profile_images\/%d\/%s_normal.jpeg","profile_banner_url":"https:\/\/pbs.twimg.com\/profile_banners\/%d\/%d",`, r.Int64N(1e18), word(8), r.Int64N(1e18), word(8), uid, r.Int64N(2e9))
+		fmt.Fprintf(&sb, `"profile_link_color":"0084B4","profile_sidebar_border_color":"C0DEED","profile_sidebar_fill_color":"DDEEF6","profile_text_color":"333333","profile_use_background_image":true,"default_profile":true,"default_profile_image":false,"following":false,"follow_request_sent":false,"notifications":false},`)
+		fmt.Fprintf(&sb, `"geo":null,"coordinates":null,"place":null,"contributors":null,"retweet_count":%d,"favorite_count":%d,"entities":{"hashtags":[{"text":"%s","indices":[%d,%d]}],"symbols":[],"urls":[],"user_mentions":[{"screen_name":"%s","name":"%s","id":%d,"id_str":"%d","indices":[0,%d]}]},`,
+			r.IntN(100), r.IntN(100), jp(5), r.IntN(50), 50+r.IntN(50), word(9), jp(5), uid+1, uid+1, 1+r.IntN(15))
+		fmt.Fprintf(&sb, `"favorited":false,"retweeted":false,"lang":"ja"}`)
+	}
+	sb.WriteString(`],"search_metadata":{"completed_in":0.087,"max_id":505874924095815681,"max_id_str":"505874924095815681","next_results":"?max_id=505874915338104831&q=%E4%B8%80&count=100&include_entities=1","query":"%E4%B8%80","refresh_url":"?since_id=505874924095815681&q=%E4%B8%80&include_entities=1","count":100,"since_id":0,"since_id_str":"0"}}`)
+	var out bytes.Buffer
+	if err := json.Indent(&out, []byte(sb.String()), "", "  "); err != nil {
+		panic(err)
+	}
+	return out.Bytes()
+}
+
+// BenchmarkParse measures the parser, per core, on the two workloads of issue 29: the lines
+// of the reference NDJSON, parsed one by one into reused memory as `jstk validate` does (the
+// file named by JSTK_BENCH_NDJSON, else 10,000 generated orders like it), and a document
+// shaped like twitter.json (100 statuses, ~630 KB) parsed whole.
+func BenchmarkParse(b *testing.B) {
+	lines := orderJSON(10000)
+	if name := os.Getenv("JSTK_BENCH_NDJSON"); name != "" {
+		var err error
+		if lines, err = os.ReadFile(name); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Run("ndjson", func(b *testing.B) {
+		b.SetBytes(int64(len(lines)))
+		b.ReportAllocs()
+		var lp LineParser
+		cpu := cpuTime()
+		for b.Loop() {
+			data := lines
+			for len(data) > 0 {
+				l := data
+				if i := bytes.IndexByte(data, '\n'); i >= 0 {
+					l, data = data[:i], data[i+1:]
+				} else {
+					data = nil
+				}
+				if len(l) == 0 {
+					continue
+				}
+				if _, err := lp.Parse("bench.ndjson", l, nil); err != nil {
+					b.Fatal(err)
+				}
+				lp.Recycle()
+			}
+		}
+		reportCPU(b, cpu, len(lines))
+	})
+	tw := twitterJSON(100)
+	b.Run("twitter", func(b *testing.B) {
+		b.SetBytes(int64(len(tw)))
+		b.ReportAllocs()
+		cpu := cpuTime()
+		for b.Loop() {
+			if _, err := ParseJSON("twitter.json", tw, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		reportCPU(b, cpu, len(tw))
+	})
+}
+
+// reportCPU reports MB parsed per second of the process's CPU time since cpu (with
+// -cpu 1, that of one core, the collector's included): on a machine shared with other
+// work, the clock counts the time other processes held the core too.
+func reportCPU(b *testing.B, cpu time.Duration, size int) {
+	if used := cpuTime() - cpu; used > 0 {
+		b.ReportMetric(float64(size)*float64(b.N)/1e6/used.Seconds(), "MB/cpu-s")
 	}
 }

@@ -2,6 +2,7 @@ package source
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"strconv"
 	"strings"
 	"sync"
@@ -76,10 +77,12 @@ func parseJSON(name string, src []byte, lim *Limits, jsonc, share bool) (*Docume
 // memory it reuses: the documents it parsed stay valid only until Recycle. The zero value
 // is ready to use.
 type LineParser struct {
-	p jsonParser
+	p    jsonParser
+	docs []Document // where the documents are carved from, reused after Recycle
 }
 
-// Parse is ParseJSONShared, with the document's values carved from the parser's memory.
+// Parse is ParseJSONShared, with the document and its values carved from the parser's
+// memory.
 func (lp *LineParser) Parse(name string, src []byte, lim *Limits) (*Document, error) {
 	if lim != nil && lim.JSONC && !isNDJSONName(name) {
 		return ParseJSONC(name, src, lim)
@@ -94,14 +97,22 @@ func (lp *LineParser) Parse(name string, src []byte, lim *Limits) (*Document, er
 	if err != nil {
 		return nil, errorAt(name, src, 1, err.off, "%s%s", err.msg, hint(name, text, err, false))
 	}
-	return NewDocument(name, JSON, src, root), nil
+	if len(lp.docs) == cap(lp.docs) {
+		lp.docs = make([]Document, 0, 64)
+	}
+	lp.docs = lp.docs[:len(lp.docs)+1]
+	d := &lp.docs[len(lp.docs)-1]
+	*d = Document{Name: name, Format: JSON, Root: root, Line: 1, src: src}
+	return d, nil
 }
 
-// Recycle says that no value of a document parsed so far is used any more: the next
-// documents reuse their memory (on the valid path of a stream, where nothing is kept of an
-// instance, no memory is taken per value).
+// Recycle says that no document parsed so far, nor any of its values, is used any more: the
+// next documents reuse their memory (on the valid path of a stream, where nothing is kept
+// of an instance, no memory is taken per value or per document).
 func (lp *LineParser) Recycle() {
 	lp.p.slab = lp.p.slab[:0]
+	lp.p.arena = lp.p.arena[:0]
+	lp.docs = lp.docs[:0]
 }
 
 // parsers keeps parsers and their buffers between documents: a stream of small documents
@@ -130,6 +141,9 @@ func (p *jsonParser) release() {
 	}
 	if cap(p.scratch) > 1<<16 {
 		p.scratch = nil
+	}
+	if cap(p.arena) > 1<<16 {
+		p.arena = nil
 	}
 	parsers.Put(p)
 }
@@ -266,25 +280,32 @@ type jsonError struct {
 
 // jsonFrame is an array or object whose members are being parsed.
 type jsonFrame struct {
-	start int            // offset of its '[' or '{'
-	mark  int            // where its children begin in jsonParser.stack
-	obj   bool           // an object (else an array)
-	key   string         // object: the key whose value is being parsed
-	koff  int            // object: the offset of that key
-	index map[string]int // object: key -> stack position of its value, once the object is large
-	seen  uint64         // object: a one-word Bloom filter of its keys (see keyBit)
+	start int         // offset of its '[' or '{'
+	mark  int         // where its children begin in jsonParser.stack
+	obj   bool        // an object (else an array)
+	seen  uint64      // object: a one-word Bloom filter of its keys (see keyBit)
+	index memberIndex // object: member name -> place, once it has more than indexMin members
 }
 
 // jsonParser parses JSON text without recursion, so that nesting is bounded only by the depth
 // limit. A parser may be reused; it keeps its buffers between documents.
+//
+// It makes one pass over the text, with the position in a local variable: a value's
+// children are pushed on a stack (an object's key first, pushed as soon as it is read, so
+// that a repeated key is found before its value is added) and moved, when the container
+// closes, to a slice carved from a slab that many containers share. Strings without
+// escapes are slices of the text, found eight bytes at a time; strings with escapes are
+// decoded into an arena of bytes that many strings share. Numbers keep their text. No
+// line or column is computed: errors carry a byte offset, turned into a position only
+// when reported.
 type jsonParser struct {
 	s       string
-	b       []byte // s, as bytes to read words from
-	i       int
+	b       []byte      // s, as bytes to read words from
 	stack   []Value     // children of the containers being parsed
-	slab    []Value     // where children slices are carved from (see children)
+	slab    []Value     // where children slices are carved from (see carve)
 	frames  []jsonFrame // the containers being parsed, innermost last
 	scratch []byte      // where strings with escapes are decoded
+	arena   []byte      // where decoded strings are kept (see keep)
 	err     *jsonError
 }
 
@@ -297,23 +318,23 @@ func parseJSONText(s string, maxDepth int) (Value, *jsonError) {
 
 // parse parses s from offset start; s must hold exactly one JSON value from there on.
 func (p *jsonParser) parse(s string, start, maxDepth int) (Value, *jsonError) {
-	p.s, p.b, p.i, p.err = s, stringBytes(s), start, nil
+	p.s, p.b, p.err = s, stringBytes(s), nil
 	if p.stack == nil {
 		p.stack, p.frames = make([]Value, 0, 64), make([]jsonFrame, 0, 8)
 	}
-	p.stack, p.frames = p.stack[:0], p.frames[:0]
-	p.skipSpace()
-	if p.i >= len(s) {
-		return Value{}, &jsonError{p.i, "empty document: expected a JSON value"}
+	i := skipSpace(s, start)
+	if i >= len(s) {
+		return Value{}, &jsonError{i, "empty document: expected a JSON value"}
 	}
-	v := p.value(maxDepth)
+	v, i := p.value(i, maxDepth)
 	if p.err != nil {
 		clear(p.stack[:cap(p.stack)])
+		clear(p.frames[:cap(p.frames)])
 		return Value{}, p.err
 	}
-	p.skipSpace()
-	if p.i < len(s) {
-		return Value{}, &jsonError{p.i, "unexpected " + describe(s, p.i) + " after the JSON value"}
+	i = skipSpace(s, i)
+	if i < len(s) {
+		return Value{}, &jsonError{i, "unexpected " + describe(s, i) + " after the JSON value"}
 	}
 	return v, nil
 }
@@ -327,12 +348,12 @@ func (p *jsonParser) fail(off int, msg string) {
 // isSpace marks the four JSON whitespace bytes.
 var isSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
 
-func (p *jsonParser) skipSpace() {
-	s, i := p.s, p.i
+// skipSpace returns the offset of the first byte at or after i that is not white space.
+func skipSpace(s string, i int) int {
 	for i < len(s) && isSpace[s[i]] {
 		i++
 	}
-	p.i = i
+	return i
 }
 
 // describe names the character at offset i for an error message.
@@ -347,166 +368,186 @@ func describe(s string, i int) string {
 	return "character " + strconv.QuoteRune(r)
 }
 
-// value parses one value, with everything nested in it, starting at p.i. On error it
-// returns the zero Value with p.err set.
-func (p *jsonParser) value(maxDepth int) Value {
+// value parses one value, with everything nested in it, starting at offset i, which holds
+// no white space. It returns the value and the offset after it; on error, the zero Value
+// with p.err set.
+func (p *jsonParser) value(i, maxDepth int) (Value, int) {
+	s := p.s
+	stack, frames := p.stack[:0], p.frames[:0] // kept in p on success, for the next document
 	var v Value
 	for {
 		// Parse a value, or open a container and go on with its first member.
-		if p.i >= len(p.s) {
-			p.fail(p.i, "unexpected end of input: expected a value")
-			return Value{}
+		if i >= len(s) {
+			p.fail(i, "unexpected end of input: expected a value")
+			return Value{}, i
 		}
-		start := p.i
-		switch c := p.s[p.i]; c {
-		case '{', '[':
-			if len(p.frames) >= maxDepth {
-				p.fail(p.i, depthMessage(maxDepth))
-				return Value{}
+		switch c := s[i]; c {
+		case '"':
+			str, end := p.str(i)
+			if end < 0 {
+				return Value{}, i
 			}
-			p.i++
-			p.skipSpace()
+			v, i = mkText(String, i, str), end
+		case '{', '[':
+			if len(frames) >= maxDepth {
+				p.fail(i, depthMessage(maxDepth))
+				return Value{}, i
+			}
+			start := i
+			i = skipSpace(s, i+1)
 			if c == '[' {
-				if p.i < len(p.s) && p.s[p.i] == ']' {
-					p.i++
-					v = mkKids(Array, start, emptyKids)
+				if i < len(s) && s[i] == ']' {
+					v, i = mkKids(Array, start, emptyKids), i+1
 					break
 				}
-				p.frames = append(p.frames, jsonFrame{start: start, mark: len(p.stack)})
+				frames = append(frames, jsonFrame{start: start, mark: len(stack)})
 				continue
 			}
-			if p.i < len(p.s) && p.s[p.i] == '}' {
-				p.i++
-				v = mkKids(Object, start, emptyKids)
+			if i < len(s) && s[i] == '}' {
+				v, i = mkKids(Object, start, emptyKids), i+1
 				break
 			}
-			p.frames = append(p.frames, jsonFrame{start: start, mark: len(p.stack), obj: true})
-			if !p.memberKey(&p.frames[len(p.frames)-1]) {
-				return Value{}
+			frames = append(frames, jsonFrame{start: start, mark: len(stack), obj: true})
+			key, end := p.memberKey(i)
+			if end < 0 {
+				return Value{}, i
 			}
+			stack, i = append(stack, key), end
 			continue
-		case '"':
-			str, ok := p.str()
-			if !ok {
-				return Value{}
-			}
-			v = mkText(String, start, str)
 		case 't':
-			v = p.literal("true", mkBool(start, true))
-		case 'f':
-			v = p.literal("false", mkBool(start, false))
-		case 'n':
-			v = p.literal("null", mkNull(start))
-		default:
-			if c == '-' || (c >= '0' && c <= '9') {
-				v = p.number()
-			} else {
-				p.fail(p.i, "unexpected "+describe(p.s, p.i)+": expected a value")
+			if !strings.HasPrefix(s[i:], "true") {
+				p.fail(i, "invalid literal: expected true")
+				return Value{}, i
 			}
-		}
-		if p.err != nil {
-			return Value{}
+			v, i = mkBool(i, true), i+4
+		case 'f':
+			if !strings.HasPrefix(s[i:], "false") {
+				p.fail(i, "invalid literal: expected false")
+				return Value{}, i
+			}
+			v, i = mkBool(i, false), i+5
+		case 'n':
+			if !strings.HasPrefix(s[i:], "null") {
+				p.fail(i, "invalid literal: expected null")
+				return Value{}, i
+			}
+			v, i = mkNull(i), i+4
+		default:
+			if c != '-' && (c < '0' || c > '9') {
+				p.fail(i, "unexpected "+describe(s, i)+": expected a value")
+				return Value{}, i
+			}
+			end := p.number(i)
+			if end < 0 {
+				return Value{}, i
+			}
+			v, i = mkText(Number, i, s[i:end]), end
 		}
 
 		// v is complete: add it to its container, closing every container that ends here.
 		for {
-			if len(p.frames) == 0 {
-				return v
+			if len(frames) == 0 {
+				p.stack, p.frames = stack, frames
+				return v, i
 			}
-			f := &p.frames[len(p.frames)-1]
+			f := &frames[len(frames)-1]
 			if f.obj {
-				p.addMember(f, v)
+				stack = f.add(stack, v)
 			} else {
-				p.stack = append(p.stack, v)
+				stack = append(stack, v)
 			}
-			p.skipSpace()
-			if p.i >= len(p.s) {
+			i = skipSpace(s, i)
+			if i >= len(s) {
 				if f.obj {
-					p.fail(p.i, "unexpected end of input: expected ',' or '}' to continue the object")
+					p.fail(i, "unexpected end of input: expected ',' or '}' to continue the object")
 				} else {
-					p.fail(p.i, "unexpected end of input: expected ',' or ']' to continue the array")
+					p.fail(i, "unexpected end of input: expected ',' or ']' to continue the array")
 				}
-				return Value{}
+				return Value{}, i
 			}
-			c := p.s[p.i]
+			c := s[i]
 			if c == ',' {
-				p.i++
-				p.skipSpace()
-				if f.obj && !p.memberKey(f) {
-					return Value{}
+				i = skipSpace(s, i+1)
+				if f.obj {
+					key, end := p.memberKey(i)
+					if end < 0 {
+						return Value{}, i
+					}
+					stack, i = append(stack, key), end
 				}
 				break // parse the next member
 			}
 			if f.obj && c == '}' || !f.obj && c == ']' {
-				p.i++
-				kind := Array
-				if f.obj {
-					kind = Object
-				}
-				v = mkKids(kind, f.start, p.children(f.mark))
-				p.frames = p.frames[:len(p.frames)-1]
+				v, i = p.close(f, stack[f.mark:]), i+1
+				stack, frames = stack[:f.mark], frames[:len(frames)-1]
 				continue
 			}
 			if f.obj {
-				p.fail(p.i, "unexpected "+describe(p.s, p.i)+": expected ',' or '}' in the object")
+				p.fail(i, "unexpected "+describe(s, i)+": expected ',' or '}' in the object")
 			} else {
-				p.fail(p.i, "unexpected "+describe(p.s, p.i)+": expected ',' or ']' in the array")
+				p.fail(i, "unexpected "+describe(s, i)+": expected ',' or ']' in the array")
 			}
-			return Value{}
+			return Value{}, i
 		}
 	}
 }
 
-// memberKey parses `"key" :` and leaves p.i at the member's value.
-func (p *jsonParser) memberKey(f *jsonFrame) bool {
-	if p.i >= len(p.s) || p.s[p.i] != '"' {
-		p.fail(p.i, "unexpected "+describe(p.s, p.i)+": expected a member name in double quotes")
-		return false
+// memberKey parses `"key" :` at i and returns the key (a String value at the key's offset)
+// and the offset of the member's value; on error, -1 with p.err set.
+func (p *jsonParser) memberKey(i int) (Value, int) {
+	s := p.s
+	if i >= len(s) || s[i] != '"' {
+		p.fail(i, "unexpected "+describe(s, i)+": expected a member name in double quotes")
+		return Value{}, -1
 	}
-	f.koff = p.i
-	key, ok := p.str()
-	if !ok {
-		return false
+	key, end := p.str(i)
+	if end < 0 {
+		return Value{}, -1
 	}
-	f.key = key
-	p.skipSpace()
-	if p.i >= len(p.s) || p.s[p.i] != ':' {
-		p.fail(p.i, "unexpected "+describe(p.s, p.i)+": expected ':' after the member name")
-		return false
+	k := mkText(String, i, key)
+	if end < len(s) && s[end] == ':' { // the usual `"key":`
+		return k, skipSpace(s, end+1)
 	}
-	p.i++
-	p.skipSpace()
-	return true
+	end = skipSpace(s, end)
+	if end >= len(s) || s[end] != ':' {
+		p.fail(end, "unexpected "+describe(s, end)+": expected ':' after the member name")
+		return Value{}, -1
+	}
+	return k, skipSpace(s, end+1)
 }
 
-// addMember adds the member f.key: v to the object of f. A repeated key keeps its first
-// place (and the offset of its first occurrence) and its last value, as JSON.parse does.
-func (p *jsonParser) addMember(f *jsonFrame, v Value) {
-	key := f.key
-	bit := keyBit(key)
+// add adds v to the object of f, whose key is on the top of stack, and returns the stack. A
+// repeated key keeps its first place (and the offset of its first occurrence) and its last
+// value, as JSON.parse does.
+func (f *jsonFrame) add(stack []Value, v Value) []Value {
+	top := len(stack) - 1
+	key := stack[top].text()
 	if f.index != nil {
 		if j, ok := f.index[key]; ok {
-			p.stack[j] = v
-			return
+			stack[f.mark+2*int(j)+1] = v
+			return stack[:top]
 		}
-	} else if f.seen&bit != 0 {
-		for j := f.mark; j < len(p.stack); j += 2 {
-			if p.stack[j].text() == key {
-				p.stack[j+1] = v
-				return
+		f.index[key] = int32((top - f.mark) / 2)
+		return append(stack, v)
+	}
+	bit := keyBit(key)
+	if f.seen&bit != 0 {
+		for j := f.mark; j < top; j += 2 {
+			if stack[j].text() == key {
+				stack[j+1] = v
+				return stack[:top]
 			}
 		}
 	}
 	f.seen |= bit
-	p.stack = append(p.stack, mkText(String, f.koff, key), v)
-	if f.index != nil {
-		f.index[key] = len(p.stack) - 1
-	} else if n := (len(p.stack) - f.mark) / 2; n > 32 {
-		f.index = make(map[string]int, 2*n)
-		for j := f.mark; j < len(p.stack); j += 2 {
-			f.index[p.stack[j].text()] = j + 1
+	stack = append(stack, v)
+	if n := (len(stack) - f.mark) / 2; n > indexMin {
+		f.index = make(memberIndex, 2*n)
+		for j := f.mark; j < len(stack); j += 2 {
+			f.index[stack[j].text()] = int32((j - f.mark) / 2)
 		}
 	}
+	return stack
 }
 
 // keyBit hashes a key to one bit of a word: when the bit of a key is not set in an object's
@@ -521,18 +562,29 @@ func keyBit(key string) uint64 {
 	return 1 << (h * 0x9E3779B97F4A7C15 >> 58)
 }
 
-func (p *jsonParser) literal(word string, v Value) Value {
-	if !strings.HasPrefix(p.s[p.i:], word) {
-		p.fail(p.i, "invalid literal: expected "+word)
-		return Value{}
+// close makes the array or object of f from its children, moved from the stack to a slice of
+// the slab. An object of more than indexMin members keeps the index of its names that add
+// made, in a slot after its members (see mkKids).
+func (p *jsonParser) close(f *jsonFrame, kids []Value) Value {
+	if f.index == nil {
+		kind := Array
+		if f.obj {
+			kind = Object
+		}
+		out := p.carve(len(kids))
+		copy(out, kids)
+		return mkKids(kind, f.start, out)
 	}
-	p.i += len(word)
-	return v
+	out := p.carve(len(kids) + 1)
+	copy(out, kids)
+	idx := f.index
+	out[len(kids)] = Value{ptr: unsafe.Pointer(&idx)}
+	return Value{ptr: unsafe.Pointer(unsafe.SliceData(out)), n: len(kids), meta: uint64(f.start)<<kindBits | uint64(Object) | indexed}
 }
 
-func (p *jsonParser) number() Value {
-	s, start := p.s, p.i
-	i := p.i
+// number parses a number at i and returns the offset after it; on error, -1 with p.err set.
+func (p *jsonParser) number(i int) int {
+	s := p.s
 	if s[i] == '-' {
 		i++
 	}
@@ -541,15 +593,16 @@ func (p *jsonParser) number() Value {
 		i++
 		if i < len(s) && s[i] >= '0' && s[i] <= '9' {
 			p.fail(i-1, "invalid number: leading zero")
-			return Value{}
+			return -1
 		}
 	case i < len(s) && s[i] >= '1' && s[i] <= '9':
+		i++
 		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
 			i++
 		}
 	default:
 		p.fail(i, "invalid number: expected a digit")
-		return Value{}
+		return -1
 	}
 	if i < len(s) && s[i] == '.' {
 		i++
@@ -559,7 +612,7 @@ func (p *jsonParser) number() Value {
 		}
 		if i == d {
 			p.fail(i, "invalid number: expected a digit after the decimal point")
-			return Value{}
+			return -1
 		}
 	}
 	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
@@ -573,11 +626,10 @@ func (p *jsonParser) number() Value {
 		}
 		if i == d {
 			p.fail(i, "invalid number: expected a digit in the exponent")
-			return Value{}
+			return -1
 		}
 	}
-	p.i = i
-	return mkText(Number, start, s[start:i])
+	return i
 }
 
 // strPlain marks the bytes a string may hold without a closer look: not '"', '\\', a control
@@ -594,68 +646,72 @@ const (
 	highs = 0x8080808080808080
 )
 
-// plainWord reports whether none of the eight bytes of x is '"', '\\', a control character or
-// non-ASCII.
-func plainWord(x uint64) bool {
+// specials returns a word whose byte k has its high bit set when byte k of x (read little
+// endian) is '"', '\\', a control character or non-ASCII, and possibly, after such a byte,
+// for others: the lowest set bit is always that of the first such byte.
+func specials(x uint64) uint64 {
 	q := x ^ ('"' * ones)
 	b := x ^ ('\\' * ones)
-	return ((x-0x20*ones)|(q-ones)|(b-ones)|x)&highs == 0
+	return ((x - 0x20*ones) | (q - ones) | (b - ones) | x) & highs
 }
 
-// str parses a string starting at the opening quote and returns its decoded text.
-func (p *jsonParser) str() (string, bool) {
-	s := p.s
-	start := p.i + 1
-	i := start
+// str parses a string at i, its opening quote, and returns its decoded text and the offset
+// after its closing quote; on error, -1 with p.err set.
+func (p *jsonParser) str(i int) (string, int) {
+	s, b := p.s, p.b
+	j := i + 1
 	for {
 		// Skip eight plain bytes at a time, then one at a time.
-		for i+8 <= len(s) && plainWord(binary.LittleEndian.Uint64(p.b[i:])) {
-			i += 8
-		}
-		for i < len(s) && strPlain[s[i]] {
-			i++
-		}
-		if i >= len(s) {
-			break
-		}
-		c := s[i]
-		switch {
-		case c == '"':
-			p.i = i + 1
-			return s[start:i], true
-		case c == '\\':
-			return p.strSlow(start, i)
-		case c < 0x20:
-			p.fail(i, "control character "+strconv.QuoteRune(rune(c))+" in string: escape it")
-			return "", false
-		default:
-			r, n := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && n == 1 {
-				p.fail(i, "invalid UTF-8 byte 0x"+strconv.FormatUint(uint64(c), 16)+" in string")
-				return "", false
+		if j+8 <= len(b) {
+			m := specials(binary.LittleEndian.Uint64(b[j : j+8]))
+			if m == 0 {
+				j += 8
+				continue
 			}
-			i += n
+			j += bits.TrailingZeros64(m) >> 3
+		} else {
+			for j < len(s) && strPlain[s[j]] {
+				j++
+			}
+			if j >= len(s) {
+				p.fail(i, "unterminated string")
+				return "", -1
+			}
+		}
+		switch c := s[j]; {
+		case c == '"':
+			return s[i+1 : j], j + 1
+		case c == '\\':
+			return p.strSlow(i, j)
+		case c < 0x20:
+			p.fail(j, "control character "+strconv.QuoteRune(rune(c))+" in string: escape it")
+			return "", -1
+		default:
+			r, n := utf8.DecodeRuneInString(s[j:])
+			if r == utf8.RuneError && n == 1 {
+				p.fail(j, "invalid UTF-8 byte 0x"+strconv.FormatUint(uint64(c), 16)+" in string")
+				return "", -1
+			}
+			j += n
 		}
 	}
-	p.fail(p.i, "unterminated string")
-	return "", false
 }
 
-// strSlow decodes a string that has escapes; s[start:i] has none.
-func (p *jsonParser) strSlow(start, i int) (string, bool) {
+// strSlow decodes the string whose opening quote is at q and which has an escape at i (and
+// none before).
+func (p *jsonParser) strSlow(q, i int) (string, int) {
 	s := p.s
-	buf := append(p.scratch[:0], s[start:i]...) // decoded here, then copied once
+	buf := append(p.scratch[:0], s[q+1:i]...) // decoded here, then kept in the arena
 	for i < len(s) {
 		c := s[i]
 		switch {
 		case c == '"':
-			p.i = i + 1
 			p.scratch = buf[:0]
-			return string(buf), true
+			return p.keep(buf), i + 1
 		case c == '\\':
 			if i+1 >= len(s) {
 				p.fail(i, "unterminated string")
-				return "", false
+				return "", -1
 			}
 			e := s[i+1]
 			switch e {
@@ -675,7 +731,7 @@ func (p *jsonParser) strSlow(start, i int) (string, bool) {
 				r, ok := hex4(s, i+2)
 				if !ok {
 					p.fail(i, `invalid \u escape: expected 4 hex digits`)
-					return "", false
+					return "", -1
 				}
 				i += 6
 				if utf16.IsSurrogate(r) {
@@ -693,12 +749,12 @@ func (p *jsonParser) strSlow(start, i int) (string, bool) {
 			default:
 				r, _ := utf8.DecodeRuneInString(s[i+1:])
 				p.fail(i, "invalid escape "+strconv.Quote(`\`+string(r))+" in string")
-				return "", false
+				return "", -1
 			}
 			i += 2
 		case c < 0x20:
 			p.fail(i, "control character "+strconv.QuoteRune(rune(c))+" in string: escape it")
-			return "", false
+			return "", -1
 		case c < utf8.RuneSelf:
 			j := i + 1
 			for j < len(s) && strPlain[s[j]] {
@@ -710,14 +766,26 @@ func (p *jsonParser) strSlow(start, i int) (string, bool) {
 			r, n := utf8.DecodeRuneInString(s[i:])
 			if r == utf8.RuneError && n == 1 {
 				p.fail(i, "invalid UTF-8 byte 0x"+strconv.FormatUint(uint64(c), 16)+" in string")
-				return "", false
+				return "", -1
 			}
 			buf = append(buf, s[i:i+n]...)
 			i += n
 		}
 	}
-	p.fail(p.i, "unterminated string")
-	return "", false
+	p.fail(q, "unterminated string")
+	return "", -1
+}
+
+// keep copies a decoded string into the arena, which many strings share: one allocation
+// serves many. The arena's bytes are never written again once kept (until LineParser's
+// Recycle says that nothing parsed is used any more).
+func (p *jsonParser) keep(b []byte) string {
+	if len(b) > cap(p.arena)-len(p.arena) {
+		p.arena = make([]byte, 0, max(len(b), min(max(len(p.s)/16, 256), 16<<10)))
+	}
+	l := len(p.arena)
+	p.arena = append(p.arena, b...)
+	return bytesString(p.arena[l:len(p.arena):len(p.arena)])
 }
 
 func hex4(s string, i int) (rune, bool) {
@@ -740,20 +808,15 @@ func hex4(s string, i int) (rune, bool) {
 	return r, true
 }
 
-// children moves the values pushed since mark into a slice of their own, carved from the
-// slab: one allocation serves many containers.
-func (p *jsonParser) children(mark int) []Value {
-	n := len(p.stack) - mark
+// carve returns n values' room from the slab: one allocation serves many containers.
+func (p *jsonParser) carve(n int) []Value {
 	if n > cap(p.slab)-len(p.slab) {
 		size := max(n, min(max(len(p.s)/8, 32), 8192))
 		p.slab = make([]Value, 0, size)
 	}
 	l := len(p.slab)
-	kids := p.slab[l : l+n : l+n]
 	p.slab = p.slab[:l+n]
-	copy(kids, p.stack[mark:])
-	p.stack = p.stack[:mark] // what lies beyond is overwritten soon, so not cleared
-	return kids
+	return p.slab[l : l+n : l+n]
 }
 
 // emptyKids is the children of every empty array and object: values are never modified, so
