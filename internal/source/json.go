@@ -280,11 +280,11 @@ type jsonError struct {
 
 // jsonFrame is an array or object whose members are being parsed.
 type jsonFrame struct {
-	start int         // offset of its '[' or '{'
-	mark  int         // where its children begin in jsonParser.stack
-	obj   bool        // an object (else an array)
-	seen  uint64      // object: a one-word Bloom filter of its keys (see keyBit)
-	index memberIndex // object: member name -> place, once it has more than indexMin members
+	start int    // offset of its '[' or '{'
+	mark  int    // where its children begin in jsonParser.stack
+	obj   bool   // an object (else an array)
+	seen  uint64 // object: a one-word Bloom filter of its keys (see keyBit)
+	index int    // object: 1 + the place in jsonParser.indexes of its names' index, once it has more than indexMin members
 }
 
 // jsonParser parses JSON text without recursion, so that nesting is bounded only by the depth
@@ -300,12 +300,13 @@ type jsonFrame struct {
 // when reported.
 type jsonParser struct {
 	s       string
-	b       []byte      // s, as bytes to read words from
-	stack   []Value     // children of the containers being parsed
-	slab    []Value     // where children slices are carved from (see carve)
-	frames  []jsonFrame // the containers being parsed, innermost last
-	scratch []byte      // where strings with escapes are decoded
-	arena   []byte      // where decoded strings are kept (see keep)
+	b       []byte        // s, as bytes to read words from
+	stack   []Value       // children of the containers being parsed
+	slab    []Value       // where children slices are carved from (see carve)
+	frames  []jsonFrame   // the containers being parsed, innermost last
+	scratch []byte        // where strings with escapes are decoded
+	arena   []byte        // where decoded strings are kept (see keep)
+	indexes []memberIndex // the name indexes of the large objects being parsed (frames hold no pointer)
 	err     *jsonError
 }
 
@@ -329,7 +330,8 @@ func (p *jsonParser) parse(s string, start, maxDepth int) (Value, *jsonError) {
 	v, i := p.value(i, maxDepth)
 	if p.err != nil {
 		clear(p.stack[:cap(p.stack)])
-		clear(p.frames[:cap(p.frames)])
+		clear(p.indexes[:cap(p.indexes)])
+		p.indexes = p.indexes[:0]
 		return Value{}, p.err
 	}
 	i = skipSpace(s, i)
@@ -352,6 +354,9 @@ var isSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
 func skipSpace(s string, i int) int {
 	for i < len(s) && isSpace[s[i]] {
 		i++
+		for i+8 <= len(s) && s[i:i+8] == "        " { // indentation, eight bytes at a time
+			i += 8
+		}
 	}
 	return i
 }
@@ -452,7 +457,7 @@ func (p *jsonParser) value(i, maxDepth int) (Value, int) {
 			}
 			f := &frames[len(frames)-1]
 			if f.obj {
-				stack = f.add(stack, v)
+				stack = p.add(f, stack, v)
 			} else {
 				stack = append(stack, v)
 			}
@@ -500,9 +505,24 @@ func (p *jsonParser) memberKey(i int) (Value, int) {
 		p.fail(i, "unexpected "+describe(s, i)+": expected a member name in double quotes")
 		return Value{}, -1
 	}
-	key, end := p.str(i)
+	var key string
+	end := -1
+	if b := p.b; i+17 <= len(b) {
+		// Most names are short and plain: find the closing quote in the next two words.
+		if m := specials(binary.LittleEndian.Uint64(b[i+1 : i+9])); m != 0 {
+			if j := i + 1 + bits.TrailingZeros64(m)>>3; b[j] == '"' {
+				key, end = s[i+1:j], j+1
+			}
+		} else if m := specials(binary.LittleEndian.Uint64(b[i+9 : i+17])); m != 0 {
+			if j := i + 9 + bits.TrailingZeros64(m)>>3; b[j] == '"' {
+				key, end = s[i+1:j], j+1
+			}
+		}
+	}
 	if end < 0 {
-		return Value{}, -1
+		if key, end = p.str(i); end < 0 {
+			return Value{}, -1
+		}
 	}
 	k := mkText(String, i, key)
 	if end < len(s) && s[end] == ':' { // the usual `"key":`
@@ -519,15 +539,16 @@ func (p *jsonParser) memberKey(i int) (Value, int) {
 // add adds v to the object of f, whose key is on the top of stack, and returns the stack. A
 // repeated key keeps its first place (and the offset of its first occurrence) and its last
 // value, as JSON.parse does.
-func (f *jsonFrame) add(stack []Value, v Value) []Value {
+func (p *jsonParser) add(f *jsonFrame, stack []Value, v Value) []Value {
 	top := len(stack) - 1
 	key := stack[top].text()
-	if f.index != nil {
-		if j, ok := f.index[key]; ok {
+	if f.index != 0 {
+		index := p.indexes[f.index-1]
+		if j, ok := index[key]; ok {
 			stack[f.mark+2*int(j)+1] = v
 			return stack[:top]
 		}
-		f.index[key] = int32((top - f.mark) / 2)
+		index[key] = int32((top - f.mark) / 2)
 		return append(stack, v)
 	}
 	bit := keyBit(key)
@@ -542,10 +563,12 @@ func (f *jsonFrame) add(stack []Value, v Value) []Value {
 	f.seen |= bit
 	stack = append(stack, v)
 	if n := (len(stack) - f.mark) / 2; n > indexMin {
-		f.index = make(memberIndex, 2*n)
+		index := make(memberIndex, n+n/2)
 		for j := f.mark; j < len(stack); j += 2 {
-			f.index[stack[j].text()] = int32((j - f.mark) / 2)
+			index[stack[j].text()] = int32((j - f.mark) / 2)
 		}
+		p.indexes = append(p.indexes, index)
+		f.index = len(p.indexes)
 	}
 	return stack
 }
@@ -566,18 +589,26 @@ func keyBit(key string) uint64 {
 // the slab. An object of more than indexMin members keeps the index of its names that add
 // made, in a slot after its members (see mkKids).
 func (p *jsonParser) close(f *jsonFrame, kids []Value) Value {
-	if f.index == nil {
+	if f.index == 0 {
 		kind := Array
 		if f.obj {
 			kind = Object
 		}
 		out := p.carve(len(kids))
-		copy(out, kids)
+		if len(kids) <= 16 {
+			for k := range out { // cheaper than copy's call for a few values
+				out[k] = kids[k]
+			}
+		} else {
+			copy(out, kids)
+		}
 		return mkKids(kind, f.start, out)
 	}
 	out := p.carve(len(kids) + 1)
 	copy(out, kids)
-	idx := f.index
+	idx := p.indexes[f.index-1]
+	p.indexes[f.index-1] = nil
+	p.indexes = p.indexes[:f.index-1]
 	out[len(kids)] = Value{ptr: unsafe.Pointer(&idx)}
 	return Value{ptr: unsafe.Pointer(unsafe.SliceData(out)), n: len(kids), meta: uint64(f.start)<<kindBits | uint64(Object) | indexed}
 }
@@ -686,6 +717,10 @@ func (p *jsonParser) str(i int) (string, int) {
 		case c < 0x20:
 			p.fail(j, "control character "+strconv.QuoteRune(rune(c))+" in string: escape it")
 			return "", -1
+		case c >= 0xC2 && c <= 0xDF && j+1 < len(s) && s[j+1]&0xC0 == 0x80:
+			j += 2 // a well-formed character of two bytes
+		case (c >= 0xE1 && c <= 0xEC || c == 0xEE || c == 0xEF) && j+2 < len(s) && s[j+1]&0xC0 == 0x80 && s[j+2]&0xC0 == 0x80:
+			j += 3 // of three bytes (not E0 or ED, whose second byte has a narrower range)
 		default:
 			r, n := utf8.DecodeRuneInString(s[j:])
 			if r == utf8.RuneError && n == 1 {
