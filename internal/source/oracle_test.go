@@ -42,13 +42,6 @@ type oldParser struct {
 	err     *oldError
 }
 
-// oldParseText parses s, which must hold exactly one JSON value (surrounded by whitespace).
-// String values share memory with s. A leading byte order mark is skipped.
-func oldParseText(s string, maxDepth int) (Value, *oldError) {
-	var p oldParser
-	return p.parse(s, skipBOM(s), maxDepth)
-}
-
 // parse parses s from offset start; s must hold exactly one JSON value from there on.
 func (p *oldParser) parse(s string, start, maxDepth int) (Value, *oldError) {
 	p.s, p.b, p.i, p.err = s, stringBytes(s), start, nil
