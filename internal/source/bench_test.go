@@ -165,12 +165,14 @@ func twitterJSON(n int) []byte {
 // file named by JSTK_BENCH_NDJSON, else 10,000 generated orders like it), and a document
 // shaped like twitter.json (100 statuses, 354 KB) parsed whole.
 func BenchmarkParse(b *testing.B) {
-	lines := orderJSON(10000)
+	var lines []byte
 	if name := os.Getenv("JSTK_BENCH_NDJSON"); name != "" {
 		var err error
 		if lines, err = os.ReadFile(name); err != nil {
 			b.Fatal(err)
 		}
+	} else {
+		lines = orderJSON(10000)
 	}
 	b.Run("ndjson", func(b *testing.B) {
 		b.SetBytes(int64(len(lines)))
