@@ -543,13 +543,19 @@ func (p *jsonParser) add(f *jsonFrame, stack []Value, v Value) []Value {
 	top := len(stack) - 1
 	key := stack[top].text()
 	if f.index != 0 {
-		index := p.indexes[f.index-1]
-		if j, ok := index[key]; ok {
-			stack[f.mark+2*int(j)+1] = v
+		idx := p.indexes[f.index-1]
+		m, slot := idx.find(stack[f.mark:], key)
+		if m >= 0 {
+			stack[f.mark+2*m+1] = v
 			return stack[:top]
 		}
-		index[key] = int32((top - f.mark) / 2)
-		return append(stack, v)
+		stack = append(stack, v)
+		if n := (len(stack) - f.mark) / 2; 2*n > len(idx) {
+			p.indexes[f.index-1] = indexOf(stack[f.mark:]) // grown
+		} else {
+			idx[slot] = int32(n)
+		}
+		return stack
 	}
 	bit := keyBit(key)
 	if f.seen&bit != 0 {
@@ -563,11 +569,7 @@ func (p *jsonParser) add(f *jsonFrame, stack []Value, v Value) []Value {
 	f.seen |= bit
 	stack = append(stack, v)
 	if n := (len(stack) - f.mark) / 2; n > indexMin {
-		index := make(memberIndex, n+n/2)
-		for j := f.mark; j < len(stack); j += 2 {
-			index[stack[j].text()] = int32((j - f.mark) / 2)
-		}
-		p.indexes = append(p.indexes, index)
+		p.indexes = append(p.indexes, indexOf(stack[f.mark:]))
 		f.index = len(p.indexes)
 	}
 	return stack
@@ -606,10 +608,9 @@ func (p *jsonParser) close(f *jsonFrame, kids []Value) Value {
 	}
 	out := p.carve(len(kids) + 1)
 	copy(out, kids)
-	idx := p.indexes[f.index-1]
+	out[len(kids)] = indexSlot(p.indexes[f.index-1])
 	p.indexes[f.index-1] = nil
 	p.indexes = p.indexes[:f.index-1]
-	out[len(kids)] = Value{ptr: unsafe.Pointer(&idx)}
 	return Value{ptr: unsafe.Pointer(unsafe.SliceData(out)), n: len(kids), meta: uint64(f.start)<<kindBits | uint64(Object) | indexed}
 }
 

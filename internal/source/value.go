@@ -63,8 +63,57 @@ const (
 // references into one $defs took 1.9 s, and 100,000 took 24 s.
 const indexMin = 32
 
-// memberIndex maps a large object's member names to their places (the first of a name).
-type memberIndex map[string]int32
+// memberIndex is the index of a large object's member names: a table of a power of two
+// slots, at least twice as many as the members, each 0 (empty) or 1 + the place of a
+// member (the first of a name), probed linearly from the name's hash. It holds no pointer
+// and takes 4 bytes a slot (a map of the names took about four times as much, in several
+// allocations). It rides in the slot after the members: Value{ptr: its first slot, n: its
+// length}.
+type memberIndex []int32
+
+// indexSeed seeds the names' hash, so that names chosen to collide cannot be written down
+// in advance.
+var indexSeed = maphash.MakeSeed()
+
+// newIndex returns an empty index for members members.
+func newIndex(members int) memberIndex {
+	size := 64
+	for size < 2*members {
+		size <<= 1
+	}
+	return make(memberIndex, size)
+}
+
+// find looks key up among the names of kids (key, value, key, value, ...): it returns the
+// member's place, or -1 and the empty slot where key would go.
+func (idx memberIndex) find(kids []Value, key string) (member, slot int) {
+	mask := len(idx) - 1
+	for j := int(maphash.String(indexSeed, key)) & mask; ; j = (j + 1) & mask {
+		m := int(idx[j]) - 1
+		if m < 0 {
+			return -1, j
+		}
+		if kids[2*m].text() == key {
+			return m, j
+		}
+	}
+}
+
+// indexOf returns the index of the names of kids, the first of a name winning.
+func indexOf(kids []Value) memberIndex {
+	idx := newIndex(len(kids) / 2)
+	for i := 0; i < len(kids); i += 2 {
+		if m, slot := idx.find(kids, kids[i].text()); m < 0 {
+			idx[slot] = int32(i/2 + 1)
+		}
+	}
+	return idx
+}
+
+// indexSlot is the Value that carries idx after an object's members.
+func indexSlot(idx memberIndex) Value {
+	return Value{ptr: unsafe.Pointer(unsafe.SliceData(idx)), n: len(idx)}
+}
 
 func mkText(k Kind, off int, s string) Value {
 	return Value{ptr: unsafe.Pointer(unsafe.StringData(s)), n: len(s), meta: uint64(off)<<kindBits | uint64(k)}
@@ -75,13 +124,9 @@ func mkKids(k Kind, off int, kids []Value) Value {
 	if k == Object && len(kids) > 2*indexMin {
 		// The index rides after the members, in a slot of their own array that elems does
 		// not show: Values stay three words, and parsed documents stay immutable.
-		idx := make(memberIndex, len(kids)/2)
-		for i := len(kids) - 2; i >= 0; i -= 2 {
-			idx[kids[i].text()] = int32(i / 2)
-		}
 		withIdx := make([]Value, len(kids)+1)
 		copy(withIdx, kids)
-		withIdx[len(kids)] = Value{ptr: unsafe.Pointer(&idx)}
+		withIdx[len(kids)] = indexSlot(indexOf(kids))
 		kids, meta = withIdx[:len(kids)], meta|indexed
 	}
 	return Value{ptr: unsafe.Pointer(unsafe.SliceData(kids)), n: len(kids), meta: meta}
@@ -176,9 +221,9 @@ func (v Value) Get(key string) (Value, bool) {
 	}
 	kids := v.elems()
 	if v.meta&indexed != 0 {
-		idx := *(*memberIndex)(unsafe.Slice((*Value)(v.ptr), v.n+1)[v.n].ptr)
-		if i, ok := idx[key]; ok {
-			return kids[2*i+1], true
+		slot := unsafe.Slice((*Value)(v.ptr), v.n+1)[v.n]
+		if m, _ := memberIndex(unsafe.Slice((*int32)(slot.ptr), slot.n)).find(kids, key); m >= 0 {
+			return kids[2*m+1], true
 		}
 		return Value{}, false
 	}
