@@ -86,6 +86,7 @@ func BenchmarkNDJSONFile(b *testing.B) {
 	}
 	b.SetBytes(fi.Size())
 	b.ReportAllocs()
+	cpu := cpuTime()
 	for b.Loop() {
 		f, err := os.Open(name)
 		if err != nil {
@@ -94,6 +95,7 @@ func BenchmarkNDJSONFile(b *testing.B) {
 		readAll(b, f)
 		f.Close()
 	}
+	reportCPU(b, cpu, int(fi.Size()))
 }
 
 func readAll(b *testing.B, rd io.Reader) {
