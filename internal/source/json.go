@@ -108,10 +108,12 @@ func (lp *LineParser) Parse(name string, src []byte, lim *Limits) (*Document, er
 
 // Recycle says that no document parsed so far, nor any of its values, is used any more: the
 // next documents reuse their memory (on the valid path of a stream, where nothing is kept
-// of an instance, no memory is taken per value or per document).
+// of an instance, no memory is taken per value or per document). Strings are not
+// recycled: a decoded string (one with escapes) stays valid as long as it is used, as a
+// string without escapes does (it shares the line's memory), so that a string taken
+// from a document before Recycle (a key of a map, a part of a message) never changes.
 func (lp *LineParser) Recycle() {
 	lp.p.slab = lp.p.slab[:0]
-	lp.p.arena = lp.p.arena[:0]
 	lp.docs = lp.docs[:0]
 }
 
@@ -813,8 +815,7 @@ func (p *jsonParser) strSlow(q, i int) (string, int) {
 }
 
 // keep copies a decoded string into the arena, which many strings share: one allocation
-// serves many. The arena's bytes are never written again once kept (until LineParser's
-// Recycle says that nothing parsed is used any more).
+// serves many. The arena's bytes are never written again once kept.
 func (p *jsonParser) keep(b []byte) string {
 	if len(b) > cap(p.arena)-len(p.arena) {
 		p.arena = make([]byte, 0, max(len(b), min(max(len(p.s)/16, 256), 16<<10)))

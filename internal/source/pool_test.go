@@ -115,3 +115,28 @@ func TestLineParser(t *testing.T) {
 		t.Errorf("JSONC: %v", err)
 	}
 }
+
+// TestLineParserStringsOutliveRecycle takes decoded strings (with escapes) and plain ones
+// from documents, recycles, parses other lines, and checks that the strings taken did not
+// change: Recycle reuses values and documents, never the memory of strings.
+func TestLineParserStringsOutliveRecycle(t *testing.T) {
+	var lp LineParser
+	var kept, want []string
+	for i := range 200 {
+		line := `{"k\u00e9` + strings.Repeat("x", i%7) + `":"v\n` + strings.Repeat("y", i%11) + `","plain":"p` + strings.Repeat("z", i%5) + `"}`
+		doc, err := lp.Parse("t.jsonl", []byte(line), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, v := doc.Root.Member(0)
+		_, p := doc.Root.Member(1)
+		kept = append(kept, k.Str(), v.Str(), p.Str())
+		want = append(want, "k\u00e9"+strings.Repeat("x", i%7), "v\n"+strings.Repeat("y", i%11), "p"+strings.Repeat("z", i%5))
+		lp.Recycle()
+	}
+	for i := range kept {
+		if kept[i] != want[i] {
+			t.Fatalf("string %d changed after Recycle: %q, want %q", i, kept[i], want[i])
+		}
+	}
+}
