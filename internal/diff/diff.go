@@ -17,10 +17,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+
 	"github.com/jstk-dev/jstk/internal/diff/algebra"
 	"github.com/jstk-dev/jstk/internal/diff/align"
 	"github.com/jstk-dev/jstk/internal/diff/search"
-
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 )
