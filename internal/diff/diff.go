@@ -11,16 +11,22 @@
 // validator: an instance valid under one side and invalid under the other proves an
 // incompatibility and is shown. A direction neither proved nor refuted is "unknown", never
 // "compatible".
+//
+// The work is done in rooms of its own, each importing only those below it: pattern (the
+// automata of patterns), algebra (the readers and the conjunctions), prove (the rule
+// engine's proofs), align (the walk over both schemas and its changes), search (the
+// instances). This package runs them (Compare) and writes the report; document compares
+// two OpenAPI or AsyncAPI documents with it.
 package diff
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
+
 	"github.com/jstk-dev/jstk/internal/diff/algebra"
 	"github.com/jstk-dev/jstk/internal/diff/align"
 	"github.com/jstk-dev/jstk/internal/diff/search"
-
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 )

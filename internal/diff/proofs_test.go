@@ -2,16 +2,14 @@ package diff
 
 import (
 	"context"
-	"github.com/jstk-dev/jstk/internal/diff/algebra"
-	"github.com/jstk-dev/jstk/internal/diff/align"
-	"github.com/jstk-dev/jstk/internal/diff/search"
-	"runtime"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/jstk-dev/jstk/internal/diff/algebra"
+	"github.com/jstk-dev/jstk/internal/diff/align"
+	"github.com/jstk-dev/jstk/internal/diff/search"
 	"github.com/jstk-dev/jstk/internal/panics"
-	"github.com/jstk-dev/jstk/internal/source"
 )
 
 // The whole-schema proofs give the same results on a goroutine of their own as on the
@@ -66,29 +64,6 @@ func TestProofsBesideCancelled(t *testing.T) {
 	}
 }
 
-// enter says a core is free while fewer comparisons run than there are cores, and leave
-// gives it back.
-func TestEnterLeave(t *testing.T) {
-	// not parallel: it reads the count of running comparisons
-	before := search.Comparing.Load()
-	n := 0
-	for search.Enter() {
-		n++
-		if n > 1024 {
-			t.Fatal("enter never says no")
-		}
-	}
-	if want := runtime.GOMAXPROCS(0) - 1 - int(before); n != max(want, 0) {
-		t.Errorf("%d comparisons got a free core with %d running, want %d", n, before, max(want, 0))
-	}
-	for ; n >= 0; n-- { // the n that got a core, and the one that did not
-		search.Leave()
-	}
-	if got := search.Comparing.Load(); got != before {
-		t.Errorf("comparing = %d after leave, want %d", got, before)
-	}
-}
-
 // A panic on the proof goroutine reaches the comparison's goroutine, where a caller (the
 // MCP server) can recover it, whether or not its answer was still needed.
 func TestProofPanicReachesCaller(t *testing.T) {
@@ -124,81 +99,4 @@ func TestPlaceAheadRaisesPanic(t *testing.T) {
 		wait() // a second wait neither blocks nor raises again
 	}()
 	wait()
-}
-
-// drainPanic drains the shrinks of s and returns what it panicked with, if anything.
-func drainPanic(s *search.Searcher) (r any) {
-	defer func() { r = recover() }()
-	s.Drain()
-	return nil
-}
-
-func isPanicsError(r any) bool {
-	_, ok := r.(*panics.Error)
-	return ok
-}
-
-// A panic while an example is made smaller beside the search reaches the goroutine that
-// drains the shrinks, as a *panics.Error, and leaves no goroutine behind.
-func TestShrinkPanicReachesCaller(t *testing.T) {
-	o, _ := (&Options{}).Normalize()
-	s := &search.Searcher{E: newEngine(context.Background(), o, nil, 0).Engine, Beside: true} // no schemas: the shrink panics
-	job := &search.ShrinkJob{S: s, X: source.IntValue(1), Ch: &align.Change{}, Dir: search.DirBackward, Shows: true}
-	s.ShrinkBeside(job)
-	if got := drainPanic(s); !isPanicsError(got) {
-		t.Fatalf("recovered %#v, want the shrink's panic", got)
-	}
-	if s.Shrinks != nil || s.StopShrinks() != nil {
-		t.Error("the shrinker is still there after drain")
-	}
-}
-
-// Once the comparison is cancelled, the shrinker skips its jobs: the examples waiting to be
-// made smaller are shown as they were found.
-func TestShrinkAfterCancel(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	o, _ := (&Options{}).Normalize()
-	s := &search.Searcher{E: newEngine(ctx, o, nil, 0).Engine, Beside: true}
-	ch := &align.Change{}
-	job := &search.ShrinkJob{S: s, X: source.IntValue(7), Ch: ch, Dir: search.DirBackward, Shows: true}
-	s.ShrinkBeside(job)
-	s.Drain()
-	if !source.Equal(job.Out, source.IntValue(7)) || !source.Equal(ch.Example, source.IntValue(7)) {
-		t.Errorf("out %v, example %v: want the example as found", job.Out, ch.Example)
-	}
-}
-
-// drain runs the jobs still queued itself: with no shrinker goroutine to take them, each is
-// done by the caller, and a panic among them reaches the caller as the shrinker's would.
-func TestDrainRunsQueuedJobs(t *testing.T) {
-	queue := func(s *search.Searcher, xs ...int64) []*search.ShrinkJob {
-		sh := &search.Shrinker{Jobs: make(chan *search.ShrinkJob, len(xs)), End: make(chan struct{})}
-		close(sh.End) // no goroutine: stopShrinks returns at once
-		s.Shrinks = sh
-		var jobs []*search.ShrinkJob
-		for _, x := range xs {
-			j := &search.ShrinkJob{S: s, X: source.IntValue(x), Ch: &align.Change{}, Dir: search.DirBackward, Shows: true}
-			jobs = append(jobs, j)
-			sh.Done = append(sh.Done, j)
-			sh.Jobs <- j
-		}
-		return jobs
-	}
-	o, _ := (&Options{}).Normalize()
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel() // a cancelled comparison's jobs keep their examples: no schemas needed
-	s := &search.Searcher{E: newEngine(ctx, o, nil, 0).Engine, Beside: true}
-	jobs := queue(s, 3, 4, 5)
-	s.Drain()
-	for i, j := range jobs {
-		if want := source.IntValue(int64(3 + i)); !source.Equal(j.Ch.Example, want) {
-			t.Errorf("job %d: example %v, want %v", i, j.Ch.Example, want)
-		}
-	}
-	s = &search.Searcher{E: newEngine(context.Background(), o, nil, 0).Engine, Beside: true} // no schemas: the shrink panics
-	queue(s, 1)
-	if got := drainPanic(s); !isPanicsError(got) {
-		t.Fatalf("recovered %#v, want the job's panic", got)
-	}
 }

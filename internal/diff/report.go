@@ -3,15 +3,15 @@ package diff
 import (
 	"cmp"
 	"fmt"
-	"github.com/jstk-dev/jstk/internal/diff/algebra"
-	"github.com/jstk-dev/jstk/internal/diff/align"
-	"github.com/jstk-dev/jstk/internal/diff/search"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/jstk-dev/jstk/internal/diag"
+	"github.com/jstk-dev/jstk/internal/diff/algebra"
+	"github.com/jstk-dev/jstk/internal/diff/align"
+	"github.com/jstk-dev/jstk/internal/diff/search"
 	"github.com/jstk-dev/jstk/internal/panics"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"

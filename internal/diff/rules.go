@@ -1,13 +1,13 @@
 package diff
 
 import (
-	"github.com/jstk-dev/jstk/internal/diff/algebra"
-	"github.com/jstk-dev/jstk/internal/diff/align"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/jstk-dev/jstk/internal/diag"
+	"github.com/jstk-dev/jstk/internal/diff/algebra"
+	"github.com/jstk-dev/jstk/internal/diff/align"
 	"github.com/jstk-dev/jstk/internal/openapi"
 )
 

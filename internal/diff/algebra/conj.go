@@ -155,14 +155,14 @@ func NewEngine(ctx context.Context, opts Options, bs *Bodies, size int) *Engine 
 
 func (e *Engine) knownFormat(f string) bool { return e.known[f] }
 
-// node returns the node of s, its keywords read.
+// Node returns the node of s, its keywords read.
 func (e *Engine) Node(s *schema.Schema) *Node {
 	n := e.Shell(s)
 	e.read(n.Body)
 	return n
 }
 
-// conj is a conjunction of schemas applying to the same instance: the given roots and,
+// Conj is a conjunction of schemas applying to the same instance: the given roots and,
 // closed over in-place references and allOf, every part they imply. chosen lists the
 // anyOf/oneOf/if groups already split on (so they are not split again).
 type Conj struct {
@@ -182,10 +182,10 @@ type Conj struct {
 // groupID identifies one anyOf, oneOf or if group of a node.
 func groupID(n *Node, k FactKind) int { return n.Id*8 + int(k-FAnyOf) }
 
-// groupOf identifies the group of an anyOf, oneOf or if fact in e.
+// GroupOf identifies the group of an anyOf, oneOf or if fact in e.
 func (e *Engine) GroupOf(f *Fact) int { return groupID(e.Shell(f.N.S), f.Kind) }
 
-// conjOf returns the conjunction of roots, with groups already chosen.
+// ConjOf returns the conjunction of roots, with groups already chosen.
 func (e *Engine) ConjOf(roots []*schema.Schema, chosen []int) *Conj {
 	if len(roots) == 1 && roots[0] != nil && len(chosen) == 0 {
 		// the most common: one schema, kept on its node instead of under a key
@@ -288,7 +288,7 @@ func (e *Engine) ConjClose(roots []*schema.Schema, chosen []int) *Conj {
 // schema-pair copies 146k in the walk and 74k in the backward proof.
 const maxPartsCopied = 16 << 20
 
-// overParts reports whether the engine has copied more parts than its options allow
+// OverParts reports whether the engine has copied more parts than its options allow
 // (maxPartsCopied by default): the walk, the proofs and the search then stop, and the
 // verdict says what is unknown.
 func (e *Engine) OverParts() bool { return e.Opts.MaxParts > 0 && e.partsCopied > e.Opts.MaxParts }
@@ -371,7 +371,7 @@ func rootsEqual(rs, roots []*schema.Schema) bool {
 	return i == len(rs)
 }
 
-// parts returns the parts of c, their keywords read.
+// Parts returns the parts of c, their keywords read.
 func (e *Engine) Parts(c *Conj) []*Node {
 	if !c.read {
 		c.read = true
@@ -389,19 +389,19 @@ func (e *Engine) One(s *schema.Schema) *Conj {
 	return e.ConjOf([]*schema.Schema{s}, nil)
 }
 
-// with returns c with more roots (and more groups chosen).
+// With returns c with more roots (and more groups chosen).
 func (e *Engine) With(c *Conj, more []*schema.Schema, chosen ...int) *Conj {
 	return e.ConjOf(e.JoinRoots(c.Roots, more), append(append([]int(nil), c.Chosen...), chosen...))
 }
 
-// joinRoots returns a followed by b in the engine's scratch slice, for conjOf, which keeps
+// JoinRoots returns a followed by b in the engine's scratch slice, for conjOf, which keeps
 // no reference to the roots it is given.
 func (e *Engine) JoinRoots(a, b []*schema.Schema) []*schema.Schema {
 	e.rootsBuf = append(append(e.rootsBuf[:0], a...), b...)
 	return e.rootsBuf
 }
 
-// merged aggregates the facts of a conjunction.
+// Merged aggregates the facts of a conjunction.
 type Merged struct {
 	Empty    bool
 	Types    schema.TypeSet
@@ -435,10 +435,10 @@ type Merged struct {
 	NGroups int // the anyOf, oneOf and if groups among them
 }
 
-// isGroup reports whether facts of kind k are groups (anyOf, oneOf, if).
+// IsGroup reports whether facts of kind k are groups (anyOf, oneOf, if).
 func IsGroup(k FactKind) bool { return k == FAnyOf || k == FOneOf || k == FCond }
 
-// facts yields every fact of the view, for proving the conjunction.
+// Facts yields every fact of the view, for proving the conjunction.
 func (m *Merged) Facts(yield func(*Fact) bool) {
 	for _, n := range m.parts {
 		for i := range n.Facts {
@@ -453,7 +453,7 @@ func (m *Merged) Facts(yield func(*Fact) bool) {
 	}
 }
 
-// groups yields the anyOf, oneOf and if groups of the view that are not chosen.
+// Groups yields the anyOf, oneOf and if groups of the view that are not chosen.
 func (m *Merged) Groups(yield func(*Fact) bool) {
 	if m.NGroups == 0 {
 		return
@@ -522,78 +522,90 @@ func (e *Engine) merge(c *Conj) *Merged {
 				m.NGroups++
 			}
 			m.NFacts++
-			switch f.Kind {
-			case FFalse:
-				m.Empty = true
-			case FType:
-				m.Types &= f.Types
-			case FEnum:
-				m.Enums = append(m.Enums, f.Vals)
-				if len(f.Vals) == 0 {
-					m.Empty = true
-				}
-			case FLower:
-				if TighterLower(f.B, m.Lo) {
-					m.Lo = f.B
-				}
-			case FUpper:
-				if TighterUpper(f.B, m.Hi) {
-					m.Hi = f.B
-				}
-			case FMultipleOf:
-				m.Mults = append(m.Mults, f.R)
-			case FMinLength:
-				m.MinLen = max(m.MinLen, f.I)
-			case FMaxLength:
-				if m.MaxLen < 0 || f.I < m.MaxLen {
-					m.MaxLen = f.I
-				}
-			case FPattern:
-				m.Patterns = append(m.Patterns, f.Str)
-			case FFormat:
-				m.Formats = append(m.Formats, f.Str)
-			case FContent:
-				m.Content = append(m.Content, f.Str)
-			case FMinItems:
-				m.MinItems = max(m.MinItems, f.I)
-			case FMaxItems:
-				if m.MaxItems < 0 || f.I < m.MaxItems {
-					m.MaxItems = f.I
-				}
-			case FUnique:
-				m.Unique = true
-			case FMinProps:
-				m.MinProps = max(m.MinProps, f.I)
-			case FMaxProps:
-				if m.MaxProps < 0 || f.I < m.MaxProps {
-					m.MaxProps = f.I
-				}
-			case FRequired:
-				if m.Required == nil {
-					m.Required = map[string]bool{}
-				}
-				m.Required[f.Str] = true
-			case FDepRequired:
-				if m.DepReq == nil {
-					m.DepReq = map[string]map[string]bool{}
-				}
-				if m.DepReq[f.Str] == nil {
-					m.DepReq[f.Str] = map[string]bool{}
-				}
-				for _, r := range f.List {
-					m.DepReq[f.Str][r] = true
-				}
-			case FDepSchema:
-				m.DepSch = append(m.DepSch, f)
-			case FPropNames:
-				m.Pnames = append(m.Pnames, f.S)
-			case FContains:
-				m.Contains = append(m.Contains, f)
-			case FNot:
-				m.Nots = append(m.Nots, f.S)
-			}
+			m.add(f)
 		}
 	}
+	m.settle()
+	return m
+}
+
+// add takes one fact of a part into the merged view.
+func (m *Merged) add(f *Fact) {
+	switch f.Kind {
+	case FFalse:
+		m.Empty = true
+	case FType:
+		m.Types &= f.Types
+	case FEnum:
+		m.Enums = append(m.Enums, f.Vals)
+		if len(f.Vals) == 0 {
+			m.Empty = true
+		}
+	case FLower:
+		if TighterLower(f.B, m.Lo) {
+			m.Lo = f.B
+		}
+	case FUpper:
+		if TighterUpper(f.B, m.Hi) {
+			m.Hi = f.B
+		}
+	case FMultipleOf:
+		m.Mults = append(m.Mults, f.R)
+	case FMinLength:
+		m.MinLen = max(m.MinLen, f.I)
+	case FMaxLength:
+		if m.MaxLen < 0 || f.I < m.MaxLen {
+			m.MaxLen = f.I
+		}
+	case FPattern:
+		m.Patterns = append(m.Patterns, f.Str)
+	case FFormat:
+		m.Formats = append(m.Formats, f.Str)
+	case FContent:
+		m.Content = append(m.Content, f.Str)
+	case FMinItems:
+		m.MinItems = max(m.MinItems, f.I)
+	case FMaxItems:
+		if m.MaxItems < 0 || f.I < m.MaxItems {
+			m.MaxItems = f.I
+		}
+	case FUnique:
+		m.Unique = true
+	case FMinProps:
+		m.MinProps = max(m.MinProps, f.I)
+	case FMaxProps:
+		if m.MaxProps < 0 || f.I < m.MaxProps {
+			m.MaxProps = f.I
+		}
+	case FRequired:
+		if m.Required == nil {
+			m.Required = map[string]bool{}
+		}
+		m.Required[f.Str] = true
+	case FDepRequired:
+		if m.DepReq == nil {
+			m.DepReq = map[string]map[string]bool{}
+		}
+		if m.DepReq[f.Str] == nil {
+			m.DepReq[f.Str] = map[string]bool{}
+		}
+		for _, r := range f.List {
+			m.DepReq[f.Str][r] = true
+		}
+	case FDepSchema:
+		m.DepSch = append(m.DepSch, f)
+	case FPropNames:
+		m.Pnames = append(m.Pnames, f.S)
+	case FContains:
+		m.Contains = append(m.Contains, f)
+	case FNot:
+		m.Nots = append(m.Nots, f.S)
+	}
+}
+
+// settle removes from the types of m the classes its bounds leave empty (a length range
+// with no length, and so on), and every class when a part is false.
+func (m *Merged) settle() {
 	if m.MinLen > 0 && m.MaxLen >= 0 && m.MinLen > m.MaxLen {
 		m.Types &^= schema.TypeString
 	}
@@ -612,10 +624,9 @@ func (e *Engine) merge(c *Conj) *Merged {
 	if m.Empty {
 		m.Types = 0
 	}
-	return m
 }
 
-// intOnly reports whether the numbers of m are all integers (a multipleOf that is an
+// IntOnly reports whether the numbers of m are all integers (a multipleOf that is an
 // integer).
 func (m *Merged) IntOnly() bool {
 	for _, r := range m.Mults {
@@ -628,7 +639,7 @@ func (m *Merged) IntOnly() bool {
 
 // ---- values of a conjunction ----
 
-// valid tells whether v is valid under every root of c; ok is false when the validator
+// Valid tells whether v is valid under every root of c; ok is false when the validator
 // could not decide (a pattern timed out).
 func (e *Engine) Valid(c *Conj, v source.Value) (valid, ok bool) {
 	for _, r := range c.Roots {
@@ -643,7 +654,7 @@ func (e *Engine) Valid(c *Conj, v source.Value) (valid, ok bool) {
 	return true, true
 }
 
-// finiteValues returns every value c may hold within d, when that set is known and finite.
+// FiniteValues returns every value c may hold within d, when that set is known and finite.
 // With twins, each integral number of an enum is also spelled the other way (1 and 1.0):
 // the two are equal, so both are instances of the enum, but a draft-04 type integer tells
 // them apart (1.0 is not an integer there). Proofs ask for twins (one that judged an enum
@@ -795,18 +806,18 @@ func (e *Engine) evaluates(s *schema.Schema) bool {
 	return found
 }
 
-// unevalAsAdditional reports whether unevaluatedProperties/Items of n acts like
+// UnevalAsAdditional reports whether unevaluatedProperties/Items of n acts like
 // additionalProperties/items: nothing in place evaluates anything.
 func (e *Engine) UnevalAsAdditional(n *Body) bool { return !e.evaluatesInPlace(n) }
 
-// unevalItemsAsAdditional reports whether unevaluatedItems of n acts like additionalItems:
+// UnevalItemsAsAdditional reports whether unevaluatedItems of n acts like additionalItems:
 // nothing in place evaluates items, and n has no contains that does (from 2020-12, the
 // items contains matches count as evaluated, so adding contains can let items through).
 func (e *Engine) UnevalItemsAsAdditional(n *Body) bool {
 	return e.UnevalAsAdditional(n) && (n.contains == nil || n.draft < 2020)
 }
 
-// objectParts returns the parts of c that say something about its properties (the false
+// ObjectParts returns the parts of c that say something about its properties (the false
 // schema too), in order, and, for a larger conjunction, an index of them by property name.
 // A large conjunction keeps them, by kid: under the 270 conditions of an allOf, a
 // property's schemas were looked for in 271 parts, of which one or two have properties;
@@ -849,7 +860,7 @@ type objParts struct {
 	names *NameIndex // nil when the parts are few
 }
 
-// nameIndex says which of a conjunction's object parts may have something to say about a
+// NameIndex says which of a conjunction's object parts may have something to say about a
 // property name: those that declare it, and those that speak of every name (false,
 // patternProperties, additionalProperties, unevaluatedProperties, propertyNames); the
 // others are skipped, since they add nothing for it (valueSchemas).
@@ -858,7 +869,7 @@ type NameIndex struct {
 	Every  []int
 }
 
-// parts calls visit with the places of the parts that may speak of name, in order, until
+// Parts calls visit with the places of the parts that may speak of name, in order, until
 // it returns false.
 func (x *NameIndex) Parts(name string, visit func(i int) bool) {
 	a, b := x.ByName[name], x.Every
@@ -878,7 +889,7 @@ func (x *NameIndex) Parts(name string, visit func(i int) bool) {
 	}
 }
 
-// valueSchemas returns the schemas that apply to the value of property name in c, and
+// ValueSchemas returns the schemas that apply to the value of property name in c, and
 // whether the property is forbidden outright.
 func (e *Engine) ValueSchemas(c *Conj, name string) (subs []*schema.Schema, forbidden bool) {
 	parts, names := e.ObjectParts(c)
@@ -900,7 +911,7 @@ func (e *Engine) ValueSchemas(c *Conj, name string) (subs []*schema.Schema, forb
 	return subs, false
 }
 
-// partSchemas appends to subs the schemas that one part n applies to the value of
+// PartSchemas appends to subs the schemas that one part n applies to the value of
 // property name, or reports the property forbidden by it.
 func (e *Engine) PartSchemas(n *Node, name string, subs []*schema.Schema) ([]*schema.Schema, bool) {
 	if n.IsBool {
@@ -937,7 +948,7 @@ func (e *Engine) PartSchemas(n *Node, name string, subs []*schema.Schema) ([]*sc
 	return subs, false
 }
 
-// valueConj returns the conjunction of the schemas that apply to c's property name, or
+// ValueConj returns the conjunction of the schemas that apply to c's property name, or
 // forbidden. It is not remembered: on the largest pair nine in ten (conjunction, name)
 // pairs were asked once, and most make the conjunction of one schema, kept on its node.
 func (e *Engine) ValueConj(c *Conj, name string) (*Conj, bool) {
@@ -948,7 +959,7 @@ func (e *Engine) ValueConj(c *Conj, name string) (*Conj, bool) {
 	return e.ConjOf(subs, nil), false
 }
 
-// explicitNames lists the property names c names explicitly (properties and required).
+// ExplicitNames lists the property names c names explicitly (properties and required).
 func (e *Engine) ExplicitNames(c *Conj) []string {
 	if out, ok := e.namesMemo[c]; ok {
 		return out
@@ -990,7 +1001,7 @@ func (e *Engine) collectNames(c *Conj) []string {
 	return out
 }
 
-// closedNames returns the only property names c allows, when that set is finite.
+// ClosedNames returns the only property names c allows, when that set is finite.
 func (e *Engine) ClosedNames(c *Conj) ([]string, bool) {
 	for _, n := range e.Parts(c) {
 		if n.Additional == nil || len(n.Patterns) > 0 {
@@ -1011,7 +1022,7 @@ func (e *Engine) ClosedNames(c *Conj) ([]string, bool) {
 
 // ---- arrays ----
 
-// itemSchemas returns the schemas that apply to the item at position i.
+// ItemSchemas returns the schemas that apply to the item at position i.
 func (e *Engine) ItemSchemas(c *Conj, i int) []*schema.Schema {
 	var out []*schema.Schema
 	for _, n := range e.Parts(c) {
@@ -1027,7 +1038,7 @@ func (e *Engine) ItemSchemas(c *Conj, i int) []*schema.Schema {
 	return out
 }
 
-// prefixLen is the longest prefix of positions c treats individually.
+// PrefixLen is the longest prefix of positions c treats individually.
 func (e *Engine) PrefixLen(c *Conj) int {
 	p := 0
 	for _, n := range e.Parts(c) {
@@ -1036,7 +1047,7 @@ func (e *Engine) PrefixLen(c *Conj) int {
 	return p
 }
 
-// maxItemsOf is the largest length an array of c may have (-1: unbounded).
+// MaxItemsOf is the largest length an array of c may have (-1: unbounded).
 func (e *Engine) MaxItemsOf(c *Conj, m *Merged) int {
 	best := m.MaxItems
 	for _, n := range e.Parts(c) {
@@ -1061,7 +1072,7 @@ func (e *Engine) MaxItemsOf(c *Conj, m *Merged) int {
 	return best
 }
 
-// maxPropsOf is the most properties an object of c may have (-1: unbounded).
+// MaxPropsOf is the most properties an object of c may have (-1: unbounded).
 func (e *Engine) MaxPropsOf(c *Conj, m *Merged) int {
 	best := m.MaxProps
 	if names, ok := e.ClosedNames(c); ok && (best < 0 || len(names) < best) {
@@ -1072,7 +1083,7 @@ func (e *Engine) MaxPropsOf(c *Conj, m *Merged) int {
 
 // ---- structural sameness ----
 
-// same reports whether two schemas are the same text in the same dialect whose references
+// Same reports whether two schemas are the same text in the same dialect whose references
 // lead to schemas that are the same in turn: then they accept the same instances. It is a
 // bisimulation check: pairs under examination count as the same, and the successes of one
 // top-level check are only remembered when the whole check succeeds.
@@ -1227,7 +1238,7 @@ func (e *Engine) sameShape(a, b *schema.Schema, checkText bool) bool {
 	return true
 }
 
-// sameRoots reports whether two lists of schemas are the same schemas, position by
+// SameRoots reports whether two lists of schemas are the same schemas, position by
 // position (none missing): the conjunctions they make are then the same (sameConj).
 func (e *Engine) SameRoots(a, b []*schema.Schema) bool {
 	if len(a) != len(b) || len(a) == 0 {
@@ -1241,14 +1252,14 @@ func (e *Engine) SameRoots(a, b []*schema.Schema) bool {
 	return true
 }
 
-// sameConj reports whether two conjunctions are made of the same schemas.
+// SameConj reports whether two conjunctions are made of the same schemas.
 func (e *Engine) SameConj(a, b *Conj) bool {
 	return a == b || (len(a.Chosen) == 0 && len(b.Chosen) == 0 && e.SameRoots(a.Roots, b.Roots))
 }
 
 // ---- structural hashes ----
 
-// hashOf is a hash of a schema's JSON value in which equal values (source.Equal: object
+// HashOf is a hash of a schema's JSON value in which equal values (source.Equal: object
 // members in any order, 1 == 1.0) hash alike; values of one document are hashed once.
 func (e *Engine) HashOf(s *schema.Schema) uint64 {
 	if v, isBool := s.Bool(); isBool {
@@ -1424,7 +1435,7 @@ func isFalse(s *schema.Schema) bool {
 	return isBool && !v
 }
 
-// proofKey identifies a question to the prover: the two conjunctions by their keys, and
+// ProofKey identifies a question to the prover: the two conjunctions by their keys, and
 // the classes of instances asked about.
 type ProofKey struct {
 	A, B int

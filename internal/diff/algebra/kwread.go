@@ -24,7 +24,7 @@ type nodeReader struct {
 	Facts    func(r *nodeRead)
 }
 
-// nodeReaders is the table, in the order in which the facts of a body are added (the
+// NodeReaders is the table, in the order in which the facts of a body are added (the
 // order the engine proves and reports them in): keep it. A keyword may have several
 // entries when its facts come at several places (dependencies: the array form with
 // dependentRequired, the schema form with dependentSchemas).
@@ -71,7 +71,7 @@ var NodeReaders = []nodeReader{
 	{Keywords: AnnotationKeywords, Facts: readAnnotations},
 }
 
-// readElsewhere are the keywords of the model that act on instances and have no entry in
+// ReadElsewhere are the keywords of the model that act on instances and have no entry in
 // nodeReaders, with the reason.
 var ReadElsewhere = map[string]string{
 	"$ref":          "read with the shell (newBody): the closure of a conjunction follows it",
@@ -89,7 +89,7 @@ var (
 
 func init() { IndexReaders() }
 
-// indexReaders makes pieceReaders and readerMask from the table.
+// IndexReaders makes pieceReaders and readerMask from the table.
 func IndexReaders() {
 	if len(NodeReaders) > 64 {
 		panic("diff: nodeReaders has more entries than readerMask has bits")
@@ -105,7 +105,7 @@ func IndexReaders() {
 	}
 }
 
-// actsOnInstances reports a keyword of the model that can change a verdict: applicators,
+// ActsOnInstances reports a keyword of the model that can change a verdict: applicators,
 // assertions, references, and the annotations that assert on request.
 func ActsOnInstances(k *schema.Keyword) bool {
 	return k.Kind == schema.Applicator || k.Kind == schema.Assertion || k.Kind == schema.Reference ||
@@ -580,7 +580,7 @@ func readAnnotations(r *nodeRead) {
 	}
 }
 
-// unreadNames lists the keywords of fUnread facts, each once, in the order met.
+// UnreadNames lists the keywords of fUnread facts, each once, in the order met.
 func UnreadNames(fs ...[]*Fact) string {
 	var names []string
 	for _, side := range fs {

@@ -12,7 +12,7 @@ import (
 	"github.com/jstk-dev/jstk/internal/source"
 )
 
-// body is one schema object read in its own dialect: draft-04 boolean exclusive bounds
+// Body is one schema object read in its own dialect: draft-04 boolean exclusive bounds
 // become exclusive bounds, a draft-07 items array becomes prefix items with additionalItems
 // as the tail, dependencies split into dependentRequired and dependentSchemas, $ref
 // siblings are dropped where the draft ignores them. Everything the engine knows about a
@@ -80,7 +80,7 @@ type pieces struct {
 
 var noPieces pieces
 
-// node is one engine's view of a body: the number the engine gave it when first met
+// Node is one engine's view of a body: the number the engine gave it when first met
 // (which orders conjunctions, so it is the engine's own) and the engine's marks.
 type Node struct {
 	*Body
@@ -113,7 +113,7 @@ type bodyTab struct {
 	bodies []atomic.Pointer[Body]
 }
 
-// newBodies returns the table for a comparison of schemas made by the compilers of ss.
+// NewBodies returns the table for a comparison of schemas made by the compilers of ss.
 func NewBodies(ss ...*schema.Schema) *Bodies {
 	t := &Bodies{seed: maphash.MakeSeed(), hashes: map[*source.Document]*hashTable{}}
 	for _, s := range ss {
@@ -127,7 +127,7 @@ func NewBodies(ss ...*schema.Schema) *Bodies {
 	return t
 }
 
-// shareHashes makes the tables in which the engines of a comparison share the hashes of
+// ShareHashes makes the tables in which the engines of a comparison share the hashes of
 // the values of the documents of ss (a comparison with one engine keeps them in its own
 // maps). The arrays and objects hashed are about two thirds of the schemas: 12k in each
 // document of the largest pair, which has 9k schemas on each side.
@@ -270,7 +270,7 @@ type Annotation struct {
 	V  source.Value
 }
 
-// factKind names one kind of constraint.
+// FactKind names one kind of constraint.
 type FactKind uint8
 
 const (
@@ -313,7 +313,7 @@ const (
 	NFactKinds // the number of kinds
 )
 
-// fact is one constraint of one schema object.
+// Fact is one constraint of one schema object.
 type Fact struct {
 	Kind  FactKind
 	Types schema.TypeSet
@@ -329,14 +329,14 @@ type Fact struct {
 	Subs  []*schema.Schema
 }
 
-// factMatch is what matchScore compares validation errors with, for one fact.
+// FactMatch is what matchScore compares validation errors with, for one fact.
 type FactMatch struct {
 	Loc    string // the fact's location()
 	Ploc   string // for required: the location of the keyword itself
 	Quoted string // for required: the quoted name
 }
 
-// kindOf is the instance class a fact constrains (schema.TypeAll for applicators).
+// KindOf is the instance class a fact constrains (schema.TypeAll for applicators).
 func (f *Fact) KindOf() schema.TypeSet {
 	switch f.Kind {
 	case FLower, FUpper, FMultipleOf:
@@ -351,7 +351,7 @@ func (f *Fact) KindOf() schema.TypeSet {
 	return schema.TypeAll
 }
 
-// kw returns a keyword's value when the dialect applies it, from the node's cached value.
+// Kw returns a keyword's value when the dialect applies it, from the node's cached value.
 func (n *Body) Kw(kw string) (source.Value, bool) {
 	if n.IsBool {
 		return source.Value{}, false
@@ -363,7 +363,7 @@ func (n *Body) Kw(kw string) (source.Value, bool) {
 	return v, true
 }
 
-// raw returns a keyword's value whether or not the dialect applies it.
+// Raw returns a keyword's value whether or not the dialect applies it.
 func (n *Body) Raw(kw string) (source.Value, bool) {
 	if n.IsBool {
 		return source.Value{}, false
@@ -386,7 +386,7 @@ func countOf(v source.Value) (int, bool) {
 	return int(n), true
 }
 
-// shell returns the node of s, made when first met (which fixes its id) on the body
+// Shell returns the node of s, made when first met (which fixes its id) on the body
 // the comparison's engines share. A body with allOf has its keywords read at once (allOf
 // comes with the other subschemas); the others are read on first use (node, and the parts
 // of a conjunction): a proof that finds two conjunctions the same never needs them.
@@ -457,7 +457,7 @@ func forbidsNames(b *Body) bool {
 	return false
 }
 
-// defaultsOf returns the defaults of n's properties (property name -> default), for the
+// DefaultsOf returns the defaults of n's properties (property name -> default), for the
 // reader-defaults policy. They are read on first use, by each engine for itself: building
 // the nodes of every property subtree up front would cost the walk as much as the
 // comparison itself.
@@ -478,7 +478,7 @@ func (e *Engine) DefaultsOf(n *Body) map[string]source.Value {
 	return d
 }
 
-// annotationKeywords are reported at --level docs.
+// AnnotationKeywords are reported at --level docs.
 var AnnotationKeywords = []string{"title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment"}
 
 func dynKw(s *schema.Schema) string {
@@ -510,7 +510,7 @@ func Itoa(i int) string {
 	return string(b[p:])
 }
 
-// patternMatches tells whether a property name matches a patternProperties source, with
+// PatternMatches tells whether a property name matches a patternProperties source, with
 // jstk's own ECMA-262 matcher.
 func (e *Engine) PatternMatches(src, name string) bool {
 	k := [2]string{src, name}
@@ -539,7 +539,7 @@ func (e *Engine) patternMatch(src, name string) bool {
 	return err == nil && m
 }
 
-// keyword is the path of a fact's keyword relative to its schema ("" for the schema
+// Keyword is the path of a fact's keyword relative to its schema ("" for the schema
 // itself). A property's is made when asked: most are never shown.
 func (f *Fact) Keyword() string {
 	if f.Kind == FProp {
@@ -548,7 +548,7 @@ func (f *Fact) Keyword() string {
 	return f.kw
 }
 
-// pointer is the JSON Pointer of a fact's keyword in its document.
+// Pointer is the JSON Pointer of a fact's keyword in its document.
 func (f *Fact) Pointer() string {
 	_, p := f.N.S.Pointer()
 	if kw := f.Keyword(); kw != "" {
@@ -557,7 +557,7 @@ func (f *Fact) Pointer() string {
 	return p
 }
 
-// location is the fact's absolute keyword location, as the validator reports it.
+// Location is the fact's absolute keyword location, as the validator reports it.
 func (f *Fact) Location() string {
 	if kw := f.Keyword(); kw != "" {
 		return f.N.S.Location() + "/" + kw
@@ -565,7 +565,7 @@ func (f *Fact) Location() string {
 	return f.N.S.Location()
 }
 
-// kwName is the keyword of a fact (the first token of its path).
+// KwName is the keyword of a fact (the first token of its path).
 func (f *Fact) KwName() string {
 	if f.Kind == FProp {
 		return "properties"

@@ -13,7 +13,7 @@ import (
 // drafts disagree on what "integer" means (draft 4 counts 1.0 as a number but not an
 // integer, later drafts count it as an integer), and schema.TypeOf classes a value.
 
-// kinds are the classes the prover reasons about one at a time.
+// Kinds are the classes the prover reasons about one at a time.
 var Kinds = []schema.TypeSet{schema.TypeNull, schema.TypeBoolean, schema.TypeNumber, schema.TypeString, schema.TypeArray, schema.TypeObject}
 
 // typesOf returns the classes a "type" keyword value admits in draft d (schema.TypeByName
@@ -75,7 +75,7 @@ func typeNames(t schema.TypeSet) []string {
 	return out
 }
 
-// typeText is the text of a type set in diff's messages: its names, with commas (not
+// TypeText is the text of a type set in diff's messages: its names, with commas (not
 // schema.TypeSet's String, which joins with "or"); "nothing", "any type".
 func TypeText(t schema.TypeSet) string {
 	if t == 0 {
@@ -111,7 +111,7 @@ func ratOfLiteral(lit string) (*big.Rat, bool) {
 	return r, ok
 }
 
-// ratLiteral renders a rational with a terminating decimal expansion as a JSON number.
+// RatLiteral renders a rational with a terminating decimal expansion as a JSON number.
 func RatLiteral(r *big.Rat) (string, bool) {
 	if r.IsInt() {
 		return r.Num().String(), true
@@ -139,19 +139,19 @@ func RatLiteral(r *big.Rat) (string, bool) {
 	return s, true
 }
 
-// isMultiple reports whether a is an integer multiple of m (m > 0).
+// IsMultiple reports whether a is an integer multiple of m (m > 0).
 func IsMultiple(a, m *big.Rat) bool {
 	q := new(big.Rat).Quo(a, m)
 	return q.IsInt()
 }
 
-// bound is a numeric bound: a value and whether it is exclusive.
+// Bound is a numeric bound: a value and whether it is exclusive.
 type Bound struct {
 	V    *big.Rat
 	Excl bool
 }
 
-// tighterLower reports whether lower bound a is stricter than b (admits fewer numbers).
+// TighterLower reports whether lower bound a is stricter than b (admits fewer numbers).
 func TighterLower(a, b *Bound) bool {
 	if b == nil {
 		return a != nil
@@ -163,7 +163,7 @@ func TighterLower(a, b *Bound) bool {
 	return c > 0 || (c == 0 && a.Excl && !b.Excl)
 }
 
-// tighterUpper reports whether upper bound a is stricter than b.
+// TighterUpper reports whether upper bound a is stricter than b.
 func TighterUpper(a, b *Bound) bool {
 	if b == nil {
 		return a != nil
@@ -175,7 +175,7 @@ func TighterUpper(a, b *Bound) bool {
 	return c < 0 || (c == 0 && a.Excl && !b.Excl)
 }
 
-// lowerImplies reports whether every number satisfying lower bound a (and, when ints is
+// LowerImplies reports whether every number satisfying lower bound a (and, when ints is
 // true, being an integer) satisfies lower bound b.
 func LowerImplies(a, b *Bound, ints bool) bool {
 	if b == nil {
@@ -198,7 +198,7 @@ func LowerImplies(a, b *Bound, ints bool) bool {
 	return aex || !b.Excl
 }
 
-// upperImplies is lowerImplies for upper bounds.
+// UpperImplies is lowerImplies for upper bounds.
 func UpperImplies(a, b *Bound, ints bool) bool {
 	if b == nil {
 		return true
@@ -220,7 +220,7 @@ func UpperImplies(a, b *Bound, ints bool) bool {
 	return aex || !b.Excl
 }
 
-// intLower returns the smallest integer satisfying lower bound a.
+// IntLower returns the smallest integer satisfying lower bound a.
 func IntLower(a *Bound) *big.Rat {
 	n := CeilRat(a.V)
 	if a.Excl && new(big.Rat).SetInt(n).Cmp(a.V) == 0 {
@@ -229,7 +229,7 @@ func IntLower(a *Bound) *big.Rat {
 	return new(big.Rat).SetInt(n)
 }
 
-// intUpper returns the largest integer satisfying upper bound a.
+// IntUpper returns the largest integer satisfying upper bound a.
 func IntUpper(a *Bound) *big.Rat {
 	n := FloorRat(a.V)
 	if a.Excl && new(big.Rat).SetInt(n).Cmp(a.V) == 0 {
@@ -252,7 +252,7 @@ func CeilRat(r *big.Rat) *big.Int {
 	return q
 }
 
-// boundText renders a bound for messages: "> 5", ">= 5".
+// BoundText renders a bound for messages: "> 5", ">= 5".
 func BoundText(b *Bound, lower bool) string {
 	if b == nil {
 		return "none"

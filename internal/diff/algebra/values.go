@@ -7,7 +7,7 @@ import (
 	"github.com/jstk-dev/jstk/internal/source"
 )
 
-// valueIndex answers whether a list of values holds one Equal to a given value, by hash
+// ValueIndex answers whether a list of values holds one Equal to a given value, by hash
 // (source.Hash) for longer lists: enums of thousands of values are compared with each
 // other at every location that has them, which a scan of the list made quadratic.
 type ValueIndex struct {
@@ -29,7 +29,7 @@ func NewValueIndex(vs []source.Value) *ValueIndex {
 	return x
 }
 
-// add appends v to the list.
+// Add appends v to the list.
 func (x *ValueIndex) Add(v source.Value) {
 	x.Vs = append(x.Vs, v)
 	switch {
@@ -46,7 +46,7 @@ func (x *ValueIndex) Add(v source.Value) {
 	}
 }
 
-// has reports whether the list holds a value Equal to v.
+// Has reports whether the list holds a value Equal to v.
 func (x *ValueIndex) Has(v source.Value) bool {
 	eq := func(w source.Value) bool { return source.Equal(v, w) }
 	if x.byHash == nil {
@@ -60,7 +60,7 @@ func (x *ValueIndex) Has(v source.Value) bool {
 	return false
 }
 
-// missing returns the values of a with no Equal value in b, in a's order.
+// Missing returns the values of a with no Equal value in b, in a's order.
 func Missing(a, b []source.Value) []source.Value {
 	var out []source.Value
 	if len(a) == 0 {

@@ -2,13 +2,13 @@ package align
 
 import (
 	"fmt"
-	"github.com/jstk-dev/jstk/internal/diff/algebra"
 	"math/big"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/jstk-dev/jstk/internal/diff/algebra"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 )
@@ -31,7 +31,7 @@ const (
 	StPropName                   // a property name (the instance is the name)
 )
 
-// step is one descent into an instance: from a container, valid under o (old side) or n
+// Step is one descent into an instance: from a container, valid under o (old side) or n
 // (new side), to one of its members or items.
 type Step struct {
 	Kind  stepKind
@@ -40,7 +40,7 @@ type Step struct {
 	O, N  *algebra.Conj // the containers, with their in-place context
 }
 
-// pathStep is one step of the path from the root to a location; the paths of a location's
+// PathStep is one step of the path from the root to a location; the paths of a location's
 // children share it.
 type PathStep struct {
 	Step
@@ -48,7 +48,7 @@ type PathStep struct {
 	Depth int       // the steps before this one
 }
 
-// item is one aligned location: the conjunctions o and n apply there, with ctxO/ctxN the
+// Item is one aligned location: the conjunctions o and n apply there, with ctxO/ctxN the
 // schemas that apply to the same instance from enclosing in-place applicators.
 type Item struct {
 	o, n       *algebra.Conj
@@ -64,7 +64,7 @@ type Item struct {
 	Fo, Fn     *algebra.Conj // o and n with their context, once made (full)
 }
 
-// full returns the conjunctions of an item with their context.
+// Full returns the conjunctions of an item with their context.
 func (e *Engine) Full(it *Item) (*algebra.Conj, *algebra.Conj) {
 	if it.Fo == nil {
 		it.Fo, it.Fn = e.withContext(it.o, it.CtxO), e.withContext(it.n, it.CtxN)
@@ -80,7 +80,7 @@ func (e *Engine) withContext(c *algebra.Conj, ctx []*schema.Schema) *algebra.Con
 	return e.ConjOf(e.JoinRoots(ctx, c.Roots), c.Chosen)
 }
 
-// proof is what is known about one direction of one change.
+// Proof is what is known about one direction of one change.
 type Proof uint8
 
 const (
@@ -89,7 +89,7 @@ const (
 	PBroken        // an example shows it breaks this direction
 )
 
-// change is one difference at one location.
+// Change is one difference at one location.
 type Change struct {
 	Kind       string
 	Level      string
@@ -120,7 +120,7 @@ type memberToks struct {
 	N        int
 }
 
-// walk aligns the schemas and returns the locations with their changes.
+// Walk aligns the schemas and returns the locations with their changes.
 func (e *Engine) Walk(old, new *schema.Schema) []*Item {
 	root := &Item{o: e.One(old), n: e.One(new), So: old, Sn: new, pol: 1, dom: schema.TypeAll, root: true}
 	queue := []*Item{root}
@@ -1534,7 +1534,7 @@ func firstOr(ss []*schema.Schema, def *schema.Schema) *schema.Schema {
 	return def
 }
 
-// memberTokens returns memberPattern for the change's fact in direction dir, split once.
+// MemberTokens returns memberPattern for the change's fact in direction dir, split once.
 func (ch *Change) MemberTokens(dir int, f *algebra.Fact) *memberToks {
 	m := &ch.members[dir-1]
 	if !m.done {
@@ -1548,7 +1548,7 @@ func (ch *Change) MemberTokens(dir int, f *algebra.Fact) *memberToks {
 	return m
 }
 
-// placed is where the keywords of a change are, found ahead of the report (placeAhead).
+// Placed is where the keywords of a change are, found ahead of the report (placeAhead).
 type Placed struct {
 	OldPtr, NewPtr string
 	Old, New       Location

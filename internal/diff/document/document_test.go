@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-
 	"github.com/jstk-dev/jstk/internal/diff"
 	"github.com/jstk-dev/jstk/internal/openapi"
 	"github.com/jstk-dev/jstk/internal/openapi/fixture"

@@ -1,9 +1,9 @@
 package prove
 
 import (
-	"github.com/jstk-dev/jstk/internal/diff/algebra"
 	"math/big"
 
+	"github.com/jstk-dev/jstk/internal/diff/algebra"
 	"github.com/jstk-dev/jstk/internal/schema"
 )
 

@@ -1,11 +1,11 @@
 package prove
 
 import (
-	"github.com/jstk-dev/jstk/internal/diff/algebra"
 	"math/big"
 	"slices"
 	"sync"
 
+	"github.com/jstk-dev/jstk/internal/diff/algebra"
 	"github.com/jstk-dev/jstk/internal/diff/pattern"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
@@ -54,7 +54,7 @@ func theFalse() *schema.Schema {
 // falseConj is the conjunction of the false schema alone.
 func (e *Engine) falseConj() *algebra.Conj { return e.One(theFalse()) }
 
-// provedEmpty reports a proof that s accepts no instance.
+// ProvedEmpty reports a proof that s accepts no instance.
 func (e *Engine) ProvedEmpty(s *schema.Schema) bool {
 	return e.Sub(e.One(s), e.falseConj(), schema.TypeAll, 0)
 }
@@ -63,7 +63,7 @@ func (e *Engine) ProvedEmpty(s *schema.Schema) bool {
 // drafts split them.
 var fineKinds = []schema.TypeSet{schema.TypeNull, schema.TypeBoolean, schema.TypeInteger, schema.TypeDotted, schema.TypeFraction, schema.TypeString, schema.TypeArray, schema.TypeObject}
 
-// live returns the classes of instances c may hold: its merged types less those the cheap
+// Live returns the classes of instances c may hold: its merged types less those the cheap
 // rules of liveTypes rule out. It is kept on the conjunction.
 func (e *Engine) Live(c *algebra.Conj) schema.TypeSet {
 	if c.LiveDone {
@@ -419,7 +419,7 @@ func (e *Engine) coversKind(n *schema.Schema, k schema.TypeSet) bool {
 	return true
 }
 
-// empty reports a proof that no instance of a within d exists, by the rules of
+// Empty reports a proof that no instance of a within d exists, by the rules of
 // emptyRules beyond those of live.
 func (e *Engine) Empty(a *algebra.Conj, d schema.TypeSet, depth int) bool {
 	d &= e.Live(a)
@@ -432,7 +432,7 @@ func (e *Engine) Empty(a *algebra.Conj, d schema.TypeSet, depth int) bool {
 	return e.prove(e.EmptyMemo, e.EmptyProg, algebra.ProofKey{A: a.Kid, B: -1, Dom: d}, depth, func() bool { return e.emptyRules(a, d, depth) })
 }
 
-// emptyHere reports a proof that no instance of a within d exists by what a says at its
+// EmptyHere reports a proof that no instance of a within d exists by what a says at its
 // own instance level: the rules of live, its negations and its groups (every branch of an
 // anyOf empty here, every branch of a oneOf empty here or included in another). The walk
 // asks it of every location it compares; the members and items an instance must have are

@@ -1,10 +1,10 @@
 package prove
 
 import (
-	"github.com/jstk-dev/jstk/internal/diff/algebra"
 	"math/big"
 	"slices"
 
+	"github.com/jstk-dev/jstk/internal/diff/algebra"
 	"github.com/jstk-dev/jstk/internal/diff/pattern"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"

@@ -1,8 +1,9 @@
 package prove
 
 import (
-	"github.com/jstk-dev/jstk/internal/diff/algebra"
 	"testing"
+
+	"github.com/jstk-dev/jstk/internal/diff/algebra"
 )
 
 // TestImpliersCoverKinds holds implies' table to the kinds of facts: every kind has a

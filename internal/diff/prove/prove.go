@@ -1,9 +1,9 @@
 package prove
 
 import (
-	"github.com/jstk-dev/jstk/internal/diff/algebra"
 	"math"
 
+	"github.com/jstk-dev/jstk/internal/diff/algebra"
 	"github.com/jstk-dev/jstk/internal/diff/pattern"
 	"github.com/jstk-dev/jstk/internal/schema"
 )
@@ -25,7 +25,7 @@ const maxProofDepth = 10_000
 // other.
 const maxTriggeredDepth = 32
 
-// maxSplits bounds the alternatives one proof may split a conjunction into (over all its
+// MaxSplits bounds the alternatives one proof may split a conjunction into (over all its
 // anyOf, oneOf and if groups together).
 const MaxSplits = 48
 
@@ -51,7 +51,7 @@ func memoKey(a, b *algebra.Conj, dom schema.TypeSet) algebra.ProofKey {
 	return algebra.ProofKey{A: a.Kid, B: b.Kid, Dom: dom}
 }
 
-// sub reports a proof that every instance of a whose class is in dom is an instance of b.
+// Sub reports a proof that every instance of a whose class is in dom is an instance of b.
 func (e *Engine) Sub(a, b *algebra.Conj, dom schema.TypeSet, depth int) bool {
 	if a == b || len(b.Shells) == 0 {
 		return true
@@ -163,7 +163,7 @@ func (e *Engine) subCore(a, b *algebra.Conj, dom schema.TypeSet, depth int) bool
 	return true
 }
 
-// proveFacts proves each fact for a, splitting a on one of its own anyOf, oneOf or if
+// ProveFacts proves each fact for a, splitting a on one of its own anyOf, oneOf or if
 // groups when that helps.
 func (e *Engine) ProveFacts(a *algebra.Conj, facts []*algebra.Fact, dom schema.TypeSet, depth, splits int) bool {
 	ma := e.Merged(a)
@@ -338,7 +338,7 @@ func (e *Engine) condRepeated(ma *algebra.Merged, f *algebra.Fact) bool {
 	return false
 }
 
-// implies proves one fact of b for every instance of a within d.
+// Implies proves one fact of b for every instance of a within d.
 func (e *Engine) Implies(a *algebra.Conj, ma *algebra.Merged, f *algebra.Fact, d schema.TypeSet, depth int) bool {
 	if k := f.KindOf(); k != schema.TypeAll && d&k == 0 {
 		return true
@@ -524,7 +524,7 @@ func (e *Engine) opaque(c *algebra.Conj) bool {
 	return false
 }
 
-// reachesLoop reports whether evaluating s on an instance may apply a schema on a loop
+// ReachesLoop reports whether evaluating s on an instance may apply a schema on a loop
 // of in-place applicators to that same instance (schema.ReachesInPlaceLoop: computed
 // once, with the loops, by the compiler; walking it here for each comparison read the
 // node of every schema reached, a tenth of a large diff's time).
@@ -699,7 +699,7 @@ func (e *Engine) partCovers(n *algebra.Node, region, outside []*pattern.Automato
 
 // ---- disjointness ----
 
-// disjoint reports a proof that no instance with a class in dom is valid under both.
+// Disjoint reports a proof that no instance with a class in dom is valid under both.
 func (e *Engine) Disjoint(a, b *algebra.Conj, dom schema.TypeSet, depth int) bool {
 	if e.opaque(a) || e.opaque(b) {
 		return false // an evaluation that may not end is neither in nor out
@@ -744,63 +744,96 @@ func (e *Engine) disjointKind(a *algebra.Conj, ma *algebra.Merged, b *algebra.Co
 			return true
 		}
 	case d&schema.TypeString != 0:
-		if (ma.MaxLen >= 0 && ma.MaxLen < mb.MinLen) || (mb.MaxLen >= 0 && mb.MaxLen < ma.MinLen) {
+		if e.stringsDisjoint(ma, mb) {
 			return true
-		}
-		var must []*pattern.Automaton
-		exact := true
-		for _, p := range append(append([]string(nil), ma.Patterns...), mb.Patterns...) {
-			if x := e.Pats.Get(p); x != nil {
-				must = append(must, x)
-			} else {
-				exact = false
-			}
-		}
-		if len(must) > 0 {
-			lo, hi := max(ma.MinLen, mb.MinLen), ma.MaxLen
-			if hi < 0 || (mb.MaxLen >= 0 && mb.MaxLen < hi) {
-				hi = mb.MaxLen
-			}
-			_, found, exhaustive := e.Pats.Solve(pattern.Query{Must: must, MinLen: lo, MaxLen: hi})
-			if exhaustive && !found {
-				return true
-			}
-			_ = exact
 		}
 	case d&schema.TypeArray != 0:
-		mxa, mxb := e.MaxItemsOf(a, ma), e.MaxItemsOf(b, mb)
-		if (mxa >= 0 && mxa < mb.MinItems) || (mxb >= 0 && mxb < ma.MinItems) {
+		if e.arraysDisjoint(a, ma, b, mb, depth) {
 			return true
-		}
-		for i := 0; i < min(ma.MinItems, mb.MinItems, 8); i++ {
-			if e.Disjoint(e.ConjOf(e.ItemSchemas(a, i), nil), e.ConjOf(e.ItemSchemas(b, i), nil), schema.TypeAll, depth+1) {
-				return true
-			}
 		}
 	case d&schema.TypeObject != 0:
-		mxa, mxb := e.MaxPropsOf(a, ma), e.MaxPropsOf(b, mb)
-		if (mxa >= 0 && mxa < mb.MinProps) || (mxb >= 0 && mxb < ma.MinProps) {
+		if e.objectsDisjoint(a, ma, b, mb, depth) {
 			return true
 		}
-		for _, pair := range [][4]any{{a, ma, b, mb}, {b, mb, a, ma}} {
-			x, mx, y := pair[0].(*algebra.Conj), pair[1].(*algebra.Merged), pair[2].(*algebra.Conj)
-			my := pair[3].(*algebra.Merged)
-			for _, k := range algebra.SortedKeys(mx.Required) {
-				vy, forbidden := e.ValueConj(y, k)
-				if forbidden {
-					return true
-				}
-				if !my.Required[k] {
-					continue
-				}
-				vx, fx := e.ValueConj(x, k)
-				if fx || e.Disjoint(vx, vy, schema.TypeAll, depth+1) {
-					return true
-				}
+	}
+	return e.excludedThroughNot(a, b, d, depth) || e.branchesDisjointFrom(a, b, d, depth)
+}
+
+// stringsDisjoint reports a proof that no string satisfies the lengths and patterns of
+// both ma and mb.
+func (e *Engine) stringsDisjoint(ma, mb *algebra.Merged) bool {
+	if (ma.MaxLen >= 0 && ma.MaxLen < mb.MinLen) || (mb.MaxLen >= 0 && mb.MaxLen < ma.MinLen) {
+		return true
+	}
+	var must []*pattern.Automaton
+	exact := true
+	for _, p := range append(append([]string(nil), ma.Patterns...), mb.Patterns...) {
+		if x := e.Pats.Get(p); x != nil {
+			must = append(must, x)
+		} else {
+			exact = false
+		}
+	}
+	if len(must) > 0 {
+		lo, hi := max(ma.MinLen, mb.MinLen), ma.MaxLen
+		if hi < 0 || (mb.MaxLen >= 0 && mb.MaxLen < hi) {
+			hi = mb.MaxLen
+		}
+		_, found, exhaustive := e.Pats.Solve(pattern.Query{Must: must, MinLen: lo, MaxLen: hi})
+		if exhaustive && !found {
+			return true
+		}
+		_ = exact
+	}
+	return false
+}
+
+// arraysDisjoint reports a proof that no array is an instance of both a and b: their
+// lengths, or an item both must have.
+func (e *Engine) arraysDisjoint(a *algebra.Conj, ma *algebra.Merged, b *algebra.Conj, mb *algebra.Merged, depth int) bool {
+	mxa, mxb := e.MaxItemsOf(a, ma), e.MaxItemsOf(b, mb)
+	if (mxa >= 0 && mxa < mb.MinItems) || (mxb >= 0 && mxb < ma.MinItems) {
+		return true
+	}
+	for i := 0; i < min(ma.MinItems, mb.MinItems, 8); i++ {
+		if e.Disjoint(e.ConjOf(e.ItemSchemas(a, i), nil), e.ConjOf(e.ItemSchemas(b, i), nil), schema.TypeAll, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// objectsDisjoint reports a proof that no object is an instance of both a and b: their
+// numbers of properties, or a property one requires that the other forbids or whose values
+// the two keep apart.
+func (e *Engine) objectsDisjoint(a *algebra.Conj, ma *algebra.Merged, b *algebra.Conj, mb *algebra.Merged, depth int) bool {
+	mxa, mxb := e.MaxPropsOf(a, ma), e.MaxPropsOf(b, mb)
+	if (mxa >= 0 && mxa < mb.MinProps) || (mxb >= 0 && mxb < ma.MinProps) {
+		return true
+	}
+	for _, pair := range [][4]any{{a, ma, b, mb}, {b, mb, a, ma}} {
+		x, mx, y := pair[0].(*algebra.Conj), pair[1].(*algebra.Merged), pair[2].(*algebra.Conj)
+		my := pair[3].(*algebra.Merged)
+		for _, k := range algebra.SortedKeys(mx.Required) {
+			vy, forbidden := e.ValueConj(y, k)
+			if forbidden {
+				return true
+			}
+			if !my.Required[k] {
+				continue
+			}
+			vx, fx := e.ValueConj(x, k)
+			if fx || e.Disjoint(vx, vy, schema.TypeAll, depth+1) {
+				return true
 			}
 		}
 	}
-	// a excludes what b requires, through not
+	return false
+}
+
+// excludedThroughNot reports a proof that one of a and b excludes, through not, what the
+// other requires.
+func (e *Engine) excludedThroughNot(a, b *algebra.Conj, d schema.TypeSet, depth int) bool {
 	for _, pair := range [][2]*algebra.Conj{{a, b}, {b, a}} {
 		for _, n := range e.negations(pair[0]) {
 			if e.Sub(pair[1], e.One(n), d, depth) {
@@ -808,7 +841,12 @@ func (e *Engine) disjointKind(a *algebra.Conj, ma *algebra.Merged, b *algebra.Co
 			}
 		}
 	}
-	// every branch of a group is disjoint from the other side
+	return false
+}
+
+// branchesDisjointFrom reports a proof that every branch of a group of one of a and b is
+// disjoint from the other.
+func (e *Engine) branchesDisjointFrom(a, b *algebra.Conj, d schema.TypeSet, depth int) bool {
 	for _, pair := range [][2]*algebra.Conj{{a, b}, {b, a}} {
 		for g := range e.Merged(pair[0]).Groups {
 			if g.Kind == algebra.FCond || len(g.Subs) > 16 {

@@ -1,9 +1,6 @@
 package search
 
 import (
-	"github.com/jstk-dev/jstk/internal/diff/algebra"
-	"github.com/jstk-dev/jstk/internal/diff/align"
-	"github.com/jstk-dev/jstk/internal/diff/prove"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -12,7 +9,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jstk-dev/jstk/internal/diff/algebra"
+	"github.com/jstk-dev/jstk/internal/diff/align"
 	"github.com/jstk-dev/jstk/internal/diff/pattern"
+	"github.com/jstk-dev/jstk/internal/diff/prove"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 )
@@ -532,45 +532,68 @@ func (g *gen) strings(alt *algebra.Conj, m *algebra.Merged, hints []*algebra.Mer
 func (g *gen) arrays(alt *algebra.Conj, m *algebra.Merged, hint *algebra.Conj, hints []*algebra.Merged, depth int, wide bool) []source.Value {
 	e := g.e
 	hint = g.hintFor(hint, schema.TypeArray)
-	maxN := e.MaxItemsOf(alt, m)
-	itemC := func(c *algebra.Conj, i int) *algebra.Conj {
-		if c == nil {
-			return nil
-		}
-		return e.ConjOf(e.ItemSchemas(c, i), nil)
-	}
-	n0 := m.MinItems
+	a := &arrayShape{g: g, alt: alt, hint: hint, maxN: e.MaxItemsOf(alt, m), depth: depth}
+	a.n0 = m.MinItems
 	for _, f := range m.Contains {
-		n0 = max(n0, f.I)
+		a.n0 = max(a.n0, f.I)
 	}
 	if depth > maxDepth {
 		wide = false
 	}
-	base := make([]source.Value, 0, n0)
-	for i := 0; i < n0; i++ {
-		v, ok := g.quiet(itemC(alt, i), itemC(hint, i), depth+1)
+	a.base = make([]source.Value, 0, a.n0)
+	for i := 0; i < a.n0; i++ {
+		v, ok := g.quiet(a.item(alt, i), a.item(hint, i), depth+1)
 		if !ok {
 			return nil
 		}
-		base = append(base, v)
+		a.base = append(a.base, v)
 	}
 	// contains: let the first items match it
 	for _, f := range m.Contains {
-		for i := 0; i < f.I && i < len(base); i++ {
-			if v, ok := g.quiet(e.With(itemC(alt, i), []*schema.Schema{f.S}), nil, depth+1); ok {
-				base[i] = v
+		for i := 0; i < f.I && i < len(a.base); i++ {
+			if v, ok := g.quiet(e.With(a.item(alt, i), []*schema.Schema{f.S}), nil, depth+1); ok {
+				a.base[i] = v
 			}
 		}
 	}
-	out := []source.Value{source.ArrayValue(slices.Clone(base)...)}
+	out := []source.Value{source.ArrayValue(slices.Clone(a.base)...)}
 	if !wide {
-		if n0 == 0 && (maxN < 0 || maxN >= 1) {
-			if v, ok := g.quiet(itemC(alt, 0), itemC(hint, 0), depth+1); ok {
+		if a.n0 == 0 && (a.maxN < 0 || a.maxN >= 1) {
+			if v, ok := g.quiet(a.item(alt, 0), a.item(hint, 0), depth+1); ok {
 				out = append(out, source.ArrayValue(v))
 			}
 		}
 		return out
 	}
+	out = a.lengths(out, hints)
+	out = a.positions(out)
+	out = a.duplicates(out, m)
+	return a.missContains(out, hints)
+}
+
+// arrayShape is what the arrays made for one array kind share: the two sides, the items
+// every array starts with (base, n0 of them), the most items alt allows (maxN, -1: no
+// bound) and the length of its tuple (pre).
+type arrayShape struct {
+	g          *gen
+	alt, hint  *algebra.Conj
+	base       []source.Value
+	n0, maxN   int
+	pre, depth int
+}
+
+// item returns the conjunction of the schemas of item i of c (nil for nil).
+func (a *arrayShape) item(c *algebra.Conj, i int) *algebra.Conj {
+	if c == nil {
+		return nil
+	}
+	return a.g.e.ConjOf(a.g.e.ItemSchemas(c, i), nil)
+}
+
+// lengths adds to out arrays of the lengths around the other side's bounds, and one past
+// each side's tuple.
+func (a *arrayShape) lengths(out []source.Value, hints []*algebra.Merged) []source.Value {
+	g, e := a.g, a.g.e
 	// lengths: around the other side's bounds, and one past each side's tuple (a position
 	// one side closes or gives another schema)
 	lengths := []int{1, 2}
@@ -582,23 +605,23 @@ func (g *gen) arrays(alt *algebra.Conj, m *algebra.Merged, hint *algebra.Conj, h
 			lengths = append(lengths, h.MinItems-1)
 		}
 	}
-	pre := e.PrefixLen(alt)
-	lengths = append(lengths, pre, pre+1)
-	if hint != nil {
-		hp := e.PrefixLen(hint)
+	a.pre = e.PrefixLen(a.alt)
+	lengths = append(lengths, a.pre, a.pre+1)
+	if a.hint != nil {
+		hp := e.PrefixLen(a.hint)
 		lengths = append(lengths, hp, hp+1)
-		if mx := e.MaxItemsOf(hint, e.Merged(hint)); mx >= 0 {
+		if mx := e.MaxItemsOf(a.hint, e.Merged(a.hint)); mx >= 0 {
 			lengths = append(lengths, mx+1)
 		}
 	}
 	for _, L := range lengths {
-		if L <= n0 || (maxN >= 0 && L > maxN) || L > 64 {
+		if L <= a.n0 || (a.maxN >= 0 && L > a.maxN) || L > 64 {
 			continue
 		}
-		arr := slices.Clone(base)
+		arr := slices.Clone(a.base)
 		ok := true
 		for i := len(arr); i < L; i++ {
-			v, good := g.quiet(itemC(alt, i), itemC(hint, i), depth+1)
+			v, good := g.quiet(a.item(a.alt, i), a.item(a.hint, i), a.depth+1)
 			if !good {
 				ok = false
 				break
@@ -609,19 +632,25 @@ func (g *gen) arrays(alt *algebra.Conj, m *algebra.Merged, hint *algebra.Conj, h
 			out = append(out, source.ArrayValue(arr...))
 		}
 	}
+	return out
+}
+
+// positions adds to out arrays that vary one position at a time.
+func (a *arrayShape) positions(out []source.Value) []source.Value {
+	g, e := a.g, a.g.e
 	// one position at a time: those an array must have, and those of the tuples
-	positions := max(n0, 1)
-	if hint != nil {
-		positions = max(positions, min(max(pre, e.PrefixLen(hint))+1, 5))
+	positions := max(a.n0, 1)
+	if a.hint != nil {
+		positions = max(positions, min(max(a.pre, e.PrefixLen(a.hint))+1, 5))
 	}
 	for i := 0; i < positions && i < 5; i++ {
-		if maxN >= 0 && i >= maxN {
+		if a.maxN >= 0 && i >= a.maxN {
 			break
 		}
-		for _, v := range g.values(itemC(alt, i), itemC(hint, i), depth+1, false) {
-			arr := slices.Clone(base)
+		for _, v := range g.values(a.item(a.alt, i), a.item(a.hint, i), a.depth+1, false) {
+			arr := slices.Clone(a.base)
 			for len(arr) <= i {
-				w, ok := g.quiet(itemC(alt, len(arr)), itemC(hint, len(arr)), depth+1)
+				w, ok := g.quiet(a.item(a.alt, len(arr)), a.item(a.hint, len(arr)), a.depth+1)
 				if !ok {
 					break
 				}
@@ -633,20 +662,33 @@ func (g *gen) arrays(alt *algebra.Conj, m *algebra.Merged, hint *algebra.Conj, h
 			}
 		}
 	}
+	return out
+}
+
+// duplicates adds to out an array with a repeated item, for uniqueItems on the other side.
+func (a *arrayShape) duplicates(out []source.Value, m *algebra.Merged) []source.Value {
+	g := a.g
 	// duplicates, for uniqueItems on the other side
-	if !m.Unique && (maxN < 0 || maxN >= 2) {
-		if v, ok := g.quiet(itemC(alt, 0), nil, depth+1); ok {
-			arr := append(slices.Clone(base), v, v)
-			if len(base) >= 1 {
-				arr = append(slices.Clone(base), base[len(base)-1])
+	if !m.Unique && (a.maxN < 0 || a.maxN >= 2) {
+		if v, ok := g.quiet(a.item(a.alt, 0), nil, a.depth+1); ok {
+			arr := append(slices.Clone(a.base), v, v)
+			if len(a.base) >= 1 {
+				arr = append(slices.Clone(a.base), a.base[len(a.base)-1])
 			}
 			out = append(out, source.ArrayValue(arr...))
 		}
 	}
+	return out
+}
+
+// missContains adds to out arrays of an item that does not match the other side's
+// contains.
+func (a *arrayShape) missContains(out []source.Value, hints []*algebra.Merged) []source.Value {
+	g, e := a.g, a.g.e
 	// items that do not match the other side's contains
 	for _, h := range hints {
 		for _, f := range h.Contains {
-			vals := g.values(itemC(alt, 0), e.One(f.S), depth+1, false)
+			vals := g.values(a.item(a.alt, 0), e.One(f.S), a.depth+1, false)
 			for _, v := range vals {
 				if ok, _ := f.S.ValidContext(g.e.Ctx, v); !ok {
 					out = append(out, source.ArrayValue(v))

@@ -1,10 +1,10 @@
 package search
 
 import (
-	"github.com/jstk-dev/jstk/internal/diff/algebra"
-	"github.com/jstk-dev/jstk/internal/diff/align"
 	"slices"
 
+	"github.com/jstk-dev/jstk/internal/diff/algebra"
+	"github.com/jstk-dev/jstk/internal/diff/align"
 	"github.com/jstk-dev/jstk/internal/source"
 )
 
@@ -131,7 +131,7 @@ func (e *Engine) formatsOf(c *algebra.Conj) []string {
 	return out
 }
 
-// polishExamples polishes the examples of the changes and of the two directions (ex, by
+// PolishExamples polishes the examples of the changes and of the two directions (ex, by
 // direction - 1). A direction's example is most often a change's too: it then takes the
 // change's polished example, which still separates the sides.
 func (s *Searcher) PolishExamples(ex *[2]source.Value) {

@@ -32,12 +32,12 @@ import (
 // against the previous commit); 256 KiB itself was chosen, not measured.
 const besideFrom = 256 << 10
 
-// large reports whether two schemas are large enough for a goroutine of their own.
+// Large reports whether two schemas are large enough for a goroutine of their own.
 func Large(old, new *schema.Schema) bool {
 	return len(old.Document().Source())+len(new.Document().Source()) >= besideFrom
 }
 
-// comparing counts the comparisons running in the process (Compare calls).
+// Comparing counts the comparisons running in the process (Compare calls).
 var Comparing atomic.Int32
 
 // proofOutcome is the answer of one whole-schema proof.
@@ -63,15 +63,15 @@ type prover struct {
 // proofStarts, when set (by tests), is called on the proof goroutine before it proves.
 var ProofStarts func()
 
-// enter counts a comparison in and reports whether a core is free for a second
+// Enter counts a comparison in and reports whether a core is free for a second
 // goroutine: fewer comparisons run, this one included, than there are cores. The caller
 // calls leave when the comparison ends.
 func Enter() bool { return int(Comparing.Add(1)) < runtime.GOMAXPROCS(0) }
 
-// leave counts a comparison out.
+// Leave counts a comparison out.
 func Leave() { Comparing.Add(-1) }
 
-// startProofs starts proving the backward direction on a goroutine when beside is set
+// StartProofs starts proving the backward direction on a goroutine when beside is set
 // (otherwise each proof is made on e when asked for); the caller calls stop when done.
 func StartProofs(ctx context.Context, e *Engine, old, new *schema.Schema, beside bool) *prover {
 	p := &prover{e: e, old: old, new: new}
@@ -113,7 +113,7 @@ func (e *Engine) wholeSub(ctx context.Context, a, b *schema.Schema) proofOutcome
 	return proofOutcome{Proved: r, Steps: e.Steps}
 }
 
-// ask has the goroutine prove the forward direction too.
+// Ask has the goroutine prove the forward direction too.
 func (p *prover) Ask() {
 	if p.more != nil && !p.asked[1] {
 		p.asked[1] = true
@@ -121,7 +121,7 @@ func (p *prover) Ask() {
 	}
 }
 
-// result returns the proof of a direction: the goroutine's, or one made now on the
+// Result returns the proof of a direction: the goroutine's, or one made now on the
 // comparison's engine.
 func (p *prover) Result(dir int) proofOutcome {
 	if p.asked[dir-1] {
@@ -144,14 +144,14 @@ func (p *prover) Result(dir int) proofOutcome {
 	return p.e.wholeSub(p.e.Ctx, p.new, p.old)
 }
 
-// skip cancels the proof of a direction whose answer is not needed.
+// Skip cancels the proof of a direction whose answer is not needed.
 func (p *prover) Skip(dir int) {
 	if c := p.cancel[dir-1]; c != nil {
 		c()
 	}
 }
 
-// stop cancels what is left, waits for the goroutine to end and raises its panic, if it
+// Stop cancels what is left, waits for the goroutine to end and raises its panic, if it
 // had one that result did not raise.
 func (p *prover) Stop() {
 	if p.more == nil {

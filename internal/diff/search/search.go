@@ -1,14 +1,14 @@
 package search
 
 import (
-	"github.com/jstk-dev/jstk/internal/diff/algebra"
-	"github.com/jstk-dev/jstk/internal/diff/align"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/jstk-dev/jstk/internal/diff/algebra"
+	"github.com/jstk-dev/jstk/internal/diff/align"
 	"github.com/jstk-dev/jstk/internal/panics"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
@@ -72,7 +72,7 @@ func (s *Searcher) stop() bool {
 	return s.until > 0 && s.count >= s.until
 }
 
-// start begins the search of one direction, with its own budget.
+// Start begins the search of one direction, with its own budget.
 func (s *Searcher) Start(dir int) {
 	e := s.E
 	s.tried = map[string]bool{}
@@ -81,29 +81,29 @@ func (s *Searcher) Start(dir int) {
 	s.gen = e.newGen(e.Opts.Seed+uint64(dir), s.stop)
 }
 
-// pausedSearch is a direction's search set aside: its state, and the time left of its
+// PausedSearch is a direction's search set aside: its state, and the time left of its
 // budget.
 type PausedSearch struct {
 	dirState
 	left time.Duration
 }
 
-// pause sets the current direction's search aside; the time until resume does not count
+// Pause sets the current direction's search aside; the time until resume does not count
 // against its budget.
 func (s *Searcher) Pause() PausedSearch { return PausedSearch{s.dirState, time.Until(s.deadline)} }
 
-// resume takes up a direction's search where pause left it.
+// Resume takes up a direction's search where pause left it.
 func (s *Searcher) Resume(p PausedSearch) {
 	s.dirState = p.dirState
 	s.deadline = time.Now().Add(p.left)
 }
 
-// finish ends the search of one direction.
+// Finish ends the search of one direction.
 func (s *Searcher) Finish() {
 	s.E.SearchCandidates += s.count
 }
 
-// targeted searches at the locations with a change not proved harmless in this direction
+// Targeted searches at the locations with a change not proved harmless in this direction
 // and returns the first example found (the zero Value if none). A first pass tries a few
 // values at every location, a second pass many, each location with a share of the budget.
 func (s *Searcher) Targeted(dir int) source.Value {
@@ -301,7 +301,7 @@ func (s *Searcher) unmatchWhole(x source.Value, dir int) (source.Value, bool) {
 	return s.gen.unmatch(x, src, other)
 }
 
-// generic searches from the whole schemas. When the direction is proved, it is a short
+// Generic searches from the whole schemas. When the direction is proved, it is a short
 // backstop (an example would reveal a bug in a rule, and would win).
 func (s *Searcher) Generic(dir int, proved bool) source.Value {
 	e := s.E
@@ -331,7 +331,7 @@ func (s *Searcher) Generic(dir int, proved bool) source.Value {
 	return source.Value{}
 }
 
-// needsAny reports whether some item needs the search in a direction.
+// NeedsAny reports whether some item needs the search in a direction.
 func (s *Searcher) NeedsAny(dir int) bool {
 	for _, it := range s.Items {
 		if s.needs(it, dir) {
@@ -535,7 +535,7 @@ func (j *ShrinkJob) expired() bool {
 	return j.S.E.Ctx.Err() != nil || !j.deadline.IsZero() && time.Now().After(j.deadline)
 }
 
-// shrinker makes examples smaller on a goroutine of its own, in the order they come.
+// Shrinker makes examples smaller on a goroutine of its own, in the order they come.
 type Shrinker struct {
 	Jobs  chan *ShrinkJob
 	Done  []*ShrinkJob // in the order they came
@@ -543,7 +543,7 @@ type Shrinker struct {
 	catch panics.Catcher
 }
 
-// shrinkBeside makes the example of job smaller: on the shrinker's goroutine when the
+// ShrinkBeside makes the example of job smaller: on the shrinker's goroutine when the
 // search has a core beside it (and the reader-defaults policy, which reads with the
 // comparison's engine, is off), at once otherwise.
 func (s *Searcher) ShrinkBeside(job *ShrinkJob) {
@@ -568,7 +568,7 @@ func (s *Searcher) ShrinkBeside(job *ShrinkJob) {
 	s.Shrinks.Jobs <- job
 }
 
-// drain waits for the examples being made smaller and shows them. Meanwhile it runs the
+// Drain waits for the examples being made smaller and shows them. Meanwhile it runs the
 // jobs still queued itself (a job gives the same example on either goroutine): the search
 // waited for the shrinker about 3 ms per comparison of the largest pair.
 func (s *Searcher) Drain() {
@@ -598,7 +598,7 @@ func (sh *Shrinker) help() {
 	}
 }
 
-// stopShrinks ends the shrinker's goroutine, if one runs, once its jobs are done, and
+// StopShrinks ends the shrinker's goroutine, if one runs, once its jobs are done, and
 // returns the shrinker (the comparison calls it on its way out, so that a panic of the
 // search leaves no goroutine behind).
 func (s *Searcher) StopShrinks() *Shrinker {
@@ -786,7 +786,7 @@ func (s *Searcher) prepare(dir int) {
 	}
 }
 
-// attributor attributes examples to changes. The search's own sees the changes as they
+// Attributor attributes examples to changes. The search's own sees the changes as they
 // grow; a shrinkJob has one that sees those known when it was made.
 type Attributor struct {
 	Changes  []*align.Change

@@ -1,14 +1,13 @@
-package diff
+package prove
 
 import (
 	"context"
 	"fmt"
-	"github.com/jstk-dev/jstk/internal/diff/algebra"
-	"github.com/jstk-dev/jstk/internal/diff/prove"
 	"runtime/debug"
 	"strings"
 	"testing"
 
+	"github.com/jstk-dev/jstk/internal/diff/algebra"
 	"github.com/jstk-dev/jstk/internal/schema"
 )
 
@@ -51,8 +50,8 @@ func TestReachesLoopLongChain(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := compileText(t, "chain.json", plainChain(hops, tt.last))
-			o, _ := (&Options{}).Normalize()
-			e := newEngine(context.Background(), o, nil, 0)
+			o, _ := (&algebra.Options{}).Normalize()
+			e := NewEngine(context.Background(), o, nil, 0)
 			lowStack(t, 1)
 			if got := e.ReachesLoop(s); got != tt.want {
 				t.Errorf("reachesLoop = %v, want %v", got, tt.want)
@@ -77,8 +76,8 @@ func TestProveFactsNestedSingleBranches(t *testing.T) {
 	const n = 4000
 	a := compileText(t, "a.json", nestedAnyOf(n, `{"type": "string", "minLength": 2}`))
 	b := compileText(t, "b.json", `{"type": "string", "minLength": 1}`)
-	o, _ := (&Options{}).Normalize()
-	e := newEngine(context.Background(), o, nil, 0)
+	o, _ := (&algebra.Options{}).Normalize()
+	e := NewEngine(context.Background(), o, nil, 0)
 	lowStack(t, 4)
 	ca := e.One(a)
 	facts := make([]*algebra.Fact, 0)
@@ -87,11 +86,11 @@ func TestProveFactsNestedSingleBranches(t *testing.T) {
 	}
 	// a's own facts say nothing about strings: only splitting reaches minLength 2, 4,000
 	// groups down, past the allowance; a few levels deep it is proved
-	if e.ProveFacts(ca, facts, schema.TypeAll, 0, prove.MaxSplits) {
-		t.Errorf("proved through %d nested groups: the allowance of %d splits did not hold", n, prove.MaxSplits)
+	if e.ProveFacts(ca, facts, schema.TypeAll, 0, MaxSplits) {
+		t.Errorf("proved through %d nested groups: the allowance of %d splits did not hold", n, MaxSplits)
 	}
 	shallow := compileText(t, "s.json", nestedAnyOf(3, `{"type": "string", "minLength": 2}`))
-	if !e.ProveFacts(e.One(shallow), facts, schema.TypeAll, 0, prove.MaxSplits) {
+	if !e.ProveFacts(e.One(shallow), facts, schema.TypeAll, 0, MaxSplits) {
 		t.Error("not proved through 3 nested groups")
 	}
 }
@@ -113,9 +112,9 @@ func independentGroups(n int) string {
 func TestEmptinessSplitsBounded(t *testing.T) {
 	const n = 14
 	s := compileText(t, "groups.json", independentGroups(n))
-	o, _ := (&Options{}).Normalize()
+	o, _ := (&algebra.Options{}).Normalize()
 	t.Run("walk", func(t *testing.T) {
-		e := newEngine(context.Background(), o, nil, 0)
+		e := NewEngine(context.Background(), o, nil, 0)
 		if e.EmptyHere(e.One(s), schema.TypeAll) {
 			t.Error("emptyHere: proved empty, but every choice of branches is satisfiable")
 		}
@@ -127,7 +126,7 @@ func TestEmptinessSplitsBounded(t *testing.T) {
 		}
 	})
 	t.Run("prover", func(t *testing.T) {
-		e := newEngine(context.Background(), o, nil, 0)
+		e := NewEngine(context.Background(), o, nil, 0)
 		if e.Empty(e.One(s), schema.TypeAll, 0) {
 			t.Error("empty: proved empty, but every choice of branches is satisfiable")
 		}
@@ -139,11 +138,11 @@ func TestEmptinessSplitsBounded(t *testing.T) {
 		// the same groups, and one of two branches each empty: found as before
 		text := strings.Replace(independentGroups(n), `"allOf": [`, `"allOf": [{"anyOf": [{"type": "string"}, {"maxProperties": 0, "required": ["x"]}]},`, 1)
 		s := compileText(t, "empty.json", text)
-		e := newEngine(context.Background(), o, nil, 0)
+		e := NewEngine(context.Background(), o, nil, 0)
 		if !e.EmptyHere(e.One(s), schema.TypeAll) {
 			t.Error("emptyHere: an anyOf none of whose branches holds an object not proved empty")
 		}
-		e = newEngine(context.Background(), o, nil, 0)
+		e = NewEngine(context.Background(), o, nil, 0)
 		if !e.Empty(e.One(s), schema.TypeAll, 0) {
 			t.Error("empty: an anyOf none of whose branches holds an object not proved empty")
 		}
@@ -154,8 +153,8 @@ func TestEmptinessSplitsBounded(t *testing.T) {
 // as deep. The branches a question may examine bound its depth now.
 func TestEmptyHereNestedGroups(t *testing.T) {
 	s := compileText(t, "nested.json", nestedAnyOf(4900, `{"type": "integer", "minimum": 1.2, "maximum": 1.8}`))
-	o, _ := (&Options{}).Normalize()
-	e := newEngine(context.Background(), o, nil, 0)
+	o, _ := (&algebra.Options{}).Normalize()
+	e := NewEngine(context.Background(), o, nil, 0)
 	lowStack(t, 2)
 	if e.EmptyHere(e.One(s), schema.TypeAll) {
 		t.Error("proved empty through 4,900 nested groups: past the bound")
@@ -187,8 +186,8 @@ func TestTriggeredImpliesChain(t *testing.T) {
 	b := compileText(t, "b.json", depChain(hops))
 	a := compileText(t, "a.json", `{"type": "object", "required": ["b"]}`)
 	// steps enough for the whole chain: the step budget is no bound on the depth
-	o, _ := (&Options{ProofSteps: 50_000_000}).Normalize()
-	e := newEngine(context.Background(), o, nil, 0)
+	o, _ := (&algebra.Options{ProofSteps: 50_000_000}).Normalize()
+	e := NewEngine(context.Background(), o, nil, 0)
 	depFact := func(s *schema.Schema) *algebra.Fact {
 		for g := range e.Merged(e.One(s)).Facts {
 			if g.Kind == algebra.FDepSchema {
@@ -216,7 +215,7 @@ func TestTriggeredImpliesChain(t *testing.T) {
 	}
 	// a short chain whose last schema a satisfies is proved
 	short := compileText(t, "short.json", strings.Replace(depChain(3), `"required": ["zz"]`, `"required": ["b"]`, 1))
-	e = newEngine(context.Background(), o, nil, 0)
+	e = NewEngine(context.Background(), o, nil, 0)
 	ca, ma = e.One(a), e.Merged(e.One(a))
 	if !e.Implies(ca, ma, depFact(short), schema.TypeObject, 0) {
 		t.Error("a dependent schema three deep that a satisfies not proved")

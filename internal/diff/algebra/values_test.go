@@ -1,9 +1,8 @@
-package diff
+package algebra
 
 import (
 	"context"
 	"fmt"
-	"github.com/jstk-dev/jstk/internal/diff/algebra"
 	"slices"
 	"strings"
 	"testing"
@@ -41,23 +40,23 @@ func TestMissingAgreesWithEqual(t *testing.T) {
 		return out
 	}
 	for _, n := range []int{0, 1, 5, 8, 9, len(a)} {
-		got, want := algebra.Missing(a[len(a)-n:], b), scan(a[len(a)-n:], b)
+		got, want := Missing(a[len(a)-n:], b), scan(a[len(a)-n:], b)
 		if !slices.EqualFunc(got, want, source.Equal) {
 			t.Errorf("missing of the last %d: %d values, want %d", n, len(got), len(want))
 		}
-		if got, want := algebra.Missing(b, a[len(a)-n:]), scan(b, a[len(a)-n:]); !slices.EqualFunc(got, want, source.Equal) {
+		if got, want := Missing(b, a[len(a)-n:]), scan(b, a[len(a)-n:]); !slices.EqualFunc(got, want, source.Equal) {
 			t.Errorf("missing from the last %d: %d values, want %d", n, len(got), len(want))
 		}
 	}
-	if len(algebra.Missing(a, b)) != len(a)-len(b) {
-		t.Errorf("%d of %d missing, want %d", len(algebra.Missing(a, b)), len(a), len(a)-len(b))
+	if len(Missing(a, b)) != len(a)-len(b) {
+		t.Errorf("%d of %d missing, want %d", len(Missing(a, b)), len(a), len(a)-len(b))
 	}
 }
 
 // nameIndex visits the parts declaring a name and those speaking of every name, in order,
 // each once.
 func TestNameIndexOrder(t *testing.T) {
-	x := &algebra.NameIndex{ByName: map[string][]int{"a": {0, 3, 5}}, Every: []int{1, 3, 6}}
+	x := &NameIndex{ByName: map[string][]int{"a": {0, 3, 5}}, Every: []int{1, 3, 6}}
 	visit := func(name string, stopAt int) []int {
 		var got []int
 		x.Parts(name, func(i int) bool {
@@ -86,7 +85,7 @@ func TestValueSchemasIndexed(t *testing.T) {
 	parts = append(parts, `{"patternProperties": {"^p1": {"pattern": "x"}}}`, `{"properties": {"gone": false}}`)
 	root := compileText(t, "a.json", `{"allOf": [`+strings.Join(parts, ",")+`]}`)
 	o, _ := (&Options{}).Normalize()
-	e := newEngine(context.Background(), o, nil, 0)
+	e := NewEngine(context.Background(), o, nil, 0)
 	c := e.One(root)
 	ps, names := e.ObjectParts(c)
 	if names == nil {
@@ -111,35 +110,5 @@ func TestValueSchemasIndexed(t *testing.T) {
 	}
 	if subs, _ := e.ValueSchemas(c, "p11"); len(subs) != 2 { // its own schema and ^p1
 		t.Errorf("p11: %d schemas, want 2", len(subs))
-	}
-}
-
-// The walk's limits end a comparison early with what is proved, and say so: a budget of
-// parts copied into conjunctions (an allOf of n conditions copies about n^2), and of
-// locations.
-func TestWalkLimits(t *testing.T) {
-	conds := func(max int) string {
-		var cs []string
-		for i := range 40 {
-			cs = append(cs, fmt.Sprintf(`{"if": {"properties": {"t": {"const": "x%d"}}, "required": ["t"]}, "then": {"properties": {"v": {"maximum": %d}}}}`, i, max))
-		}
-		return `{"type": "object", "properties": {"v": {"type": "integer"}, "w": {"properties": {"z": {"type": "string"}}}}, "allOf": [` + strings.Join(cs, ",") + `]}`
-	}
-	old, new := compileText(t, "old.json", conds(10)), compileText(t, "new.json", conds(9))
-	full, err := Compare(context.Background(), old, new, nil)
-	if err != nil || full.Search.ProofIncomplete {
-		t.Fatalf("without limits: %v, incomplete %v", err, full != nil && full.Search.ProofIncomplete)
-	}
-	for _, o := range []*Options{{MaxParts: 100}, {MaxLocations: 2}} {
-		r, err := Compare(context.Background(), old, new, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !r.Search.ProofIncomplete {
-			t.Errorf("%+v: the comparison does not say it was cut short", *o)
-		}
-		if r.Backward == Compatible {
-			t.Errorf("%+v: backward compatible, though the proof was cut short and maximum was lowered", *o)
-		}
 	}
 }

@@ -1,4 +1,4 @@
-package diff
+package algebra
 
 import (
 	"context"
@@ -19,7 +19,7 @@ func TestConjKeepsItsRoots(t *testing.T) {
 		t.Fatal("no $ref target")
 	}
 	o, _ := (&Options{}).Normalize()
-	e := newEngine(context.Background(), o, nil, 0)
+	e := NewEngine(context.Background(), o, nil, 0)
 	both := e.ConjOf([]*schema.Schema{a, tgt}, nil)
 	one := e.ConjOf([]*schema.Schema{a}, nil)
 	if both.Kid != one.Kid {
@@ -48,7 +48,7 @@ func TestConjHashCollisions(t *testing.T) {
 		compileText(t, "c.json", `{"maxLength": 3}`),
 	}
 	o, _ := (&Options{}).Normalize()
-	e := newEngine(context.Background(), o, nil, 0)
+	e := NewEngine(context.Background(), o, nil, 0)
 	e.HashMask = 0
 	lists := [][]*schema.Schema{{subs[0], subs[1]}, {subs[1], subs[2]}, {subs[0], subs[2]}, {subs[0], subs[1], subs[2]}}
 	kids := map[int]bool{}
