@@ -59,6 +59,7 @@ type engine struct {
 	emptyMemo         map[proofKey]bool     // empty, by conjunction and classes
 	emptyProg         map[proofKey]progress // the emptiness questions being answered
 	negMemo           map[int][]*schema.Schema
+	negPropsMemo      map[int]*negProps
 	branchesLeft      int  // the branches the emptiness question under way may still examine (takeBranch)
 	branchCuts        int  // the times a question found none left
 	inHere            bool // an emptyHere question is under way: the prover's questions take from its branches
@@ -142,6 +143,7 @@ func newEngine(ctx context.Context, opts Options, bs *bodies, size int) *engine 
 		emptyMemo:    map[proofKey]bool{},
 		emptyProg:    map[proofKey]progress{},
 		negMemo:      map[int][]*schema.Schema{},
+		negPropsMemo: map[int]*negProps{},
 		stepBudget:   opts.ProofSteps,
 		size:         size,
 		hashMask:     ^uint64(0),
@@ -184,6 +186,28 @@ func groupID(n *node, k factKind) int { return n.id*8 + int(k-fAnyOf) }
 
 // groupOf identifies the group of an anyOf, oneOf or if fact in e.
 func (e *engine) groupOf(f *fact) int { return groupID(e.shell(f.n.s), f.kind) }
+
+// choice returns the ids to choose the group f with, a branch of it added: its id, and for
+// a oneOf also its exclusive mark (exclusiveID), which says that the branch added is the
+// one its instances match, the others negated (merge). The walk's branchesDisjoint asks
+// about the branches within a context that holds their own oneOf, and chooses it without
+// the mark: there the exclusion would decide the question it asks.
+func (e *engine) choice(f *fact) []int {
+	id := e.groupOf(f)
+	if f.kind == fOneOf && len(f.subs) <= maxExclusive {
+		return []int{id, exclusiveID(id)}
+	}
+	return []int{id}
+}
+
+// exclusiveID is the mark of a oneOf group id among a conjunction's chosen groups: an
+// instance valid under the oneOf and under one of its branches is invalid under the
+// others. The offsets of groupID's kinds are below 4.
+func exclusiveID(id int) int { return id + 4 }
+
+// maxExclusive bounds the branches of a oneOf whose exclusion a choice of a branch brings
+// (as many negations as branches).
+const maxExclusive = maxSplitBranches
 
 // conjOf returns the conjunction of roots, with groups already chosen.
 func (e *engine) conjOf(roots []*schema.Schema, chosen []int) *conj {
@@ -517,6 +541,9 @@ func (e *engine) merge(c *conj) *merged {
 			f := &n.facts[i]
 			if isGroup(f.kind) {
 				if c.chosenHas(groupID(n, f.kind)) {
+					if f.kind == fOneOf && c.chosenHas(exclusiveID(groupID(n, f.kind))) {
+						m.nots = e.otherBranches(m.nots, f, m.parts)
+					}
 					continue
 				}
 				m.nGroups++
@@ -613,6 +640,29 @@ func (e *engine) merge(c *conj) *merged {
 		m.types = 0
 	}
 	return m
+}
+
+// otherBranches appends to nots the branches of the oneOf f other than the one among
+// parts (the branch chosen): an instance of the parts is valid under the oneOf and under
+// that branch, so under no other. When no branch is among the parts, nothing is appended.
+func (e *engine) otherBranches(nots []*schema.Schema, f *fact, parts []*node) []*schema.Schema {
+	in := -1
+	for i, br := range f.subs {
+		id := e.shell(br).id
+		if _, ok := slices.BinarySearchFunc(parts, id, func(p *node, id int) int { return p.id - id }); ok {
+			in = i
+			break
+		}
+	}
+	if in < 0 {
+		return nots
+	}
+	for i, br := range f.subs {
+		if i != in {
+			nots = append(nots, br)
+		}
+	}
+	return nots
 }
 
 // intOnly reports whether the numbers of m are all integers (a multipleOf that is an

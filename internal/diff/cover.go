@@ -221,7 +221,7 @@ func (e *engine) negatedBranches(f *fact) []*schema.Schema {
 // every instance of a that X holds: an instance of a is either not in X, or in X and so
 // in Y (anyOf [{not: X}, X] holds everything).
 func (e *engine) complementCovers(a *conj, f *fact, d schema.TypeSet, depth int) bool {
-	if len(f.subs) > 8 {
+	if len(f.subs) > 24 {
 		return false
 	}
 	for i, br := range f.subs {

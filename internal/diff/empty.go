@@ -539,13 +539,13 @@ func (e *engine) emptyParts(a *conj, ma *merged, d schema.TypeSet, depth int, su
 		if g.kind == fCond || len(g.subs) > 16 {
 			continue
 		}
-		id := e.groupOf(g)
+		ids := e.choice(g)
 		all := true
 		for i, br := range g.subs {
 			if !e.takeBranch() {
 				return false
 			}
-			alt := e.with(a, []*schema.Schema{br}, id)
+			alt := e.with(a, []*schema.Schema{br}, ids...)
 			if sub(alt, rest) {
 				continue
 			}

@@ -204,7 +204,7 @@ func impliesMaxProps(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, 
 // impliesRequired: a requires the name, or the reader-defaults policy fills it
 // (defaultFills).
 func impliesRequired(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
-	if ma.required[f.str] {
+	if ma.required[f.str] || e.negProps(a).required[f.str] {
 		return true
 	}
 	return e.defaultFills(f)
@@ -214,7 +214,21 @@ func impliesRequired(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, 
 // fact's.
 func impliesProp(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
 	vc, forbidden := e.valueConj(a, f.str)
-	return forbidden || e.sub(vc, e.one(f.s), schema.TypeAll, depth+1)
+	if forbidden || e.sub(vc, e.one(f.s), schema.TypeAll, depth+1) {
+		return true
+	}
+	// finitely many values, but those a's negations exclude (negProps): each valid
+	if ex := e.negProps(a).excluded[f.str]; len(ex) > 0 {
+		if vals, ok := e.leftValues(vc, ex); ok {
+			for _, v := range vals {
+				if good, err := f.s.ValidContext(e.ctx, v); err != nil || !good {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // impliesPatternProp: the values of a's names that match the pattern, and of the other
@@ -315,7 +329,32 @@ func impliesOneOf(e *engine, a *conj, ma *merged, f *fact, d schema.TypeSet, dep
 		if k == schema.TypeNumber && e.eachFine(dk, func(x schema.TypeSet) bool { return e.oneBranch(a, f, x, depth) }) {
 			continue
 		}
+		if e.coverDisjoint(a, ma, f, dk, depth) {
+			continue
+		}
 		return false
+	}
+	return true
+}
+
+// maxCoverDisjoint bounds the branches of a oneOf coverDisjoint examines (as many
+// questions as pairs of branches).
+const maxCoverDisjoint = 24
+
+// coverDisjoint proves the oneOf f for every instance of a within d when no one branch
+// holds them all: the branches together hold them (anyOfImplied), and within a no two
+// branches hold the same instance, so each instance matches exactly one.
+func (e *engine) coverDisjoint(a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
+	if len(f.subs) < 2 || len(f.subs) > maxCoverDisjoint || !e.anyOfImplied(a, ma, f, d, depth) {
+		return false
+	}
+	for i, bi := range f.subs {
+		ai := e.with(a, []*schema.Schema{bi})
+		for _, bj := range f.subs[i+1:] {
+			if !e.disjoint(ai, e.one(bj), d, depth) {
+				return false
+			}
+		}
 	}
 	return true
 }

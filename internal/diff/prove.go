@@ -2,9 +2,11 @@ package diff
 
 import (
 	"math"
+	"slices"
 
 	"github.com/jstk-dev/jstk/internal/diff/pattern"
 	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/source"
 )
 
 // The prover answers "is every instance of A an instance of B?" (sub) and "can no instance
@@ -25,8 +27,13 @@ const maxProofDepth = 10_000
 const maxTriggeredDepth = 32
 
 // maxSplits bounds the alternatives one proof may split a conjunction into (over all its
-// anyOf, oneOf and if groups together).
-const maxSplits = 48
+// anyOf, oneOf and if groups together): a oneOf of 16 branches inside one of two, one of
+// whose branches has a oneOf of 3 (function.json's bindings) takes 96.
+const maxSplits = 96
+
+// maxSplitBranches bounds the branches of a group split takes (traefik's middlewares are a
+// oneOf of 25 closed objects, one name each).
+const maxSplitBranches = 32
 
 func (e *engine) spend() bool {
 	e.steps++
@@ -232,12 +239,13 @@ func (e *engine) split(a *conj, ma *merged) []*conj {
 		id := e.groupOf(g)
 		switch g.kind {
 		case fAnyOf, fOneOf:
-			if len(g.subs) > 24 {
+			if len(g.subs) > maxSplitBranches {
 				continue
 			}
 			var out []*conj
+			ids := e.choice(g)
 			for _, br := range g.subs {
-				out = append(out, e.with(a, []*schema.Schema{br}, id))
+				out = append(out, e.with(a, []*schema.Schema{br}, ids...))
 			}
 			return out
 		case fCond:
@@ -788,20 +796,17 @@ func (e *engine) disjointKind(a *conj, ma *merged, b *conj, mb *merged, d schema
 		if (mxa >= 0 && mxa < mb.minProps) || (mxb >= 0 && mxb < ma.minProps) {
 			return true
 		}
-		for _, pair := range [][4]any{{a, ma, b, mb}, {b, mb, a, ma}} {
+		if e.closedApart(a, b) {
+			return true
+		}
+		for _, pair := range [][3]any{{a, ma, b}, {b, mb, a}} {
 			x, mx, y := pair[0].(*conj), pair[1].(*merged), pair[2].(*conj)
-			my := pair[3].(*merged)
-			for _, k := range sortedKeys(mx.required) {
-				vy, forbidden := e.valueConj(y, k)
-				if forbidden {
-					return true
-				}
-				if !my.required[k] {
-					continue
-				}
-				vx, fx := e.valueConj(x, k)
-				if fx || e.disjoint(vx, vy, schema.TypeAll, depth+1) {
-					return true
+			npx, npy := e.negProps(x), e.negProps(y)
+			for _, names := range []map[string]bool{mx.required, npx.required} {
+				for _, k := range sortedKeys(names) {
+					if e.requiredDisjoint(x, npx, y, npy, k, depth) {
+						return true
+					}
 				}
 			}
 		}
@@ -822,7 +827,7 @@ func (e *engine) disjointKind(a *conj, ma *merged, b *conj, mb *merged, d schema
 			}
 			all := true
 			for _, br := range g.subs {
-				if !e.disjoint(e.with(pair[0], []*schema.Schema{br}, e.groupOf(g)), pair[1], d, depth) {
+				if !e.disjoint(e.with(pair[0], []*schema.Schema{br}, e.choice(g)...), pair[1], d, depth) {
 					all = false
 					break
 				}
@@ -833,6 +838,47 @@ func (e *engine) disjointKind(a *conj, ma *merged, b *conj, mb *merged, d schema
 		}
 	}
 	return false
+}
+
+// closedApart reports that a and b allow property names none of which the other allows,
+// so that an object of both has no property, and that the empty object is invalid under
+// one of them (judged by the validator on their roots).
+func (e *engine) closedApart(a, b *conj) bool {
+	na, ok := e.closedNames(a)
+	if !ok {
+		return false
+	}
+	nb, ok := e.closedNames(b)
+	if !ok {
+		return false
+	}
+	for _, x := range na {
+		if slices.Contains(nb, x) {
+			return false
+		}
+	}
+	var ob source.ObjectBuilder
+	empty := ob.Value()
+	ga, oka := e.valid(a, empty)
+	gb, okb := e.valid(b, empty)
+	return oka && okb && !(ga && gb)
+}
+
+// requiredDisjoint reports that no object is in both x and y, given that every object of
+// x has the property k: y forbids or lacks it, or no value is left for it by the schemas
+// each side applies to it (whether y requires k or not: it judges k's value when there)
+// and the values their negations exclude (negProps npx, npy).
+func (e *engine) requiredDisjoint(x *conj, npx *negProps, y *conj, npy *negProps, k string, depth int) bool {
+	vy, forbidden := e.valueConj(y, k)
+	if forbidden || npy.absent[k] {
+		return true
+	}
+	vx, fx := e.valueConj(x, k)
+	if fx || e.disjoint(vx, vy, schema.TypeAll, depth+1) {
+		return true
+	}
+	exX, exY := npx.excluded[k], npy.excluded[k]
+	return (len(exX) > 0 || len(exY) > 0) && e.valuesDisjoint(vx, exX, vy, exY)
 }
 
 // rangesDisjoint reports whether no number is >= lo and <= hi.
