@@ -1,6 +1,7 @@
-package diff
+package prove
 
 import (
+	"github.com/jstk-dev/jstk/internal/diff/algebra"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 )
@@ -21,13 +22,6 @@ import (
 // (impliesProp), and two conjunctions are disjoint when the one requires a property whose
 // values the other's schemas and both sides' exclusions leave none of (disjointKind).
 
-// negProps is what a conjunction's negations say about single properties.
-type negProps struct {
-	required map[string]bool             // names every object of the conjunction has
-	absent   map[string]bool             // names no object of the conjunction has
-	excluded map[string][]*schema.Schema // a present name's value is invalid under each
-}
-
 // propTest is a schema that tests one property at most: the names it requires, and the
 // property whose value it judges ("" for none) with the schema it judges it by.
 type propTest struct {
@@ -39,30 +33,30 @@ type propTest struct {
 // maxPropTests bounds the negations negProps reads.
 const maxPropTests = 64
 
-var noNegProps = &negProps{}
+var noNegProps = &algebra.NegProps{}
 
 // negProps reads c's negations (remembered by conjunction).
-func (e *engine) negProps(c *conj) *negProps {
-	if len(e.merged(c).nots) == 0 {
+func (e *Engine) negProps(c *algebra.Conj) *algebra.NegProps {
+	if len(e.Merged(c).Nots) == 0 {
 		return noNegProps
 	}
-	if np, ok := e.negPropsMemo[c.kid]; ok {
+	if np, ok := e.NegPropsMemo[c.Kid]; ok {
 		return np
 	}
-	e.negPropsMemo[c.kid] = noNegProps // a conjunction met again while being read says nothing more
+	e.NegPropsMemo[c.Kid] = noNegProps // a conjunction met again while being read says nothing more
 	var tests []propTest
 	for _, n := range e.negations(c) {
 		if t, ok := e.propTestOf(n); ok && len(tests) < maxPropTests {
 			tests = append(tests, t)
 		}
 	}
-	np := &negProps{}
+	np := &algebra.NegProps{}
 	if len(tests) == 0 {
-		e.negPropsMemo[c.kid] = np
+		e.NegPropsMemo[c.Kid] = np
 		return np
 	}
-	m := e.merged(c)
-	has := func(k string) bool { return m.required[k] || np.required[k] }
+	m := e.Merged(c)
+	has := func(k string) bool { return m.Required[k] || np.Required[k] }
 	used := make([]bool, len(tests))
 	for changed := true; changed; {
 		changed = false
@@ -81,56 +75,56 @@ func (e *engine) negProps(c *conj) *negProps {
 			case t.name == "" && missing == 1:
 				// not {required: K}: the one name of K not present is absent
 				used[i] = true
-				if np.absent == nil {
-					np.absent = map[string]bool{}
+				if np.Absent == nil {
+					np.Absent = map[string]bool{}
 				}
-				np.absent[miss] = true
+				np.Absent[miss] = true
 			case t.name != "" && missing == 0:
 				used[i] = true
-				if np.excluded == nil {
-					np.excluded = map[string][]*schema.Schema{}
+				if np.Excluded == nil {
+					np.Excluded = map[string][]*schema.Schema{}
 				}
-				np.excluded[t.name] = append(np.excluded[t.name], t.s)
+				np.Excluded[t.name] = append(np.Excluded[t.name], t.s)
 				inK := false
 				for _, r := range t.req {
 					inK = inK || r == t.name
 				}
 				if !inK && !has(t.name) {
 					// absent, the property would not fail the test: it is there
-					if np.required == nil {
-						np.required = map[string]bool{}
+					if np.Required == nil {
+						np.Required = map[string]bool{}
 					}
-					np.required[t.name] = true
+					np.Required[t.name] = true
 					changed = true
 				}
 			}
 		}
 	}
-	e.negPropsMemo[c.kid] = np
+	e.NegPropsMemo[c.Kid] = np
 	return np
 }
 
 // propTestOf reads a schema that is a test of one property at most: made of required and
 // one properties entry only (a type that admits objects aside), with no reference or
 // subschema applied in place.
-func (e *engine) propTestOf(s *schema.Schema) (propTest, bool) {
-	parts := e.parts(e.one(s))
-	if len(parts) != 1 || parts[0].isBool {
+func (e *Engine) propTestOf(s *schema.Schema) (propTest, bool) {
+	parts := e.Parts(e.One(s))
+	if len(parts) != 1 || parts[0].IsBool {
 		return propTest{}, false
 	}
 	var t propTest
-	for i := range parts[0].facts {
-		f := &parts[0].facts[i]
-		switch f.kind {
-		case fRequired:
-			t.req = append(t.req, f.str)
-		case fProp:
+	for i := range parts[0].Facts {
+		f := &parts[0].Facts[i]
+		switch f.Kind {
+		case algebra.FRequired:
+			t.req = append(t.req, f.Str)
+		case algebra.FProp:
 			if t.name != "" {
 				return propTest{}, false
 			}
-			t.name, t.s = f.str, f.s
-		case fType:
-			if f.types&schema.TypeObject == 0 {
+			t.name, t.s = f.Str, f.S
+		case algebra.FType:
+			if f.Types&schema.TypeObject == 0 {
 				return propTest{}, false
 			}
 		default:
@@ -145,9 +139,9 @@ func (e *engine) propTestOf(s *schema.Schema) (propTest, bool) {
 
 // excludedValue reports whether v is valid under one of the schemas ex (a value a
 // negation excludes); an error counts as not excluded.
-func (e *engine) excludedValue(ex []*schema.Schema, v source.Value) bool {
+func (e *Engine) excludedValue(ex []*schema.Schema, v source.Value) bool {
 	for _, s := range ex {
-		if ok, err := s.ValidContext(e.ctx, v); err == nil && ok {
+		if ok, err := s.ValidContext(e.Ctx, v); err == nil && ok {
 			return true
 		}
 	}
@@ -155,8 +149,8 @@ func (e *engine) excludedValue(ex []*schema.Schema, v source.Value) bool {
 }
 
 // leftValues returns the values of vc, when finitely many, but those ex excludes.
-func (e *engine) leftValues(vc *conj, ex []*schema.Schema) ([]source.Value, bool) {
-	vals, ok := e.finiteValues(vc, e.merged(vc), schema.TypeAll, true)
+func (e *Engine) leftValues(vc *algebra.Conj, ex []*schema.Schema) ([]source.Value, bool) {
+	vals, ok := e.FiniteValues(vc, e.Merged(vc), schema.TypeAll, true)
 	if !ok {
 		return nil, false
 	}
@@ -171,17 +165,17 @@ func (e *engine) leftValues(vc *conj, ex []*schema.Schema) ([]source.Value, bool
 
 // valuesDisjoint reports that no value is valid under vx and vy and excluded by neither
 // exX nor exY, when one of vx and vy has finitely many values.
-func (e *engine) valuesDisjoint(vx *conj, exX []*schema.Schema, vy *conj, exY []*schema.Schema) bool {
-	vals, ok := e.finiteValues(vx, e.merged(vx), schema.TypeAll, true)
+func (e *Engine) valuesDisjoint(vx *algebra.Conj, exX []*schema.Schema, vy *algebra.Conj, exY []*schema.Schema) bool {
+	vals, ok := e.FiniteValues(vx, e.Merged(vx), schema.TypeAll, true)
 	other := vy
 	if !ok {
-		if vals, ok = e.finiteValues(vy, e.merged(vy), schema.TypeAll, true); !ok {
+		if vals, ok = e.FiniteValues(vy, e.Merged(vy), schema.TypeAll, true); !ok {
 			return false
 		}
 		other = vx
 	}
 	for _, v := range vals {
-		good, known := e.valid(other, v)
+		good, known := e.Valid(other, v)
 		if !known {
 			return false
 		}
