@@ -1,6 +1,8 @@
 package prove
 
 import (
+	"slices"
+
 	"github.com/jstk-dev/jstk/internal/diff/algebra"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
@@ -61,47 +63,51 @@ func (e *Engine) negProps(c *algebra.Conj) *algebra.NegProps {
 	for changed := true; changed; {
 		changed = false
 		for i, t := range tests {
-			if used[i] {
-				continue
-			}
-			missing, miss := 0, ""
-			for _, r := range t.req {
-				if r != t.name && !has(r) {
-					missing++
-					miss = r
-				}
-			}
-			switch {
-			case t.name == "" && missing == 1:
-				// not {required: K}: the one name of K not present is absent
-				used[i] = true
-				if np.Absent == nil {
-					np.Absent = map[string]bool{}
-				}
-				np.Absent[miss] = true
-			case t.name != "" && missing == 0:
-				used[i] = true
-				if np.Excluded == nil {
-					np.Excluded = map[string][]*schema.Schema{}
-				}
-				np.Excluded[t.name] = append(np.Excluded[t.name], t.s)
-				inK := false
-				for _, r := range t.req {
-					inK = inK || r == t.name
-				}
-				if !inK && !has(t.name) {
-					// absent, the property would not fail the test: it is there
-					if np.Required == nil {
-						np.Required = map[string]bool{}
-					}
-					np.Required[t.name] = true
-					changed = true
-				}
+			if !used[i] {
+				read, required := readTest(np, t, has)
+				used[i], changed = read, changed || required
 			}
 		}
 	}
 	e.NegPropsMemo[c.Kid] = np
 	return np
+}
+
+// readTest adds to np what the negation of the test t says, given has (the names present):
+// it reports whether t said something (it is then read), and whether a name became
+// required.
+func readTest(np *algebra.NegProps, t propTest, has func(string) bool) (read, required bool) {
+	missing, miss := 0, ""
+	for _, r := range t.req {
+		if r != t.name && !has(r) {
+			missing++
+			miss = r
+		}
+	}
+	switch {
+	case t.name == "" && missing == 1:
+		// not {required: K}: the one name of K not present is absent
+		if np.Absent == nil {
+			np.Absent = map[string]bool{}
+		}
+		np.Absent[miss] = true
+		return true, false
+	case t.name != "" && missing == 0:
+		if np.Excluded == nil {
+			np.Excluded = map[string][]*schema.Schema{}
+		}
+		np.Excluded[t.name] = append(np.Excluded[t.name], t.s)
+		if slices.Contains(t.req, t.name) || has(t.name) {
+			return true, false
+		}
+		// absent, the property would not fail the test: it is there
+		if np.Required == nil {
+			np.Required = map[string]bool{}
+		}
+		np.Required[t.name] = true
+		return true, true
+	}
+	return false, false
 }
 
 // propTestOf reads a schema that is a test of one property at most: made of required and
