@@ -17,7 +17,8 @@ import (
 // type) is then valid under OLD and invalid under NEW: the new branch rejects it, and
 // the branch that accepted it no longer takes it. takenOver makes such instances: values
 // of the new branch (with OLD there, with OLD's context there, and alone), changed
-// (breakDeep) until the new branch rejects them while OLD still accepts them.
+// (breakDeep) until the new branch rejects them while OLD still accepts them. Forward,
+// the same with the sides swapped: a branch OLD had and NEW dropped.
 
 // maxTakeOverValues bounds the values of each kind takenOver changes.
 const maxTakeOverValues = 6
@@ -25,30 +26,34 @@ const maxTakeOverValues = 6
 // maxBreakDepth bounds the members breakDeep descends through.
 const maxBreakDepth = 3
 
-// takenOver returns, for the backward direction at a location where NEW's oneOf or anyOf
-// gained a branch, values that src (OLD there) or OLD's context there accepts and the new
-// branch is made to reject.
+// takenOver returns, at a location where the other side's oneOf or anyOf has a branch the
+// source side's lacks (backward: NEW gained it; forward: OLD lost it), values that src
+// (the source side there) or its context there accepts and that branch is made to
+// reject.
 func (s *Searcher) takenOver(it *align.Item, dir int, src *algebra.Conj) []source.Value {
-	if dir != DirBackward || s.found {
+	if s.found {
 		return nil
 	}
 	e := s.E
 	var out []source.Value
 	for _, ch := range it.Changes {
-		if !strings.HasSuffix(ch.Kind, "-branch-added") || ch.Nf == nil || ch.Bw != align.PUnknown {
+		suffix, g, kw, p := "-branch-added", ch.Nf, ch.Nkw, ch.Bw
+		if dir == DirForward {
+			suffix, g, kw, p = "-branch-removed", ch.Of, ch.Okw, ch.Fw
+		}
+		if !strings.HasSuffix(ch.Kind, suffix) || g == nil || p != align.PUnknown {
 			continue
 		}
-		j, err := strconv.Atoi(ch.Nkw[strings.LastIndexByte(ch.Nkw, '/')+1:])
-		if err != nil || j < 0 || j >= len(ch.Nf.Subs) {
+		j, err := strconv.Atoi(kw[strings.LastIndexByte(kw, '/')+1:])
+		if err != nil || j < 0 || j >= len(g.Subs) {
 			continue
 		}
-		br := ch.Nf.Subs[j]
+		br := g.Subs[j]
 		// the instance need not take OLD's branch here: valid under the context (the
 		// enclosing group with its other branches) is enough
 		srcs := []*algebra.Conj{src}
 		from := []*algebra.Conj{e.With(src, []*schema.Schema{br}), e.One(br)}
-		if len(it.CtxO) > 0 {
-			ctx := e.ConjOf(it.CtxO, nil)
+		for _, ctx := range s.contexts(it, dir) {
 			srcs = append(srcs, ctx)
 			from = append(from, e.With(ctx, []*schema.Schema{br}))
 		}
@@ -72,6 +77,40 @@ func (s *Searcher) takenOver(it *align.Item, dir int, src *algebra.Conj) []sourc
 				}
 				out = append(out, s.gen.breakDeep(v, sc, br, 0)...)
 			}
+		}
+	}
+	return out
+}
+
+// contexts returns what the source side of the direction applies around the item's
+// location: the enclosing groups with their other branches (its context), and everything
+// the parent container applies to the instance there (its items schemas or its member's),
+// when the item is reached by an item or a named member.
+func (s *Searcher) contexts(it *align.Item, dir int) []*algebra.Conj {
+	e := s.E
+	ctx := it.CtxO
+	if dir == DirForward {
+		ctx = it.CtxN
+	}
+	var out []*algebra.Conj
+	if len(ctx) > 0 {
+		out = append(out, e.ConjOf(ctx, nil))
+	}
+	if p := it.Path; p != nil {
+		parent := p.O
+		if dir == DirForward {
+			parent = p.N
+		}
+		var subs []*schema.Schema
+		switch {
+		case parent == nil:
+		case p.Kind == align.StItem || p.Kind == align.StTail:
+			subs = e.ItemSchemas(parent, p.Index)
+		case p.Kind == align.StProp:
+			subs, _ = e.ValueSchemas(parent, p.Key)
+		}
+		if len(subs) > 0 {
+			out = append(out, e.ConjOf(subs, nil))
 		}
 	}
 	return out
