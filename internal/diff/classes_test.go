@@ -45,6 +45,7 @@ var pairClasses = []pairClass{
 	{"dependent-schema", rgen4.dependentSchema},
 	{"tuple", rgen4.tuple},
 	{"one-of-overlap", rgen4.oneOfOverlap},
+	{"discriminated-union", rgen4.discriminatedUnion},
 }
 
 func (g rgen4) pick(xs ...any) any { return xs[g.r.Intn(len(xs))] }
@@ -383,6 +384,71 @@ func (g rgen4) oneOfOverlap(draft int) (any, any, int) {
 		other[i] = branch()
 	}
 	return map[string]any{"oneOf": br}, map[string]any{"oneOf": other}, draft
+}
+
+// discriminatedUnion draws a oneOf discriminated by the property "a" (issue 31): a branch
+// for each of some values (const or enum, the name required or not, another member
+// asked for or not), beside a catch-all that excludes the values with a not (of a
+// required property test, of a property test alone, or inside the property), maybe
+// under a required "a". The other side adds a value, or drops one, or changes the
+// catch-all's values alone, or one branch's demands: both sides of the boundary where
+// the catch-all and the branches still partition the values.
+func (g rgen4) discriminatedUnion(draft int) (any, any, int) {
+	r := g.r
+	req := r.Intn(2) == 0
+	catch := r.Intn(4)
+	extra := r.Intn(3)
+	union := func(vals []string, catchVals []string, demand int) any {
+		var enum []any
+		for _, v := range catchVals {
+			enum = append(enum, v)
+		}
+		var br []any
+		switch catch {
+		case 0:
+			br = append(br, map[string]any{"not": map[string]any{"required": []any{"a"}, "properties": map[string]any{"a": map[string]any{"enum": enum}}}})
+		case 1:
+			br = append(br, map[string]any{"properties": map[string]any{"a": map[string]any{"not": map[string]any{"enum": enum}}}})
+		case 2:
+			br = append(br, map[string]any{"not": map[string]any{"properties": map[string]any{"a": map[string]any{"enum": enum}}}})
+		}
+		for i, v := range vals {
+			b := map[string]any{"properties": map[string]any{"a": g.pick(map[string]any{"const": v}, map[string]any{"enum": []any{v}})}}
+			if r.Intn(3) == 0 {
+				b["required"] = []any{"a"}
+			}
+			if i == demand {
+				switch extra {
+				case 0:
+					b["required"] = []any{"a", "b"}
+				case 1:
+					b["properties"].(map[string]any)["b"] = map[string]any{"type": "string"}
+				}
+			}
+			br = append(br, b)
+		}
+		s := map[string]any{"type": "object", "oneOf": br}
+		if req {
+			s["required"] = []any{"a"}
+		}
+		return s
+	}
+	all := []string{"x", "y", "z"}
+	n := 1 + r.Intn(2)
+	vals := all[:n]
+	a := union(vals, vals, -1)
+	var b any
+	switch r.Intn(4) {
+	case 0: // a value added, with its branch
+		b = union(all[:n+1], all[:n+1], n)
+	case 1: // a value dropped
+		b = union(vals[:n-1], vals[:n-1], -1)
+	case 2: // the catch-all's values alone
+		b = union(vals, all[:n+1], -1)
+	default: // one branch asks for more
+		b = union(vals, vals, r.Intn(n))
+	}
+	return a, b, draft
 }
 
 func hasKey(m map[string]any, k string) bool { _, ok := m[k]; return ok }

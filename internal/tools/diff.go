@@ -114,66 +114,11 @@ func grouped(res *diff.Result, offset, limit int) *diffReport {
 
 func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diffReport, error) {
 	history := in.History || len(in.Against) > 0
-	if history && len(in.Schemas) > 0 {
-		if len(in.Schemas) != 1 {
-			return nil, fmt.Errorf("with --history or --against give one schema FILE (got %d)", len(in.Schemas))
-		}
-		in.New = in.Schemas[0]
-	} else if history && in.New.Path == "" && in.Old.Path != "" {
-		in.New = in.Old
-	}
-	if !history && (in.Rev != "" || in.Last != 0 || in.Since != "") {
-		return nil, fmt.Errorf("%s need history (or against)", env.args("rev", "last", "since"))
-	}
-	if in.Last < 0 {
-		return nil, fmt.Errorf("%s must not be negative", env.arg("last"))
-	}
-	if !history && len(in.Schemas) > 0 && len(in.Schemas) == 2 && in.Mode == "" && in.Direction == "" {
-		// a per-schema mode of jstk.json gives the direction of a two-file check
-		if m, ok := configMode(env, in.Schemas[1].Path); ok {
-			if mode, err := ParseMode(m); err == nil {
-				in.Direction = mode.Direction
-				if mode.Direction == "" {
-					in.Check = false
-				}
-			}
-		}
-	}
-	if !history && in.Mode != "" {
-		mode, err := ParseMode(in.Mode)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", env.arg("mode"), err)
-		}
-		in.Direction = mode.Direction
-		if mode.Direction == "" {
-			in.Check = false
-		}
+	if err := diffInputs(env, in, history); err != nil {
+		return nil, err
 	}
 	if history {
-		if in.SearchBudget < 0 || in.Seed < 0 {
-			return nil, fmt.Errorf("%s must not be negative", env.args("searchBudget", "seed"))
-		}
-		h, err := runHistory(ctx, env, in, &diff.Options{
-			Direction:           in.Direction,
-			RequiredWithDefault: in.RequiredWithDefault == "compatible",
-			Level:               in.Level,
-			SearchBudget:        time.Duration(in.SearchBudget) * time.Millisecond,
-			Seed:                uint64(in.Seed),
-		})
-		if err != nil {
-			return nil, err
-		}
-		// the result keeps the shape of a diff's (its output schema): the overall verdict
-		// in the asked direction, the versions under history
-		res := &diff.Result{Direction: diff.Backward, Changes: []diff.Change{}}
-		if m, err := ParseMode(h.Mode); err == nil && m.Direction != "" {
-			res.Direction = m.Direction
-		}
-		switch v := diff.Verdict(h.Verdict); v {
-		case diff.Compatible, diff.Incompatible, diff.Unknown:
-			res.Verdict = v
-		}
-		return &diffReport{Result: res, History: h}, nil
+		return runDiffHistory(ctx, env, in)
 	}
 	if len(in.Schemas) > 0 {
 		if len(in.Schemas) != 2 {
@@ -221,6 +166,81 @@ func runDiff(ctx context.Context, env *Env, in *DiffInput) (*diffReport, error) 
 		return nil, err
 	}
 	return grouped(res, in.Offset, in.Limit), nil
+}
+
+// diffInputs checks the arguments that concern history and modes, and settles the file
+// of a history check and the direction a mode gives a two-file check (--mode, else
+// jstk.json's mode for NEW).
+func diffInputs(env *Env, in *DiffInput, history bool) error {
+	if history && len(in.Schemas) > 0 {
+		if len(in.Schemas) != 1 {
+			return fmt.Errorf("with --history or --against give one schema FILE (got %d)", len(in.Schemas))
+		}
+		in.New = in.Schemas[0]
+	} else if history && in.New.Path == "" && in.Old.Path != "" {
+		in.New = in.Old
+	}
+	if !history && (in.Rev != "" || in.Last != 0 || in.Since != "") {
+		return fmt.Errorf("%s need history (or against)", env.args("rev", "last", "since"))
+	}
+	if in.Last < 0 {
+		return fmt.Errorf("%s must not be negative", env.arg("last"))
+	}
+	if history {
+		return nil
+	}
+	if len(in.Schemas) == 2 && in.Mode == "" && in.Direction == "" {
+		// a per-schema mode of jstk.json gives the direction of a two-file check
+		if m, ok := configMode(env, in.Schemas[1].Path); ok {
+			if mode, err := ParseMode(m); err == nil {
+				setMode(in, mode)
+			}
+		}
+	}
+	if in.Mode != "" {
+		mode, err := ParseMode(in.Mode)
+		if err != nil {
+			return fmt.Errorf("%s: %w", env.arg("mode"), err)
+		}
+		setMode(in, mode)
+	}
+	return nil
+}
+
+// setMode makes a two-file check ask about a mode's direction; mode none checks nothing.
+func setMode(in *DiffInput, mode Mode) {
+	in.Direction = mode.Direction
+	if mode.Direction == "" {
+		in.Check = false
+	}
+}
+
+// runDiffHistory is runDiff of --history and --against: the result keeps the shape of a
+// diff's (its output schema), the overall verdict in the asked direction, the versions
+// under History.
+func runDiffHistory(ctx context.Context, env *Env, in *DiffInput) (*diffReport, error) {
+	if in.SearchBudget < 0 || in.Seed < 0 {
+		return nil, fmt.Errorf("%s must not be negative", env.args("searchBudget", "seed"))
+	}
+	h, err := runHistory(ctx, env, in, &diff.Options{
+		Direction:           in.Direction,
+		RequiredWithDefault: in.RequiredWithDefault == "compatible",
+		Level:               in.Level,
+		SearchBudget:        time.Duration(in.SearchBudget) * time.Millisecond,
+		Seed:                uint64(in.Seed),
+	})
+	if err != nil {
+		return nil, err
+	}
+	res := &diff.Result{Direction: diff.Backward, Changes: []diff.Change{}}
+	if m, err := ParseMode(h.Mode); err == nil && m.Direction != "" {
+		res.Direction = m.Direction
+	}
+	switch v := diff.Verdict(h.Verdict); v {
+	case diff.Compatible, diff.Incompatible, diff.Unknown:
+		res.Verdict = v
+	}
+	return &diffReport{Result: res, History: h}, nil
 }
 
 // apiPair returns the two documents when OLD and NEW are both whole OpenAPI or AsyncAPI

@@ -215,6 +215,22 @@ type historyIn struct {
 	commit *gitread.Commit
 }
 
+// historyRun is one history or against check: the repository, the file's path in it,
+// the mode, the new version and the report being built.
+type historyRun struct {
+	ctx       context.Context
+	env       *Env
+	in        *DiffInput
+	opts      *diff.Options
+	repo      *gitread.Repo
+	top, rel  string // the repository's top directory; the file's path in it
+	wd        string // the workspace's directory
+	mode      Mode
+	rep       *historyReport
+	start     gitread.Hash // the revision checked (--rev), else zero
+	newSchema *schema.Schema
+}
+
 // runHistory compares a file with its earlier committed versions (--history) or with its
 // versions at named revisions (--against).
 func runHistory(ctx context.Context, env *Env, in *DiffInput, opts *diff.Options) (*historyReport, error) {
@@ -225,13 +241,54 @@ func runHistory(ctx context.Context, env *Env, in *DiffInput, opts *diff.Options
 	if _, err := env.FS.Stat(name); err != nil && in.Rev == "" {
 		return nil, err
 	}
-	abs := env.FS.Abs(name)
-	repo, err := gitread.Find(filepath.Dir(filepath.FromSlash(abs)))
+	repo, top, rel, err := repoOf(env, name)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w: --history and --against read the file's versions from git", name, err)
+		return nil, err
 	}
 	defer repo.Close()
-	top := filepath.ToSlash(repo.Top)
+	mode, err := historyMode(env, in, opts, name)
+	if err != nil {
+		return nil, err
+	}
+	h := &historyRun{ctx: ctx, env: env, in: in, opts: opts, repo: repo, top: top, rel: rel, wd: env.FS.Abs("."), mode: mode,
+		rep: &historyReport{File: name, Mode: mode.String(), check: in.Check || in.Mode != ""}}
+	if err := h.openNew(); err != nil {
+		return nil, err
+	}
+	var olds []historyIn
+	if len(in.Against) > 0 {
+		olds, err = h.againstVersions()
+	} else {
+		var none bool
+		if olds, none, err = h.historyVersions(); none {
+			return h.rep, nil
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	verdicts, err := h.compareAll(olds)
+	if err != nil {
+		return nil, err
+	}
+	rep := h.rep
+	for _, o := range olds {
+		rep.Versions = append(rep.Versions, o.v)
+	}
+	fitBudget(rep, env.MaxResultBytes)
+	rep.Verdict = overallVerdict(mode, rep.Compared, verdicts)
+	return rep, nil
+}
+
+// repoOf finds the git repository holding the file name and returns it, its top
+// directory and the file's path in it.
+func repoOf(env *Env, name string) (repo *gitread.Repo, top, rel string, err error) {
+	abs := env.FS.Abs(name)
+	repo, err = gitread.Find(filepath.Dir(filepath.FromSlash(abs)))
+	if err != nil {
+		return nil, "", "", fmt.Errorf("%s: %w: --history and --against read the file's versions from git", name, err)
+	}
+	top = filepath.ToSlash(repo.Top)
 	if real, err := filepath.EvalSymlinks(repo.Top); err == nil {
 		top = filepath.ToSlash(real)
 	}
@@ -241,14 +298,20 @@ func runHistory(ctx context.Context, env *Env, in *DiffInput, opts *diff.Options
 	}
 	rel, ok := strings.CutPrefix(realAbs, top+"/")
 	if !ok {
-		return nil, fmt.Errorf("%s: not a file of the repository at %s", name, repo.Top)
+		repo.Close()
+		return nil, "", "", fmt.Errorf("%s: not a file of the repository at %s", name, repo.Top)
 	}
+	return repo, top, rel, nil
+}
+
+// historyMode is the mode asked: --mode, else jstk.json's for the file, else the direction
+// asked, latest earlier version only (Confluent's default).
+func historyMode(env *Env, in *DiffInput, opts *diff.Options, name string) (Mode, error) {
 	modeName := in.Mode
 	if modeName == "" {
 		if m, ok := configMode(env, name); ok {
 			modeName = m
 		} else {
-			// Confluent's default: the latest earlier version only
 			modeName = opts.Direction
 			if modeName == "" {
 				modeName = "backward"
@@ -257,197 +320,238 @@ func runHistory(ctx context.Context, env *Env, in *DiffInput, opts *diff.Options
 	}
 	mode, err := ParseMode(modeName)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", env.arg("mode"), err)
+		return mode, fmt.Errorf("%s: %w", env.arg("mode"), err)
 	}
-	rep := &historyReport{File: name, Mode: mode.String(), check: in.Check || in.Mode != ""}
-	wd := env.FS.Abs(".")
-	within := func(t *gitread.TreeFS) *gitread.TreeFS {
-		if _, ok := env.FS.Rel(top); !ok { // a confined workspace inside the repository
-			t.Within = env.FS.Abs(".")
-		}
-		return t
-	}
+	return mode, nil
+}
 
-	// the new version
+// within confines a commit's tree to the workspace when the workspace is a directory inside
+// the repository.
+func (h *historyRun) within(t *gitread.TreeFS) *gitread.TreeFS {
+	if _, ok := h.env.FS.Rel(h.top); !ok {
+		t.Within = h.wd
+	}
+	return t
+}
+
+// openNew compiles the version checked: the working tree's, or --rev's.
+func (h *historyRun) openNew() error {
+	env, in := h.env, h.in
 	newEnv := *env
 	newEnv.Cache = nil
-	newDoc := Doc{Path: name}
-	var start gitread.Hash
+	newDoc := Doc{Path: in.New.Path}
 	if in.Rev != "" {
-		if start, err = repo.Resolve(in.Rev); err != nil {
-			return nil, fmt.Errorf("%s: %w", env.arg("rev"), err)
+		var err error
+		if h.start, err = h.repo.Resolve(in.Rev); err != nil {
+			return fmt.Errorf("%s: %w", env.arg("rev"), err)
 		}
-		c, err := repo.Commit(start)
+		c, err := h.repo.Commit(h.start)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		newEnv.FS = within(repo.TreeFS(c, wd))
-		newDoc = Doc{Path: path.Join(top, rel)}
-		rep.New = in.Rev + " (" + start.Short() + ")"
+		newEnv.FS = h.within(h.repo.TreeFS(c, h.wd))
+		newDoc = Doc{Path: path.Join(h.top, h.rel)}
+		h.rep.New = in.Rev + " (" + h.start.Short() + ")"
 	} else {
-		rep.New = "working tree"
-		data, err := readWhole(env, name)
-		if err != nil {
-			return nil, err
+		h.rep.New = "working tree"
+		if _, err := readWhole(env, in.New.Path); err != nil {
+			return err
 		}
-		_ = data
 	}
 	na, err := OpenSchemaArg(&newEnv, newDoc, "new")
 	if err != nil {
-		return nil, err
+		return err
 	}
-	newSchema, err := compileArg(na, &newEnv, SchemaOptions{AssertFormat: in.AssertFormat})
-	if err != nil {
-		return nil, err
-	}
+	h.newSchema, err = compileArg(na, &newEnv, SchemaOptions{AssertFormat: in.AssertFormat})
+	return err
+}
 
-	// the earlier versions
+// againstVersions are the file's versions at the revisions --against names, each at the
+// path it had there (renames followed).
+func (h *historyRun) againstVersions() ([]historyIn, error) {
+	repo, start := h.repo, h.start
+	if start.IsZero() {
+		start, _ = repo.Resolve("HEAD") // a repository without commits: no rename to follow
+	}
 	var olds []historyIn
-	if len(in.Against) > 0 {
-		if start.IsZero() {
-			start, _ = repo.Resolve("HEAD") // a repository without commits: no rename to follow
-		}
-		for _, a := range in.Against {
-			for _, rev := range strings.Split(a, ",") {
-				if rev = strings.TrimSpace(rev); rev == "" {
-					continue
-				}
-				h, err := repo.Resolve(rev)
-				if err != nil {
-					return nil, fmt.Errorf("%s: %w", env.arg("against"), err)
-				}
-				c, err := repo.Commit(h)
-				if err != nil {
-					return nil, err
-				}
-				p := renamedAt(ctx, repo, start, h, rel)
-				hv := historyIn{v: versionOf(rev+" ("+h.Short()+")", c, p), commit: c}
-				if e, ok, err := repo.Lookup(c.Tree, p); err != nil {
-					return nil, err
-				} else if !ok || e.IsDir() {
-					hv.v.Verdict, hv.v.Error = "absent", fmt.Sprintf("%s has no file %s (new since then): nothing to compare", rev, p)
-				} else {
-					hv.blob = e.Hash
-				}
-				olds = append(olds, hv)
+	for _, a := range h.in.Against {
+		for _, rev := range strings.Split(a, ",") {
+			if rev = strings.TrimSpace(rev); rev == "" {
+				continue
 			}
-		}
-	} else {
-		if start.IsZero() {
-			if start, err = repo.Resolve("HEAD"); err != nil {
+			hv, err := h.againstVersion(start, rev)
+			if err != nil {
 				return nil, err
 			}
-		}
-		limit := DefaultHistoryLimit
-		if in.Last > 0 {
-			limit = in.Last
-		}
-		ho := gitread.HistoryOptions{Max: limit + 1}
-		if in.Since != "" {
-			if ho.Since, err = repo.Resolve(in.Since); err != nil {
-				return nil, fmt.Errorf("%s: %w", env.arg("since"), err)
-			}
-		}
-		h, err := repo.History(ctx, start, rel, ho)
-		if errors.Is(err, fs.ErrNotExist) {
-			rep.Verdict = "nothing to compare"
-			rep.Notes = append(rep.Notes, fmt.Sprintf("%s has no committed version in %s: a new file has no history to compare with", name, start.Short()))
-			rep.Versions = []historyVersion{}
-			return rep, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		vs := h.Versions
-		if in.Rev != "" {
-			vs = vs[1:] // the version checked itself
-		} else if len(vs) > limit {
-			vs = vs[:limit]
-			h.Truncated = true
-		}
-		for _, v := range vs {
-			olds = append(olds, historyIn{v: versionOf(v.Commit.Hash.Short(), v.Commit, v.Path), blob: v.Blob, commit: v.Commit})
-		}
-		if h.Truncated && in.Last == 0 && in.Since == "" {
-			rep.Notes = append(rep.Notes, fmt.Sprintf("only the last %d earlier versions were compared (the default limit): --last N or --since REV chooses others", limit))
-		}
-		if h.ShallowAt != nil {
-			rep.Notes = append(rep.Notes, fmt.Sprintf("the history stops at %s (%s): this is a shallow clone and the earlier commits are not in it (git fetch --unshallow fetches them)", h.ShallowAt.Hash.Short(), h.ShallowAt.Subject))
-		}
-		if len(olds) == 0 {
-			rep.Notes = append(rep.Notes, fmt.Sprintf("%s has no earlier committed version", rel))
+			olds = append(olds, hv)
 		}
 	}
+	return olds, nil
+}
 
-	// compare
+// againstVersion is the file's version at revision rev; "absent" when rev has no such file.
+func (h *historyRun) againstVersion(start gitread.Hash, rev string) (historyIn, error) {
+	repo := h.repo
+	hash, err := repo.Resolve(rev)
+	if err != nil {
+		return historyIn{}, fmt.Errorf("%s: %w", h.env.arg("against"), err)
+	}
+	c, err := repo.Commit(hash)
+	if err != nil {
+		return historyIn{}, err
+	}
+	p := renamedAt(h.ctx, repo, start, hash, h.rel)
+	hv := historyIn{v: versionOf(rev+" ("+hash.Short()+")", c, p), commit: c}
+	e, ok, err := repo.Lookup(c.Tree, p)
+	switch {
+	case err != nil:
+		return historyIn{}, err
+	case !ok || e.IsDir():
+		hv.v.Verdict, hv.v.Error = "absent", fmt.Sprintf("%s has no file %s (new since then): nothing to compare", rev, p)
+	default:
+		hv.blob = e.Hash
+	}
+	return hv, nil
+}
+
+// historyVersions are the file's earlier committed versions, newest first, within --last
+// (or the default limit) and --since; none is true when the file has no committed version
+// (the report then says so).
+func (h *historyRun) historyVersions() (olds []historyIn, none bool, err error) {
+	repo, in, rep, start := h.repo, h.in, h.rep, h.start
+	if start.IsZero() {
+		if start, err = repo.Resolve("HEAD"); err != nil {
+			return nil, false, err
+		}
+	}
+	limit := DefaultHistoryLimit
+	if in.Last > 0 {
+		limit = in.Last
+	}
+	ho := gitread.HistoryOptions{Max: limit + 1}
+	if in.Since != "" {
+		if ho.Since, err = repo.Resolve(in.Since); err != nil {
+			return nil, false, fmt.Errorf("%s: %w", h.env.arg("since"), err)
+		}
+	}
+	hist, err := repo.History(h.ctx, start, h.rel, ho)
+	if errors.Is(err, fs.ErrNotExist) {
+		rep.Verdict = "nothing to compare"
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%s has no committed version in %s: a new file has no history to compare with", rep.File, start.Short()))
+		rep.Versions = []historyVersion{}
+		return nil, true, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	vs := hist.Versions
+	if in.Rev != "" {
+		vs = vs[1:] // the version checked itself
+	} else if len(vs) > limit {
+		vs = vs[:limit]
+		hist.Truncated = true
+	}
+	for _, v := range vs {
+		olds = append(olds, historyIn{v: versionOf(v.Commit.Hash.Short(), v.Commit, v.Path), blob: v.Blob, commit: v.Commit})
+	}
+	if hist.Truncated && in.Last == 0 && in.Since == "" {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("only the last %d earlier versions were compared (the default limit): --last N or --since REV chooses others", limit))
+	}
+	if hist.ShallowAt != nil {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("the history stops at %s (%s): this is a shallow clone and the earlier commits are not in it (git fetch --unshallow fetches them)", hist.ShallowAt.Hash.Short(), hist.ShallowAt.Subject))
+	}
+	if len(olds) == 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%s has no earlier committed version", h.rel))
+	}
+	return olds, false, nil
+}
+
+// compareAll compares the new version with each earlier one the mode checks; a version
+// with the same content as one compared already shares its verdict. It returns the
+// verdicts seen.
+func (h *historyRun) compareAll(olds []historyIn) (map[diff.Verdict]bool, error) {
 	done := map[gitread.Hash]int{}
 	verdicts := map[diff.Verdict]bool{}
 	for i := range olds {
 		o := &olds[i]
-		if err := ctx.Err(); err != nil {
+		if err := h.ctx.Err(); err != nil {
 			return nil, err
 		}
 		if o.v.Verdict != "" { // absent at that revision
 			continue
 		}
-		if mode.Direction == "" || (!mode.Transitive && i > 0) {
+		if h.mode.Direction == "" || (!h.mode.Transitive && i > 0) {
 			o.v.Verdict = "not checked"
 			continue
 		}
 		if j, ok := done[o.blob]; ok && olds[j].v.Error == "" {
 			prev := olds[j].v
 			o.v.Verdict, o.v.Direction, o.v.Change, o.v.Example, o.v.More, o.v.SameAs = prev.Verdict, prev.Direction, prev.Change, prev.Example, prev.More, prev.Revision
-			count(rep, verdicts, diff.Verdict(prev.Verdict))
+			count(h.rep, verdicts, diff.Verdict(prev.Verdict))
 			continue
 		}
 		done[o.blob] = i
-		oenv := *env
-		oenv.Cache = nil
-		oenv.Index = nil
-		oenv.FS = within(repo.TreeFS(o.commit, wd))
-		oa, err := OpenSchemaArg(&oenv, Doc{Path: path.Join(top, o.v.Path)}, "old")
-		var old *schema.Schema
-		if err == nil {
-			old, err = compileArg(oa, &oenv, SchemaOptions{AssertFormat: in.AssertFormat})
-		}
+		res, err := h.compareOne(o)
 		if err != nil {
-			o.v.Verdict, o.v.Error = "could not compare", err.Error()
-			rep.CouldNotCompare++
-			continue
+			return nil, err
 		}
-		po := *opts
-		po.Direction = mode.Direction
-		po.Check = false
-		res, err := diff.Compare(ctx, old, newSchema, &po)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, err
-			}
-			o.v.Verdict, o.v.Error = "could not compare", err.Error()
-			rep.CouldNotCompare++
+		if res == nil {
+			o.v.Verdict = "could not compare"
+			h.rep.CouldNotCompare++
 			continue
 		}
 		o.v.Verdict = string(res.Verdict)
 		fillBreak(&o.v, res)
-		count(rep, verdicts, res.Verdict)
+		count(h.rep, verdicts, res.Verdict)
 	}
-	for _, o := range olds {
-		rep.Versions = append(rep.Versions, o.v)
+	return verdicts, nil
+}
+
+// compareOne compiles an earlier version as of its own commit and compares the new version
+// with it. A version that cannot be compiled or compared gets its error and a nil result;
+// the error returned is the context's.
+func (h *historyRun) compareOne(o *historyIn) (*diff.Result, error) {
+	oenv := *h.env
+	oenv.Cache = nil
+	oenv.Index = nil
+	oenv.FS = h.within(h.repo.TreeFS(o.commit, h.wd))
+	oa, err := OpenSchemaArg(&oenv, Doc{Path: path.Join(h.top, o.v.Path)}, "old")
+	var old *schema.Schema
+	if err == nil {
+		old, err = compileArg(oa, &oenv, SchemaOptions{AssertFormat: h.in.AssertFormat})
 	}
-	fitBudget(rep, env.MaxResultBytes)
+	if err != nil {
+		o.v.Error = err.Error()
+		return nil, nil
+	}
+	po := *h.opts
+	po.Direction = h.mode.Direction
+	po.Check = false
+	res, err := diff.Compare(h.ctx, old, h.newSchema, &po)
+	if err != nil {
+		if h.ctx.Err() != nil {
+			return nil, err
+		}
+		o.v.Error = err.Error()
+		return nil, nil
+	}
+	return res, nil
+}
+
+// overallVerdict is the history's verdict: none for mode none, incompatible when a version
+// breaks, unknown when one is undecided, else compatible.
+func overallVerdict(mode Mode, compared int, verdicts map[diff.Verdict]bool) string {
 	switch {
 	case mode.Direction == "":
-		rep.Verdict = "none"
-	case rep.Compared == 0:
-		rep.Verdict = "nothing to compare"
+		return "none"
+	case compared == 0:
+		return "nothing to compare"
 	case verdicts[diff.Incompatible]:
-		rep.Verdict = string(diff.Incompatible)
+		return string(diff.Incompatible)
 	case verdicts[diff.Unknown]:
-		rep.Verdict = string(diff.Unknown)
-	default:
-		rep.Verdict = string(diff.Compatible)
+		return string(diff.Unknown)
 	}
-	return rep, nil
+	return string(diff.Compatible)
 }
 
 // renamedAt is the path the file at p in start had in the commit at, following renames

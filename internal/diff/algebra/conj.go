@@ -59,10 +59,11 @@ type Engine struct {
 	EmptyMemo         map[ProofKey]bool     // empty, by conjunction and classes
 	EmptyProg         map[ProofKey]Progress // the emptiness questions being answered
 	NegMemo           map[int][]*schema.Schema
-	BranchesLeft      int  // the branches the emptiness question under way may still examine (takeBranch)
-	BranchCuts        int  // the times a question found none left
-	InHere            bool // an emptyHere question is under way: the prover's questions take from its branches
-	Triggered         int  // the dependent schemas triggeredImplies is inside of
+	NegPropsMemo      map[int]*NegProps // what a conjunction's negations say of single properties (prove's negProps)
+	BranchesLeft      int               // the branches the emptiness question under way may still examine (takeBranch)
+	BranchCuts        int               // the times a question found none left
+	InHere            bool              // an emptyHere question is under way: the prover's questions take from its branches
+	Triggered         int               // the dependent schemas triggeredImplies is inside of
 	Stack, MinAssume  int
 	Steps, StepBudget int
 	ProofSteps        int
@@ -142,6 +143,7 @@ func NewEngine(ctx context.Context, opts Options, bs *Bodies, size int) *Engine 
 		EmptyMemo:    map[ProofKey]bool{},
 		EmptyProg:    map[ProofKey]Progress{},
 		NegMemo:      map[int][]*schema.Schema{},
+		NegPropsMemo: map[int]*NegProps{},
 		StepBudget:   opts.ProofSteps,
 		Size:         size,
 		HashMask:     ^uint64(0),
@@ -184,6 +186,37 @@ func groupID(n *Node, k FactKind) int { return n.Id*8 + int(k-FAnyOf) }
 
 // GroupOf identifies the group of an anyOf, oneOf or if fact in e.
 func (e *Engine) GroupOf(f *Fact) int { return groupID(e.Shell(f.N.S), f.Kind) }
+
+// Choice returns the ids to choose the group f with, a branch of it added: its id, and for
+// a oneOf also its exclusive mark (exclusiveID), which says that the branch added is the
+// one its instances match, the others negated (merge). The walk's branchesDisjoint asks
+// about the branches within a context that holds their own oneOf, and chooses it without
+// the mark: there the exclusion would decide the question it asks.
+func (e *Engine) Choice(f *Fact) []int {
+	id := e.GroupOf(f)
+	if f.Kind == FOneOf && len(f.Subs) <= MaxSplitBranches {
+		return []int{id, exclusiveID(id)}
+	}
+	return []int{id}
+}
+
+// exclusiveID is the mark of a oneOf group id among a conjunction's chosen groups: an
+// instance valid under the oneOf and under one of its branches is invalid under the
+// others. The offsets of groupID's kinds are below 4.
+func exclusiveID(id int) int { return id + 4 }
+
+// MaxSplitBranches bounds the branches of a group a proof splits a conjunction on, and so
+// the negations a choice of one brings (traefik's middlewares are a oneOf of 25 closed
+// objects, one name each).
+const MaxSplitBranches = 32
+
+// NegProps is what a conjunction's negations say about single properties (computed by the
+// prover, remembered on the engine).
+type NegProps struct {
+	Required map[string]bool             // names every object of the conjunction has
+	Absent   map[string]bool             // names no object of the conjunction has
+	Excluded map[string][]*schema.Schema // a present name's value is invalid under each
+}
 
 // ConjOf returns the conjunction of roots, with groups already chosen.
 func (e *Engine) ConjOf(roots []*schema.Schema, chosen []int) *Conj {
@@ -509,6 +542,29 @@ func (e *Engine) Merged(c *Conj) *Merged {
 	return c.m
 }
 
+// otherBranches appends to nots the branches of the oneOf f other than the one among
+// parts (the branch chosen): an instance of the parts is valid under the oneOf and under
+// that branch, so under no other. When no branch is among the parts, nothing is appended.
+func (e *Engine) otherBranches(nots []*schema.Schema, f *Fact, parts []*Node) []*schema.Schema {
+	in := -1
+	for i, br := range f.Subs {
+		id := e.Shell(br).Id
+		if _, ok := slices.BinarySearchFunc(parts, id, func(p *Node, id int) int { return p.Id - id }); ok {
+			in = i
+			break
+		}
+	}
+	if in < 0 {
+		return nots
+	}
+	for i, br := range f.Subs {
+		if i != in {
+			nots = append(nots, br)
+		}
+	}
+	return nots
+}
+
 // merge makes the merged view of c.
 func (e *Engine) merge(c *Conj) *Merged {
 	m := &Merged{Types: schema.TypeAll, MaxLen: -1, MaxItems: -1, MaxProps: -1, parts: e.Parts(c), chosen: c.Chosen}
@@ -517,6 +573,9 @@ func (e *Engine) merge(c *Conj) *Merged {
 			f := &n.Facts[i]
 			if IsGroup(f.Kind) {
 				if c.chosenHas(groupID(n, f.Kind)) {
+					if f.Kind == FOneOf && c.chosenHas(exclusiveID(groupID(n, f.Kind))) {
+						m.Nots = e.otherBranches(m.Nots, f, m.parts)
+					}
 					continue
 				}
 				m.NGroups++

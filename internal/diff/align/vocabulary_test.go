@@ -44,7 +44,7 @@ func TestCompareVocabulary(t *testing.T) {
 			verdicts{diff.Incompatible, diff.Compatible}, nil, nil},
 		{"untyped oneOf branches gain type object", `{"type":"array","items":{"required":["k"],"properties":{"k":{"type":"string"}},"oneOf":[{"$ref":"#/definitions/a"},{"$ref":"#/definitions/b"}]},"definitions":{"a":{"properties":{"k":{"pattern":"a$"}}},"b":{"properties":{"k":{"pattern":"b$"}}}}}`,
 			`{"type":"array","items":{"required":["k"],"properties":{"k":{"type":"string"}},"oneOf":[{"$ref":"#/definitions/a"},{"$ref":"#/definitions/b"}]},"definitions":{"a":{"type":"object","properties":{"k":{"pattern":"a$"}}},"b":{"type":"object","properties":{"k":{"pattern":"b$"}}}}}`,
-			verdicts{diff.Compatible, diff.Unknown}, nil, nil}, // forward is not proved yet (union reasoning over the overlap)
+			verdicts{diff.Compatible, diff.Compatible}, nil, nil}, // forward: the branches cover NEW's items and are disjoint in them (coverDisjoint)
 		{"untyped oneOf branch gains type object beside an untyped one", `{"oneOf":[{"properties":{"k":{"const":"a"}},"required":["k"]},{"properties":{"k":{"const":"b"}},"required":["k"]}]}`,
 			`{"oneOf":[{"type":"object","properties":{"k":{"const":"a"}},"required":["k"]},{"properties":{"k":{"const":"b"}},"required":["k"]}]}`,
 			verdicts{diff.Compatible, diff.Incompatible}, nil, nil},

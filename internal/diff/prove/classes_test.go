@@ -2,6 +2,7 @@ package prove_test
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -68,6 +69,15 @@ func TestDecidedClasses(t *testing.T) {
 			`{` + d7 + `"type":"array","items":[{"type":"string"}],"additionalItems":{"type":"number"}}`, verdicts{diff.Compatible, diff.Incompatible}},
 		{"a pattern of patternProperties widened under additionalProperties false", `{"type":"object","patternProperties":{"^[a-z]+$":{}},"additionalProperties":false}`,
 			`{"type":"object","patternProperties":{"^[a-z_-]+$":{}},"additionalProperties":false}`, verdicts{diff.Compatible, diff.Incompatible}},
+		// discriminated unions (issue 31): a chosen oneOf branch excludes its siblings, a
+		// catch-all excludes the known values with not, a closed branch per name
+		{"a oneOf gains a branch its discriminator keeps apart", kinds("a", "b"), kinds("a", "b", "c"), verdicts{diff.Compatible, diff.Incompatible}},
+		{"a oneOf gains a branch that excludes the others", `{"oneOf":[{"required":["a"]},{"required":["b"]}]}`,
+			`{"oneOf":[{"required":["a"]},{"required":["b"]},{"required":["c"],"not":{"anyOf":[{"required":["a"]},{"required":["b"]}]}}]}`, verdicts{diff.Compatible, diff.Incompatible}},
+		{"a catch-all excludes the new value with not", catchAll("a", "b"), catchAll("a", "b", "c"), verdicts{diff.Compatible, diff.Compatible}},
+		{"a catch-all hands the new value to a branch that rejects it", `{"type":"object","oneOf":[{"required":["x"]},{"not":{"required":["x"]}}]}`,
+			`{"type":"object","oneOf":[{"required":["x"]},{"not":{"anyOf":[{"required":["x"]},{"required":["r"]}]}},{"required":["r"],"properties":{"r":{"type":"object","required":["url"]}}}]}`, verdicts{diff.Incompatible, diff.Compatible}},
+		{"25 closed branches of one name each, one widened", closedNames(25, false), closedNames(25, true), verdicts{diff.Compatible, diff.Incompatible}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -87,6 +97,44 @@ func TestDecidedClasses(t *testing.T) {
 			}
 		})
 	}
+}
+
+// kinds is a union discriminated by a required "type" that takes one of vals, each value
+// with a branch of its own.
+func kinds(vals ...string) string {
+	var enum, branches []string
+	for _, v := range vals {
+		enum = append(enum, strconv.Quote(v))
+		branches = append(branches, `{"properties":{"type":{"const":`+strconv.Quote(v)+`}}}`)
+	}
+	return `{"type":"object","allOf":[{"required":["type"],"properties":{"type":{"enum":[` + strings.Join(enum, ",") +
+		`]}}},{"oneOf":[` + strings.Join(branches, ",") + `]}]}`
+}
+
+// catchAll is a union discriminated by "id": a branch for each of vals, and a catch-all
+// for every object whose id is none of them (or that has none).
+func catchAll(vals ...string) string {
+	var enum, branches []string
+	for _, v := range vals {
+		enum = append(enum, strconv.Quote(v))
+		branches = append(branches, `{"properties":{"id":{"enum":[`+strconv.Quote(v)+`]}}}`)
+	}
+	return `{"type":"object","properties":{"id":{"type":"string"}},"oneOf":[{"not":{"required":["id"],"properties":{"id":{"enum":[` +
+		strings.Join(enum, ",") + `]}}}},` + strings.Join(branches, ",") + `]}`
+}
+
+// closedNames is a oneOf of n closed objects, each allowing one name with a string
+// value (the first a number too when widened): an object of exactly one of the names.
+func closedNames(n int, widened bool) string {
+	var branches []string
+	for i := range n {
+		t := `"string"`
+		if i == 0 && widened {
+			t = `["string","number"]`
+		}
+		branches = append(branches, `{"properties":{"k`+strconv.Itoa(i)+`":{"type":`+t+`}},"additionalProperties":false}`)
+	}
+	return `{"type":"object","oneOf":[` + strings.Join(branches, ",") + `]}`
 }
 
 // TestProofBeatsUnknown: once a direction is proved for the whole, no change is left

@@ -220,7 +220,7 @@ func (e *Engine) negatedBranches(f *algebra.Fact) []*schema.Schema {
 // every instance of a that X holds: an instance of a is either not in X, or in X and so
 // in Y (anyOf [{not: X}, X] holds everything).
 func (e *Engine) complementCovers(a *algebra.Conj, f *algebra.Fact, d schema.TypeSet, depth int) bool {
-	if len(f.Subs) > 8 {
+	if len(f.Subs) > 24 {
 		return false
 	}
 	for i, br := range f.Subs {

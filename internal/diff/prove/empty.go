@@ -540,13 +540,13 @@ func (e *Engine) emptyParts(a *algebra.Conj, ma *algebra.Merged, d schema.TypeSe
 		if g.Kind == algebra.FCond || len(g.Subs) > 16 {
 			continue
 		}
-		id := e.GroupOf(g)
+		ids := e.Choice(g)
 		all := true
 		for i, br := range g.Subs {
 			if !e.takeBranch() {
 				return false
 			}
-			alt := e.With(a, []*schema.Schema{br}, id)
+			alt := e.With(a, []*schema.Schema{br}, ids...)
 			if sub(alt, rest) {
 				continue
 			}

@@ -205,7 +205,7 @@ func impliesMaxProps(e *Engine, a *algebra.Conj, ma *algebra.Merged, f *algebra.
 // impliesRequired: a requires the name, or the reader-defaults policy fills it
 // (defaultFills).
 func impliesRequired(e *Engine, a *algebra.Conj, ma *algebra.Merged, f *algebra.Fact, d schema.TypeSet, depth int) bool {
-	if ma.Required[f.Str] {
+	if ma.Required[f.Str] || e.negProps(a).Required[f.Str] {
 		return true
 	}
 	return e.defaultFills(f)
@@ -215,7 +215,21 @@ func impliesRequired(e *Engine, a *algebra.Conj, ma *algebra.Merged, f *algebra.
 // fact's.
 func impliesProp(e *Engine, a *algebra.Conj, ma *algebra.Merged, f *algebra.Fact, d schema.TypeSet, depth int) bool {
 	vc, forbidden := e.ValueConj(a, f.Str)
-	return forbidden || e.Sub(vc, e.One(f.S), schema.TypeAll, depth+1)
+	if forbidden || e.Sub(vc, e.One(f.S), schema.TypeAll, depth+1) {
+		return true
+	}
+	// finitely many values, but those a's negations exclude (negProps): each valid
+	if ex := e.negProps(a).Excluded[f.Str]; len(ex) > 0 {
+		if vals, ok := e.leftValues(vc, ex); ok {
+			for _, v := range vals {
+				if good, err := f.S.ValidContext(e.Ctx, v); err != nil || !good {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // impliesPatternProp: the values of a's names that match the pattern, and of the other
@@ -316,7 +330,32 @@ func impliesOneOf(e *Engine, a *algebra.Conj, ma *algebra.Merged, f *algebra.Fac
 		if k == schema.TypeNumber && e.eachFine(dk, func(x schema.TypeSet) bool { return e.oneBranch(a, f, x, depth) }) {
 			continue
 		}
+		if e.coverDisjoint(a, ma, f, dk, depth) {
+			continue
+		}
 		return false
+	}
+	return true
+}
+
+// maxCoverDisjoint bounds the branches of a oneOf coverDisjoint examines (as many
+// questions as pairs of branches).
+const maxCoverDisjoint = 24
+
+// coverDisjoint proves the oneOf f for every instance of a within d when no one branch
+// holds them all: the branches together hold them (anyOfImplied), and within a no two
+// branches hold the same instance, so each instance matches exactly one.
+func (e *Engine) coverDisjoint(a *algebra.Conj, ma *algebra.Merged, f *algebra.Fact, d schema.TypeSet, depth int) bool {
+	if len(f.Subs) < 2 || len(f.Subs) > maxCoverDisjoint || !e.anyOfImplied(a, ma, f, d, depth) {
+		return false
+	}
+	for i, bi := range f.Subs {
+		ai := e.With(a, []*schema.Schema{bi})
+		for _, bj := range f.Subs[i+1:] {
+			if !e.Disjoint(ai, e.One(bj), d, depth) {
+				return false
+			}
+		}
 	}
 	return true
 }

@@ -2,10 +2,12 @@ package prove
 
 import (
 	"math"
+	"slices"
 
 	"github.com/jstk-dev/jstk/internal/diff/algebra"
 	"github.com/jstk-dev/jstk/internal/diff/pattern"
 	"github.com/jstk-dev/jstk/internal/schema"
+	"github.com/jstk-dev/jstk/internal/source"
 )
 
 // The prover answers "is every instance of A an instance of B?" (sub) and "can no instance
@@ -26,8 +28,9 @@ const maxProofDepth = 10_000
 const maxTriggeredDepth = 32
 
 // MaxSplits bounds the alternatives one proof may split a conjunction into (over all its
-// anyOf, oneOf and if groups together).
-const MaxSplits = 48
+// anyOf, oneOf and if groups together): a oneOf of 16 branches inside one of two, one of
+// whose branches has a oneOf of 3 (function.json's bindings) takes 96.
+const MaxSplits = 96
 
 func (e *Engine) spend() bool {
 	e.Steps++
@@ -226,12 +229,13 @@ func (e *Engine) split(a *algebra.Conj, ma *algebra.Merged) []*algebra.Conj {
 		id := e.GroupOf(g)
 		switch g.Kind {
 		case algebra.FAnyOf, algebra.FOneOf:
-			if len(g.Subs) > 24 {
+			if len(g.Subs) > algebra.MaxSplitBranches {
 				continue
 			}
 			var out []*algebra.Conj
+			ids := e.Choice(g)
 			for _, br := range g.Subs {
-				out = append(out, e.With(a, []*schema.Schema{br}, id))
+				out = append(out, e.With(a, []*schema.Schema{br}, ids...))
 			}
 			return out
 		case algebra.FCond:
@@ -811,20 +815,17 @@ func (e *Engine) objectsDisjoint(a *algebra.Conj, ma *algebra.Merged, b *algebra
 	if (mxa >= 0 && mxa < mb.MinProps) || (mxb >= 0 && mxb < ma.MinProps) {
 		return true
 	}
-	for _, pair := range [][4]any{{a, ma, b, mb}, {b, mb, a, ma}} {
+	if e.closedApart(a, b) {
+		return true
+	}
+	for _, pair := range [][3]any{{a, ma, b}, {b, mb, a}} {
 		x, mx, y := pair[0].(*algebra.Conj), pair[1].(*algebra.Merged), pair[2].(*algebra.Conj)
-		my := pair[3].(*algebra.Merged)
-		for _, k := range algebra.SortedKeys(mx.Required) {
-			vy, forbidden := e.ValueConj(y, k)
-			if forbidden {
-				return true
-			}
-			if !my.Required[k] {
-				continue
-			}
-			vx, fx := e.ValueConj(x, k)
-			if fx || e.Disjoint(vx, vy, schema.TypeAll, depth+1) {
-				return true
+		npx, npy := e.negProps(x), e.negProps(y)
+		for _, names := range []map[string]bool{mx.Required, npx.Required} {
+			for _, k := range algebra.SortedKeys(names) {
+				if e.requiredDisjoint(x, npx, y, npy, k, depth) {
+					return true
+				}
 			}
 		}
 	}
@@ -854,7 +855,7 @@ func (e *Engine) branchesDisjointFrom(a, b *algebra.Conj, d schema.TypeSet, dept
 			}
 			all := true
 			for _, br := range g.Subs {
-				if !e.Disjoint(e.With(pair[0], []*schema.Schema{br}, e.GroupOf(g)), pair[1], d, depth) {
+				if !e.Disjoint(e.With(pair[0], []*schema.Schema{br}, e.Choice(g)...), pair[1], d, depth) {
 					all = false
 					break
 				}
@@ -865,6 +866,47 @@ func (e *Engine) branchesDisjointFrom(a, b *algebra.Conj, d schema.TypeSet, dept
 		}
 	}
 	return false
+}
+
+// closedApart reports that a and b allow property names none of which the other allows,
+// so that an object of both has no property, and that the empty object is invalid under
+// one of them (judged by the validator on their roots).
+func (e *Engine) closedApart(a, b *algebra.Conj) bool {
+	na, ok := e.ClosedNames(a)
+	if !ok {
+		return false
+	}
+	nb, ok := e.ClosedNames(b)
+	if !ok {
+		return false
+	}
+	for _, x := range na {
+		if slices.Contains(nb, x) {
+			return false
+		}
+	}
+	var ob source.ObjectBuilder
+	empty := ob.Value()
+	ga, oka := e.Valid(a, empty)
+	gb, okb := e.Valid(b, empty)
+	return oka && okb && !(ga && gb)
+}
+
+// requiredDisjoint reports that no object is in both x and y, given that every object of
+// x has the property k: y forbids or lacks it, or no value is left for it by the schemas
+// each side applies to it (whether y requires k or not: it judges k's value when there)
+// and the values their negations exclude (negProps npx, npy).
+func (e *Engine) requiredDisjoint(x *algebra.Conj, npx *algebra.NegProps, y *algebra.Conj, npy *algebra.NegProps, k string, depth int) bool {
+	vy, forbidden := e.ValueConj(y, k)
+	if forbidden || npy.Absent[k] {
+		return true
+	}
+	vx, fx := e.ValueConj(x, k)
+	if fx || e.Disjoint(vx, vy, schema.TypeAll, depth+1) {
+		return true
+	}
+	exX, exY := npx.Excluded[k], npy.Excluded[k]
+	return (len(exX) > 0 || len(exY) > 0) && e.valuesDisjoint(vx, exX, vy, exY)
 }
 
 // rangesDisjoint reports whether no number is >= lo and <= hi.

@@ -141,6 +141,7 @@ func (s *Searcher) Targeted(dir int) source.Value {
 			vals = append(s.unmatched(it, dir, src, hint, vals), vals...)
 			vals = append(s.elseValues(src, vals), vals...)
 			vals = append(vals, s.siblingValues(it, dir, hint, pass == 1)...)
+			vals = append(s.takenOver(it, dir, src), vals...)
 			unmatchTries := 4
 			if pass == 0 {
 				s.until = 0 // the first pass tries its few values whatever they cost
