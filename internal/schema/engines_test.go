@@ -38,6 +38,7 @@ type engine struct {
 
 var engines = []engine{
 	{"schema (compiler)", checkCompiler},
+	{"schema (trace)", checkTrace},
 	{"lint", checkLint},
 	{"bundle", checkBundle},
 	{"catalog", checkCatalog},
@@ -139,6 +140,40 @@ func checkCompiler(d *schema.Draft, k *schema.Keyword) error {
 	})
 	if !seen[k.Name] {
 		return fmt.Errorf("compiling %s never reads %s", text, k.Name)
+	}
+	return nil
+}
+
+// traceInstances are instances of every type, which make every keyword's sample schema
+// act on one of them at least.
+var traceInstances = []string{`null`, `true`, `1`, `1.5`, `"a"`, `""`, `[]`, `["a", 1]`, `{}`, `{"a": 1, "b": 2}`}
+
+// checkTrace: Schema.Trace reports events at a keyword exactly when the model says it is
+// Traced (the engines that follow the trace, coverage, take their list from it).
+func checkTrace(d *schema.Draft, k *schema.Keyword) error {
+	if k.Support == schema.PointerOnly || k.Kind == schema.Reference || k.Kind == schema.Core || k.Kind == schema.Identifier {
+		return nil
+	}
+	text, ok := sampleSchema(d, k, "{}")
+	if !ok {
+		return fmt.Errorf("the test has no sample value of %s", k.Name)
+	}
+	s, err := compileText(d, "s.json", text)
+	if err != nil {
+		return err
+	}
+	traced := false
+	for _, in := range traceInstances {
+		v, err := source.ParseJSON("i.json", []byte(in), nil)
+		if err != nil {
+			return err
+		}
+		if _, err := s.Trace(v.Root, func(ev schema.Event) { traced = traced || ev.Keyword == k.Name }); err != nil {
+			return err
+		}
+	}
+	if traced != k.Traced {
+		return fmt.Errorf("Trace reports events at %s in %s: %v, the model says Traced: %v", k.Name, text, traced, k.Traced)
 	}
 	return nil
 }

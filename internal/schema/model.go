@@ -173,6 +173,11 @@ type Keyword struct {
 	// Anchor says which anchor an identifier names (NoAnchor for id and $id, which name a
 	// base URI, and for the other kinds).
 	Anchor AnchorKind
+	// Traced marks a keyword at which Schema.Trace reports Events of its own when it acts
+	// (see Event): the assertions, format when asserted, and the applicators whose
+	// outcome shows in no subschema alone (contains, not, if, anyOf, oneOf, properties and
+	// the dependencies). The other applicators show only as their subschemas reached.
+	Traced bool
 }
 
 // AnchorKind says what kind of anchor an identifier keyword names.
@@ -221,36 +226,40 @@ var keywordTable = []Keyword{
 	{Name: "$defs", Kind: Core, Shape: SchemaMap, Types: TypeAll, Drafts: upTo7, Support: PointerOnly},
 
 	// Any instance.
-	{Name: "type", Kind: Assertion, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "enum", Kind: Assertion, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "const", Kind: Assertion, Types: TypeAll, Drafts: from6, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "const", Kind: Assertion, Types: TypeAll, Drafts: InDraft4, Support: Lenient, Fails: true},
-	{Name: "format", Kind: Annotation, Types: TypeAll, Drafts: upTo19, Support: Defined, Vocab: "format", OnRequest: true, Fails: true},
-	{Name: "format", Kind: Annotation, Types: TypeAll, Drafts: InDraft2020, Support: Defined, Vocab: "format-annotation", OnRequest: true, Fails: true},
+	{Name: "type", Kind: Assertion, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "enum", Kind: Assertion, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "const", Kind: Assertion, Types: TypeAll, Drafts: from6, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "const", Kind: Assertion, Types: TypeAll, Drafts: InDraft4, Support: Lenient, Fails: true, Traced: true},
+	{Name: "format", Kind: Annotation, Types: TypeAll, Drafts: upTo19, Support: Defined, Vocab: "format", OnRequest: true, Fails: true, Traced: true},
+	{Name: "format", Kind: Annotation, Types: TypeAll, Drafts: InDraft2020, Support: Defined, Vocab: "format-annotation", OnRequest: true, Fails: true, Traced: true},
 
 	// Numbers.
-	{Name: "multipleOf", Kind: Assertion, Types: TypeNumber, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "minimum", Kind: Assertion, Types: TypeNumber, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "maximum", Kind: Assertion, Types: TypeNumber, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "exclusiveMinimum", Kind: Assertion, Types: TypeNumber, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "exclusiveMaximum", Kind: Assertion, Types: TypeNumber, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
+	{Name: "multipleOf", Kind: Assertion, Types: TypeNumber, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "minimum", Kind: Assertion, Types: TypeNumber, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "maximum", Kind: Assertion, Types: TypeNumber, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "exclusiveMinimum", Kind: Assertion, Types: TypeNumber, Drafts: from6, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	// in draft 4 a boolean that makes minimum exclusive: reported and traced as it
+	{Name: "exclusiveMinimum", Kind: Assertion, Types: TypeNumber, Drafts: InDraft4, Support: Defined, Vocab: "validation", Fails: true},
+	{Name: "exclusiveMaximum", Kind: Assertion, Types: TypeNumber, Drafts: from6, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	// in draft 4 a boolean that makes maximum exclusive: reported and traced as it
+	{Name: "exclusiveMaximum", Kind: Assertion, Types: TypeNumber, Drafts: InDraft4, Support: Defined, Vocab: "validation", Fails: true},
 
 	// Strings.
-	{Name: "minLength", Kind: Assertion, Types: TypeString, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "maxLength", Kind: Assertion, Types: TypeString, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "pattern", Kind: Assertion, Types: TypeString, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
+	{Name: "minLength", Kind: Assertion, Types: TypeString, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "maxLength", Kind: Assertion, Types: TypeString, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "pattern", Kind: Assertion, Types: TypeString, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
 	{Name: "contentEncoding", Kind: Annotation, Types: TypeString, Drafts: from7, Support: Defined, Vocab: "content", OnRequest: true, Fails: true},
 	{Name: "contentMediaType", Kind: Annotation, Types: TypeString, Drafts: from7, Support: Defined, Vocab: "content", OnRequest: true, Fails: true},
 	{Name: "contentSchema", Kind: Annotation, Shape: OneSchema, Types: TypeString, Drafts: from19, Support: Defined, Vocab: "content"},
 
 	// Arrays.
-	{Name: "minItems", Kind: Assertion, Types: TypeArray, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "maxItems", Kind: Assertion, Types: TypeArray, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "uniqueItems", Kind: Assertion, Types: TypeArray, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "contains", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: from6, Support: Defined, Vocab: "applicator", Fails: true},
-	{Name: "contains", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft4, Support: Lenient, Fails: true},
-	{Name: "minContains", Kind: Assertion, Types: TypeArray, Drafts: from19, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "maxContains", Kind: Assertion, Types: TypeArray, Drafts: from19, Support: Defined, Vocab: "validation", Fails: true},
+	{Name: "minItems", Kind: Assertion, Types: TypeArray, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "maxItems", Kind: Assertion, Types: TypeArray, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "uniqueItems", Kind: Assertion, Types: TypeArray, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "contains", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: from6, Support: Defined, Vocab: "applicator", Fails: true, Traced: true},
+	{Name: "contains", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft4, Support: Lenient, Fails: true, Traced: true},
+	{Name: "minContains", Kind: Assertion, Types: TypeArray, Drafts: from19, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "maxContains", Kind: Assertion, Types: TypeArray, Drafts: from19, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
 	{Name: "prefixItems", Kind: Applicator, Shape: SchemaArray, Types: TypeArray, Drafts: InDraft2020, Support: Defined, Vocab: "applicator"},
 	{Name: "items", Kind: Applicator, Shape: SchemaOrArray, Types: TypeArray, Drafts: upTo19, Support: Defined, Vocab: "applicator"},
 	{Name: "items", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft2020, Support: Defined, Vocab: "applicator"},
@@ -259,30 +268,30 @@ var keywordTable = []Keyword{
 	{Name: "unevaluatedItems", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft2020, Support: Defined, Vocab: "unevaluated"},
 
 	// Objects.
-	{Name: "minProperties", Kind: Assertion, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "maxProperties", Kind: Assertion, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "required", Kind: Assertion, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "dependentRequired", Kind: Assertion, Types: TypeObject, Drafts: from19, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "dependencies", Kind: Applicator, Shape: DepsMap, Types: TypeObject, Drafts: upTo7, Support: Defined, Fails: true},
-	{Name: "dependencies", Kind: Applicator, Shape: DepsMap, Types: TypeObject, Drafts: from19, Support: Compatible, Fails: true},
-	{Name: "properties", Kind: Applicator, Shape: SchemaMap, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "applicator"},
+	{Name: "minProperties", Kind: Assertion, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "maxProperties", Kind: Assertion, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "required", Kind: Assertion, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "dependentRequired", Kind: Assertion, Types: TypeObject, Drafts: from19, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "dependencies", Kind: Applicator, Shape: DepsMap, Types: TypeObject, Drafts: upTo7, Support: Defined, Fails: true, Traced: true},
+	{Name: "dependencies", Kind: Applicator, Shape: DepsMap, Types: TypeObject, Drafts: from19, Support: Compatible, Fails: true, Traced: true},
+	{Name: "properties", Kind: Applicator, Shape: SchemaMap, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Traced: true},
 	{Name: "patternProperties", Kind: Applicator, Shape: SchemaMap, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "applicator"},
 	{Name: "additionalProperties", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Fails: true},
 	{Name: "unevaluatedProperties", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: InDraft2019, Support: Defined, Vocab: "applicator", Fails: true},
 	{Name: "unevaluatedProperties", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: InDraft2020, Support: Defined, Vocab: "unevaluated", Fails: true},
 	{Name: "propertyNames", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: from6, Support: Defined, Vocab: "applicator"},
 	{Name: "propertyNames", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: InDraft4, Support: Lenient},
-	{Name: "dependentSchemas", Kind: Applicator, Shape: SchemaMap, Types: TypeObject, Drafts: from19, Support: Defined, Vocab: "applicator"},
+	{Name: "dependentSchemas", Kind: Applicator, Shape: SchemaMap, Types: TypeObject, Drafts: from19, Support: Defined, Vocab: "applicator", Traced: true},
 
 	// In place.
 	{Name: "allOf", Kind: Applicator, Shape: SchemaArray, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "applicator"},
-	{Name: "anyOf", Kind: Applicator, Shape: SchemaArray, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Fails: true},
-	{Name: "oneOf", Kind: Applicator, Shape: SchemaArray, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Fails: true},
-	{Name: "not", Kind: Applicator, Shape: OneSchema, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Fails: true},
-	{Name: "if", Kind: Applicator, Shape: OneSchema, Types: TypeAll, Drafts: from7, Support: Defined, Vocab: "applicator"},
+	{Name: "anyOf", Kind: Applicator, Shape: SchemaArray, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Fails: true, Traced: true},
+	{Name: "oneOf", Kind: Applicator, Shape: SchemaArray, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Fails: true, Traced: true},
+	{Name: "not", Kind: Applicator, Shape: OneSchema, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Fails: true, Traced: true},
+	{Name: "if", Kind: Applicator, Shape: OneSchema, Types: TypeAll, Drafts: from7, Support: Defined, Vocab: "applicator", Traced: true},
 	{Name: "then", Kind: Applicator, Shape: OneSchema, Types: TypeAll, Drafts: from7, Support: Defined, Vocab: "applicator"},
 	{Name: "else", Kind: Applicator, Shape: OneSchema, Types: TypeAll, Drafts: from7, Support: Defined, Vocab: "applicator"},
-	{Name: "if", Kind: Applicator, Shape: OneSchema, Types: TypeAll, Drafts: InDraft4 | InDraft6, Support: Lenient},
+	{Name: "if", Kind: Applicator, Shape: OneSchema, Types: TypeAll, Drafts: InDraft4 | InDraft6, Support: Lenient, Traced: true},
 	{Name: "then", Kind: Applicator, Shape: OneSchema, Types: TypeAll, Drafts: InDraft4 | InDraft6, Support: Lenient},
 	{Name: "else", Kind: Applicator, Shape: OneSchema, Types: TypeAll, Drafts: InDraft4 | InDraft6, Support: Lenient},
 
