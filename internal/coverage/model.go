@@ -80,7 +80,38 @@ const (
 var (
 	kwIDs      = tracedIDs()
 	kwRequired = kwIDs["required"]
+	kwByLen    = byLength(kwIDs)
 )
+
+// kwName is a keyword's name with its number.
+type kwName struct {
+	name string
+	id   kwID
+}
+
+// byLength lists the numbered keywords by the length of their names, for kwIDOf.
+func byLength(ids map[string]kwID) (out [32][]kwName) {
+	for name, id := range ids {
+		if len(name) < len(out) {
+			out[len(name)] = append(out[len(name)], kwName{name, id})
+		}
+	}
+	return out
+}
+
+// kwIDOf is kwIDs[kw] for the tracer's hot path, without hashing: a few names of kw's
+// length compared.
+func kwIDOf(kw string) kwID {
+	if len(kw) >= len(kwByLen) {
+		return kwIDs[kw]
+	}
+	for _, k := range kwByLen[len(kw)] {
+		if k.name == kw {
+			return k.id
+		}
+	}
+	return kwNone
+}
 
 // tracedIDs numbers the model's traced keywords. A model with more than maxKwID of them
 // stops the program at its start, saying so: coverage would miss keywords otherwise.

@@ -167,7 +167,7 @@ func (t *tracer) on(ev schema.Event) {
 	if si == nil {
 		return
 	}
-	id := kwIDs[ev.Keyword]
+	id := kwIDOf(ev.Keyword)
 	if id == kwNone {
 		return
 	}
