@@ -721,3 +721,33 @@ func TestKeywordModelNewDefinitionsPlace(t *testing.T) {
 		t.Errorf("lint reports %d orphan definitions under $library, want 2", got)
 	}
 }
+
+// A made-up structural keyword added to the model (Keyword.Structural) reaches catalog,
+// which takes an object of keywords with one, of the kind its shape says, for a schema.
+// Not parallel: it changes the model while it runs.
+func TestKeywordModelNewStructuralKeyword(t *testing.T) {
+	fsys := workspace.Memory(map[string]string{
+		"shaped.json":     `{"title": "t", "eachValue": {"type": "string"}}`,
+		"not-shaped.json": `{"title": "t", "eachValue": "string"}`,
+	})
+	detected := func() (out []string) {
+		t.Helper()
+		w, err := catalog.Scan(context.Background(), fsys, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range w.Entries() {
+			out = append(out, e.Path+" "+e.DetectedBy)
+		}
+		return out
+	}
+	if got := detected(); len(got) != 0 {
+		t.Fatalf("before eachValue is in the model, catalog finds schemas: %v", got)
+	}
+	restore := schema.AddKeywords(schema.Keyword{Name: "eachValue", Kind: schema.Applicator, Shape: schema.OneSchema,
+		Types: schema.TypeObject, Drafts: schema.InDraft2020, Support: schema.Defined, Vocab: "applicator", Structural: true})
+	defer restore()
+	if diff := cmp.Diff([]string{"shaped.json keywords"}, detected()); diff != "" {
+		t.Errorf("catalog with a structural eachValue in the model (-want +got):\n%s", diff)
+	}
+}

@@ -173,6 +173,11 @@ type Keyword struct {
 	// Anchor says which anchor an identifier names (NoAnchor for id and $id, which name a
 	// base URI, and for the other kinds).
 	Anchor AnchorKind
+	// Structural marks a keyword whose value seldom means anything else than the
+	// keyword's: an object of keywords with one (its value of the kind its Shape says: a
+	// string for one without subschemas) is taken for a schema where nothing else says so
+	// (catalog's detection of schemas among JSON files).
+	Structural bool
 	// Traced marks a keyword at which Schema.Trace reports Events of its own when it acts
 	// (see Event): the assertions, format when asserted, and the applicators whose
 	// outcome shows in no subschema alone (contains, not, if, anyOf, oneOf, properties and
@@ -212,18 +217,18 @@ var keywordTable = []Keyword{
 	{Name: "$schema", Kind: Core, Types: TypeAll, Drafts: AllDrafts, Support: Defined},
 	{Name: "$vocabulary", Kind: Core, Types: TypeAll, Drafts: from19, Support: Defined},
 	{Name: "id", Kind: Identifier, Types: TypeAll, Drafts: InDraft4, Support: Defined},
-	{Name: "$id", Kind: Identifier, Types: TypeAll, Drafts: from6, Support: Defined},
+	{Name: "$id", Kind: Identifier, Types: TypeAll, Drafts: from6, Support: Defined, Structural: true},
 	{Name: "$anchor", Kind: Identifier, Types: TypeAll, Drafts: from19, Support: Defined, Anchor: PlainAnchor},
 	{Name: "$recursiveAnchor", Kind: Identifier, Types: TypeAll, Drafts: InDraft2019, Support: Defined, Anchor: RecursiveAnchor},
 	{Name: "$dynamicAnchor", Kind: Identifier, Types: TypeAll, Drafts: InDraft2020, Support: Defined, Anchor: DynamicAnchor},
-	{Name: "$ref", Kind: Reference, Types: TypeAll, Drafts: AllDrafts, Support: Defined},
+	{Name: "$ref", Kind: Reference, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Structural: true},
 	{Name: "$recursiveRef", Kind: Reference, Types: TypeAll, Drafts: InDraft2019, Support: Defined},
 	{Name: "$dynamicRef", Kind: Reference, Types: TypeAll, Drafts: InDraft2020, Support: Defined},
 	{Name: "$comment", Kind: Core, Types: TypeAll, Drafts: from7, Support: Defined},
-	{Name: "definitions", Kind: Core, Shape: SchemaMap, Types: TypeAll, Drafts: upTo7, Support: Defined},
-	{Name: "definitions", Kind: Core, Shape: SchemaMap, Types: TypeAll, Drafts: from19, Support: Conventional},
-	{Name: "$defs", Kind: Core, Shape: SchemaMap, Types: TypeAll, Drafts: from19, Support: Defined},
-	{Name: "$defs", Kind: Core, Shape: SchemaMap, Types: TypeAll, Drafts: upTo7, Support: PointerOnly},
+	{Name: "definitions", Kind: Core, Shape: SchemaMap, Types: TypeAll, Drafts: upTo7, Support: Defined, Structural: true},
+	{Name: "definitions", Kind: Core, Shape: SchemaMap, Types: TypeAll, Drafts: from19, Support: Conventional, Structural: true},
+	{Name: "$defs", Kind: Core, Shape: SchemaMap, Types: TypeAll, Drafts: from19, Support: Defined, Structural: true},
+	{Name: "$defs", Kind: Core, Shape: SchemaMap, Types: TypeAll, Drafts: upTo7, Support: PointerOnly, Structural: true},
 
 	// Any instance.
 	{Name: "type", Kind: Assertion, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
@@ -274,8 +279,8 @@ var keywordTable = []Keyword{
 	{Name: "dependentRequired", Kind: Assertion, Types: TypeObject, Drafts: from19, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
 	{Name: "dependencies", Kind: Applicator, Shape: DepsMap, Types: TypeObject, Drafts: upTo7, Support: Defined, Fails: true, Traced: true},
 	{Name: "dependencies", Kind: Applicator, Shape: DepsMap, Types: TypeObject, Drafts: from19, Support: Compatible, Fails: true, Traced: true},
-	{Name: "properties", Kind: Applicator, Shape: SchemaMap, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Traced: true},
-	{Name: "patternProperties", Kind: Applicator, Shape: SchemaMap, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "applicator"},
+	{Name: "properties", Kind: Applicator, Shape: SchemaMap, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Traced: true, Structural: true},
+	{Name: "patternProperties", Kind: Applicator, Shape: SchemaMap, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Structural: true},
 	{Name: "additionalProperties", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Fails: true},
 	{Name: "unevaluatedProperties", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: InDraft2019, Support: Defined, Vocab: "applicator", Fails: true},
 	{Name: "unevaluatedProperties", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: InDraft2020, Support: Defined, Vocab: "unevaluated", Fails: true},
@@ -284,9 +289,9 @@ var keywordTable = []Keyword{
 	{Name: "dependentSchemas", Kind: Applicator, Shape: SchemaMap, Types: TypeObject, Drafts: from19, Support: Defined, Vocab: "applicator", Traced: true},
 
 	// In place.
-	{Name: "allOf", Kind: Applicator, Shape: SchemaArray, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "applicator"},
-	{Name: "anyOf", Kind: Applicator, Shape: SchemaArray, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Fails: true, Traced: true},
-	{Name: "oneOf", Kind: Applicator, Shape: SchemaArray, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Fails: true, Traced: true},
+	{Name: "allOf", Kind: Applicator, Shape: SchemaArray, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Structural: true},
+	{Name: "anyOf", Kind: Applicator, Shape: SchemaArray, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Fails: true, Traced: true, Structural: true},
+	{Name: "oneOf", Kind: Applicator, Shape: SchemaArray, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Fails: true, Traced: true, Structural: true},
 	{Name: "not", Kind: Applicator, Shape: OneSchema, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Fails: true, Traced: true},
 	{Name: "if", Kind: Applicator, Shape: OneSchema, Types: TypeAll, Drafts: from7, Support: Defined, Vocab: "applicator", Traced: true},
 	{Name: "then", Kind: Applicator, Shape: OneSchema, Types: TypeAll, Drafts: from7, Support: Defined, Vocab: "applicator"},
