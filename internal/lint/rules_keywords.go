@@ -703,15 +703,11 @@ func checkEnumKeywordMismatch(c *checker, n *node) {
 	}
 }
 
-// producesAnnotations lists the keywords whose annotations unevaluatedProperties and
-// unevaluatedItems read.
+// producesAnnotations reports the keywords whose annotations unevaluatedProperties and
+// unevaluatedItems read, in some draft (schema.Keyword.Annotates; by name: contains too,
+// which annotates from 2020-12 on).
 func producesAnnotations(k string) bool {
-	switch k {
-	case "properties", "patternProperties", "additionalProperties", "unevaluatedProperties",
-		"items", "prefixItems", "additionalItems", "unevaluatedItems", "contains":
-		return true
-	}
-	return false
+	return len(schema.KeywordNames(schema.AllDrafts, func(e *schema.Keyword) bool { return e.Name == k && e.Annotates })) > 0
 }
 
 func checkOrphanDefinitions(c *checker) {

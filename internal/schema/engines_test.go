@@ -39,6 +39,7 @@ type engine struct {
 var engines = []engine{
 	{"schema (compiler)", checkCompiler},
 	{"schema (trace)", checkTrace},
+	{"schema (annotations)", checkAnnotates},
 	{"lint", checkLint},
 	{"bundle", checkBundle},
 	{"catalog", checkCatalog},
@@ -174,6 +175,41 @@ func checkTrace(d *schema.Draft, k *schema.Keyword) error {
 	}
 	if traced != k.Traced {
 		return fmt.Errorf("Trace reports events at %s in %s: %v, the model says Traced: %v", k.Name, text, traced, k.Traced)
+	}
+	return nil
+}
+
+// checkAnnotates: an applicator to properties or items (2019-09 and later) marks them
+// evaluated, for unevaluatedProperties or unevaluatedItems false beside it, exactly when
+// the model says it Annotates.
+func checkAnnotates(d *schema.Draft, k *schema.Keyword) error {
+	if d.Version < 2019 || k.Kind != schema.Applicator || k.Support != schema.Defined ||
+		k.Types != schema.TypeObject && k.Types != schema.TypeArray || strings.HasPrefix(k.Name, "unevaluated") {
+		return nil
+	}
+	closer, instance := `"unevaluatedItems": false`, `[1, 2]`
+	switch {
+	case k.Types == schema.TypeObject:
+		closer, instance = `"unevaluatedProperties": false`, `{"a": 1}`
+	case k.Shape == schema.SchemaArray:
+		instance = `[1]` // one subschema, for the first item (prefixItems)
+	}
+	text, _ := sampleSchema(d, k, "{}")
+	text = strings.TrimSuffix(text, "}") + ", " + closer + "}"
+	s, err := compileText(d, "s.json", text)
+	if err != nil {
+		return err
+	}
+	v, err := source.ParseJSON("i.json", []byte(instance), nil)
+	if err != nil {
+		return err
+	}
+	valid, err := s.Valid(v.Root)
+	if err != nil {
+		return err
+	}
+	if valid != k.Annotates {
+		return fmt.Errorf("%s is valid against %s: %v, the model says Annotates: %v", instance, text, valid, k.Annotates)
 	}
 	return nil
 }

@@ -178,6 +178,10 @@ type Keyword struct {
 	// string for one without subschemas) is taken for a schema where nothing else says so
 	// (catalog's detection of schemas among JSON files).
 	Structural bool
+	// Annotates marks an applicator whose success marks the properties or items it
+	// applied to as evaluated: the annotations unevaluatedProperties and unevaluatedItems
+	// read (2019-09 and later; contains from 2020-12 on).
+	Annotates bool
 	// Traced marks a keyword at which Schema.Trace reports Events of its own when it acts
 	// (see Event): the assertions, format when asserted, and the applicators whose
 	// outcome shows in no subschema alone (contains, not, if, anyOf, oneOf, properties and
@@ -261,16 +265,17 @@ var keywordTable = []Keyword{
 	{Name: "minItems", Kind: Assertion, Types: TypeArray, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
 	{Name: "maxItems", Kind: Assertion, Types: TypeArray, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
 	{Name: "uniqueItems", Kind: Assertion, Types: TypeArray, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
-	{Name: "contains", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: from6, Support: Defined, Vocab: "applicator", Fails: true, Traced: true},
+	{Name: "contains", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft6 | InDraft7 | InDraft2019, Support: Defined, Vocab: "applicator", Fails: true, Traced: true},
+	{Name: "contains", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft2020, Support: Defined, Vocab: "applicator", Fails: true, Traced: true, Annotates: true},
 	{Name: "contains", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft4, Support: Lenient, Fails: true, Traced: true},
 	{Name: "minContains", Kind: Assertion, Types: TypeArray, Drafts: from19, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
 	{Name: "maxContains", Kind: Assertion, Types: TypeArray, Drafts: from19, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
-	{Name: "prefixItems", Kind: Applicator, Shape: SchemaArray, Types: TypeArray, Drafts: InDraft2020, Support: Defined, Vocab: "applicator"},
-	{Name: "items", Kind: Applicator, Shape: SchemaOrArray, Types: TypeArray, Drafts: upTo19, Support: Defined, Vocab: "applicator"},
-	{Name: "items", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft2020, Support: Defined, Vocab: "applicator"},
-	{Name: "additionalItems", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: upTo19, Support: Defined, Vocab: "applicator"},
-	{Name: "unevaluatedItems", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft2019, Support: Defined, Vocab: "applicator"},
-	{Name: "unevaluatedItems", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft2020, Support: Defined, Vocab: "unevaluated"},
+	{Name: "prefixItems", Kind: Applicator, Shape: SchemaArray, Types: TypeArray, Drafts: InDraft2020, Support: Defined, Vocab: "applicator", Annotates: true},
+	{Name: "items", Kind: Applicator, Shape: SchemaOrArray, Types: TypeArray, Drafts: upTo19, Support: Defined, Vocab: "applicator", Annotates: true},
+	{Name: "items", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft2020, Support: Defined, Vocab: "applicator", Annotates: true},
+	{Name: "additionalItems", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: upTo19, Support: Defined, Vocab: "applicator", Annotates: true},
+	{Name: "unevaluatedItems", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft2019, Support: Defined, Vocab: "applicator", Annotates: true},
+	{Name: "unevaluatedItems", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft2020, Support: Defined, Vocab: "unevaluated", Annotates: true},
 
 	// Objects.
 	{Name: "minProperties", Kind: Assertion, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
@@ -279,11 +284,11 @@ var keywordTable = []Keyword{
 	{Name: "dependentRequired", Kind: Assertion, Types: TypeObject, Drafts: from19, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
 	{Name: "dependencies", Kind: Applicator, Shape: DepsMap, Types: TypeObject, Drafts: upTo7, Support: Defined, Fails: true, Traced: true},
 	{Name: "dependencies", Kind: Applicator, Shape: DepsMap, Types: TypeObject, Drafts: from19, Support: Compatible, Fails: true, Traced: true},
-	{Name: "properties", Kind: Applicator, Shape: SchemaMap, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Traced: true, Structural: true},
-	{Name: "patternProperties", Kind: Applicator, Shape: SchemaMap, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Structural: true},
-	{Name: "additionalProperties", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Fails: true},
-	{Name: "unevaluatedProperties", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: InDraft2019, Support: Defined, Vocab: "applicator", Fails: true},
-	{Name: "unevaluatedProperties", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: InDraft2020, Support: Defined, Vocab: "unevaluated", Fails: true},
+	{Name: "properties", Kind: Applicator, Shape: SchemaMap, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Traced: true, Structural: true, Annotates: true},
+	{Name: "patternProperties", Kind: Applicator, Shape: SchemaMap, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Structural: true, Annotates: true},
+	{Name: "additionalProperties", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Fails: true, Annotates: true},
+	{Name: "unevaluatedProperties", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: InDraft2019, Support: Defined, Vocab: "applicator", Fails: true, Annotates: true},
+	{Name: "unevaluatedProperties", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: InDraft2020, Support: Defined, Vocab: "unevaluated", Fails: true, Annotates: true},
 	{Name: "propertyNames", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: from6, Support: Defined, Vocab: "applicator"},
 	{Name: "propertyNames", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: InDraft4, Support: Lenient},
 	{Name: "dependentSchemas", Kind: Applicator, Shape: SchemaMap, Types: TypeObject, Drafts: from19, Support: Defined, Vocab: "applicator", Traced: true},
