@@ -787,3 +787,20 @@ func TestKeywordModelNewStructuralKeyword(t *testing.T) {
 		t.Errorf("catalog with a structural eachValue in the model (-want +got):\n%s", diff)
 	}
 }
+
+// A made-up keyword's Hint reaches lint's finding on a draft that does not define it. Not
+// parallel: it changes the model while it runs.
+func TestKeywordModelHintReachesLint(t *testing.T) {
+	restore := schema.AddKeywords(schema.Keyword{Name: "eachValue", Kind: schema.Applicator, Shape: schema.OneSchema,
+		Types: schema.TypeObject, Drafts: schema.InDraft2020, Support: schema.Defined, Vocab: "applicator",
+		Hint: "use additionalProperties"})
+	defer restore()
+	fs, err := runLint(`{"$schema": "http://json-schema.org/draft-06/schema#", "type": "object", "eachValue": {}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "eachValue is a keyword of 2020-12, not of draft-06, so it is ignored here; use additionalProperties"
+	if !slices.ContainsFunc(fs, func(f lint.Finding) bool { return f.Rule == "wrong-draft-keyword" && f.Message == want }) {
+		t.Errorf("lint on a draft 6 schema with eachValue: %+v, want wrong-draft-keyword: %s", fs, want)
+	}
+}

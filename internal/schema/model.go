@@ -178,6 +178,11 @@ type Keyword struct {
 	// string for one without subschemas) is taken for a schema where nothing else says so
 	// (catalog's detection of schemas among JSON files).
 	Structural bool
+	// Hint tells a schema that uses the keyword where its draft does not define it what
+	// that draft has instead (for an OpenAPI keyword, what JSON Schema has instead), when
+	// there is more to say than that it is ignored: lint adds it to its finding. One entry
+	// of a name holds it.
+	Hint string
 	// Annotates marks an applicator whose success marks the properties or items it
 	// applied to as evaluated: the annotations unevaluatedProperties and unevaluatedItems
 	// read (2019-09 and later; contains from 2020-12 on).
@@ -220,24 +225,24 @@ var keywordTable = []Keyword{
 	// Core: identifiers, references and the rest.
 	{Name: "$schema", Kind: Core, Types: TypeAll, Drafts: AllDrafts, Support: Defined},
 	{Name: "$vocabulary", Kind: Core, Types: TypeAll, Drafts: from19, Support: Defined},
-	{Name: "id", Kind: Identifier, Types: TypeAll, Drafts: InDraft4, Support: Defined},
-	{Name: "$id", Kind: Identifier, Types: TypeAll, Drafts: from6, Support: Defined, Structural: true},
-	{Name: "$anchor", Kind: Identifier, Types: TypeAll, Drafts: from19, Support: Defined, Anchor: PlainAnchor},
-	{Name: "$recursiveAnchor", Kind: Identifier, Types: TypeAll, Drafts: InDraft2019, Support: Defined, Anchor: RecursiveAnchor},
-	{Name: "$dynamicAnchor", Kind: Identifier, Types: TypeAll, Drafts: InDraft2020, Support: Defined, Anchor: DynamicAnchor},
+	{Name: "id", Kind: Identifier, Types: TypeAll, Drafts: InDraft4, Support: Defined, Hint: "it is draft 4's name for $id"},
+	{Name: "$id", Kind: Identifier, Types: TypeAll, Drafts: from6, Support: Defined, Structural: true, Hint: "draft 4 names it id"},
+	{Name: "$anchor", Kind: Identifier, Types: TypeAll, Drafts: from19, Support: Defined, Anchor: PlainAnchor, Hint: `use "$id": "#name"`},
+	{Name: "$recursiveAnchor", Kind: Identifier, Types: TypeAll, Drafts: InDraft2019, Support: Defined, Anchor: RecursiveAnchor, Hint: "2020-12 uses $dynamicAnchor"},
+	{Name: "$dynamicAnchor", Kind: Identifier, Types: TypeAll, Drafts: InDraft2020, Support: Defined, Anchor: DynamicAnchor, Hint: "2019-09 uses $recursiveAnchor"},
 	{Name: "$ref", Kind: Reference, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Structural: true},
-	{Name: "$recursiveRef", Kind: Reference, Types: TypeAll, Drafts: InDraft2019, Support: Defined},
-	{Name: "$dynamicRef", Kind: Reference, Types: TypeAll, Drafts: InDraft2020, Support: Defined},
+	{Name: "$recursiveRef", Kind: Reference, Types: TypeAll, Drafts: InDraft2019, Support: Defined, Hint: "2020-12 uses $dynamicRef"},
+	{Name: "$dynamicRef", Kind: Reference, Types: TypeAll, Drafts: InDraft2020, Support: Defined, Hint: "2019-09 uses $recursiveRef"},
 	{Name: "$comment", Kind: Core, Types: TypeAll, Drafts: from7, Support: Defined},
 	{Name: "definitions", Kind: Core, Shape: SchemaMap, Types: TypeAll, Drafts: upTo7, Support: Defined, Structural: true},
 	{Name: "definitions", Kind: Core, Shape: SchemaMap, Types: TypeAll, Drafts: from19, Support: Conventional, Structural: true},
-	{Name: "$defs", Kind: Core, Shape: SchemaMap, Types: TypeAll, Drafts: from19, Support: Defined, Structural: true},
+	{Name: "$defs", Kind: Core, Shape: SchemaMap, Types: TypeAll, Drafts: from19, Support: Defined, Structural: true, Hint: "use definitions"},
 	{Name: "$defs", Kind: Core, Shape: SchemaMap, Types: TypeAll, Drafts: upTo7, Support: PointerOnly, Structural: true},
 
 	// Any instance.
 	{Name: "type", Kind: Assertion, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
 	{Name: "enum", Kind: Assertion, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
-	{Name: "const", Kind: Assertion, Types: TypeAll, Drafts: from6, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "const", Kind: Assertion, Types: TypeAll, Drafts: from6, Support: Defined, Vocab: "validation", Fails: true, Traced: true, Hint: "use an enum with one value"},
 	{Name: "const", Kind: Assertion, Types: TypeAll, Drafts: InDraft4, Support: Lenient, Fails: true, Traced: true},
 	{Name: "format", Kind: Annotation, Types: TypeAll, Drafts: upTo19, Support: Defined, Vocab: "format", OnRequest: true, Fails: true, Traced: true},
 	{Name: "format", Kind: Annotation, Types: TypeAll, Drafts: InDraft2020, Support: Defined, Vocab: "format-annotation", OnRequest: true, Fails: true, Traced: true},
@@ -270,28 +275,28 @@ var keywordTable = []Keyword{
 	{Name: "contains", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft4, Support: Lenient, Fails: true, Traced: true},
 	{Name: "minContains", Kind: Assertion, Types: TypeArray, Drafts: from19, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
 	{Name: "maxContains", Kind: Assertion, Types: TypeArray, Drafts: from19, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
-	{Name: "prefixItems", Kind: Applicator, Shape: SchemaArray, Types: TypeArray, Drafts: InDraft2020, Support: Defined, Vocab: "applicator", Annotates: true},
+	{Name: "prefixItems", Kind: Applicator, Shape: SchemaArray, Types: TypeArray, Drafts: InDraft2020, Support: Defined, Vocab: "applicator", Annotates: true, Hint: "use items with an array of schemas"},
 	{Name: "items", Kind: Applicator, Shape: SchemaOrArray, Types: TypeArray, Drafts: upTo19, Support: Defined, Vocab: "applicator", Annotates: true},
 	{Name: "items", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft2020, Support: Defined, Vocab: "applicator", Annotates: true},
-	{Name: "additionalItems", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: upTo19, Support: Defined, Vocab: "applicator", Annotates: true},
-	{Name: "unevaluatedItems", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft2019, Support: Defined, Vocab: "applicator", Annotates: true},
+	{Name: "additionalItems", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: upTo19, Support: Defined, Vocab: "applicator", Annotates: true, Hint: "2020-12 uses prefixItems and items instead"},
+	{Name: "unevaluatedItems", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft2019, Support: Defined, Vocab: "applicator", Annotates: true, Hint: "it has no equivalent before 2019-09"},
 	{Name: "unevaluatedItems", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft2020, Support: Defined, Vocab: "unevaluated", Annotates: true},
 
 	// Objects.
 	{Name: "minProperties", Kind: Assertion, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
 	{Name: "maxProperties", Kind: Assertion, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
 	{Name: "required", Kind: Assertion, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
-	{Name: "dependentRequired", Kind: Assertion, Types: TypeObject, Drafts: from19, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
-	{Name: "dependencies", Kind: Applicator, Shape: DepsMap, Types: TypeObject, Drafts: upTo7, Support: Defined, Fails: true, Traced: true},
+	{Name: "dependentRequired", Kind: Assertion, Types: TypeObject, Drafts: from19, Support: Defined, Vocab: "validation", Fails: true, Traced: true, Hint: "use dependencies with an array of names"},
+	{Name: "dependencies", Kind: Applicator, Shape: DepsMap, Types: TypeObject, Drafts: upTo7, Support: Defined, Fails: true, Traced: true, Hint: "2019-09 split it into dependentRequired and dependentSchemas"},
 	{Name: "dependencies", Kind: Applicator, Shape: DepsMap, Types: TypeObject, Drafts: from19, Support: Compatible, Fails: true, Traced: true},
 	{Name: "properties", Kind: Applicator, Shape: SchemaMap, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Traced: true, Structural: true, Annotates: true},
 	{Name: "patternProperties", Kind: Applicator, Shape: SchemaMap, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Structural: true, Annotates: true},
 	{Name: "additionalProperties", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Fails: true, Annotates: true},
-	{Name: "unevaluatedProperties", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: InDraft2019, Support: Defined, Vocab: "applicator", Fails: true, Annotates: true},
+	{Name: "unevaluatedProperties", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: InDraft2019, Support: Defined, Vocab: "applicator", Fails: true, Annotates: true, Hint: "it has no equivalent before 2019-09; additionalProperties only sees its own schema's properties"},
 	{Name: "unevaluatedProperties", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: InDraft2020, Support: Defined, Vocab: "unevaluated", Fails: true, Annotates: true},
 	{Name: "propertyNames", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: from6, Support: Defined, Vocab: "applicator"},
 	{Name: "propertyNames", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: InDraft4, Support: Lenient},
-	{Name: "dependentSchemas", Kind: Applicator, Shape: SchemaMap, Types: TypeObject, Drafts: from19, Support: Defined, Vocab: "applicator", Traced: true},
+	{Name: "dependentSchemas", Kind: Applicator, Shape: SchemaMap, Types: TypeObject, Drafts: from19, Support: Defined, Vocab: "applicator", Traced: true, Hint: "use dependencies with a schema"},
 
 	// In place.
 	{Name: "allOf", Kind: Applicator, Shape: SchemaArray, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Structural: true},
@@ -316,7 +321,7 @@ var keywordTable = []Keyword{
 
 	// OpenAPI 3.0's Schema Object (read as draft 4 with these): nullable adds null to the
 	// types that type names; the rest annotate.
-	{Name: "nullable", Kind: Assertion, Types: TypeAll, Drafts: InOpenAPI30, Support: OpenAPI},
+	{Name: "nullable", Kind: Assertion, Types: TypeAll, Drafts: InOpenAPI30, Support: OpenAPI, Hint: `in JSON Schema add "null" to type`},
 	{Name: "discriminator", Kind: Annotation, Types: TypeObject, Drafts: InOpenAPI30, Support: OpenAPI},
 	{Name: "xml", Kind: Annotation, Types: TypeAll, Drafts: InOpenAPI30, Support: OpenAPI},
 	{Name: "externalDocs", Kind: Annotation, Types: TypeAll, Drafts: InOpenAPI30, Support: OpenAPI},
