@@ -62,6 +62,11 @@ var annotationKeywords = append([]string{"$id", "$comment"}, schema.KeywordNames
 // Any other keyword of the --from schema is dropped with a note.
 var understood map[string]bool
 
+// Reads reports whether infer reads keyword name in a --from schema (copies it, reads past
+// it, follows it, or writes it itself); it drops any other keyword with a note. The
+// keyword model's contract test (internal/schema) holds it to the notes.
+func Reads(name string) bool { return understood[name] || slices.Contains(annotationKeywords, name) }
+
 // seedFunc reads one keyword kw of schema s, whose value is v, into node n.
 type seedFunc func(sr *seeder, n *node, s *schema.Schema, kw string, v source.Value)
 

@@ -14,6 +14,7 @@ import (
 	"github.com/jstk-dev/jstk/internal/coverage"
 	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/diff"
+	"github.com/jstk-dev/jstk/internal/infer"
 	"github.com/jstk-dev/jstk/internal/lint"
 	"github.com/jstk-dev/jstk/internal/sample"
 	"github.com/jstk-dev/jstk/internal/schema"
@@ -47,6 +48,7 @@ var engines = []engine{
 	{"validate (report)", checkValidateReport},
 	{"diff", checkDiff},
 	{"sample", checkSample},
+	{"infer", checkInfer},
 }
 
 // samples are values of the keywords that make each of them act (a valid schema needs
@@ -510,6 +512,36 @@ func checkSample(d *schema.Draft, k *schema.Keyword) error {
 	return nil
 }
 
+// checkInfer: infer, refining a --from schema that uses the keyword, either reads it
+// (infer.Reads: no note about it) or says in a note that it is not kept: it never drops a
+// keyword silently.
+func checkInfer(d *schema.Draft, k *schema.Keyword) error {
+	if k.Support == schema.PointerOnly {
+		return nil
+	}
+	text, ok := sampleSchema(d, k, `{"type": "string"}`)
+	if !ok {
+		return fmt.Errorf("the test has no sample value of %s", k.Name)
+	}
+	s, err := compileText(d, "s.json", text)
+	if err != nil {
+		return err
+	}
+	res, err := infer.Run(context.Background(), []infer.Source{{Name: "i.json", Text: []byte(`{"a": "x"}`)}}, nil,
+		&infer.Options{From: s, Draft: d, Workers: 1})
+	if err != nil {
+		return err
+	}
+	noted := slices.ContainsFunc(res.Notes(), func(n string) bool { return strings.Contains(n, "/"+k.Name+": not kept") })
+	switch {
+	case infer.Reads(k.Name) && noted:
+		return fmt.Errorf("infer reads %s, yet says it does not keep it: %q", k.Name, res.Notes())
+	case !infer.Reads(k.Name) && !noted:
+		return fmt.Errorf("infer does not read %s in %s, and says nothing of it: %q", k.Name, text, res.Notes())
+	}
+	return nil
+}
+
 // checkAll runs every engine on every entry of the model in each of its drafts and returns
 // the failures, by engine.
 func checkAll() map[string][]string {
@@ -541,7 +573,8 @@ func TestKeywordModelEngines(t *testing.T) {
 // The test above can fail: with two made-up keywords added to the model, an assertion on
 // strings and an applicator on objects, the engines with code of their own for each
 // keyword (the compiler and its trace, diff, sample) fail until they handle them, while those that take
-// their knowledge from the model (lint, bundle, catalog, coverage) handle them already. Not
+// their knowledge from the model (lint, bundle, catalog, coverage) handle them already, and
+// infer names them in a note. Not
 // parallel: it changes the model while it runs.
 func TestKeywordModelCatchesNewKeywords(t *testing.T) {
 	validate.Rules() // made on its first use: here, before the keywords are added, as in a program that has reported
@@ -578,6 +611,8 @@ func TestKeywordModelCatchesNewKeywords(t *testing.T) {
 		"diff": 6,
 		// sample reads keywords through tables of its own (sample.Reads), as the compiler.
 		"sample": 6,
+		// infer drops a keyword it does not read with a note naming it (loud, so handled);
+		// lint, bundle, catalog and coverage take the keywords from the model.
 	}
 	for _, e := range engines {
 		if len(got[e.name]) != want[e.name] {
