@@ -496,6 +496,23 @@ func (d *Draft) DefinitionsKeyword() string {
 	return ""
 }
 
+// AssertsNothing reports an annotation-only keyword: one that neither asserts nor applies
+// a schema, nor changes what a reference reaches, so that a schema of such keywords
+// accepts every instance. These are the core keywords, the identifiers of base URIs and
+// plain anchors (not dynamic and recursive anchors, which change what a dynamic reference
+// reaches), and the annotations that never assert and hold no subschema.
+func (k *Keyword) AssertsNothing() bool {
+	switch k.Kind {
+	case Core:
+		return true
+	case Identifier:
+		return k.Anchor == NoAnchor || k.Anchor == PlainAnchor
+	case Annotation:
+		return !k.OnRequest && k.Shape == NoSchema
+	}
+	return false
+}
+
 // KeywordNames lists, in the table's order and once each, the names of the entries about
 // some draft of ds (InOpenAPI30 included) that match.
 func KeywordNames(ds DraftSet, match func(k *Keyword) bool) []string {
