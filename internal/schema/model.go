@@ -178,6 +178,11 @@ type Keyword struct {
 	// string for one without subschemas) is taken for a schema where nothing else says so
 	// (catalog's detection of schemas among JSON files).
 	Structural bool
+	// Default is the value, as JSON text, with which a keyword without subschemas
+	// constrains no more than leaving it out does, where the specification names one
+	// ("0" for minLength, "false" for uniqueItems); "" for none. Lint reports a keyword
+	// written with it.
+	Default string
 	// Hint tells a schema that uses the keyword where its draft does not define it what
 	// that draft has instead (for an OpenAPI keyword, what JSON Schema has instead), when
 	// there is more to say than that it is ignored: lint adds it to its finding. One entry
@@ -253,13 +258,13 @@ var keywordTable = []Keyword{
 	{Name: "maximum", Kind: Assertion, Types: TypeNumber, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
 	{Name: "exclusiveMinimum", Kind: Assertion, Types: TypeNumber, Drafts: from6, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
 	// in draft 4 a boolean that makes minimum exclusive: reported and traced as it
-	{Name: "exclusiveMinimum", Kind: Assertion, Types: TypeNumber, Drafts: InDraft4, Support: Defined, Vocab: "validation", Fails: true},
+	{Name: "exclusiveMinimum", Kind: Assertion, Types: TypeNumber, Drafts: InDraft4, Support: Defined, Vocab: "validation", Fails: true, Default: "false"},
 	{Name: "exclusiveMaximum", Kind: Assertion, Types: TypeNumber, Drafts: from6, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
 	// in draft 4 a boolean that makes maximum exclusive: reported and traced as it
-	{Name: "exclusiveMaximum", Kind: Assertion, Types: TypeNumber, Drafts: InDraft4, Support: Defined, Vocab: "validation", Fails: true},
+	{Name: "exclusiveMaximum", Kind: Assertion, Types: TypeNumber, Drafts: InDraft4, Support: Defined, Vocab: "validation", Fails: true, Default: "false"},
 
 	// Strings.
-	{Name: "minLength", Kind: Assertion, Types: TypeString, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "minLength", Kind: Assertion, Types: TypeString, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true, Default: "0"},
 	{Name: "maxLength", Kind: Assertion, Types: TypeString, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
 	{Name: "pattern", Kind: Assertion, Types: TypeString, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
 	{Name: "contentEncoding", Kind: Annotation, Types: TypeString, Drafts: from7, Support: Defined, Vocab: "content", OnRequest: true, Fails: true},
@@ -267,13 +272,13 @@ var keywordTable = []Keyword{
 	{Name: "contentSchema", Kind: Annotation, Shape: OneSchema, Types: TypeString, Drafts: from19, Support: Defined, Vocab: "content"},
 
 	// Arrays.
-	{Name: "minItems", Kind: Assertion, Types: TypeArray, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "minItems", Kind: Assertion, Types: TypeArray, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true, Default: "0"},
 	{Name: "maxItems", Kind: Assertion, Types: TypeArray, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
-	{Name: "uniqueItems", Kind: Assertion, Types: TypeArray, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "uniqueItems", Kind: Assertion, Types: TypeArray, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true, Default: "false"},
 	{Name: "contains", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft6 | InDraft7 | InDraft2019, Support: Defined, Vocab: "applicator", Fails: true, Traced: true},
 	{Name: "contains", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft2020, Support: Defined, Vocab: "applicator", Fails: true, Traced: true, Annotates: true},
 	{Name: "contains", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft4, Support: Lenient, Fails: true, Traced: true},
-	{Name: "minContains", Kind: Assertion, Types: TypeArray, Drafts: from19, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "minContains", Kind: Assertion, Types: TypeArray, Drafts: from19, Support: Defined, Vocab: "validation", Fails: true, Traced: true, Default: "1"},
 	{Name: "maxContains", Kind: Assertion, Types: TypeArray, Drafts: from19, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
 	{Name: "prefixItems", Kind: Applicator, Shape: SchemaArray, Types: TypeArray, Drafts: InDraft2020, Support: Defined, Vocab: "applicator", Annotates: true, Hint: "use items with an array of schemas"},
 	{Name: "items", Kind: Applicator, Shape: SchemaOrArray, Types: TypeArray, Drafts: upTo19, Support: Defined, Vocab: "applicator", Annotates: true},
@@ -283,7 +288,7 @@ var keywordTable = []Keyword{
 	{Name: "unevaluatedItems", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft2020, Support: Defined, Vocab: "unevaluated", Annotates: true},
 
 	// Objects.
-	{Name: "minProperties", Kind: Assertion, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "minProperties", Kind: Assertion, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true, Default: "0"},
 	{Name: "maxProperties", Kind: Assertion, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
 	{Name: "required", Kind: Assertion, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
 	{Name: "dependentRequired", Kind: Assertion, Types: TypeObject, Drafts: from19, Support: Defined, Vocab: "validation", Fails: true, Traced: true, Hint: "use dependencies with an array of names"},
