@@ -823,13 +823,23 @@ func TestKeywordModelNewStructuralKeyword(t *testing.T) {
 	}
 }
 
-// A made-up keyword's Hint reaches lint's finding on a draft that does not define it. Not
-// parallel: it changes the model while it runs.
+// A made-up keyword's Hint reaches lint's finding on a draft that does not define it, and
+// its Default lint's finding on a keyword that constrains nothing. Not parallel: it
+// changes the model while it runs.
 func TestKeywordModelHintReachesLint(t *testing.T) {
 	restore := schema.AddKeywords(schema.Keyword{Name: "eachValue", Kind: schema.Applicator, Shape: schema.OneSchema,
 		Types: schema.TypeObject, Drafts: schema.InDraft2020, Support: schema.Defined, Vocab: "applicator",
-		Hint: "use additionalProperties"})
+		Hint: "use additionalProperties"},
+		schema.Keyword{Name: "minWords", Kind: schema.Assertion, Types: schema.TypeString, Drafts: schema.InDraft2020,
+			Support: schema.Defined, Vocab: "validation", Fails: true, Default: "0"})
 	defer restore()
+	dfs, err := runLint(`{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "string", "minWords": 0}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(dfs, func(f lint.Finding) bool { return f.Pointer == "/minWords" && f.Message == "minWords: 0 is the default" }) {
+		t.Errorf("lint on minWords 0, whose default the model says is 0: %+v", dfs)
+	}
 	fs, err := runLint(`{"$schema": "http://json-schema.org/draft-06/schema#", "type": "object", "eachValue": {}}`)
 	if err != nil {
 		t.Fatal(err)
