@@ -73,7 +73,7 @@ type kwID uint8
 // (run.seen has a bit for each).
 const (
 	kwNone  kwID = 0
-	maxKwID      = 31
+	maxKwID kwID = 31
 )
 
 // kwIDs numbers the traced keywords of the model; kwRequired is required's number.
@@ -117,7 +117,7 @@ func kwIDOf(kw string) kwID {
 // stops the program at its start, saying so: coverage would miss keywords otherwise.
 func tracedIDs() map[string]kwID {
 	names := schema.KeywordNames(schema.AllDrafts|schema.InOpenAPI30, func(k *schema.Keyword) bool { return k.Traced })
-	if len(names) > maxKwID {
+	if len(names) > int(maxKwID) {
 		panic(fmt.Sprintf("coverage: the keyword model has %d traced keywords, coverage numbers %d: raise maxKwID", len(names), maxKwID))
 	}
 	ids := make(map[string]kwID, len(names))
