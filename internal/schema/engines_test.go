@@ -837,7 +837,9 @@ func TestKeywordModelHintReachesLint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.ContainsFunc(dfs, func(f lint.Finding) bool { return f.Pointer == "/minWords" && f.Message == "minWords: 0 is the default" }) {
+	if !slices.ContainsFunc(dfs, func(f lint.Finding) bool {
+		return f.Pointer == "/minWords" && f.Message == "minWords: 0 is the default"
+	}) {
 		t.Errorf("lint on minWords 0, whose default the model says is 0: %+v", dfs)
 	}
 	fs, err := runLint(`{"$schema": "http://json-schema.org/draft-06/schema#", "type": "object", "eachValue": {}}`)

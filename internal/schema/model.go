@@ -178,6 +178,9 @@ type Keyword struct {
 	// string for one without subschemas) is taken for a schema where nothing else says so
 	// (catalog's detection of schemas among JSON files).
 	Structural bool
+	// Names marks an applicator whose subschema applies to the names of an object's
+	// members, not to their values (propertyNames): the errors below it are about names.
+	Names bool
 	// Default is the value, as JSON text, with which a keyword without subschemas
 	// constrains no more than leaving it out does, where the specification names one
 	// ("0" for minLength, "false" for uniqueItems); "" for none. Lint reports a keyword
@@ -299,8 +302,8 @@ var keywordTable = []Keyword{
 	{Name: "additionalProperties", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Fails: true, Annotates: true},
 	{Name: "unevaluatedProperties", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: InDraft2019, Support: Defined, Vocab: "applicator", Fails: true, Annotates: true, Hint: "it has no equivalent before 2019-09; additionalProperties only sees its own schema's properties"},
 	{Name: "unevaluatedProperties", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: InDraft2020, Support: Defined, Vocab: "unevaluated", Fails: true, Annotates: true},
-	{Name: "propertyNames", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: from6, Support: Defined, Vocab: "applicator"},
-	{Name: "propertyNames", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: InDraft4, Support: Lenient},
+	{Name: "propertyNames", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: from6, Support: Defined, Vocab: "applicator", Names: true},
+	{Name: "propertyNames", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: InDraft4, Support: Lenient, Names: true},
 	{Name: "dependentSchemas", Kind: Applicator, Shape: SchemaMap, Types: TypeObject, Drafts: from19, Support: Defined, Vocab: "applicator", Traced: true, Hint: "use dependencies with a schema"},
 
 	// In place.

@@ -622,27 +622,45 @@ func convert(errs []schema.Error, doc *source.Document) []Error {
 }
 
 // aboutName reports whether an error is about an object member's name rather than its
-// value: a property that additionalProperties or unevaluatedProperties forbids, or a name
-// that fails propertyNames (the error is then that of a keyword below propertyNames).
+// value: a property that an applicator to members rejects by itself (additionalProperties
+// or unevaluatedProperties false), or a name that fails an applicator to names
+// (propertyNames: the error is then that of a keyword below it).
 func aboutName(e *schema.Error) bool {
-	switch e.Keyword {
-	case "additionalProperties", "unevaluatedProperties", "propertyNames":
+	if k, ok := modelKeyword(e.Keyword); ok && (k.Names || rejectsMembers(k)) {
 		return true
 	}
-	// Find propertyNames among the keywords of the path, skipping property names and
-	// indexes, which may spell anything.
+	// Find an applicator to names among the keywords of the path, skipping property names
+	// and indexes, which may spell anything.
 	name := false
 	for _, tok := range strings.Split(e.KeywordLocation, "/")[1:] {
 		if name {
 			name = false
 			continue
 		}
-		if tok == "propertyNames" {
+		if k, ok := modelKeyword(tok); ok && k.Names {
 			return true
 		}
 		name = keyedSubschemas(tok)
 	}
 	return false
+}
+
+// modelKeyword returns the entry of keyword name in the first draft that has one.
+func modelKeyword(name string) (*schema.Keyword, bool) {
+	for _, d := range schema.Drafts {
+		if k, ok := d.Keyword(name); ok {
+			return k, true
+		}
+	}
+	return nil, false
+}
+
+// rejectsMembers reports an applicator to the members of an object that fails by itself
+// only by rejecting a member, its subschema false (additionalProperties,
+// unevaluatedProperties): it fails where the evaluator reports errors itself, holds one
+// schema, and acts on objects.
+func rejectsMembers(k *schema.Keyword) bool {
+	return k.Kind == schema.Applicator && k.Fails && k.Shape == schema.OneSchema && k.Types == schema.TypeObject
 }
 
 // keyedSubschemas reports a keyword whose subschemas are always one token further, under
