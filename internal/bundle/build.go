@@ -236,7 +236,50 @@ func (b *bundler) build() (*Result, error) {
 	if root.src.Root.Kind() != source.Object {
 		return nil, fmt.Errorf("%s: a boolean root schema cannot hold definitions", root.name)
 	}
-	// Identifiers and keys of the embedded documents.
+	b.nameEmbedded(emb, container)
+	pl, err := b.place(emb, compound)
+	if err != nil {
+		return nil, err
+	}
+	// Build the bundle.
+	rootEdits := newEdits()
+	rootEdits.refs = root.newRefs
+	if pl.rootID != "" {
+		rootEdits.front[""] = append(rootEdits.front[""], member{root.draft.IDKeyword(), source.StringValue(pl.rootID)})
+	}
+	var entries []member
+	for _, d := range emb {
+		m, err := b.embed(d, compound, res)
+		if err != nil {
+			return nil, err
+		}
+		entries = append(entries, m)
+		file := b.display(d)
+		if file == d.id {
+			file = ""
+		}
+		res.Embedded = append(res.Embedded, Embedded{ID: d.id, Pointer: "/" + source.EscapeToken(container) + "/" + source.EscapeToken(d.key),
+			File: file, Draft: d.draft.Name})
+	}
+	if cv, ok := root.src.Root.Get(container); ok && cv.Kind() == source.Object {
+		rootEdits.back["/"+source.EscapeToken(container)] = entries
+	} else if len(entries) > 0 {
+		var ob source.ObjectBuilder
+		for _, m := range entries {
+			ob.Set(m.key, m.val)
+		}
+		rootEdits.back[""] = []member{{container, ob.Value()}}
+	}
+	res.value = rootEdits.copyValue(root.src.Root, "")
+	res.Schema = source.AppendJSON(nil, res.value)
+	return res, nil
+}
+
+// nameEmbedded gives the embedded documents their identifiers (paths relative to the
+// root's, or their URIs), sorts them by it, and gives each its key in the root's
+// container of definitions, clear of the keys already there.
+func (b *bundler) nameEmbedded(emb []*doc, container string) {
+	root := b.root
 	rootFile, rootIsFile := filePath(root.uri)
 	taken := map[string]bool{}
 	if cv, ok := root.src.Root.Get(container); ok && cv.Kind() == source.Object {
@@ -263,8 +306,13 @@ func (b *bundler) build() (*Result, error) {
 		}
 		taken[d.key] = true
 	}
-	// Place every resource, then rewrite what no longer resolves. A reference that needs the
-	// bundle's own name (from an embedded document back into the root) gives the root an $id.
+}
+
+// place places every resource, then rewrites (each document's newRefs) what no longer
+// resolves. A reference that needs the bundle's own name (from an embedded document back
+// into the root) gives the root an $id.
+func (b *bundler) place(emb []*doc, compound bool) (*placement, error) {
+	root := b.root
 	var pl *placement
 	for attempt := 0; attempt < 2; attempt++ {
 		pl = &placement{b: b, compound: compound, pseudo: map[*resource]string{}, index: map[string]*resource{}}
@@ -272,98 +320,92 @@ func (b *bundler) build() (*Result, error) {
 			pl.rootID = b.rootName()
 		}
 		for _, d := range append([]*doc{root}, emb...) {
-			if d != root && !compound {
-				continue
-			}
-			ptrs := make([]string, 0, len(d.resources))
-			for p := range d.resources {
-				ptrs = append(ptrs, p)
-			}
-			sort.Strings(ptrs)
-			for _, p := range ptrs {
-				u := pl.of(d.resources[p])
-				if _, dup := pl.index[u]; !dup {
-					pl.index[u] = d.resources[p]
-				}
+			if d == root || compound {
+				pl.indexResources(d)
 			}
 		}
 		for _, d := range append([]*doc{root}, emb...) {
-			d.newRefs = map[string]string{}
-			for _, r := range d.refs {
-				if r.target == nil || r.target.builtin {
-					continue
-				}
-				v, err := pl.newRef(r)
-				if err != nil {
-					return nil, err
-				}
-				if v != "" && v != r.value {
-					d.newRefs[r.ptr] = v
-				}
+			if err := pl.rewriteRefs(d); err != nil {
+				return nil, err
 			}
 		}
 		if !pl.unknown || root.resources[""].idValue != "" {
 			break
 		}
 	}
-	// Build the bundle.
-	rootEdits := newEdits()
-	rootEdits.refs = root.newRefs
-	if pl.rootID != "" {
-		rootEdits.front[""] = append(rootEdits.front[""], member{root.draft.IDKeyword(), source.StringValue(pl.rootID)})
+	return pl, nil
+}
+
+// indexResources indexes document d's resources by their URIs in the bundle (the first of
+// each URI, in the order of their pointers).
+func (pl *placement) indexResources(d *doc) {
+	ptrs := make([]string, 0, len(d.resources))
+	for p := range d.resources {
+		ptrs = append(ptrs, p)
 	}
-	var entries []member
-	for _, d := range emb {
-		e := newEdits()
-		e.refs = d.newRefs
-		v := d.src.Root
-		if compound {
-			if v.Kind() == source.Bool {
-				v = wrapBool(v)
-			}
-			e.front[""] = append(e.front[""], member{"$id", source.StringValue(d.id)})
-			if d.draft.Version == 4 {
-				e.drop["/id"] = true
-			}
-			if !v.Has("$schema") && d.draft != root.draft {
-				e.front[""] = append(e.front[""], member{"$schema", source.StringValue(canonicalDialect(d.draft))})
-			}
-			if d.draft.Version < 2019 {
-				res.Warnings = append(res.Warnings, fmt.Sprintf("%s is %s, embedded with its own $schema in a %s compound document; "+
-					"a validator that checks the whole bundle against the %s meta-schema may refuse it", b.display(d), d.draft.Name, root.draft.Name, root.draft.Name))
-			}
-		} else {
-			if err := b.checkDraftMix(d); err != nil {
-				return nil, err
-			}
-			for _, p := range d.ids {
-				e.drop[p] = true
-			}
-			for _, p := range d.schemas {
-				e.drop[p] = true
-			}
-			e.drop["/$schema"], e.drop["/$id"], e.drop["/id"] = true, true, true
+	sort.Strings(ptrs)
+	for _, p := range ptrs {
+		u := pl.of(d.resources[p])
+		if _, dup := pl.index[u]; !dup {
+			pl.index[u] = d.resources[p]
 		}
-		entries = append(entries, member{d.key, e.copyValue(v, "")})
-		file := b.display(d)
-		if file == d.id {
-			file = ""
-		}
-		res.Embedded = append(res.Embedded, Embedded{ID: d.id, Pointer: "/" + source.EscapeToken(container) + "/" + source.EscapeToken(d.key),
-			File: file, Draft: d.draft.Name})
 	}
-	if cv, ok := root.src.Root.Get(container); ok && cv.Kind() == source.Object {
-		rootEdits.back["/"+source.EscapeToken(container)] = entries
-	} else if len(entries) > 0 {
-		var ob source.ObjectBuilder
-		for _, m := range entries {
-			ob.Set(m.key, m.val)
+}
+
+// rewriteRefs sets document d's newRefs: the references whose values change in the bundle.
+func (pl *placement) rewriteRefs(d *doc) error {
+	d.newRefs = map[string]string{}
+	for _, r := range d.refs {
+		if r.target == nil || r.target.builtin {
+			continue
 		}
-		rootEdits.back[""] = []member{{container, ob.Value()}}
+		v, err := pl.newRef(r)
+		if err != nil {
+			return err
+		}
+		if v != "" && v != r.value {
+			d.newRefs[r.ptr] = v
+		}
 	}
-	res.value = rootEdits.copyValue(root.src.Root, "")
-	res.Schema = source.AppendJSON(nil, res.value)
-	return res, nil
+	return nil
+}
+
+// embed is the entry of embedded document d in the root's container of definitions: as a
+// resource of its own in a compound document (warning in res when its draft is older than
+// 2019-09), or with its identifiers and $schema dropped when inlined.
+func (b *bundler) embed(d *doc, compound bool, res *Result) (member, error) {
+	root := b.root
+	e := newEdits()
+	e.refs = d.newRefs
+	v := d.src.Root
+	if compound {
+		if v.Kind() == source.Bool {
+			v = wrapBool(v)
+		}
+		e.front[""] = append(e.front[""], member{"$id", source.StringValue(d.id)})
+		if d.draft.Version == 4 {
+			e.drop["/id"] = true
+		}
+		if !v.Has("$schema") && d.draft != root.draft {
+			e.front[""] = append(e.front[""], member{"$schema", source.StringValue(canonicalDialect(d.draft))})
+		}
+		if d.draft.Version < 2019 {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s is %s, embedded with its own $schema in a %s compound document; "+
+				"a validator that checks the whole bundle against the %s meta-schema may refuse it", b.display(d), d.draft.Name, root.draft.Name, root.draft.Name))
+		}
+	} else {
+		if err := b.checkDraftMix(d); err != nil {
+			return member{}, err
+		}
+		for _, p := range d.ids {
+			e.drop[p] = true
+		}
+		for _, p := range d.schemas {
+			e.drop[p] = true
+		}
+		e.drop["/$schema"], e.drop["/$id"], e.drop["/id"] = true, true, true
+	}
+	return member{d.key, e.copyValue(v, "")}, nil
 }
 
 // selfNamed reports whether the root refers to itself by file name (which must be

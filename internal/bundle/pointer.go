@@ -41,34 +41,9 @@ func Extract(s *schema.Schema, uri string) (*source.Document, error) {
 		return nil, fmt.Errorf("%s lies under an %s of its document (its base URI is %s): bundling it alone is not supported", where, idKey, s.BaseURI())
 	}
 
-	// The references of the schemas s reaches in src, and where they lead.
-	refs := map[string]string{} // pointer of a $ref member -> pointer of its target in src
-	var targets []string
-	var walkErr error
-	schema.Walk(s, func(t *schema.Schema) bool {
-		if t.Document() != src {
-			return false // another document: its references are its own
-		}
-		// Pointers are made only for the schemas with a reference: those of every schema
-		// of a document nested thousands of levels deep take space quadratic in its depth.
-		if r := t.Ref(); r != nil && r.Document() == src {
-			_, at := t.Pointer()
-			_, to := r.Pointer()
-			refs[at+"/$ref"] = to
-			if !within(to, ptr) {
-				targets = append(targets, to)
-			}
-		}
-		if d, dynamic := t.DynamicRef(); d != nil && d.Document() == src {
-			if _, to := d.Pointer(); dynamic || !within(to, ptr) {
-				_, at := t.Pointer()
-				walkErr = fmt.Errorf("%s: the dynamic reference at %s leads out of the schema: bundling it alone is not supported", where, at)
-			}
-		}
-		return true
-	})
-	if walkErr != nil {
-		return nil, walkErr
+	refs, targets, err := extractRefs(s, where)
+	if err != nil {
+		return nil, err
 	}
 
 	// Each target outside the schema is taken in whole, unless it lies in another one.
@@ -87,20 +62,7 @@ func Extract(s *schema.Schema, uri string) (*source.Document, error) {
 			taken[dv.Key(i)] = true
 		}
 	}
-	names := make([]string, len(units))
-	for i, u := range units {
-		toks, _ := source.SplitPointer(u)
-		base := "schema"
-		if len(toks) > 0 && toks[len(toks)-1] != "" {
-			base = toks[len(toks)-1]
-		}
-		name := base
-		for n := 2; taken[name]; n++ {
-			name = base + "-" + strconv.Itoa(n)
-		}
-		taken[name] = true
-		names[i] = name
-	}
+	names := unitNames(units, taken)
 	// moved says where a pointer of src is in the new document.
 	moved := func(p string) (string, bool) {
 		if within(p, ptr) {
@@ -157,6 +119,59 @@ func Extract(s *schema.Schema, uri string) (*source.Document, error) {
 		b.Set(defsKw, defs.Value())
 	}
 	return source.NewDocument(src.Name, source.JSON, src.Source(), b.Value().WithOffset(root.Offset())), nil
+}
+
+// extractRefs lists the references of the schemas s reaches in its own document
+// (refs: the pointer of each $ref member to that of its target), and the targets outside
+// s; a dynamic reference that leads out of s is an error (where names s).
+func extractRefs(s *schema.Schema, where string) (refs map[string]string, targets []string, err error) {
+	src := s.Document()
+	_, ptr := s.Pointer()
+	refs = map[string]string{}
+	schema.Walk(s, func(t *schema.Schema) bool {
+		if t.Document() != src {
+			return false // another document: its references are its own
+		}
+		// Pointers are made only for the schemas with a reference: those of every schema
+		// of a document nested thousands of levels deep take space quadratic in its depth.
+		if r := t.Ref(); r != nil && r.Document() == src {
+			_, at := t.Pointer()
+			_, to := r.Pointer()
+			refs[at+"/$ref"] = to
+			if !within(to, ptr) {
+				targets = append(targets, to)
+			}
+		}
+		if d, dynamic := t.DynamicRef(); d != nil && d.Document() == src {
+			if _, to := d.Pointer(); dynamic || !within(to, ptr) {
+				_, at := t.Pointer()
+				err = fmt.Errorf("%s: the dynamic reference at %s leads out of the schema: bundling it alone is not supported", where, at)
+			}
+		}
+		return true
+	})
+	return refs, targets, err
+}
+
+// unitNames names the units taken in whole under the new document's definitions: each
+// by the last token of its pointer ("schema" for none), numbered clear of the names
+// taken (which it adds to).
+func unitNames(units []string, taken map[string]bool) []string {
+	names := make([]string, len(units))
+	for i, u := range units {
+		toks, _ := source.SplitPointer(u)
+		base := "schema"
+		if len(toks) > 0 && toks[len(toks)-1] != "" {
+			base = toks[len(toks)-1]
+		}
+		name := base
+		for n := 2; taken[name]; n++ {
+			name = base + "-" + strconv.Itoa(n)
+		}
+		taken[name] = true
+		names[i] = name
+	}
+	return names
 }
 
 // within reports whether pointer p is ptr or lies under it.

@@ -566,10 +566,30 @@ func looksLikeMeta(root source.Value) bool {
 	return false
 }
 
-// structural keywords make an object of keywords a schema. Not the model's: a heuristic's
-// choice of the keywords that seldom name anything else.
-var structural = map[string]bool{"$ref": true, "$id": true, "$defs": true, "definitions": true,
-	"properties": true, "patternProperties": true, "allOf": true, "anyOf": true, "oneOf": true}
+// structural returns the entry of a keyword that makes an object of keywords a schema
+// (schema.Keyword.Structural) in some draft.
+func structural(name string) (*schema.Keyword, bool) {
+	for _, d := range schema.Drafts {
+		if k, ok := d.Keyword(name); ok && k.Structural {
+			return k, true
+		}
+	}
+	return nil, false
+}
+
+// shapedAs reports a value of the kind a keyword of shape sh holds: an object of schemas,
+// an array of schemas, a schema (an object), or, holding no schema, a string.
+func shapedAs(sh schema.Shape, v source.Value) bool {
+	switch sh {
+	case schema.SchemaMap, schema.DepsMap, schema.OneSchema:
+		return v.Kind() == source.Object
+	case schema.SchemaArray:
+		return v.Kind() == source.Array
+	case schema.SchemaOrArray:
+		return v.Kind() == source.Object || v.Kind() == source.Array
+	}
+	return v.Kind() == source.String
+}
 
 // isKeyword reports a keyword of some draft (see schema.Keywords).
 func isKeyword(name string) bool {
@@ -594,24 +614,13 @@ func hasSchemaShape(root source.Value) bool {
 		if !isKeyword(name) {
 			return false
 		}
-		switch {
-		case name == "type":
+		if name == "type" {
 			if !isTypeValue(v) {
 				return false
 			}
 			strong = true
-		case name == "properties" || name == "$defs" || name == "definitions" || name == "patternProperties":
-			if v.Kind() != source.Object {
-				return false
-			}
-			strong = true
-		case name == "allOf" || name == "anyOf" || name == "oneOf":
-			if v.Kind() != source.Array {
-				return false
-			}
-			strong = true
-		case structural[name]:
-			if v.Kind() != source.String {
+		} else if k, ok := structural(name); ok {
+			if !shapedAs(k.Shape, v) {
 				return false
 			}
 			strong = true

@@ -154,22 +154,7 @@ func writeScanNotes(t *textWriter, ws Scanned) {
 func (c *Context) WriteText(w io.Writer) error {
 	t := newTextWriter(w)
 	if !c.Found {
-		switch {
-		case len(c.Candidates) == 0 && c.unknownID:
-			t.printf("no schema id or path of the workspace is close to %q\n", c.ID)
-		case len(c.Candidates) == 0:
-			// The id was found; what failed (a pointer to nothing, an unreadable
-			// document) is the error, which follows the report.
-		default:
-			t.printf("closest schemas (id, then path):\n")
-			for _, cd := range c.Candidates {
-				if cd.ID == cd.Path {
-					t.printf("  %s\n", cd.ID)
-				} else {
-					t.printf("  %s  (%s)\n", cd.ID, cd.Path)
-				}
-			}
-		}
+		c.writeCandidates(t)
 		return t.flush()
 	}
 	if c.Pointer != "" {
@@ -179,99 +164,150 @@ func (c *Context) WriteText(w io.Writer) error {
 		}
 	}
 	if e := c.Schema; e != nil {
-		if c.Pointer != "" {
-			t.printf("in schema: %s\n", e.ID)
-		} else {
-			t.printf("%s\n", e.ID)
-		}
-		if e.ID != e.Path {
-			t.printf("path: %s\n", e.Path)
-		}
-		draft := e.Draft
-		if draft == "" {
-			draft = "unknown"
-		}
-		t.printf("draft: %s", draft)
-		if e.Dialect != "" {
-			t.printf(" ($schema %s)", e.Dialect)
-		}
-		t.printf("\n")
-		status := "valid, compiles"
-		switch {
-		case !e.Valid:
-			status = "INVALID: " + e.Problem
-		case !e.Compiles:
-			status = "valid, DOES NOT COMPILE: " + strings.TrimPrefix(e.Problem, "does not compile: ")
-		}
-		t.printf("status: %s\n", status)
-		t.printf("found by: %s\n", e.DetectedBy)
-		if len(e.SameID) > 0 {
-			t.printf("same id as: %s\n", strings.Join(e.SameID, ", "))
-		}
-		if e.Title != "" && c.Pointer == "" {
-			t.printf("title: %s\n", e.Title)
-		}
-		if e.Description != "" && c.Pointer == "" {
-			t.printf("description: %s\n", e.Description)
-		}
-		if e.AppliesToCount > 0 {
-			more := ""
-			if n := e.AppliesToCount - len(e.AppliesTo); n > 0 {
-				more = fmt.Sprintf(" (and %d more)", n)
-			}
-			t.printf("applies to: %s%s\n", strings.Join(e.AppliesTo, ", "), more)
-		}
+		c.writeEntry(t, e)
 	}
 	om := c.Omitted
 	if om == nil {
 		om = &Omitted{}
 	}
 	if sh := c.Shape; sh != nil {
-		var parts []string
-		if len(sh.Type) > 0 {
-			parts = append(parts, "type "+strings.Join(sh.Type, "|"))
+		writeShape(t, sh, om)
+	}
+	c.writeReferences(t, om)
+	if n := len(c.Problems) + om.Problems; n > 0 {
+		t.printf("problems (%d):\n", n)
+		for _, p := range c.Problems {
+			t.printf("  %s\n", located(p))
 		}
-		if len(sh.Required) > 0 {
-			parts = append(parts, "required "+strings.Join(sh.Required, ", "))
-		}
-		if sh.AdditionalProperties != "" {
-			parts = append(parts, "additionalProperties "+sh.AdditionalProperties)
-		}
-		if len(parts) > 0 {
-			t.printf("shape: %s\n", strings.Join(parts, "; "))
-		}
-		if n := len(sh.Properties) + om.Properties; n > 0 {
-			t.printf("properties (%d):\n", n)
-			for _, p := range sh.Properties {
-				var kind []string
-				if len(p.Type) > 0 {
-					kind = append(kind, strings.Join(p.Type, "|"))
-				}
-				if p.Ref != "" {
-					kind = append(kind, "$ref "+p.Ref)
-				}
-				if p.Required {
-					kind = append(kind, "required")
-				}
-				line := "  " + p.Name
-				if len(kind) > 0 {
-					line += " (" + strings.Join(kind, ", ") + ")"
-				}
-				if p.Description != "" {
-					line += ": " + p.Description
-				}
-				t.printf("%s\n", line)
+		omitted(t, om.Problems, "problem", "problems")
+	}
+	if c.Text != "" {
+		c.writeSchemaText(t, om)
+	}
+	return t.flush()
+}
+
+// writeCandidates prints the closest ids of an id that matched nothing.
+func (c *Context) writeCandidates(t *textWriter) {
+	switch {
+	case len(c.Candidates) == 0 && c.unknownID:
+		t.printf("no schema id or path of the workspace is close to %q\n", c.ID)
+	case len(c.Candidates) == 0:
+		// The id was found; what failed (a pointer to nothing, an unreadable
+		// document) is the error, which follows the report.
+	default:
+		t.printf("closest schemas (id, then path):\n")
+		for _, cd := range c.Candidates {
+			if cd.ID == cd.Path {
+				t.printf("  %s\n", cd.ID)
+			} else {
+				t.printf("  %s  (%s)\n", cd.ID, cd.Path)
 			}
-			omitted(t, om.Properties, "property", "properties")
-		}
-		if n := len(sh.Defs) + om.Defs; n > 0 {
-			t.printf("defs (%d): %s", n, strings.Join(sh.Defs, ", "))
-			if om.Defs > 0 {
-				t.printf(" (and %d more)", om.Defs)
-			}
-			t.printf("\n")
 		}
 	}
+}
+
+// writeEntry prints the metadata of the schema's catalog entry.
+func (c *Context) writeEntry(t *textWriter, e *Entry) {
+	if c.Pointer != "" {
+		t.printf("in schema: %s\n", e.ID)
+	} else {
+		t.printf("%s\n", e.ID)
+	}
+	if e.ID != e.Path {
+		t.printf("path: %s\n", e.Path)
+	}
+	draft := e.Draft
+	if draft == "" {
+		draft = "unknown"
+	}
+	t.printf("draft: %s", draft)
+	if e.Dialect != "" {
+		t.printf(" ($schema %s)", e.Dialect)
+	}
+	t.printf("\n")
+	status := "valid, compiles"
+	switch {
+	case !e.Valid:
+		status = "INVALID: " + e.Problem
+	case !e.Compiles:
+		status = "valid, DOES NOT COMPILE: " + strings.TrimPrefix(e.Problem, "does not compile: ")
+	}
+	t.printf("status: %s\n", status)
+	t.printf("found by: %s\n", e.DetectedBy)
+	if len(e.SameID) > 0 {
+		t.printf("same id as: %s\n", strings.Join(e.SameID, ", "))
+	}
+	if e.Title != "" && c.Pointer == "" {
+		t.printf("title: %s\n", e.Title)
+	}
+	if e.Description != "" && c.Pointer == "" {
+		t.printf("description: %s\n", e.Description)
+	}
+	if e.AppliesToCount > 0 {
+		more := ""
+		if n := e.AppliesToCount - len(e.AppliesTo); n > 0 {
+			more = fmt.Sprintf(" (and %d more)", n)
+		}
+		t.printf("applies to: %s%s\n", strings.Join(e.AppliesTo, ", "), more)
+	}
+}
+
+// writeShape prints the schema's shape: its types, required and properties, definitions.
+func writeShape(t *textWriter, sh *Shape, om *Omitted) {
+	var parts []string
+	if len(sh.Type) > 0 {
+		parts = append(parts, "type "+strings.Join(sh.Type, "|"))
+	}
+	if len(sh.Required) > 0 {
+		parts = append(parts, "required "+strings.Join(sh.Required, ", "))
+	}
+	if sh.AdditionalProperties != "" {
+		parts = append(parts, "additionalProperties "+sh.AdditionalProperties)
+	}
+	if len(parts) > 0 {
+		t.printf("shape: %s\n", strings.Join(parts, "; "))
+	}
+	if n := len(sh.Properties) + om.Properties; n > 0 {
+		t.printf("properties (%d):\n", n)
+		for _, p := range sh.Properties {
+			t.printf("%s\n", propertyLine(p))
+		}
+		omitted(t, om.Properties, "property", "properties")
+	}
+	if n := len(sh.Defs) + om.Defs; n > 0 {
+		t.printf("defs (%d): %s", n, strings.Join(sh.Defs, ", "))
+		if om.Defs > 0 {
+			t.printf(" (and %d more)", om.Defs)
+		}
+		t.printf("\n")
+	}
+}
+
+// propertyLine is the line of one property of a shape.
+func propertyLine(p Property) string {
+	var kind []string
+	if len(p.Type) > 0 {
+		kind = append(kind, strings.Join(p.Type, "|"))
+	}
+	if p.Ref != "" {
+		kind = append(kind, "$ref "+p.Ref)
+	}
+	if p.Required {
+		kind = append(kind, "required")
+	}
+	line := "  " + p.Name
+	if len(kind) > 0 {
+		line += " (" + strings.Join(kind, ", ") + ")"
+	}
+	if p.Description != "" {
+		line += ": " + p.Description
+	}
+	return line
+}
+
+// writeReferences prints the references from the schema and to it.
+func (c *Context) writeReferences(t *textWriter, om *Omitted) {
 	if rc := c.RefCounts; rc != nil && rc.Total > 0 {
 		t.printf("references (%d: %d to workspace files, %d local, %d to meta-schemas, %d unresolved):\n",
 			rc.Total, rc.Workspace, rc.Local, rc.Builtin, rc.Unresolved)
@@ -295,27 +331,21 @@ func (c *Context) WriteText(w io.Writer) error {
 		}
 		omitted(t, om.ReferencedBy, "reference", "references")
 	}
-	if n := len(c.Problems) + om.Problems; n > 0 {
-		t.printf("problems (%d):\n", n)
-		for _, p := range c.Problems {
-			t.printf("  %s\n", located(p))
-		}
-		omitted(t, om.Problems, "problem", "problems")
+}
+
+// writeSchemaText prints the schema's text, and what of it was cut.
+func (c *Context) writeSchemaText(t *textWriter, om *Omitted) {
+	of := c.ID
+	if c.Schema != nil && c.Pointer == "" {
+		of = c.Schema.Path
 	}
-	if c.Text != "" {
-		of := c.ID
-		if c.Schema != nil && c.Pointer == "" {
-			of = c.Schema.Path
-		}
-		t.printf("text of %s:\n%s", of, c.Text)
-		if !strings.HasSuffix(c.Text, "\n") {
-			t.printf("\n")
-		}
-		if om.TextCharacters > 0 {
-			t.printf("[%d more characters (%d lines) of %s not shown; raise maxText / --max-text]\n", om.TextCharacters, om.TextLines, of)
-		}
+	t.printf("text of %s:\n%s", of, c.Text)
+	if !strings.HasSuffix(c.Text, "\n") {
+		t.printf("\n")
 	}
-	return t.flush()
+	if om.TextCharacters > 0 {
+		t.printf("[%d more characters (%d lines) of %s not shown; raise maxText / --max-text]\n", om.TextCharacters, om.TextLines, of)
+	}
 }
 
 func omitted(t *textWriter, n int, one, many string) {

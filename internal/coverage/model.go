@@ -2,6 +2,7 @@ package coverage
 
 import (
 	"context"
+	"fmt"
 	"math/bits"
 	"sort"
 	"strconv"
@@ -63,134 +64,74 @@ type entry struct {
 	items   []int
 }
 
-// kwID numbers the keywords that carry events, for fast dispatch.
+// kwID numbers the keywords the evaluator reports events at (schema.Keyword.Traced), from
+// 1 in the keyword model's order, for fast dispatch: an index of sinfo.kw and a bit of
+// run.seen. kwNone is every other keyword.
 type kwID uint8
 
+// kwNone is the number of the keywords without events; maxKwID the greatest number
+// (run.seen has a bit for each).
 const (
-	kwNone kwID = iota
-	kwType
-	kwEnum
-	kwConst
-	kwFormat
-	kwMultipleOf
-	kwMaximum
-	kwExclusiveMaximum
-	kwMinimum
-	kwExclusiveMinimum
-	kwMaxLength
-	kwMinLength
-	kwPattern
-	kwMaxItems
-	kwMinItems
-	kwUniqueItems
-	kwContains
-	kwMinContains
-	kwMaxContains
-	kwMaxProperties
-	kwMinProperties
-	kwRequired
-	kwDependentRequired
-	kwDependencies
-	kwDependentSchemas
-	kwProperties
-	kwNot
-	kwIf
-	kwAnyOf
-	kwOneOf
-	kwCount
+	kwNone  kwID = 0
+	maxKwID kwID = 31
 )
 
-var kwIDs = map[string]kwID{
-	"type": kwType, "enum": kwEnum, "const": kwConst, "format": kwFormat, "multipleOf": kwMultipleOf,
-	"maximum": kwMaximum, "exclusiveMaximum": kwExclusiveMaximum, "minimum": kwMinimum,
-	"exclusiveMinimum": kwExclusiveMinimum, "maxLength": kwMaxLength, "minLength": kwMinLength,
-	"pattern": kwPattern, "maxItems": kwMaxItems, "minItems": kwMinItems, "uniqueItems": kwUniqueItems,
-	"contains": kwContains, "minContains": kwMinContains, "maxContains": kwMaxContains,
-	"maxProperties": kwMaxProperties, "minProperties": kwMinProperties, "required": kwRequired,
-	"dependentRequired": kwDependentRequired, "dependencies": kwDependencies,
-	"dependentSchemas": kwDependentSchemas, "properties": kwProperties, "not": kwNot, "if": kwIf,
-	"anyOf": kwAnyOf, "oneOf": kwOneOf,
+// kwIDs numbers the traced keywords of the model; kwRequired is required's number.
+var (
+	kwIDs      = tracedIDs()
+	kwRequired = kwIDs["required"]
+	kwByLen    = byLength(kwIDs)
+)
+
+// kwName is a keyword's name with its number.
+type kwName struct {
+	name string
+	id   kwID
 }
 
-// kwIDOf is kwIDs as a switch, for the tracer's hot path.
+// byLength lists the numbered keywords by the length of their names, for kwIDOf.
+func byLength(ids map[string]kwID) (out [32][]kwName) {
+	for name, id := range ids {
+		if len(name) < len(out) {
+			out[len(name)] = append(out[len(name)], kwName{name, id})
+		}
+	}
+	return out
+}
+
+// kwIDOf is kwIDs[kw] for the tracer's hot path, without hashing: a few names of kw's
+// length compared.
 func kwIDOf(kw string) kwID {
-	switch kw {
-	case "type":
-		return kwType
-	case "enum":
-		return kwEnum
-	case "const":
-		return kwConst
-	case "format":
-		return kwFormat
-	case "multipleOf":
-		return kwMultipleOf
-	case "maximum":
-		return kwMaximum
-	case "exclusiveMaximum":
-		return kwExclusiveMaximum
-	case "minimum":
-		return kwMinimum
-	case "exclusiveMinimum":
-		return kwExclusiveMinimum
-	case "maxLength":
-		return kwMaxLength
-	case "minLength":
-		return kwMinLength
-	case "pattern":
-		return kwPattern
-	case "maxItems":
-		return kwMaxItems
-	case "minItems":
-		return kwMinItems
-	case "uniqueItems":
-		return kwUniqueItems
-	case "contains":
-		return kwContains
-	case "minContains":
-		return kwMinContains
-	case "maxContains":
-		return kwMaxContains
-	case "maxProperties":
-		return kwMaxProperties
-	case "minProperties":
-		return kwMinProperties
-	case "required":
-		return kwRequired
-	case "dependentRequired":
-		return kwDependentRequired
-	case "dependencies":
-		return kwDependencies
-	case "dependentSchemas":
-		return kwDependentSchemas
-	case "properties":
-		return kwProperties
-	case "not":
-		return kwNot
-	case "if":
-		return kwIf
-	case "anyOf":
-		return kwAnyOf
-	case "oneOf":
-		return kwOneOf
+	if len(kw) >= len(kwByLen) {
+		return kwIDs[kw]
+	}
+	for _, k := range kwByLen[len(kw)] {
+		if k.name == kw {
+			return k.id
+		}
 	}
 	return kwNone
 }
 
-// assertions are the keywords whose outcomes are "pass" and "fail".
-var assertions = map[string]bool{
-	"type": true, "enum": true, "const": true, "format": true, "multipleOf": true, "maximum": true,
-	"exclusiveMaximum": true, "minimum": true, "exclusiveMinimum": true, "maxLength": true, "minLength": true,
-	"pattern": true, "maxItems": true, "minItems": true, "uniqueItems": true, "minContains": true,
-	"maxContains": true, "maxProperties": true, "minProperties": true, "required": true, "not": true,
+// tracedIDs numbers the model's traced keywords. A model with more than maxKwID of them
+// stops the program at its start, saying so: coverage would miss keywords otherwise.
+func tracedIDs() map[string]kwID {
+	names := schema.KeywordNames(schema.AllDrafts|schema.InOpenAPI30, func(k *schema.Keyword) bool { return k.Traced })
+	if len(names) > int(maxKwID) {
+		panic(fmt.Sprintf("coverage: the keyword model has %d traced keywords, coverage numbers %d: raise maxKwID", len(names), maxKwID))
+	}
+	ids := make(map[string]kwID, len(names))
+	for i, name := range names {
+		ids[name] = kwID(i + 1)
+	}
+	return ids
 }
 
-// childKeywords are the applicators whose application shows only as their subschema being
-// reached (the evaluator reports no event of their own).
-var childKeywords = map[string]bool{
-	"patternProperties": true, "additionalProperties": true, "propertyNames": true, "items": true,
-	"prefixItems": true, "additionalItems": true, "allOf": true, "then": true, "else": true,
-	"unevaluatedProperties": true, "unevaluatedItems": true,
+// childKeyword reports an applicator whose application shows only as its subschema being
+// reached (the evaluator reports no event of its own: not Traced).
+func childKeyword(d *schema.Draft, kw string) bool {
+	k, ok := d.Keyword(kw)
+	return ok && k.Kind == schema.Applicator && !k.Traced
 }
 
 // kwItems are the items of one keyword of one schema (-1: none).
@@ -218,12 +159,12 @@ type sinfo struct {
 	ignKw   map[string]bool // keywords excluded by x-coverage-ignore
 
 	reached int
-	kw      [kwCount]kwItems
+	kw      [maxKwID + 1]kwItems
 	other   map[string]int // applied items of keywords without events ($ref, child keywords)
 	// closedFail are the "rejected a property" outcomes of additionalProperties and
 	// unevaluatedProperties when they are false.
 	closedFail map[string]int
-	childItems map[string]*int // applied items of the keywords in childKeywords
+	childItems map[string]*int // applied items of the child keywords (childKeyword)
 
 	typeMembers []string
 	typeItems   []int
@@ -375,7 +316,7 @@ func (m *model) add(t *schema.Schema) *view {
 			continue
 		}
 		for _, c := range x.Children() {
-			if childKeywords[c.Keyword] {
+			if childKeyword(x.Draft, c.Keyword) {
 				v.node(c.Schema).parent = n.info.childItem(c.Keyword)
 			}
 		}
@@ -605,15 +546,14 @@ func (m *model) newItem(k Kind, e int, label string, line int) int {
 // counted reports whether keyword kw of s (whose value is raw) constrains instances and
 // is measured.
 func counted(s *schema.Schema, raw source.Value, kw string) bool {
-	if _, ok := s.Draft.Keyword(kw); !ok || s.Ignored(kw) {
+	k, ok := s.Draft.Keyword(kw)
+	if !ok || s.Ignored(kw) {
 		return false // not a keyword of the schema's draft (see schema.Keywords), or ignored
 	}
 	v, _ := raw.Get(kw)
 	switch kw {
 	case "format":
 		return s.FormatAsserted()
-	case "exclusiveMinimum", "exclusiveMaximum":
-		return s.Draft.Version != 4 // in draft 4, a boolean that modifies minimum or maximum
 	case "uniqueItems":
 		return v.Kind() == source.Bool && v.Bool()
 	case "minContains", "maxContains":
@@ -630,8 +570,9 @@ func counted(s *schema.Schema, raw source.Value, kw string) bool {
 	case "$ref":
 		return s.Ref() != nil
 	}
-	_, ev := kwIDs[kw]
-	return ev || childKeywords[kw]
+	// In draft 4 exclusiveMinimum and exclusiveMaximum are not Traced: booleans that
+	// modify minimum and maximum, measured with them.
+	return k.Traced || k.Kind == schema.Applicator
 }
 
 // addItems creates the entries and items of one schema.
@@ -702,17 +643,25 @@ func (m *model) addKeyword(si *sinfo, raw source.Value, kw string, k, v source.V
 	case "$dynamicRef", "$recursiveRef":
 		si.bodyItems = append(si.bodyItems, applied)
 	}
-	switch {
-	case assertions[kw]:
-		si.kw[id].pass = add(Outcomes, "pass", none)
-		si.kw[id].fail = add(Outcomes, "fail", none)
-	case kw == "contains":
+	addOutcomes(si, s, raw, kw, v, id, applied, add)
+	addValues(si, s, raw, kw, v, add)
+}
+
+// addOutcomes creates the outcome items of keyword kw (numbered id, value v) of a schema:
+// the branches of anyOf and oneOf, then and else of if, the entries of the dependencies,
+// the rejections of a closed object, and pass and fail of the other traced keywords that
+// can fail.
+func addOutcomes(si *sinfo, s *schema.Schema, raw source.Value, kw string, v source.Value, id kwID, applied int,
+	add func(kind Kind, label string, at source.Value) int) {
+	none := source.Value{}
+	switch kw {
+	case "contains":
 		si.kw[id].pass = add(Outcomes, "matched", none)
 		// With minContains 0 an array without a match passes: contains cannot fail.
 		if mc, ok := raw.Get("minContains"); !ok || !counted(s, raw, "minContains") || mc.Num().Sign() != 0 {
 			si.kw[id].fail = add(Outcomes, "fail", none)
 		}
-	case kw == "anyOf" || kw == "oneOf":
+	case "anyOf", "oneOf":
 		var branches []int
 		for i, b := range v.Items() {
 			branches = append(branches, add(Outcomes, "branch "+strconv.Itoa(i), b))
@@ -723,7 +672,7 @@ func (m *model) addKeyword(si *sinfo, raw source.Value, kw string, k, v source.V
 			si.oneOfItems = branches
 		}
 		si.kw[id].fail = add(Outcomes, "fail", none)
-	case kw == "if":
+	case "if":
 		if raw.Has("then") || raw.Has("else") {
 			si.ifThen = add(Outcomes, "then", none)
 			si.ifElse = add(Outcomes, "else", none)
@@ -731,7 +680,7 @@ func (m *model) addKeyword(si *sinfo, raw source.Value, kw string, k, v source.V
 			si.ifThen = add(Outcomes, "true", none)
 			si.ifElse = add(Outcomes, "false", none)
 		}
-	case kw == "dependentRequired" || kw == "dependencies":
+	case "dependentRequired", "dependencies":
 		hasArray := false
 		for i := 0; i < v.Len(); i++ {
 			dk, dv := v.Member(i)
@@ -748,7 +697,7 @@ func (m *model) addKeyword(si *sinfo, raw source.Value, kw string, k, v source.V
 		if hasArray {
 			si.kw[id].fail = add(Outcomes, "fail", none)
 		}
-	case kw == "additionalProperties" || kw == "unevaluatedProperties":
+	case "additionalProperties", "unevaluatedProperties":
 		if v.Kind() == source.Bool && !v.Bool() {
 			if si.closedFail == nil {
 				si.closedFail = map[string]int{}
@@ -756,8 +705,21 @@ func (m *model) addKeyword(si *sinfo, raw source.Value, kw string, k, v source.V
 			si.closedFail[kw] = add(Outcomes, "rejected a property", none)
 			si.closedApplied = append(si.closedApplied, applied)
 		}
+	default:
+		// The other keywords the evaluator reports events at and that can fail (the
+		// assertions, format asserted, not): outcomes pass and fail.
+		if k, _ := s.Draft.Keyword(kw); id != kwNone && k.Fails {
+			si.kw[id].pass = add(Outcomes, "pass", none)
+			si.kw[id].fail = add(Outcomes, "fail", none)
+		}
 	}
-	// Values.
+}
+
+// addValues creates the value items of keyword kw (value v) of a schema: the enum values,
+// const, the members of type, the required and the optional properties.
+func addValues(si *sinfo, s *schema.Schema, raw source.Value, kw string, v source.Value,
+	add func(kind Kind, label string, at source.Value) int) {
+	none := source.Value{}
 	switch kw {
 	case "enum":
 		for _, ev := range v.Items() {

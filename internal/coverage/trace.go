@@ -63,7 +63,7 @@ type run struct {
 	s              *schema.Schema
 	info           *sinfo
 	startedReached bool
-	seen           uint32 // kwIDs seen in this run
+	seen           uint32 // kwIDs seen in this run (maxKwID bits)
 	typeFailed     bool
 	object         bool
 	reqAll         bool
@@ -179,34 +179,22 @@ func (t *tracer) on(ev schema.Event) {
 	if !ev.Passed && ki.fail >= 0 {
 		t.onExpected = append(t.onExpected, ki.fail)
 	}
-	switch id {
-	case kwType:
-		if !ev.Passed {
-			t.run.typeFailed = true
-			return
-		}
-		t.hit(ki.pass)
-		if ev.Detail == "object" {
-			t.run.object = true
-		}
-		for i, m := range si.typeMembers {
-			if ev.Detail == m || (m == "number" && ev.Detail == "integer") {
-				t.hit(si.typeItems[i])
-			}
-		}
-	case kwEnum:
+	switch ev.Keyword {
+	case "type":
+		t.onType(si, ki, ev)
+	case "enum":
 		if ev.Passed {
 			t.hit(ki.pass)
 			if i, err := strconv.Atoi(ev.Detail); err == nil && i >= 0 && i < len(si.enumItems) {
 				t.hit(si.enumItems[i])
 			}
 		}
-	case kwConst:
+	case "const":
 		if ev.Passed {
 			t.hit(ki.pass)
 			t.hit(si.constItem)
 		}
-	case kwRequired:
+	case "required":
 		t.run.object = true
 		if !ev.Passed {
 			t.run.reqAll = false
@@ -214,53 +202,82 @@ func (t *tracer) on(ev schema.Event) {
 				t.onExpected = append(t.onExpected, si.reqOmit[i])
 			}
 		}
-	case kwMinProperties, kwMaxProperties:
+	case "minProperties", "maxProperties":
 		t.run.object = true
 		if ev.Passed {
 			t.hit(ki.pass)
 		}
-	case kwDependentRequired, kwDependencies:
-		t.run.object = true
-		if ev.Detail == "" {
-			// An entry whose property is absent: the evaluator names none, but reports the
-			// entries in order.
-			if t.run.depPos < len(si.deps) {
-				t.hit(si.deps[t.run.depPos].notTrg)
-			}
-			t.run.depPos++
-		} else if i, ok := si.depIndex[ev.Keyword+"\x00"+ev.Detail]; ok {
-			t.hit(si.deps[i].trig)
-			t.run.depPos++
-		}
-	case kwProperties:
+	case "dependentRequired", "dependencies":
+		t.onDependency(si, ev)
+	case "properties":
 		t.run.object = true
 		if i := si.optional.index(ev.Detail); i >= 0 {
 			t.hit(si.optPresent[i])
 		}
-	case kwIf:
+	case "if":
 		if ev.Detail == "then" {
 			t.hit(si.ifThen)
 		} else {
 			t.hit(si.ifElse)
 		}
-	case kwAnyOf:
-		if ev.Passed {
-			for _, d := range strings.Split(ev.Detail, ",") {
-				if i, err := strconv.Atoi(d); err == nil && i < len(si.anyOfItems) {
-					t.onValid = append(t.onValid, si.anyOfItems[i])
-				}
-			}
-		}
-	case kwOneOf:
-		if ev.Passed {
-			if i, err := strconv.Atoi(ev.Detail); err == nil && i < len(si.oneOfItems) {
-				t.onValid = append(t.onValid, si.oneOfItems[i])
-			}
-		}
-	case kwDependentSchemas:
+	case "anyOf", "oneOf":
+		t.onChoice(si, ev)
+	case "dependentSchemas":
 	default:
 		if ev.Passed {
 			t.hit(ki.pass)
+		}
+	}
+}
+
+// onType counts an event of type.
+func (t *tracer) onType(si *sinfo, ki *kwItems, ev schema.Event) {
+	if !ev.Passed {
+		t.run.typeFailed = true
+		return
+	}
+	t.hit(ki.pass)
+	if ev.Detail == "object" {
+		t.run.object = true
+	}
+	for i, m := range si.typeMembers {
+		if ev.Detail == m || (m == "number" && ev.Detail == "integer") {
+			t.hit(si.typeItems[i])
+		}
+	}
+}
+
+// onDependency counts an event of dependentRequired or of dependencies.
+func (t *tracer) onDependency(si *sinfo, ev schema.Event) {
+	t.run.object = true
+	if ev.Detail == "" {
+		// An entry whose property is absent: the evaluator names none, but reports the
+		// entries in order.
+		if t.run.depPos < len(si.deps) {
+			t.hit(si.deps[t.run.depPos].notTrg)
+		}
+		t.run.depPos++
+	} else if i, ok := si.depIndex[ev.Keyword+"\x00"+ev.Detail]; ok {
+		t.hit(si.deps[i].trig)
+		t.run.depPos++
+	}
+}
+
+// onChoice counts a passing event of anyOf or oneOf: the branches that matched count when
+// the instance is valid.
+func (t *tracer) onChoice(si *sinfo, ev schema.Event) {
+	if !ev.Passed {
+		return
+	}
+	if ev.Keyword == "oneOf" {
+		if i, err := strconv.Atoi(ev.Detail); err == nil && i < len(si.oneOfItems) {
+			t.onValid = append(t.onValid, si.oneOfItems[i])
+		}
+		return
+	}
+	for _, d := range strings.Split(ev.Detail, ",") {
+		if i, err := strconv.Atoi(d); err == nil && i < len(si.anyOfItems) {
+			t.onValid = append(t.onValid, si.anyOfItems[i])
 		}
 	}
 }

@@ -57,23 +57,50 @@ var annotationKeywords = append([]string{"$id", "$comment"}, schema.KeywordNames
 })...)
 
 // understood are the keywords infer reads in the --from schema: the model's core and
-// identifier keywords, which it reads past, and the keywords it writes itself (a list of
-// its own: what infer implements, not what a draft defines). Any other keyword of the
-// --from schema is dropped with a note.
-var understood = func() map[string]bool {
-	m := map[string]bool{}
+// identifier keywords, which it reads past, $ref, which it follows, and the keywords it
+// writes itself (the keys of seeders: what infer implements, not what a draft defines).
+// Any other keyword of the --from schema is dropped with a note.
+var understood map[string]bool
+
+// Reads reports whether infer reads keyword name in a --from schema (copies it, reads past
+// it, follows it, or writes it itself); it drops any other keyword with a note. The
+// keyword model's contract test (internal/schema) holds it to the notes.
+func Reads(name string) bool { return understood[name] || slices.Contains(annotationKeywords, name) }
+
+// seedFunc reads one keyword kw of schema s, whose value is v, into node n.
+type seedFunc func(sr *seeder, n *node, s *schema.Schema, kw string, v source.Value)
+
+// seeders read the keywords infer writes itself. Made in init: they reach understood
+// through seeder.apply.
+var seeders map[string]seedFunc
+
+func init() {
+	counted := func(set func(sd *seed, c int)) seedFunc {
+		return func(_ *seeder, n *node, _ *schema.Schema, _ string, v source.Value) { set(n.seed, count(v)) }
+	}
+	seeders = map[string]seedFunc{
+		"type": seedType, "properties": seedProperties, "required": seedRequired,
+		"additionalProperties": seedAdditionalProperties, "items": seedItems, "enum": seedEnum, "const": seedConst,
+		"format": seedFormat, "pattern": seedPattern, "multipleOf": seedMultipleOf,
+		"minimum": seedMinimum, "exclusiveMinimum": seedMinimum, "maximum": seedMaximum, "exclusiveMaximum": seedMaximum,
+		"minLength":     counted(func(sd *seed, c int) { sd.minLength = c }),
+		"maxLength":     counted(func(sd *seed, c int) { sd.maxLength = c }),
+		"minItems":      counted(func(sd *seed, c int) { sd.minItems = c }),
+		"maxItems":      counted(func(sd *seed, c int) { sd.maxItems = c }),
+		"minProperties": counted(func(sd *seed, c int) { sd.minProps = c }),
+		"maxProperties": counted(func(sd *seed, c int) { sd.maxProps = c }),
+		"allOf":         seedAllOf,
+	}
+	understood = map[string]bool{"$ref": true}
 	for _, kw := range schema.KeywordNames(schema.AllDrafts, func(k *schema.Keyword) bool {
 		return k.Kind == schema.Core || k.Kind == schema.Identifier
 	}) {
-		m[kw] = true
+		understood[kw] = true
 	}
-	for _, kw := range []string{"$ref", "type", "properties", "required", "additionalProperties", "items", "enum",
-		"const", "format", "pattern", "multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-		"minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "allOf"} {
-		m[kw] = true
+	for kw := range seeders {
+		understood[kw] = true
 	}
-	return m
-}()
+}
 
 func (n *node) virtObj() int64 {
 	if n.seed != nil && n.seed.types&kObject != 0 {
@@ -338,129 +365,147 @@ func count(v source.Value) int {
 }
 
 func (sr *seeder) keyword(n *node, s *schema.Schema, kw string, v source.Value) {
+	if f, ok := seeders[kw]; ok {
+		f(sr, n, s, kw, v)
+	}
+}
+
+func seedType(_ *seeder, n *node, _ *schema.Schema, _ string, v source.Value) {
+	if v.Kind() == source.String {
+		n.seed.types |= typeKinds(v.Str())
+	}
+	for _, t := range v.Items() {
+		n.seed.types |= typeKinds(t.Str())
+	}
+}
+
+func seedProperties(sr *seeder, n *node, s *schema.Schema, _ string, v source.Value) {
+	n.seed.hasProps = true
+	n.seed.types |= kObject
+	for i, c := range s.Children() {
+		if c.Keyword != "properties" {
+			continue
+		}
+		if n.props == nil {
+			n.props = map[string]*prop{}
+		}
+		p := n.props[c.Key]
+		if p == nil {
+			p = &prop{n: &node{}, first: order{seq: 0, idx: uint32(propIndex(v, c.Key, i))}}
+			n.props[c.Key] = p
+		}
+		sr.apply(p.n, c.Schema)
+	}
+}
+
+func seedRequired(_ *seeder, n *node, _ *schema.Schema, _ string, v source.Value) {
+	if n.seed.required == nil {
+		n.seed.required = map[string]bool{}
+	}
+	for _, r := range v.Items() {
+		n.seed.required[r.Str()] = true
+	}
+}
+
+func seedAdditionalProperties(sr *seeder, n *node, s *schema.Schema, kw string, v source.Value) {
 	sd := n.seed
-	switch kw {
-	case "type":
-		if v.Kind() == source.String {
-			sd.types |= typeKinds(v.Str())
+	if v.Kind() == source.Bool {
+		sd.closed = !v.Bool()
+		return
+	}
+	for _, c := range s.Children() {
+		if c.Keyword == kw {
+			sd.isMap = true
+			sd.types |= kObject
+			sd.mapSeed = sr.build(c.Schema)
 		}
-		for _, t := range v.Items() {
-			sd.types |= typeKinds(t.Str())
-		}
-	case "properties":
-		sd.hasProps = true
-		sd.types |= kObject
-		for i, c := range s.Children() {
-			if c.Keyword != "properties" {
-				continue
+	}
+}
+
+func seedItems(sr *seeder, n *node, s *schema.Schema, kw string, v source.Value) {
+	if v.Kind() == source.Array {
+		sr.note(s, "/items: a list of item schemas is not kept (infer writes one schema for all items)")
+		return
+	}
+	for _, c := range s.Children() {
+		if c.Keyword == kw && c.Index < 0 {
+			n.seed.types |= kArray
+			if n.items == nil {
+				n.items = &node{}
 			}
-			if n.props == nil {
-				n.props = map[string]*prop{}
+			sr.apply(n.items, c.Schema)
+		}
+	}
+}
+
+func seedEnum(_ *seeder, n *node, _ *schema.Schema, _ string, v source.Value) {
+	n.seed.enum = v.Items()
+	for _, e := range n.seed.enum {
+		n.seed.types |= valueKinds(e)
+	}
+}
+
+func seedConst(_ *seeder, n *node, _ *schema.Schema, _ string, v source.Value) {
+	n.seed.enum = []source.Value{v}
+	n.seed.types |= valueKinds(v)
+}
+
+func seedFormat(sr *seeder, n *node, _ *schema.Schema, _ string, v source.Value) {
+	if v.Kind() != source.String {
+		return
+	}
+	sd := n.seed
+	sd.format = v.Str()
+	if slices.Contains(schema.KnownFormats(), sd.format) {
+		chk, ok := sr.fmts[sd.format]
+		if !ok {
+			var err error
+			chk, err = compileFormat(sd.format, sr.draft)
+			if err != nil {
+				chk = nil
 			}
-			p := n.props[c.Key]
-			if p == nil {
-				p = &prop{n: &node{}, first: order{seq: 0, idx: uint32(propIndex(v, c.Key, i))}}
-				n.props[c.Key] = p
-			}
-			sr.apply(p.n, c.Schema)
+			sr.fmts[sd.format] = chk
 		}
-	case "required":
-		if sd.required == nil {
-			sd.required = map[string]bool{}
-		}
-		for _, r := range v.Items() {
-			sd.required[r.Str()] = true
-		}
-	case "additionalProperties":
-		if v.Kind() == source.Bool {
-			sd.closed = !v.Bool()
-			return
-		}
-		for _, c := range s.Children() {
-			if c.Keyword == "additionalProperties" {
-				sd.isMap = true
-				sd.types |= kObject
-				sd.mapSeed = sr.build(c.Schema)
-			}
-		}
-	case "items":
-		if v.Kind() == source.Array {
-			sr.note(s, "/items: a list of item schemas is not kept (infer writes one schema for all items)")
-			return
-		}
-		for _, c := range s.Children() {
-			if c.Keyword == "items" && c.Index < 0 {
-				sd.types |= kArray
-				if n.items == nil {
-					n.items = &node{}
-				}
-				sr.apply(n.items, c.Schema)
-			}
-		}
-	case "enum":
-		sd.enum = v.Items()
-		for _, e := range sd.enum {
-			sd.types |= valueKinds(e)
-		}
-	case "const":
-		sd.enum = []source.Value{v}
-		sd.types |= valueKinds(v)
-	case "format":
-		if v.Kind() != source.String {
-			return
-		}
-		sd.format = v.Str()
-		if slices.Contains(schema.KnownFormats(), sd.format) {
-			chk, ok := sr.fmts[sd.format]
-			if !ok {
-				var err error
-				chk, err = compileFormat(sd.format, sr.draft)
-				if err != nil {
-					chk = nil
-				}
-				sr.fmts[sd.format] = chk
-			}
-			sd.formatCheck = chk
-		}
-	case "pattern":
-		re, err := schema.CompileRegexp(v.Str(), 2*time.Second)
-		if err == nil {
-			sd.pattern, sd.re = v.Str(), re
-		}
-	case "multipleOf":
+		sd.formatCheck = chk
+	}
+}
+
+func seedPattern(_ *seeder, n *node, _ *schema.Schema, _ string, v source.Value) {
+	re, err := schema.CompileRegexp(v.Str(), 2*time.Second)
+	if err == nil {
+		n.seed.pattern, n.seed.re = v.Str(), re
+	}
+}
+
+func seedMultipleOf(_ *seeder, n *node, _ *schema.Schema, _ string, v source.Value) {
+	d := v.Num()
+	n.seed.multipleOf = &d
+}
+
+// seedMinimum reads minimum and exclusiveMinimum: the least bound is kept.
+func seedMinimum(_ *seeder, n *node, _ *schema.Schema, _ string, v source.Value) {
+	if v.Kind() == source.Number {
 		d := v.Num()
-		sd.multipleOf = &d
-	case "minimum", "exclusiveMinimum":
-		if v.Kind() == source.Number {
-			d := v.Num()
-			if sd.minimum == nil || d.Cmp(*sd.minimum) < 0 {
-				sd.minimum = &d
-			}
+		if n.seed.minimum == nil || d.Cmp(*n.seed.minimum) < 0 {
+			n.seed.minimum = &d
 		}
-	case "maximum", "exclusiveMaximum":
-		if v.Kind() == source.Number {
-			d := v.Num()
-			if sd.maximum == nil || d.Cmp(*sd.maximum) > 0 {
-				sd.maximum = &d
-			}
+	}
+}
+
+// seedMaximum reads maximum and exclusiveMaximum: the greatest bound is kept.
+func seedMaximum(_ *seeder, n *node, _ *schema.Schema, _ string, v source.Value) {
+	if v.Kind() == source.Number {
+		d := v.Num()
+		if n.seed.maximum == nil || d.Cmp(*n.seed.maximum) > 0 {
+			n.seed.maximum = &d
 		}
-	case "minLength":
-		sd.minLength = count(v)
-	case "maxLength":
-		sd.maxLength = count(v)
-	case "minItems":
-		sd.minItems = count(v)
-	case "maxItems":
-		sd.maxItems = count(v)
-	case "minProperties":
-		sd.minProps = count(v)
-	case "maxProperties":
-		sd.maxProps = count(v)
-	case "allOf":
-		for _, c := range s.Children() {
-			if c.Keyword == "allOf" {
-				sr.apply(n, c.Schema)
-			}
+	}
+}
+
+func seedAllOf(sr *seeder, n *node, s *schema.Schema, kw string, _ source.Value) {
+	for _, c := range s.Children() {
+		if c.Keyword == kw {
+			sr.apply(n, c.Schema)
 		}
 	}
 }

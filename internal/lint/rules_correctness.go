@@ -495,16 +495,9 @@ func checkImpossibleBounds(c *checker, n *node) {
 	if !live(n) {
 		return
 	}
-	num := func(kw string) (*big.Rat, bool) {
-		v, ok := n.get(kw)
-		if !ok {
-			return nil, false
-		}
-		return rat(v)
-	}
 	pair := func(lo, hi string, what string) {
-		a, okA := num(lo)
-		b, okB := num(hi)
+		a, okA := numAt(n, lo)
+		b, okB := numAt(n, hi)
 		if okA && okB && a.Cmp(b) > 0 {
 			c.report(n, "/"+lo, fmt.Sprintf("%s %s is greater than %s %s: no %s is valid", lo, a.RatString(), hi, b.RatString(), what), nil)
 		}
@@ -515,16 +508,43 @@ func checkImpossibleBounds(c *checker, n *node) {
 	if n.draft.Version >= 2019 && n.has("contains") {
 		pair("minContains", "maxContains", "array")
 	}
-	// Numbers: the effective lower and upper bounds.
-	type bound struct {
-		kw    string
-		v     *big.Rat
-		excl  bool
-		found bool
+	if checkNumberBounds(c, n) {
+		return
 	}
-	var lo, hi bound
+	// More distinct required names than maxProperties allows.
+	if rv, ok := n.get("required"); ok && rv.Kind() == source.Array {
+		if mp, ok := numAt(n, "maxProperties"); ok {
+			distinct := rv.Len() - len(duplicates(rv.Items()))
+			if big.NewRat(int64(distinct), 1).Cmp(mp) > 0 {
+				c.report(n, "/maxProperties", fmt.Sprintf("%d properties are required but maxProperties is %s: no object is valid",
+					distinct, mp.RatString()), nil)
+			}
+		}
+	}
+}
+
+// numAt is the number node n's keyword kw holds.
+func numAt(n *node, kw string) (*big.Rat, bool) {
+	v, ok := n.get(kw)
+	if !ok {
+		return nil, false
+	}
+	return rat(v)
+}
+
+// numBound is one effective bound on numbers: the keyword that sets it, its value, and
+// whether it is exclusive.
+type numBound struct {
+	kw    string
+	v     *big.Rat
+	excl  bool
+	found bool
+}
+
+// numberBounds are node n's effective lower and upper bounds on numbers.
+func numberBounds(n *node) (lo, hi numBound) {
 	consider := func(kw string, isLow, excl bool) {
-		v, ok := num(kw)
+		v, ok := numAt(n, kw)
 		if !ok {
 			return
 		}
@@ -539,7 +559,7 @@ func checkImpossibleBounds(c *checker, n *node) {
 		default:
 			return
 		}
-		*b = bound{kw, v, excl, true}
+		*b = numBound{kw, v, excl, true}
 	}
 	if n.draft.Version == 4 {
 		exMin, exMax := false, false
@@ -557,37 +577,36 @@ func checkImpossibleBounds(c *checker, n *node) {
 		consider("exclusiveMinimum", true, true)
 		consider("exclusiveMaximum", false, true)
 	}
-	if lo.found && hi.found {
-		cmp := lo.v.Cmp(hi.v)
-		if cmp > 0 || cmp == 0 && (lo.excl || hi.excl) {
-			c.report(n, "/"+lo.kw, fmt.Sprintf("%s %s and %s %s leave no number between them: no number is valid",
+	return lo, hi
+}
+
+// checkNumberBounds reports number bounds that leave no number, or no integer of an
+// integer type, between them; it returns true when no number is valid.
+func checkNumberBounds(c *checker, n *node) (none bool) {
+	lo, hi := numberBounds(n)
+	if !lo.found || !hi.found {
+		return false
+	}
+	cmp := lo.v.Cmp(hi.v)
+	if cmp > 0 || cmp == 0 && (lo.excl || hi.excl) {
+		c.report(n, "/"+lo.kw, fmt.Sprintf("%s %s and %s %s leave no number between them: no number is valid",
+			lo.kw, lo.v.RatString(), hi.kw, hi.v.RatString()), nil)
+		return true
+	}
+	if t, ok := declaredTypes(n); ok && t&schema.TypeFraction == 0 && t&schema.TypeInteger != 0 {
+		l, h := ceilRat(lo.v), floorRat(hi.v)
+		if lo.excl && lo.v.IsInt() {
+			l.Add(l, big.NewRat(1, 1))
+		}
+		if hi.excl && hi.v.IsInt() {
+			h.Sub(h, big.NewRat(1, 1))
+		}
+		if l.Cmp(h) > 0 {
+			c.report(n, "/"+lo.kw, fmt.Sprintf("there is no integer between %s %s and %s %s: no integer is valid",
 				lo.kw, lo.v.RatString(), hi.kw, hi.v.RatString()), nil)
-			return
-		}
-		if t, ok := declaredTypes(n); ok && t&schema.TypeFraction == 0 && t&schema.TypeInteger != 0 {
-			l, h := ceilRat(lo.v), floorRat(hi.v)
-			if lo.excl && lo.v.IsInt() {
-				l.Add(l, big.NewRat(1, 1))
-			}
-			if hi.excl && hi.v.IsInt() {
-				h.Sub(h, big.NewRat(1, 1))
-			}
-			if l.Cmp(h) > 0 {
-				c.report(n, "/"+lo.kw, fmt.Sprintf("there is no integer between %s %s and %s %s: no integer is valid",
-					lo.kw, lo.v.RatString(), hi.kw, hi.v.RatString()), nil)
-			}
 		}
 	}
-	// More distinct required names than maxProperties allows.
-	if rv, ok := n.get("required"); ok && rv.Kind() == source.Array {
-		if mp, ok := num("maxProperties"); ok {
-			distinct := rv.Len() - len(duplicates(rv.Items()))
-			if big.NewRat(int64(distinct), 1).Cmp(mp) > 0 {
-				c.report(n, "/maxProperties", fmt.Sprintf("%d properties are required but maxProperties is %s: no object is valid",
-					distinct, mp.RatString()), nil)
-			}
-		}
-	}
+	return false
 }
 
 func checkEmptyEnum(c *checker, n *node) {

@@ -231,10 +231,6 @@ const (
 	kwUnknown
 )
 
-// openAPIHints say what JSON Schema has instead of an OpenAPI keyword, where saying that
-// JSON Schema ignores it is not enough.
-var openAPIHints = map[string]string{"nullable": `nullable is an OpenAPI keyword; in JSON Schema add "null" to type`}
-
 // apiKeyword reports a keyword of the Schema Objects of OpenAPI 3.x and AsyncAPI documents
 // beyond JSON Schema's (the model's entries of Support schema.OpenAPI, which OpenAPI 3.0's
 // dialect adds to draft 4): known in the schemas of such a document.
@@ -243,39 +239,23 @@ func apiKeyword(k string) bool {
 	return ok && e.Support == schema.OpenAPI
 }
 
-// wrongDraftHints say what the declared draft uses instead.
-var wrongDraftHints = map[string]func(d *schema.Draft) string{
-	"id":                func(*schema.Draft) string { return "it is draft 4's name for $id" },
-	"$id":               func(*schema.Draft) string { return "draft 4 names it id" },
-	"dependencies":      func(*schema.Draft) string { return "2019-09 split it into dependentRequired and dependentSchemas" },
-	"dependentRequired": func(*schema.Draft) string { return "use dependencies with an array of names" },
-	"dependentSchemas":  func(*schema.Draft) string { return "use dependencies with a schema" },
-	"additionalItems":   func(*schema.Draft) string { return "2020-12 uses prefixItems and items instead" },
-	"prefixItems":       func(*schema.Draft) string { return "use items with an array of schemas" },
-	"$recursiveRef":     func(*schema.Draft) string { return "2020-12 uses $dynamicRef" },
-	"$recursiveAnchor":  func(*schema.Draft) string { return "2020-12 uses $dynamicAnchor" },
-	"$dynamicRef":       func(*schema.Draft) string { return "2019-09 uses $recursiveRef" },
-	"$dynamicAnchor":    func(*schema.Draft) string { return "2019-09 uses $recursiveAnchor" },
-	"const":             func(*schema.Draft) string { return "use an enum with one value" },
-	"$anchor":           func(*schema.Draft) string { return `use "$id": "#name"` },
-	"$defs":             func(*schema.Draft) string { return "use definitions" },
-	"unevaluatedItems":  func(*schema.Draft) string { return "it has no equivalent before 2019-09" },
-	"unevaluatedProperties": func(*schema.Draft) string {
-		return "it has no equivalent before 2019-09; additionalProperties only sees its own schema's properties"
-	},
+// keywordHint is what a draft that does not define keyword k has instead, from the
+// keyword model (schema.Keyword.Hint), or "".
+func keywordHint(k string) string {
+	for _, e := range schema.Keywords() {
+		if e.Name == k && e.Hint != "" {
+			return e.Hint
+		}
+	}
+	return ""
 }
 
-// appliedAnyway reports the keywords of later drafts that jstk applies in draft 4 and 6
-// schemas, whose specifications ignore them (see schema.Options.StrictDraft): const,
-// contains and propertyNames in draft 4; if, then and else in drafts 4 and 6.
+// appliedAnyway reports the keywords of later drafts that jstk applies in draft d, whose
+// specification ignores them (Support schema.Lenient; see schema.Options.StrictDraft):
+// const, contains and propertyNames in draft 4; if, then and else in drafts 4 and 6.
 func appliedAnyway(d *schema.Draft, k string) bool {
-	switch k {
-	case "const", "contains", "propertyNames":
-		return d.Version < 6
-	case "if", "then", "else":
-		return d.Version < 7
-	}
-	return false
+	e, ok := d.Keyword(k)
+	return ok && e.Support == schema.Lenient
 }
 
 // classified caches classifyKeyword, which measures edit distances.
@@ -326,14 +306,14 @@ func classifyKeywordSlow(d *schema.Draft, k string) (keywordClass, string) {
 		if k == "dependencies" && d.Version >= 2019 {
 			msg = fmt.Sprintf("%s is not a keyword of %s (jstk still honours it, most validators ignore it)", k, d.Name)
 		}
-		if h, ok := wrongDraftHints[k]; ok {
-			msg += "; " + h(d)
+		if h := keywordHint(k); h != "" {
+			msg += "; " + h
 		}
 		return kwWrongDraft, msg
 	}
 	if apiKeyword(k) && k != "example" {
-		if msg, ok := openAPIHints[k]; ok {
-			return kwUnknown, msg
+		if h := keywordHint(k); h != "" {
+			return kwUnknown, k + " is an OpenAPI keyword; " + h
 		}
 		return kwUnknown, k + " is an OpenAPI keyword; JSON Schema ignores it"
 	}
@@ -703,15 +683,11 @@ func checkEnumKeywordMismatch(c *checker, n *node) {
 	}
 }
 
-// producesAnnotations lists the keywords whose annotations unevaluatedProperties and
-// unevaluatedItems read.
+// producesAnnotations reports the keywords whose annotations unevaluatedProperties and
+// unevaluatedItems read, in some draft (schema.Keyword.Annotates; by name: contains too,
+// which annotates from 2020-12 on).
 func producesAnnotations(k string) bool {
-	switch k {
-	case "properties", "patternProperties", "additionalProperties", "unevaluatedProperties",
-		"items", "prefixItems", "additionalItems", "unevaluatedItems", "contains":
-		return true
-	}
-	return false
+	return len(schema.KeywordNames(schema.AllDrafts, func(e *schema.Keyword) bool { return e.Name == k && e.Annotates })) > 0
 }
 
 func checkOrphanDefinitions(c *checker) {

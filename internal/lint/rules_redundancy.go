@@ -209,10 +209,32 @@ func init() {
 
 // trivialKeyword says why a keyword constrains nothing, and whether removing it is safe.
 func trivialKeyword(n *node, k string, v source.Value) (why string, fixable bool) {
+	a := trivialArgs{n: n, k: k, v: v, version: n.draft.Version}
 	if check, ok := trivialChecks[k]; ok {
-		return check(trivialArgs{n: n, k: k, v: v, version: n.draft.Version})
+		return check(a)
+	}
+	e, ok := n.draft.Keyword(k)
+	switch {
+	case !ok:
+	case e.Kind == schema.Applicator && (e.Shape == schema.SchemaMap || e.Shape == schema.DepsMap) && a.emptyObject():
+		return k + ": {} declares nothing", true
+	case e.Default != "" && isDefault(v, e.Default):
+		return k + ": " + e.Default + " is the default", true
 	}
 	return "", false
+}
+
+// isDefault reports a value equal to a keyword's default (schema.Keyword.Default, JSON
+// text): numbers by their values.
+func isDefault(v source.Value, def string) bool {
+	d, err := source.ParseJSON("default", []byte(def), nil)
+	if err != nil {
+		return false
+	}
+	if v.Kind() == source.Number && d.Root.Kind() == source.Number {
+		return v.Num().Cmp(d.Root.Num()) == 0
+	}
+	return source.Equal(v, d.Root)
 }
 
 // trivialArgs is what a trivial-keyword check reads: the schema object, the keyword and
@@ -245,13 +267,11 @@ func (a trivialArgs) isOne() bool {
 // or returns "".
 type trivialCheck func(a trivialArgs) (why string, fixable bool)
 
-// trivialChecks holds a check per keyword that can constrain nothing.
+// trivialChecks holds a check per keyword that can constrain nothing in a way of its own.
+// The others are the model's: an applicator's map of subschemas that is empty, and a
+// keyword written with its default (schema.Keyword.Default).
 var trivialChecks = map[string]trivialCheck{
-	"properties":            declaresNothingFrom(0),
-	"patternProperties":     declaresNothingFrom(0),
-	"dependencies":          declaresNothingFrom(0),
 	"dependentRequired":     declaresNothingFrom(2019),
-	"dependentSchemas":      declaresNothingFrom(2019),
 	"required":              trivialRequired,
 	"items":                 trivialItems,
 	"prefixItems":           trivialPrefixItems,
@@ -263,12 +283,6 @@ var trivialChecks = map[string]trivialCheck{
 	"then":                  trivialThenElse,
 	"else":                  trivialThenElse,
 	"not":                   trivialNot,
-	"minLength":             zeroIsDefault,
-	"minItems":              zeroIsDefault,
-	"minProperties":         zeroIsDefault,
-	"uniqueItems":           falseIsDefault,
-	"exclusiveMinimum":      trivialExclusiveBound,
-	"exclusiveMaximum":      trivialExclusiveBound,
 	"multipleOf":            trivialMultipleOf,
 	"minContains":           trivialMinContains,
 }
@@ -352,28 +366,6 @@ func trivialThenElse(a trivialArgs) (string, bool) {
 func trivialNot(a trivialArgs) (string, bool) {
 	if a.isFalse() {
 		return "not: false accepts everything", true
-	}
-	return "", false
-}
-
-func zeroIsDefault(a trivialArgs) (string, bool) {
-	if a.v.Kind() == source.Number && a.v.Num().Sign() == 0 {
-		return a.k + ": 0 is the default", true
-	}
-	return "", false
-}
-
-func falseIsDefault(a trivialArgs) (string, bool) {
-	if a.isFalse() {
-		return a.k + ": false is the default", true
-	}
-	return "", false
-}
-
-// trivialExclusiveBound: the boolean exclusiveMinimum and exclusiveMaximum of draft 4.
-func trivialExclusiveBound(a trivialArgs) (string, bool) {
-	if a.version == 4 {
-		return falseIsDefault(a)
 	}
 	return "", false
 }

@@ -130,53 +130,11 @@ func (w *walker) walk(v source.Value, ptr string, parent *node, kw, key string, 
 	if v.Kind() != source.Object {
 		return
 	}
-	// x-lint-ignore
 	if iv, ok := v.Get("x-lint-ignore"); ok {
-		ig := map[string]bool{}
-		for k := range n.ignore {
-			ig[k] = true
-		}
-		switch iv.Kind() {
-		case source.Bool:
-			if iv.Bool() {
-				ig["*"] = true
-			}
-		case source.String:
-			ig[iv.Str()] = true
-		case source.Array:
-			for _, it := range iv.Items() {
-				if it.Kind() == source.String {
-					ig[it.Str()] = true
-				}
-			}
-		}
-		n.ignore = ig
+		n.ignore = ignoreSet(n.ignore, iv)
 	}
-	// A subschema may change dialect when it starts a resource (2019-09 and later).
-	idKey := idKeyword(n.draft)
 	_, hasRef := v.Get("$ref")
-	if idv, ok := v.Get(idKey); ok && idv.Kind() == source.String && !(hasRef && n.draft.Version <= 7) {
-		id := idv.Str()
-		if parent != nil && n.draft.Version >= 2019 {
-			if sv, ok := v.Get("$schema"); ok && sv.Kind() == source.String {
-				if d, ok := schema.DraftByName(sv.Str()); ok {
-					n.draft = d
-				}
-			}
-		}
-		if strings.HasPrefix(id, "#") && n.draft.Version <= 7 {
-			w.f.addAnchor(n.resource, id[1:], ptr)
-		} else if u, frag, err := schema.ResolveURI(n.base, id); err == nil {
-			n.base = u
-			if parent != nil {
-				n.resource = ptr
-			}
-			w.f.addResource(n.resource, u)
-			if frag != "" {
-				w.f.addAnchor(n.resource, frag, ptr)
-			}
-		}
-	}
+	w.identify(n, hasRef)
 	for _, akw := range n.draft.Anchors() {
 		if a, ok := v.Get(akw); ok && a.Kind() == source.String {
 			w.f.addAnchor(n.resource, a.Str(), ptr)
@@ -193,33 +151,91 @@ func (w *walker) walk(v source.Value, ptr string, parent *node, kw, key string, 
 		// Places of definitions are never evaluated in place (reached by reference): $ref
 		// does not make them inert.
 		childInert := inert || (refSiblingsInert && !isDefinitionsKeyword(name))
-		base := ptr + "/" + source.EscapeToken(name)
-		switch sh {
-		case schema.OneSchema:
-			w.walk(val, base, n, name, "", childInert)
-		case schema.SchemaArray:
+		w.walkChildren(val, ptr+"/"+source.EscapeToken(name), n, name, sh, childInert)
+	}
+}
+
+// walkChildren walks the subschemas of keyword name (at pointer base), held in shape sh.
+func (w *walker) walkChildren(val source.Value, base string, n *node, name string, sh schema.Shape, inert bool) {
+	switch sh {
+	case schema.OneSchema:
+		w.walk(val, base, n, name, "", inert)
+	case schema.SchemaArray:
+		for j, item := range val.Items() {
+			w.walk(item, base+"/"+strconv.Itoa(j), n, name, strconv.Itoa(j), inert)
+		}
+	case schema.SchemaOrArray:
+		if val.Kind() == source.Array {
 			for j, item := range val.Items() {
-				w.walk(item, base+"/"+strconv.Itoa(j), n, name, strconv.Itoa(j), childInert)
+				w.walk(item, base+"/"+strconv.Itoa(j), n, name, strconv.Itoa(j), inert)
 			}
-		case schema.SchemaOrArray:
-			if val.Kind() == source.Array {
-				for j, item := range val.Items() {
-					w.walk(item, base+"/"+strconv.Itoa(j), n, name, strconv.Itoa(j), childInert)
-				}
-			} else {
-				w.walk(val, base, n, name, "", childInert)
-			}
-		case schema.SchemaMap, schema.DepsMap:
-			if val.Kind() != source.Object {
+		} else {
+			w.walk(val, base, n, name, "", inert)
+		}
+	case schema.SchemaMap, schema.DepsMap:
+		if val.Kind() != source.Object {
+			return
+		}
+		for j := 0; j < val.Len(); j++ {
+			pk, pv := val.Member(j)
+			if sh == schema.DepsMap && pv.Kind() == source.Array {
 				continue
 			}
-			for j := 0; j < val.Len(); j++ {
-				pk, pv := val.Member(j)
-				if sh == schema.DepsMap && pv.Kind() == source.Array {
-					continue
-				}
-				w.walk(pv, base+"/"+source.EscapeToken(pk.Str()), n, name, pk.Str(), childInert)
+			w.walk(pv, base+"/"+source.EscapeToken(pk.Str()), n, name, pk.Str(), inert)
+		}
+	}
+}
+
+// ignoreSet is the set of rules a node's x-lint-ignore value iv turns off, with those its
+// parent's (inherited) turns off.
+func ignoreSet(inherited map[string]bool, iv source.Value) map[string]bool {
+	ig := map[string]bool{}
+	for k := range inherited {
+		ig[k] = true
+	}
+	switch iv.Kind() {
+	case source.Bool:
+		if iv.Bool() {
+			ig["*"] = true
+		}
+	case source.String:
+		ig[iv.Str()] = true
+	case source.Array:
+		for _, it := range iv.Items() {
+			if it.Kind() == source.String {
+				ig[it.Str()] = true
 			}
+		}
+	}
+	return ig
+}
+
+// identify reads node n's identifier: a subschema may change dialect when it starts a
+// resource (2019-09 and later), and its id names a resource or an anchor.
+func (w *walker) identify(n *node, hasRef bool) {
+	v, parent, ptr := n.val, n.parent, n.ptr
+	idv, ok := v.Get(idKeyword(n.draft))
+	if !ok || idv.Kind() != source.String || hasRef && n.draft.Version <= 7 {
+		return
+	}
+	id := idv.Str()
+	if parent != nil && n.draft.Version >= 2019 {
+		if sv, ok := v.Get("$schema"); ok && sv.Kind() == source.String {
+			if d, ok := schema.DraftByName(sv.Str()); ok {
+				n.draft = d
+			}
+		}
+	}
+	if strings.HasPrefix(id, "#") && n.draft.Version <= 7 {
+		w.f.addAnchor(n.resource, id[1:], ptr)
+	} else if u, frag, err := schema.ResolveURI(n.base, id); err == nil {
+		n.base = u
+		if parent != nil {
+			n.resource = ptr
+		}
+		w.f.addResource(n.resource, u)
+		if frag != "" {
+			w.f.addAnchor(n.resource, frag, ptr)
 		}
 	}
 }

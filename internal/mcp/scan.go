@@ -106,16 +106,7 @@ func (t *topScanner) step(c byte) {
 			t.state = sBroken
 		}
 	case sKey:
-		if !t.esc && c == '"' {
-			t.state = sColon
-			return
-		}
-		t.esc = !t.esc && c == '\\'
-		if len(t.key) < maxKeyBytes {
-			t.key = append(t.key, c)
-		} else {
-			t.keyLong = true
-		}
+		t.stepKey(c)
 	case sColon:
 		if c == ':' {
 			t.state = sValueStart
@@ -123,48 +114,9 @@ func (t *topScanner) step(c byte) {
 			t.state = sBroken
 		}
 	case sValueStart:
-		if isSpace(c) {
-			return
-		}
-		t.startValue()
-		t.keep(c)
-		switch c {
-		case '"':
-			t.state, t.inStr, t.esc, t.depth = sValue, true, false, 0
-		case '{', '[':
-			t.state, t.inStr, t.depth = sValue, false, 1
-		case ',', '}', ']', ':':
-			t.state = sBroken
-		default:
-			t.state = sScalar
-		}
+		t.stepValueStart(c)
 	case sValue:
-		t.keep(c)
-		if t.inStr {
-			switch {
-			case t.esc:
-				t.esc = false
-			case c == '\\':
-				t.esc = true
-			case c == '"':
-				t.inStr = false
-				if t.depth == 0 {
-					t.state = sAfterValue
-				}
-			}
-			return
-		}
-		switch c {
-		case '"':
-			t.inStr, t.esc = true, false
-		case '{', '[':
-			t.depth++
-		case '}', ']':
-			t.depth--
-			if t.depth == 0 {
-				t.state = sAfterValue
-			}
-		}
+		t.stepValue(c)
 	case sScalar:
 		if c == ',' || c == '}' || isSpace(c) {
 			t.state = sAfterValue
@@ -184,6 +136,69 @@ func (t *topScanner) step(c byte) {
 	case sDone:
 		if !isSpace(c) {
 			t.state = sBroken
+		}
+	}
+}
+
+// stepKey takes a byte of a member's name.
+func (t *topScanner) stepKey(c byte) {
+	if !t.esc && c == '"' {
+		t.state = sColon
+		return
+	}
+	t.esc = !t.esc && c == '\\'
+	if len(t.key) < maxKeyBytes {
+		t.key = append(t.key, c)
+	} else {
+		t.keyLong = true
+	}
+}
+
+// stepValueStart takes a byte where a member's value may start.
+func (t *topScanner) stepValueStart(c byte) {
+	if isSpace(c) {
+		return
+	}
+	t.startValue()
+	t.keep(c)
+	switch c {
+	case '"':
+		t.state, t.inStr, t.esc, t.depth = sValue, true, false, 0
+	case '{', '[':
+		t.state, t.inStr, t.depth = sValue, false, 1
+	case ',', '}', ']', ':':
+		t.state = sBroken
+	default:
+		t.state = sScalar
+	}
+}
+
+// stepValue takes a byte of a string, object or array value.
+func (t *topScanner) stepValue(c byte) {
+	t.keep(c)
+	if t.inStr {
+		switch {
+		case t.esc:
+			t.esc = false
+		case c == '\\':
+			t.esc = true
+		case c == '"':
+			t.inStr = false
+			if t.depth == 0 {
+				t.state = sAfterValue
+			}
+		}
+		return
+	}
+	switch c {
+	case '"':
+		t.inStr, t.esc = true, false
+	case '{', '[':
+		t.depth++
+	case '}', ']':
+		t.depth--
+		if t.depth == 0 {
+			t.state = sAfterValue
 		}
 	}
 }

@@ -161,7 +161,7 @@ func (g *gen) info(s *schema.Schema) *info {
 	}
 	in.requiredSet, in.propSet = map[string]bool{}, map[string]bool{}
 	for _, k := range infoKeywords {
-		if in.version < k.since {
+		if !readsIn(s.Draft, k.name) {
 			continue
 		}
 		if v, ok := kw(s, k.name); ok {

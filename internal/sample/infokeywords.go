@@ -9,100 +9,116 @@ import (
 // object's keywords into its info. infoKeywords read the keywords' values as written;
 // infoChildren read the compiled subschemas of the applicators (schema.Schema.Children).
 
-// readElsewhere are the keywords that constrain instances which sample follows outside
-// its tables: the references, through schema.Schema.Ref and DynamicRef (gen.go).
-var readElsewhere = map[string]bool{"$ref": true, "$dynamicRef": true, "$recursiveRef": true}
-
 // Reads reports whether sample reads keyword name in draft d: a handler of its tables
-// reads the keyword's value or its subschemas, or generation follows it as a reference.
-// The keyword model's contract test (internal/schema) asks it about every keyword that
-// can change a verdict; a keyword sample does not read is a failure there.
+// reads the keyword's value or its subschemas (in the drafts readsIn says), or generation
+// follows it as a reference (the model's references, through schema.Schema.Ref and
+// DynamicRef: gen.go). The keyword model's contract test (internal/schema) asks it about
+// every keyword that can change a verdict; a keyword sample does not read is a failure
+// there.
 func Reads(d *schema.Draft, name string) bool {
 	for _, k := range infoKeywords {
-		if k.name == name && k.since <= d.Version {
+		if k.name == name && readsIn(d, name) {
 			return true
 		}
 	}
-	return infoChildren[name] != nil || readElsewhere[name]
+	if infoChildren[name] != nil {
+		return true
+	}
+	k, ok := d.Keyword(name)
+	return ok && k.Kind == schema.Reference
+}
+
+// readsIn reports whether the handler of keyword name reads it in draft d: where the
+// model has the keyword (whatever its support), and a plain annotation (examples,
+// default: hints of what to generate) in every draft.
+func readsIn(d *schema.Draft, name string) bool {
+	if _, ok := d.Keyword(name); ok {
+		return true
+	}
+	for _, k := range schema.Keywords() {
+		if k.Name == name && k.Kind == schema.Annotation && !k.OnRequest {
+			return true
+		}
+	}
+	return false
 }
 
 // infoKeyword reads one keyword's value, when the dialect applies it, into an info.
 type infoKeyword struct {
-	name  string
-	since int // the first draft (Draft.Version) in which sample reads it; 0: every draft
-	read  func(g *gen, in *info, v source.Value)
+	name string
+	read func(g *gen, in *info, v source.Value)
 }
 
 // infoKeywords are the handlers of the keywords' values. Their order matters where one
 // reads what another wrote (exclusiveMinimum after minimum, const after enum, default
 // after examples): keep it.
 var infoKeywords = []infoKeyword{
-	{"type", 0, readType},
-	{"enum", 0, func(_ *gen, in *info, v source.Value) {
+	{"type", readType},
+	{"enum", func(_ *gen, in *info, v source.Value) {
 		if v.Kind() == source.Array {
 			in.enum, in.hasEnum = v.Items(), true
 		}
 	}},
 	// const is draft 6's, and draft 4's too unless Options.StrictDraft (a Lenient keyword, which kw
 	// then leaves out), as the compiler applies it.
-	{"const", 0, func(_ *gen, in *info, v source.Value) { in.enum, in.hasEnum = []source.Value{v}, true }},
+	{"const", func(_ *gen, in *info, v source.Value) { in.enum, in.hasEnum = []source.Value{v}, true }},
 
-	{"minimum", 0, func(_ *gen, in *info, v source.Value) { in.lower = ratOf(v) }},
-	{"maximum", 0, func(_ *gen, in *info, v source.Value) { in.upper = ratOf(v) }},
-	{"exclusiveMinimum", 0, readExclusiveMinimum},
-	{"exclusiveMaximum", 0, readExclusiveMaximum},
-	{"multipleOf", 0, func(_ *gen, in *info, v source.Value) {
+	{"minimum", func(_ *gen, in *info, v source.Value) { in.lower = ratOf(v) }},
+	{"maximum", func(_ *gen, in *info, v source.Value) { in.upper = ratOf(v) }},
+	{"exclusiveMinimum", readExclusiveMinimum},
+	{"exclusiveMaximum", readExclusiveMaximum},
+	{"multipleOf", func(_ *gen, in *info, v source.Value) {
 		if r := ratOf(v); r != nil && r.Sign() > 0 {
 			in.multipleOf = r
 		}
 	}},
 
-	{"minLength", 0, func(_ *gen, in *info, v source.Value) { in.minLen = countOf(v, 0) }},
-	{"maxLength", 0, func(_ *gen, in *info, v source.Value) { in.maxLen = countOf(v, -1) }},
-	{"pattern", 0, func(g *gen, in *info, v source.Value) {
+	{"minLength", func(_ *gen, in *info, v source.Value) { in.minLen = countOf(v, 0) }},
+	{"maxLength", func(_ *gen, in *info, v source.Value) { in.maxLen = countOf(v, -1) }},
+	{"pattern", func(g *gen, in *info, v source.Value) {
 		if v.Kind() == source.String {
 			in.pattern, in.patternErr = g.patternGen(v.Str())
 		}
 	}},
-	{"format", 0, func(_ *gen, in *info, v source.Value) {
+	{"format", func(_ *gen, in *info, v source.Value) {
 		if v.Kind() == source.String {
 			in.format = v.Str()
 		}
 	}},
-	{"contentEncoding", 7, func(_ *gen, in *info, v source.Value) {
+	{"contentEncoding", func(_ *gen, in *info, v source.Value) {
 		if v.Kind() == source.String {
 			in.contentEnc = v.Str()
 		}
 	}},
-	{"contentMediaType", 7, func(_ *gen, in *info, v source.Value) {
+	{"contentMediaType", func(_ *gen, in *info, v source.Value) {
 		if v.Kind() == source.String {
 			in.contentMed = v.Str()
 		}
 	}},
 
-	{"minItems", 0, func(_ *gen, in *info, v source.Value) { in.minItems = countOf(v, 0) }},
-	{"maxItems", 0, func(_ *gen, in *info, v source.Value) { in.maxItems = countOf(v, -1) }},
-	{"uniqueItems", 0, func(_ *gen, in *info, v source.Value) {
+	{"minItems", func(_ *gen, in *info, v source.Value) { in.minItems = countOf(v, 0) }},
+	{"maxItems", func(_ *gen, in *info, v source.Value) { in.maxItems = countOf(v, -1) }},
+	{"uniqueItems", func(_ *gen, in *info, v source.Value) {
 		if v.Kind() == source.Bool {
 			in.unique = v.Bool()
 		}
 	}},
-	{"minContains", 2019, func(_ *gen, in *info, v source.Value) { in.minContains = countOf(v, 1) }},
-	{"maxContains", 2019, func(_ *gen, in *info, v source.Value) { in.maxContains = countOf(v, -1) }},
+	{"minContains", func(_ *gen, in *info, v source.Value) { in.minContains = countOf(v, 1) }},
+	{"maxContains", func(_ *gen, in *info, v source.Value) { in.maxContains = countOf(v, -1) }},
 
-	{"required", 0, readRequired},
-	{"minProperties", 0, func(_ *gen, in *info, v source.Value) { in.minProps = countOf(v, 0) }},
-	{"maxProperties", 0, func(_ *gen, in *info, v source.Value) { in.maxProps = countOf(v, -1) }},
-	{"dependencies", 0, readDependencies},
-	{"dependentRequired", 2019, readDependentRequired},
-	{"properties", 0, readPropertyOrder},
+	{"required", readRequired},
+	{"minProperties", func(_ *gen, in *info, v source.Value) { in.minProps = countOf(v, 0) }},
+	{"maxProperties", func(_ *gen, in *info, v source.Value) { in.maxProps = countOf(v, -1) }},
+	{"dependencies", readDependencies},
+	{"dependentRequired", readDependentRequired},
+	{"properties", readPropertyOrder},
 
-	{"examples", 0, func(_ *gen, in *info, v source.Value) {
+	{"examples", func(_ *gen, in *info, v source.Value) {
 		if v.Kind() == source.Array {
 			in.examples = append(in.examples, v.Items()...)
 		}
 	}},
-	{"default", 0, func(_ *gen, in *info, v source.Value) { in.examples = append(in.examples, v) }},
+	{"default", func(_ *gen, in *info, v source.Value) { in.examples = append(in.examples, v) }},
 }
 
 // readType reads type: a name or a list of names (names it does not know add nothing).

@@ -48,16 +48,10 @@ func (g *gen) unsatisfiable(s *schema.Schema) *reason {
 	return r
 }
 
-// annotationOnly are the keywords that assert nothing, from the keyword model: core
-// keywords, base URIs and plain anchors (not the dynamic and recursive anchors, which
-// change what a dynamic reference reaches), and annotations that never assert and hold no
-// subschema.
+// annotationOnly are the keywords that assert nothing (schema.Keyword.AssertsNothing).
 var annotationOnly = func() map[string]bool {
 	m := map[string]bool{}
-	for _, name := range schema.KeywordNames(schema.AllDrafts, func(k *schema.Keyword) bool {
-		return k.Kind == schema.Core || k.Kind == schema.Identifier && (k.Anchor == schema.NoAnchor || k.Anchor == schema.PlainAnchor) ||
-			k.Kind == schema.Annotation && !k.OnRequest && k.Shape == schema.NoSchema
-	}) {
+	for _, name := range schema.KeywordNames(schema.AllDrafts, (*schema.Keyword).AssertsNothing) {
 		m[name] = true
 	}
 	return m

@@ -240,30 +240,67 @@ func ratString(r *big.Rat) string {
 
 // ---- strings ----
 
-func (g *gen) str(c *conj, ptr string) (source.Value, bool) {
-	lo, hi := 0, -1
-	var pats []*patternGen
-	var formats []string
-	var enc, media string
+// strSpec is what the schemas of a conjunction ask of a string: its length bounds (hi < 0:
+// none), patterns, formats, content encoding and media type, and the draft that reads
+// the formats.
+type strSpec struct {
+	lo, hi     int
+	pats       []*patternGen
+	formats    []string
+	enc, media string
+	draft      *schema.Draft
+}
+
+// strSpecOf gathers what the schemas of c ask of a string.
+func (g *gen) strSpecOf(c *conj) *strSpec {
+	sp := &strSpec{hi: -1, draft: g.root.Draft}
 	for _, s := range c.all {
 		in := g.info(s)
-		lo = max(lo, in.minLen)
-		if in.maxLen >= 0 && (hi < 0 || in.maxLen < hi) {
-			hi = in.maxLen
+		sp.lo = max(sp.lo, in.minLen)
+		if in.maxLen >= 0 && (sp.hi < 0 || in.maxLen < sp.hi) {
+			sp.hi = in.maxLen
 		}
-		if in.pattern != nil && !slices.Contains(pats, in.pattern) {
-			pats = append(pats, in.pattern)
+		if in.pattern != nil && !slices.Contains(sp.pats, in.pattern) {
+			sp.pats = append(sp.pats, in.pattern)
 		}
-		if in.format != "" && !slices.Contains(formats, in.format) {
-			formats = append(formats, in.format)
+		if in.format != "" && !slices.Contains(sp.formats, in.format) {
+			sp.formats = append(sp.formats, in.format)
 		}
 		if in.contentEnc != "" {
-			enc = in.contentEnc
+			sp.enc = in.contentEnc
 		}
 		if in.contentMed != "" {
-			media = in.contentMed
+			sp.media = in.contentMed
 		}
 	}
+	if len(c.all) > 0 {
+		sp.draft = c.all[0].Draft
+	}
+	return sp
+}
+
+// accepts reports a string that meets the spec's length bounds, patterns and formats.
+func (g *gen) accepts(sp *strSpec, s string) bool {
+	n := utf8.RuneCountInString(s)
+	if n < sp.lo || sp.hi >= 0 && n > sp.hi {
+		return false
+	}
+	for _, p := range sp.pats {
+		if !p.matches(s) {
+			return false
+		}
+	}
+	for _, f := range sp.formats {
+		if !g.formatOK(f, s, sp.draft) {
+			return false
+		}
+	}
+	return true
+}
+
+func (g *gen) str(c *conj, ptr string) (source.Value, bool) {
+	sp := g.strSpecOf(c)
+	lo, hi := sp.lo, sp.hi
 	if hi >= 0 && lo > hi {
 		g.fail(ptr, true, "no string fits: minLength %d is greater than maxLength %d", lo, hi)
 		return source.Value{}, false
@@ -272,29 +309,9 @@ func (g *gen) str(c *conj, ptr string) (source.Value, bool) {
 		g.fail(ptr, false, "a string of %d characters is too long to generate (at most %d)", lo, maxGenerated)
 		return source.Value{}, false
 	}
-	draft := g.root.Draft
-	if len(c.all) > 0 {
-		draft = c.all[0].Draft
-	}
-	accept := func(s string) bool {
-		n := utf8.RuneCountInString(s)
-		if n < lo || hi >= 0 && n > hi {
-			return false
-		}
-		for _, p := range pats {
-			if !p.matches(s) {
-				return false
-			}
-		}
-		for _, f := range formats {
-			if !g.formatOK(f, s, draft) {
-				return false
-			}
-		}
-		return true
-	}
+	accept := func(s string) bool { return g.accepts(sp, s) }
 	var last string
-	for _, f := range formats {
+	for _, f := range sp.formats {
 		if !slices.Contains(schema.KnownFormats(), f) {
 			continue
 		}
@@ -306,39 +323,10 @@ func (g *gen) str(c *conj, ptr string) (source.Value, bool) {
 			}
 		}
 	}
-	if len(pats) > 0 {
-		// Each pattern leads in turn; the others and the formats are checked.
-		for _, p := range pats {
-			if s, ok := p.fit(g.r, lo, hi, 10, accept); ok {
-				return source.StringValue(s), true
-			}
-		}
-		// Several patterns: a match of each, one after the other (those anchored at the
-		// start first, at the end last).
-		if len(pats) > 1 {
-			ordered := slices.Clone(pats)
-			slices.SortStableFunc(ordered, func(a, b *patternGen) int { return anchorRank(a) - anchorRank(b) })
-			for range 10 {
-				var sb strings.Builder
-				for _, p := range ordered {
-					part, _ := p.generate(g.r, repShort)
-					sb.WriteString(part)
-				}
-				if s := sb.String(); accept(s) {
-					return source.StringValue(s), true
-				}
-			}
-		}
-		for _, p := range pats {
-			if p.slow {
-				g.fail(ptr, false, "the pattern %q could not be matched within its time limit", p.src)
-				return source.StringValue(last), true
-			}
-		}
-		g.fail(ptr, false, "no string was found that matches the pattern %q within the length bounds", pats[0].src)
-		return source.StringValue(last), true
+	if len(sp.pats) > 0 {
+		return source.StringValue(g.patterned(sp, ptr, accept, last)), true
 	}
-	if enc == "base64" || media == "application/json" {
+	if enc, media := sp.enc, sp.media; enc == "base64" || media == "application/json" {
 		text := "{}"
 		if media != "application/json" {
 			text = g.words(4, 12)
@@ -361,6 +349,42 @@ func (g *gen) str(c *conj, ptr string) (source.Value, bool) {
 		last = g.text(lo, hi)
 	}
 	return source.StringValue(last), true
+}
+
+// patterned is a string for a spec with patterns: each pattern leads in turn, the others
+// and the formats are checked; then a match of each pattern, one after the other. When
+// none is accepted, it reports the failure and returns last, the last string tried.
+func (g *gen) patterned(sp *strSpec, ptr string, accept func(string) bool, last string) string {
+	pats := sp.pats
+	for _, p := range pats {
+		if s, ok := p.fit(g.r, sp.lo, sp.hi, 10, accept); ok {
+			return s
+		}
+	}
+	// Several patterns: a match of each, one after the other (those anchored at the
+	// start first, at the end last).
+	if len(pats) > 1 {
+		ordered := slices.Clone(pats)
+		slices.SortStableFunc(ordered, func(a, b *patternGen) int { return anchorRank(a) - anchorRank(b) })
+		for range 10 {
+			var sb strings.Builder
+			for _, p := range ordered {
+				part, _ := p.generate(g.r, repShort)
+				sb.WriteString(part)
+			}
+			if s := sb.String(); accept(s) {
+				return s
+			}
+		}
+	}
+	for _, p := range pats {
+		if p.slow {
+			g.fail(ptr, false, "the pattern %q could not be matched within its time limit", p.src)
+			return last
+		}
+	}
+	g.fail(ptr, false, "no string was found that matches the pattern %q within the length bounds", pats[0].src)
+	return last
 }
 
 func anchorRank(p *patternGen) int {

@@ -14,6 +14,7 @@ import (
 	"github.com/jstk-dev/jstk/internal/coverage"
 	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/diff"
+	"github.com/jstk-dev/jstk/internal/infer"
 	"github.com/jstk-dev/jstk/internal/lint"
 	"github.com/jstk-dev/jstk/internal/sample"
 	"github.com/jstk-dev/jstk/internal/schema"
@@ -38,6 +39,8 @@ type engine struct {
 
 var engines = []engine{
 	{"schema (compiler)", checkCompiler},
+	{"schema (trace)", checkTrace},
+	{"schema (annotations)", checkAnnotates},
 	{"lint", checkLint},
 	{"bundle", checkBundle},
 	{"catalog", checkCatalog},
@@ -45,6 +48,7 @@ var engines = []engine{
 	{"validate (report)", checkValidateReport},
 	{"diff", checkDiff},
 	{"sample", checkSample},
+	{"infer", checkInfer},
 }
 
 // samples are values of the keywords that make each of them act (a valid schema needs
@@ -139,6 +143,75 @@ func checkCompiler(d *schema.Draft, k *schema.Keyword) error {
 	})
 	if !seen[k.Name] {
 		return fmt.Errorf("compiling %s never reads %s", text, k.Name)
+	}
+	return nil
+}
+
+// traceInstances are instances of every type, which make every keyword's sample schema
+// act on one of them at least.
+var traceInstances = []string{`null`, `true`, `1`, `1.5`, `"a"`, `""`, `[]`, `["a", 1]`, `{}`, `{"a": 1, "b": 2}`}
+
+// checkTrace: Schema.Trace reports events at a keyword exactly when the model says it is
+// Traced (the engines that follow the trace, coverage, take their list from it).
+func checkTrace(d *schema.Draft, k *schema.Keyword) error {
+	if k.Support == schema.PointerOnly || k.Kind == schema.Reference || k.Kind == schema.Core || k.Kind == schema.Identifier {
+		return nil
+	}
+	text, ok := sampleSchema(d, k, "{}")
+	if !ok {
+		return fmt.Errorf("the test has no sample value of %s", k.Name)
+	}
+	s, err := compileText(d, "s.json", text)
+	if err != nil {
+		return err
+	}
+	traced := false
+	for _, in := range traceInstances {
+		v, err := source.ParseJSON("i.json", []byte(in), nil)
+		if err != nil {
+			return err
+		}
+		if _, err := s.Trace(v.Root, func(ev schema.Event) { traced = traced || ev.Keyword == k.Name }); err != nil {
+			return err
+		}
+	}
+	if traced != k.Traced {
+		return fmt.Errorf("Trace reports events at %s in %s: %v, the model says Traced: %v", k.Name, text, traced, k.Traced)
+	}
+	return nil
+}
+
+// checkAnnotates: an applicator to properties or items (2019-09 and later) marks them
+// evaluated, for unevaluatedProperties or unevaluatedItems false beside it, exactly when
+// the model says it Annotates.
+func checkAnnotates(d *schema.Draft, k *schema.Keyword) error {
+	if d.Version < 2019 || k.Kind != schema.Applicator || k.Support != schema.Defined ||
+		k.Types != schema.TypeObject && k.Types != schema.TypeArray || strings.HasPrefix(k.Name, "unevaluated") {
+		return nil
+	}
+	closer, instance := `"unevaluatedItems": false`, `[1, 2]`
+	switch {
+	case k.Types == schema.TypeObject:
+		closer, instance = `"unevaluatedProperties": false`, `{"a": 1}`
+	case k.Shape == schema.SchemaArray:
+		instance = `[1]` // one subschema, for the first item (prefixItems)
+	}
+	text, _ := sampleSchema(d, k, "{}")
+	text = strings.TrimSuffix(text, "}") + ", " + closer + "}"
+	s, err := compileText(d, "s.json", text)
+	if err != nil {
+		return err
+	}
+	v, err := source.ParseJSON("i.json", []byte(instance), nil)
+	if err != nil {
+		return err
+	}
+	valid, err := s.Valid(v.Root)
+	if err != nil {
+		return err
+	}
+	if valid != k.Annotates {
+		return fmt.Errorf("%s is valid against %s: %v, the model says Annotates: %v", instance, text, valid, k.Annotates)
 	}
 	return nil
 }
@@ -439,6 +512,36 @@ func checkSample(d *schema.Draft, k *schema.Keyword) error {
 	return nil
 }
 
+// checkInfer: infer, refining a --from schema that uses the keyword, either reads it
+// (infer.Reads: no note about it) or says in a note that it is not kept: it never drops a
+// keyword silently.
+func checkInfer(d *schema.Draft, k *schema.Keyword) error {
+	if k.Support == schema.PointerOnly {
+		return nil
+	}
+	text, ok := sampleSchema(d, k, `{"type": "string"}`)
+	if !ok {
+		return fmt.Errorf("the test has no sample value of %s", k.Name)
+	}
+	s, err := compileText(d, "s.json", text)
+	if err != nil {
+		return err
+	}
+	res, err := infer.Run(context.Background(), []infer.Source{{Name: "i.json", Text: []byte(`{"a": "x"}`)}}, nil,
+		&infer.Options{From: s, Draft: d, Workers: 1})
+	if err != nil {
+		return err
+	}
+	noted := slices.ContainsFunc(res.Notes(), func(n string) bool { return strings.Contains(n, "/"+k.Name+": not kept") })
+	switch {
+	case infer.Reads(k.Name) && noted:
+		return fmt.Errorf("infer reads %s, yet says it does not keep it: %q", k.Name, res.Notes())
+	case !infer.Reads(k.Name) && !noted:
+		return fmt.Errorf("infer does not read %s in %s, and says nothing of it: %q", k.Name, text, res.Notes())
+	}
+	return nil
+}
+
 // checkAll runs every engine on every entry of the model in each of its drafts and returns
 // the failures, by engine.
 func checkAll() map[string][]string {
@@ -469,14 +572,15 @@ func TestKeywordModelEngines(t *testing.T) {
 
 // The test above can fail: with two made-up keywords added to the model, an assertion on
 // strings and an applicator on objects, the engines with code of their own for each
-// keyword (the compiler, coverage, diff, sample) fail until they handle them, while those that take
-// their knowledge from the model (lint, bundle, catalog) handle them already. Not
+// keyword (the compiler and its trace, diff, sample) fail until they handle them, while those that take
+// their knowledge from the model (lint, bundle, catalog, coverage) handle them already, and
+// infer names them in a note. Not
 // parallel: it changes the model while it runs.
 func TestKeywordModelCatchesNewKeywords(t *testing.T) {
 	validate.Rules() // made on its first use: here, before the keywords are added, as in a program that has reported
 	restore := schema.AddKeywords(
 		schema.Keyword{Name: "minWords", Kind: schema.Assertion, Types: schema.TypeString, Drafts: schema.AllDrafts,
-			Support: schema.Defined, Vocab: "validation", Fails: true},
+			Support: schema.Defined, Vocab: "validation", Fails: true, Traced: true},
 		schema.Keyword{Name: "eachValue", Kind: schema.Applicator, Shape: schema.OneSchema, Types: schema.TypeObject,
 			Drafts: schema.InDraft2020, Support: schema.Defined, Vocab: "applicator"})
 	defer restore()
@@ -495,7 +599,10 @@ func TestKeywordModelCatchesNewKeywords(t *testing.T) {
 	}
 	want := map[string]int{
 		"schema (compiler)": 6, // minWords in 5 drafts, eachValue in 1
-		"coverage":          6,
+		// the evaluator reports no events at minWords, which the model says it traces
+		"schema (trace)": 5,
+		// coverage takes what it measures from the model (Traced, the applicators): it
+		// measures both, with the outcomes of the model's columns
 		// validate.Rules is made from the model on its first use: a keyword added after that
 		// is missing from it, and a keyword added to the table is in it.
 		"validate (report)": 5,
@@ -504,6 +611,8 @@ func TestKeywordModelCatchesNewKeywords(t *testing.T) {
 		"diff": 6,
 		// sample reads keywords through tables of its own (sample.Reads), as the compiler.
 		"sample": 6,
+		// infer drops a keyword it does not read with a note naming it (loud, so handled);
+		// lint, bundle, catalog and coverage take the keywords from the model.
 	}
 	for _, e := range engines {
 		if len(got[e.name]) != want[e.name] {
@@ -511,7 +620,7 @@ func TestKeywordModelCatchesNewKeywords(t *testing.T) {
 				strings.Join(got[e.name], "\n"))
 		}
 	}
-	for _, name := range []string{"schema (compiler)", "coverage", "diff", "sample"} {
+	for _, name := range []string{"schema (compiler)", "schema (trace)", "diff", "sample"} {
 		for _, f := range got[name] {
 			t.Logf("%s: %s", name, f)
 		}
@@ -681,5 +790,64 @@ func TestKeywordModelNewDefinitionsPlace(t *testing.T) {
 	}
 	if got := orphans(); got != 2 {
 		t.Errorf("lint reports %d orphan definitions under $library, want 2", got)
+	}
+}
+
+// A made-up structural keyword added to the model (Keyword.Structural) reaches catalog,
+// which takes an object of keywords with one, of the kind its shape says, for a schema.
+// Not parallel: it changes the model while it runs.
+func TestKeywordModelNewStructuralKeyword(t *testing.T) {
+	fsys := workspace.Memory(map[string]string{
+		"shaped.json":     `{"title": "t", "eachValue": {"type": "string"}}`,
+		"not-shaped.json": `{"title": "t", "eachValue": "string"}`,
+	})
+	detected := func() (out []string) {
+		t.Helper()
+		w, err := catalog.Scan(context.Background(), fsys, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range w.Entries() {
+			out = append(out, e.Path+" "+e.DetectedBy)
+		}
+		return out
+	}
+	if got := detected(); len(got) != 0 {
+		t.Fatalf("before eachValue is in the model, catalog finds schemas: %v", got)
+	}
+	restore := schema.AddKeywords(schema.Keyword{Name: "eachValue", Kind: schema.Applicator, Shape: schema.OneSchema,
+		Types: schema.TypeObject, Drafts: schema.InDraft2020, Support: schema.Defined, Vocab: "applicator", Structural: true})
+	defer restore()
+	if diff := cmp.Diff([]string{"shaped.json keywords"}, detected()); diff != "" {
+		t.Errorf("catalog with a structural eachValue in the model (-want +got):\n%s", diff)
+	}
+}
+
+// A made-up keyword's Hint reaches lint's finding on a draft that does not define it, and
+// its Default lint's finding on a keyword that constrains nothing. Not parallel: it
+// changes the model while it runs.
+func TestKeywordModelHintReachesLint(t *testing.T) {
+	restore := schema.AddKeywords(schema.Keyword{Name: "eachValue", Kind: schema.Applicator, Shape: schema.OneSchema,
+		Types: schema.TypeObject, Drafts: schema.InDraft2020, Support: schema.Defined, Vocab: "applicator",
+		Hint: "use additionalProperties"},
+		schema.Keyword{Name: "minWords", Kind: schema.Assertion, Types: schema.TypeString, Drafts: schema.InDraft2020,
+			Support: schema.Defined, Vocab: "validation", Fails: true, Default: "0"})
+	defer restore()
+	dfs, err := runLint(`{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "string", "minWords": 0}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(dfs, func(f lint.Finding) bool {
+		return f.Pointer == "/minWords" && f.Message == "minWords: 0 is the default"
+	}) {
+		t.Errorf("lint on minWords 0, whose default the model says is 0: %+v", dfs)
+	}
+	fs, err := runLint(`{"$schema": "http://json-schema.org/draft-06/schema#", "type": "object", "eachValue": {}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "eachValue is a keyword of 2020-12, not of draft-06, so it is ignored here; use additionalProperties"
+	if !slices.ContainsFunc(fs, func(f lint.Finding) bool { return f.Rule == "wrong-draft-keyword" && f.Message == want }) {
+		t.Errorf("lint on a draft 6 schema with eachValue: %+v, want wrong-draft-keyword: %s", fs, want)
 	}
 }

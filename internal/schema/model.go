@@ -173,6 +173,33 @@ type Keyword struct {
 	// Anchor says which anchor an identifier names (NoAnchor for id and $id, which name a
 	// base URI, and for the other kinds).
 	Anchor AnchorKind
+	// Structural marks a keyword whose value seldom means anything else than the
+	// keyword's: an object of keywords with one (its value of the kind its Shape says: a
+	// string for one without subschemas) is taken for a schema where nothing else says so
+	// (catalog's detection of schemas among JSON files).
+	Structural bool
+	// Names marks an applicator whose subschema applies to the names of an object's
+	// members, not to their values (propertyNames): the errors below it are about names.
+	Names bool
+	// Default is the value, as JSON text, with which a keyword without subschemas
+	// constrains no more than leaving it out does, where the specification names one
+	// ("0" for minLength, "false" for uniqueItems); "" for none. Lint reports a keyword
+	// written with it.
+	Default string
+	// Hint tells a schema that uses the keyword where its draft does not define it what
+	// that draft has instead (for an OpenAPI keyword, what JSON Schema has instead), when
+	// there is more to say than that it is ignored: lint adds it to its finding. One entry
+	// of a name holds it.
+	Hint string
+	// Annotates marks an applicator whose success marks the properties or items it
+	// applied to as evaluated: the annotations unevaluatedProperties and unevaluatedItems
+	// read (2019-09 and later; contains from 2020-12 on).
+	Annotates bool
+	// Traced marks a keyword at which Schema.Trace reports Events of its own when it acts
+	// (see Event): the assertions, format when asserted, and the applicators whose
+	// outcome shows in no subschema alone (contains, not, if, anyOf, oneOf, properties and
+	// the dependencies). The other applicators show only as their subschemas reached.
+	Traced bool
 }
 
 // AnchorKind says what kind of anchor an identifier keyword names.
@@ -206,83 +233,88 @@ var keywordTable = []Keyword{
 	// Core: identifiers, references and the rest.
 	{Name: "$schema", Kind: Core, Types: TypeAll, Drafts: AllDrafts, Support: Defined},
 	{Name: "$vocabulary", Kind: Core, Types: TypeAll, Drafts: from19, Support: Defined},
-	{Name: "id", Kind: Identifier, Types: TypeAll, Drafts: InDraft4, Support: Defined},
-	{Name: "$id", Kind: Identifier, Types: TypeAll, Drafts: from6, Support: Defined},
-	{Name: "$anchor", Kind: Identifier, Types: TypeAll, Drafts: from19, Support: Defined, Anchor: PlainAnchor},
-	{Name: "$recursiveAnchor", Kind: Identifier, Types: TypeAll, Drafts: InDraft2019, Support: Defined, Anchor: RecursiveAnchor},
-	{Name: "$dynamicAnchor", Kind: Identifier, Types: TypeAll, Drafts: InDraft2020, Support: Defined, Anchor: DynamicAnchor},
-	{Name: "$ref", Kind: Reference, Types: TypeAll, Drafts: AllDrafts, Support: Defined},
-	{Name: "$recursiveRef", Kind: Reference, Types: TypeAll, Drafts: InDraft2019, Support: Defined},
-	{Name: "$dynamicRef", Kind: Reference, Types: TypeAll, Drafts: InDraft2020, Support: Defined},
+	{Name: "id", Kind: Identifier, Types: TypeAll, Drafts: InDraft4, Support: Defined, Hint: "it is draft 4's name for $id"},
+	{Name: "$id", Kind: Identifier, Types: TypeAll, Drafts: from6, Support: Defined, Structural: true, Hint: "draft 4 names it id"},
+	{Name: "$anchor", Kind: Identifier, Types: TypeAll, Drafts: from19, Support: Defined, Anchor: PlainAnchor, Hint: `use "$id": "#name"`},
+	{Name: "$recursiveAnchor", Kind: Identifier, Types: TypeAll, Drafts: InDraft2019, Support: Defined, Anchor: RecursiveAnchor, Hint: "2020-12 uses $dynamicAnchor"},
+	{Name: "$dynamicAnchor", Kind: Identifier, Types: TypeAll, Drafts: InDraft2020, Support: Defined, Anchor: DynamicAnchor, Hint: "2019-09 uses $recursiveAnchor"},
+	{Name: "$ref", Kind: Reference, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Structural: true},
+	{Name: "$recursiveRef", Kind: Reference, Types: TypeAll, Drafts: InDraft2019, Support: Defined, Hint: "2020-12 uses $dynamicRef"},
+	{Name: "$dynamicRef", Kind: Reference, Types: TypeAll, Drafts: InDraft2020, Support: Defined, Hint: "2019-09 uses $recursiveRef"},
 	{Name: "$comment", Kind: Core, Types: TypeAll, Drafts: from7, Support: Defined},
-	{Name: "definitions", Kind: Core, Shape: SchemaMap, Types: TypeAll, Drafts: upTo7, Support: Defined},
-	{Name: "definitions", Kind: Core, Shape: SchemaMap, Types: TypeAll, Drafts: from19, Support: Conventional},
-	{Name: "$defs", Kind: Core, Shape: SchemaMap, Types: TypeAll, Drafts: from19, Support: Defined},
-	{Name: "$defs", Kind: Core, Shape: SchemaMap, Types: TypeAll, Drafts: upTo7, Support: PointerOnly},
+	{Name: "definitions", Kind: Core, Shape: SchemaMap, Types: TypeAll, Drafts: upTo7, Support: Defined, Structural: true},
+	{Name: "definitions", Kind: Core, Shape: SchemaMap, Types: TypeAll, Drafts: from19, Support: Conventional, Structural: true},
+	{Name: "$defs", Kind: Core, Shape: SchemaMap, Types: TypeAll, Drafts: from19, Support: Defined, Structural: true, Hint: "use definitions"},
+	{Name: "$defs", Kind: Core, Shape: SchemaMap, Types: TypeAll, Drafts: upTo7, Support: PointerOnly, Structural: true},
 
 	// Any instance.
-	{Name: "type", Kind: Assertion, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "enum", Kind: Assertion, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "const", Kind: Assertion, Types: TypeAll, Drafts: from6, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "const", Kind: Assertion, Types: TypeAll, Drafts: InDraft4, Support: Lenient, Fails: true},
-	{Name: "format", Kind: Annotation, Types: TypeAll, Drafts: upTo19, Support: Defined, Vocab: "format", OnRequest: true, Fails: true},
-	{Name: "format", Kind: Annotation, Types: TypeAll, Drafts: InDraft2020, Support: Defined, Vocab: "format-annotation", OnRequest: true, Fails: true},
+	{Name: "type", Kind: Assertion, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "enum", Kind: Assertion, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "const", Kind: Assertion, Types: TypeAll, Drafts: from6, Support: Defined, Vocab: "validation", Fails: true, Traced: true, Hint: "use an enum with one value"},
+	{Name: "const", Kind: Assertion, Types: TypeAll, Drafts: InDraft4, Support: Lenient, Fails: true, Traced: true},
+	{Name: "format", Kind: Annotation, Types: TypeAll, Drafts: upTo19, Support: Defined, Vocab: "format", OnRequest: true, Fails: true, Traced: true},
+	{Name: "format", Kind: Annotation, Types: TypeAll, Drafts: InDraft2020, Support: Defined, Vocab: "format-annotation", OnRequest: true, Fails: true, Traced: true},
 
 	// Numbers.
-	{Name: "multipleOf", Kind: Assertion, Types: TypeNumber, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "minimum", Kind: Assertion, Types: TypeNumber, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "maximum", Kind: Assertion, Types: TypeNumber, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "exclusiveMinimum", Kind: Assertion, Types: TypeNumber, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "exclusiveMaximum", Kind: Assertion, Types: TypeNumber, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
+	{Name: "multipleOf", Kind: Assertion, Types: TypeNumber, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "minimum", Kind: Assertion, Types: TypeNumber, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "maximum", Kind: Assertion, Types: TypeNumber, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "exclusiveMinimum", Kind: Assertion, Types: TypeNumber, Drafts: from6, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	// in draft 4 a boolean that makes minimum exclusive: reported and traced as it
+	{Name: "exclusiveMinimum", Kind: Assertion, Types: TypeNumber, Drafts: InDraft4, Support: Defined, Vocab: "validation", Fails: true, Default: "false"},
+	{Name: "exclusiveMaximum", Kind: Assertion, Types: TypeNumber, Drafts: from6, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	// in draft 4 a boolean that makes maximum exclusive: reported and traced as it
+	{Name: "exclusiveMaximum", Kind: Assertion, Types: TypeNumber, Drafts: InDraft4, Support: Defined, Vocab: "validation", Fails: true, Default: "false"},
 
 	// Strings.
-	{Name: "minLength", Kind: Assertion, Types: TypeString, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "maxLength", Kind: Assertion, Types: TypeString, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "pattern", Kind: Assertion, Types: TypeString, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
+	{Name: "minLength", Kind: Assertion, Types: TypeString, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true, Default: "0"},
+	{Name: "maxLength", Kind: Assertion, Types: TypeString, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "pattern", Kind: Assertion, Types: TypeString, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
 	{Name: "contentEncoding", Kind: Annotation, Types: TypeString, Drafts: from7, Support: Defined, Vocab: "content", OnRequest: true, Fails: true},
 	{Name: "contentMediaType", Kind: Annotation, Types: TypeString, Drafts: from7, Support: Defined, Vocab: "content", OnRequest: true, Fails: true},
 	{Name: "contentSchema", Kind: Annotation, Shape: OneSchema, Types: TypeString, Drafts: from19, Support: Defined, Vocab: "content"},
 
 	// Arrays.
-	{Name: "minItems", Kind: Assertion, Types: TypeArray, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "maxItems", Kind: Assertion, Types: TypeArray, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "uniqueItems", Kind: Assertion, Types: TypeArray, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "contains", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: from6, Support: Defined, Vocab: "applicator", Fails: true},
-	{Name: "contains", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft4, Support: Lenient, Fails: true},
-	{Name: "minContains", Kind: Assertion, Types: TypeArray, Drafts: from19, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "maxContains", Kind: Assertion, Types: TypeArray, Drafts: from19, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "prefixItems", Kind: Applicator, Shape: SchemaArray, Types: TypeArray, Drafts: InDraft2020, Support: Defined, Vocab: "applicator"},
-	{Name: "items", Kind: Applicator, Shape: SchemaOrArray, Types: TypeArray, Drafts: upTo19, Support: Defined, Vocab: "applicator"},
-	{Name: "items", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft2020, Support: Defined, Vocab: "applicator"},
-	{Name: "additionalItems", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: upTo19, Support: Defined, Vocab: "applicator"},
-	{Name: "unevaluatedItems", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft2019, Support: Defined, Vocab: "applicator"},
-	{Name: "unevaluatedItems", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft2020, Support: Defined, Vocab: "unevaluated"},
+	{Name: "minItems", Kind: Assertion, Types: TypeArray, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true, Default: "0"},
+	{Name: "maxItems", Kind: Assertion, Types: TypeArray, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "uniqueItems", Kind: Assertion, Types: TypeArray, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true, Default: "false"},
+	{Name: "contains", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft6 | InDraft7 | InDraft2019, Support: Defined, Vocab: "applicator", Fails: true, Traced: true},
+	{Name: "contains", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft2020, Support: Defined, Vocab: "applicator", Fails: true, Traced: true, Annotates: true},
+	{Name: "contains", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft4, Support: Lenient, Fails: true, Traced: true},
+	{Name: "minContains", Kind: Assertion, Types: TypeArray, Drafts: from19, Support: Defined, Vocab: "validation", Fails: true, Traced: true, Default: "1"},
+	{Name: "maxContains", Kind: Assertion, Types: TypeArray, Drafts: from19, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "prefixItems", Kind: Applicator, Shape: SchemaArray, Types: TypeArray, Drafts: InDraft2020, Support: Defined, Vocab: "applicator", Annotates: true, Hint: "use items with an array of schemas"},
+	{Name: "items", Kind: Applicator, Shape: SchemaOrArray, Types: TypeArray, Drafts: upTo19, Support: Defined, Vocab: "applicator", Annotates: true},
+	{Name: "items", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft2020, Support: Defined, Vocab: "applicator", Annotates: true},
+	{Name: "additionalItems", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: upTo19, Support: Defined, Vocab: "applicator", Annotates: true, Hint: "2020-12 uses prefixItems and items instead"},
+	{Name: "unevaluatedItems", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft2019, Support: Defined, Vocab: "applicator", Annotates: true, Hint: "it has no equivalent before 2019-09"},
+	{Name: "unevaluatedItems", Kind: Applicator, Shape: OneSchema, Types: TypeArray, Drafts: InDraft2020, Support: Defined, Vocab: "unevaluated", Annotates: true},
 
 	// Objects.
-	{Name: "minProperties", Kind: Assertion, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "maxProperties", Kind: Assertion, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "required", Kind: Assertion, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "dependentRequired", Kind: Assertion, Types: TypeObject, Drafts: from19, Support: Defined, Vocab: "validation", Fails: true},
-	{Name: "dependencies", Kind: Applicator, Shape: DepsMap, Types: TypeObject, Drafts: upTo7, Support: Defined, Fails: true},
-	{Name: "dependencies", Kind: Applicator, Shape: DepsMap, Types: TypeObject, Drafts: from19, Support: Compatible, Fails: true},
-	{Name: "properties", Kind: Applicator, Shape: SchemaMap, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "applicator"},
-	{Name: "patternProperties", Kind: Applicator, Shape: SchemaMap, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "applicator"},
-	{Name: "additionalProperties", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Fails: true},
-	{Name: "unevaluatedProperties", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: InDraft2019, Support: Defined, Vocab: "applicator", Fails: true},
-	{Name: "unevaluatedProperties", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: InDraft2020, Support: Defined, Vocab: "unevaluated", Fails: true},
-	{Name: "propertyNames", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: from6, Support: Defined, Vocab: "applicator"},
-	{Name: "propertyNames", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: InDraft4, Support: Lenient},
-	{Name: "dependentSchemas", Kind: Applicator, Shape: SchemaMap, Types: TypeObject, Drafts: from19, Support: Defined, Vocab: "applicator"},
+	{Name: "minProperties", Kind: Assertion, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true, Default: "0"},
+	{Name: "maxProperties", Kind: Assertion, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "required", Kind: Assertion, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "validation", Fails: true, Traced: true},
+	{Name: "dependentRequired", Kind: Assertion, Types: TypeObject, Drafts: from19, Support: Defined, Vocab: "validation", Fails: true, Traced: true, Hint: "use dependencies with an array of names"},
+	{Name: "dependencies", Kind: Applicator, Shape: DepsMap, Types: TypeObject, Drafts: upTo7, Support: Defined, Fails: true, Traced: true, Hint: "2019-09 split it into dependentRequired and dependentSchemas"},
+	{Name: "dependencies", Kind: Applicator, Shape: DepsMap, Types: TypeObject, Drafts: from19, Support: Compatible, Fails: true, Traced: true},
+	{Name: "properties", Kind: Applicator, Shape: SchemaMap, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Traced: true, Structural: true, Annotates: true},
+	{Name: "patternProperties", Kind: Applicator, Shape: SchemaMap, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Structural: true, Annotates: true},
+	{Name: "additionalProperties", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Fails: true, Annotates: true},
+	{Name: "unevaluatedProperties", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: InDraft2019, Support: Defined, Vocab: "applicator", Fails: true, Annotates: true, Hint: "it has no equivalent before 2019-09; additionalProperties only sees its own schema's properties"},
+	{Name: "unevaluatedProperties", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: InDraft2020, Support: Defined, Vocab: "unevaluated", Fails: true, Annotates: true},
+	{Name: "propertyNames", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: from6, Support: Defined, Vocab: "applicator", Names: true},
+	{Name: "propertyNames", Kind: Applicator, Shape: OneSchema, Types: TypeObject, Drafts: InDraft4, Support: Lenient, Names: true},
+	{Name: "dependentSchemas", Kind: Applicator, Shape: SchemaMap, Types: TypeObject, Drafts: from19, Support: Defined, Vocab: "applicator", Traced: true, Hint: "use dependencies with a schema"},
 
 	// In place.
-	{Name: "allOf", Kind: Applicator, Shape: SchemaArray, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "applicator"},
-	{Name: "anyOf", Kind: Applicator, Shape: SchemaArray, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Fails: true},
-	{Name: "oneOf", Kind: Applicator, Shape: SchemaArray, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Fails: true},
-	{Name: "not", Kind: Applicator, Shape: OneSchema, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Fails: true},
-	{Name: "if", Kind: Applicator, Shape: OneSchema, Types: TypeAll, Drafts: from7, Support: Defined, Vocab: "applicator"},
+	{Name: "allOf", Kind: Applicator, Shape: SchemaArray, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Structural: true},
+	{Name: "anyOf", Kind: Applicator, Shape: SchemaArray, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Fails: true, Traced: true, Structural: true},
+	{Name: "oneOf", Kind: Applicator, Shape: SchemaArray, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Fails: true, Traced: true, Structural: true},
+	{Name: "not", Kind: Applicator, Shape: OneSchema, Types: TypeAll, Drafts: AllDrafts, Support: Defined, Vocab: "applicator", Fails: true, Traced: true},
+	{Name: "if", Kind: Applicator, Shape: OneSchema, Types: TypeAll, Drafts: from7, Support: Defined, Vocab: "applicator", Traced: true},
 	{Name: "then", Kind: Applicator, Shape: OneSchema, Types: TypeAll, Drafts: from7, Support: Defined, Vocab: "applicator"},
 	{Name: "else", Kind: Applicator, Shape: OneSchema, Types: TypeAll, Drafts: from7, Support: Defined, Vocab: "applicator"},
-	{Name: "if", Kind: Applicator, Shape: OneSchema, Types: TypeAll, Drafts: InDraft4 | InDraft6, Support: Lenient},
+	{Name: "if", Kind: Applicator, Shape: OneSchema, Types: TypeAll, Drafts: InDraft4 | InDraft6, Support: Lenient, Traced: true},
 	{Name: "then", Kind: Applicator, Shape: OneSchema, Types: TypeAll, Drafts: InDraft4 | InDraft6, Support: Lenient},
 	{Name: "else", Kind: Applicator, Shape: OneSchema, Types: TypeAll, Drafts: InDraft4 | InDraft6, Support: Lenient},
 
@@ -297,7 +329,7 @@ var keywordTable = []Keyword{
 
 	// OpenAPI 3.0's Schema Object (read as draft 4 with these): nullable adds null to the
 	// types that type names; the rest annotate.
-	{Name: "nullable", Kind: Assertion, Types: TypeAll, Drafts: InOpenAPI30, Support: OpenAPI},
+	{Name: "nullable", Kind: Assertion, Types: TypeAll, Drafts: InOpenAPI30, Support: OpenAPI, Hint: `in JSON Schema add "null" to type`},
 	{Name: "discriminator", Kind: Annotation, Types: TypeObject, Drafts: InOpenAPI30, Support: OpenAPI},
 	{Name: "xml", Kind: Annotation, Types: TypeAll, Drafts: InOpenAPI30, Support: OpenAPI},
 	{Name: "externalDocs", Kind: Annotation, Types: TypeAll, Drafts: InOpenAPI30, Support: OpenAPI},
@@ -470,6 +502,23 @@ func (d *Draft) DefinitionsKeyword() string {
 		}
 	}
 	return ""
+}
+
+// AssertsNothing reports an annotation-only keyword: one that neither asserts nor applies
+// a schema, nor changes what a reference reaches, so that a schema of such keywords
+// accepts every instance. These are the core keywords, the identifiers of base URIs and
+// plain anchors (not dynamic and recursive anchors, which change what a dynamic reference
+// reaches), and the annotations that never assert and hold no subschema.
+func (k *Keyword) AssertsNothing() bool {
+	switch k.Kind {
+	case Core:
+		return true
+	case Identifier:
+		return k.Anchor == NoAnchor || k.Anchor == PlainAnchor
+	case Annotation:
+		return !k.OnRequest && k.Shape == NoSchema
+	}
+	return false
 }
 
 // KeywordNames lists, in the table's order and once each, the names of the entries about

@@ -158,6 +158,70 @@ type SchemaLocation struct {
 	Column int    `json:"column"`
 }
 
+// collector gathers a run's instances into its result, in order.
+type collector struct {
+	res    *Result
+	groups grouper
+	opts   *Options
+}
+
+// add counts one instance, and keeps it or hands it to Options.OnInstance.
+func (c *collector) add(in *Instance) {
+	c.groups.add(in)
+	c.res.Summary.Total++
+	switch {
+	case in.Problem != "":
+		c.res.Summary.Unreadable++
+	case in.Valid:
+		c.res.Summary.Valid++
+	default:
+		c.res.Summary.Invalid++
+	}
+	if c.opts.OnInstance != nil {
+		c.opts.OnInstance(in)
+	} else {
+		c.res.Instances = append(c.res.Instances, *in)
+	}
+}
+
+// addAll adds the instances of job j, up to the first one a stop cut short (then it
+// returns false), and reports the bytes read to Options.OnRead.
+func (c *collector) addAll(j *job, out []Instance) bool {
+	for i := range out {
+		if out[i].stopped {
+			return false
+		}
+		c.add(&out[i])
+	}
+	if c.opts.OnRead != nil && j.size > 0 {
+		c.opts.OnRead(j.size)
+	}
+	return true
+}
+
+// finish completes the result of a run under context parent; err (or halt's) is what
+// ended it. A run that reached its time limit or used up its pattern budget is a result
+// that says so, a cancelled one is an error.
+func (c *collector) finish(parent context.Context, halt *schema.Halt, err error) (*Result, error) {
+	res := c.res
+	res.Groups = c.groups.groups()
+	if err == nil {
+		err = halt.Err()
+	}
+	if err == nil && errors.Is(parent.Err(), context.DeadlineExceeded) {
+		err = parent.Err()
+	}
+	switch {
+	case err == nil:
+		res.Valid = res.Summary.Total > 0 && res.Summary.Valid == res.Summary.Total
+	case schema.IsStopped(err) || errors.Is(err, schema.ErrRegexBudget):
+		res.Stopped = schema.Stopped(parent, err).Error()
+	default:
+		return nil, err
+	}
+	return res, nil
+}
+
 // Run validates the sources against s. Files are read through fsys. The error is non-nil
 // only when the run as a whole could not go on (the context was cancelled); an unreadable
 // or unparsable instance is reported in its Instance and the others are still validated.
@@ -173,59 +237,10 @@ func Run(ctx context.Context, s *schema.Schema, srcs []Source, fsys workspace.FS
 		workers = runtime.GOMAXPROCS(0)
 	}
 	parent := ctx
-	res := &Result{Instances: []Instance{}}
-	var groups grouper
-	emit := func(in *Instance) {
-		groups.add(in)
-		res.Summary.Total++
-		switch {
-		case in.Problem != "":
-			res.Summary.Unreadable++
-		case in.Valid:
-			res.Summary.Valid++
-		default:
-			res.Summary.Invalid++
-		}
-		if opts.OnInstance != nil {
-			opts.OnInstance(in)
-		} else {
-			res.Instances = append(res.Instances, *in)
-		}
-	}
-
 	var halt schema.Halt // the error that ended the run, if one did
-	// finish completes the result; a run that reached its time limit or used up its
-	// pattern budget is a result that says so, a cancelled one is an error.
-	finish := func(err error) (*Result, error) {
-		res.Groups = groups.groups()
-		if err == nil {
-			err = halt.Err()
-		}
-		if err == nil && errors.Is(parent.Err(), context.DeadlineExceeded) {
-			err = parent.Err()
-		}
-		switch {
-		case err == nil:
-			res.Valid = res.Summary.Total > 0 && res.Summary.Valid == res.Summary.Total
-		case schema.IsStopped(err) || errors.Is(err, schema.ErrRegexBudget):
-			res.Stopped = schema.Stopped(parent, err).Error()
-		default:
-			return nil, err
-		}
-		return res, nil
-	}
-	emitAll := func(j *job, out []Instance) bool {
-		for i := range out {
-			if out[i].stopped {
-				return false
-			}
-			emit(&out[i])
-		}
-		if opts.OnRead != nil && j.size > 0 {
-			opts.OnRead(j.size)
-		}
-		return true
-	}
+	c := &collector{res: &Result{Instances: []Instance{}}, opts: opts}
+	finish := func(err error) (*Result, error) { return c.finish(parent, &halt, err) }
+	emitAll := c.addAll
 
 	// One document needs no pipeline: validate it here (the common call over MCP).
 	if len(srcs) == 1 && srcs[0].Reader == nil && !isNDJSONPath(srcs[0].Path) {
@@ -622,27 +637,45 @@ func convert(errs []schema.Error, doc *source.Document) []Error {
 }
 
 // aboutName reports whether an error is about an object member's name rather than its
-// value: a property that additionalProperties or unevaluatedProperties forbids, or a name
-// that fails propertyNames (the error is then that of a keyword below propertyNames).
+// value: a property that an applicator to members rejects by itself (additionalProperties
+// or unevaluatedProperties false), or a name that fails an applicator to names
+// (propertyNames: the error is then that of a keyword below it).
 func aboutName(e *schema.Error) bool {
-	switch e.Keyword {
-	case "additionalProperties", "unevaluatedProperties", "propertyNames":
+	if k, ok := modelKeyword(e.Keyword); ok && (k.Names || rejectsMembers(k)) {
 		return true
 	}
-	// Find propertyNames among the keywords of the path, skipping property names and
-	// indexes, which may spell anything.
+	// Find an applicator to names among the keywords of the path, skipping property names
+	// and indexes, which may spell anything.
 	name := false
 	for _, tok := range strings.Split(e.KeywordLocation, "/")[1:] {
 		if name {
 			name = false
 			continue
 		}
-		if tok == "propertyNames" {
+		if k, ok := modelKeyword(tok); ok && k.Names {
 			return true
 		}
 		name = keyedSubschemas(tok)
 	}
 	return false
+}
+
+// modelKeyword returns the entry of keyword name in the first draft that has one.
+func modelKeyword(name string) (*schema.Keyword, bool) {
+	for _, d := range schema.Drafts {
+		if k, ok := d.Keyword(name); ok {
+			return k, true
+		}
+	}
+	return nil, false
+}
+
+// rejectsMembers reports an applicator to the members of an object that fails by itself
+// only by rejecting a member, its subschema false (additionalProperties,
+// unevaluatedProperties): it fails where the evaluator reports errors itself, holds one
+// schema, and acts on objects.
+func rejectsMembers(k *schema.Keyword) bool {
+	return k.Kind == schema.Applicator && k.Fails && k.Shape == schema.OneSchema && k.Types == schema.TypeObject
 }
 
 // keyedSubschemas reports a keyword whose subschemas are always one token further, under

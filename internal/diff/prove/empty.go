@@ -200,10 +200,15 @@ func onlyRef(s *schema.Schema) bool {
 	return true
 }
 
-// annotationOnly are the keywords that assert nothing and apply nothing.
-var annotationOnly = map[string]bool{"$schema": true, "$id": true, "id": true, "$comment": true, "title": true,
-	"description": true, "default": true, "examples": true, "deprecated": true, "readOnly": true, "writeOnly": true,
-	"$defs": true, "definitions": true, "$anchor": true}
+// annotationOnly are the keywords that assert nothing and apply nothing
+// (schema.Keyword.AssertsNothing).
+var annotationOnly = func() map[string]bool {
+	m := map[string]bool{}
+	for _, name := range schema.KeywordNames(schema.AllDrafts, (*schema.Keyword).AssertsNothing) {
+		m[name] = true
+	}
+	return m
+}()
 
 // noNumber reports that no number of the classes t allows satisfies the bounds and
 // multiples of m.
