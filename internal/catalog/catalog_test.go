@@ -247,13 +247,13 @@ func TestPaging(t *testing.T) {
 	tests := []struct {
 		offset, limit int
 		first, n      int
-		page          *Page
+		page          *diag.Page
 	}{
 		{0, 0, 0, len(all), nil},
 		{0, 100, 0, len(all), nil},
-		{0, 5, 0, 5, &Page{Offset: 0, Limit: 5, Total: len(all), Omitted: len(all) - 5}},
-		{15, 5, 15, len(all) - 15, &Page{Offset: 15, Limit: 5, Total: len(all), Omitted: 15}},
-		{100, 0, len(all), 0, &Page{Offset: 100, Total: len(all), Omitted: len(all)}},
+		{0, 5, 0, 5, &diag.Page{Offset: 0, Limit: 5, Total: len(all), Omitted: len(all) - 5}},
+		{15, 5, 15, len(all) - 15, &diag.Page{Offset: 15, Limit: 5, Total: len(all), Omitted: 15}},
+		{100, 0, len(all), 0, &diag.Page{Offset: 100, Total: len(all), Omitted: len(all)}},
 	}
 	for _, tt := range tests {
 		l, err := w.List(Query{Offset: tt.offset, Limit: tt.limit})

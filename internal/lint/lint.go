@@ -141,7 +141,7 @@ type Result struct {
 	// RuleStats is set with Options.Timing.
 	RuleStats []RuleStat `json:"ruleStats,omitempty"`
 	// Page is set when Findings holds only part of the list.
-	Page *Page `json:"page,omitempty"`
+	Page *diag.Page `json:"page,omitempty"`
 	// Rules is the rule listing, when one was asked for instead of a lint (see List).
 	Rules []RuleInfo `json:"rules,omitempty"`
 
@@ -152,14 +152,6 @@ type Result struct {
 type output struct {
 	path string
 	data []byte
-}
-
-// Page says which part of a long list a result holds.
-type Page struct {
-	Offset  int `json:"offset"`
-	Limit   int `json:"limit"`
-	Total   int `json:"total"`
-	Omitted int `json:"omitted"`
 }
 
 // maxNodes bounds the schemas walked in one document.

@@ -79,6 +79,13 @@ type diffReport struct {
 	Groups []diag.Group `json:"groups,omitempty"`
 }
 
+// KeepFirst is a copy that holds only the first k changes, its groups whole (diag.Pager).
+func (r *diffReport) KeepFirst(k, limit int) diag.Report {
+	c := *r
+	c.Result = r.Result.KeepFirst(k, limit).(*diff.Result)
+	return &c
+}
+
 // WriteText prints the human report, then the changes that repeat, grouped.
 func (r *diffReport) WriteText(w io.Writer) error {
 	if r.History != nil {

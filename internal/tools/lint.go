@@ -55,6 +55,13 @@ type lintReport struct {
 
 func (r *lintReport) res() *lint.Result { return &r.Result }
 
+// KeepFirst is a copy that holds only the first k findings, its groups whole (diag.Pager).
+func (r *lintReport) KeepFirst(k, limit int) diag.Report {
+	c := *r
+	c.Result = *r.Result.KeepFirst(k, limit).(*lint.Result)
+	return &c
+}
+
 // WriteText prints the human report, the findings that repeat grouped before its last
 // line (the counts).
 func (r *lintReport) WriteText(w io.Writer) error {

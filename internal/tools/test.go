@@ -42,6 +42,13 @@ type testReport struct {
 	groups []diag.Group
 }
 
+// KeepFirst is a copy that holds only the first k tests, its groups whole (diag.Pager).
+func (r *testReport) KeepFirst(k, limit int) diag.Report {
+	c := *r
+	c.Result = r.Result.KeepFirst(k, limit).(*schematest.Result)
+	return &c
+}
+
 // WriteText prints the human report, the failures that repeat grouped before its last line
 // (the counts).
 func (r *testReport) WriteText(w io.Writer) error {

@@ -152,7 +152,7 @@ func runValidate(ctx context.Context, env *Env, in *ValidateInput) (*validate.Re
 	}
 	if paged {
 		if off := min(in.Offset, listed); off > 0 || len(res.Instances) < listed {
-			res.Page = &validate.Page{Offset: off, Limit: in.Limit, Total: listed, Omitted: listed - len(res.Instances)}
+			res.Page = &diag.Page{Offset: off, Limit: in.Limit, Total: listed, Omitted: listed - len(res.Instances)}
 		}
 	}
 	return res, nil
