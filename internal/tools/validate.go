@@ -22,6 +22,9 @@ type ValidateInput struct {
 	Limit         int    `json:"limit,omitempty" min:"0" default:"100" brief:"-" desc:"List at most this many instances (0: the default of the surface; the CLI lists all)."`
 }
 
+// printedWhole: without a schema, the instances are grouped by schema, printed whole.
+func (in *ValidateInput) printedWhole() bool { return in.Schema.empty() }
+
 // instanceExts are the extensions a directory argument contributes.
 var instanceExts = []string{".json", ".jsonc", ".yaml", ".yml", ".toml", ".ndjson", ".jsonl"}
 
