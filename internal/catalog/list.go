@@ -211,7 +211,7 @@ func (w *Workspace) selection(paths []string) (func(string) bool, []string, erro
 			}
 		}
 		for _, g := range globs {
-			if matchSegs(g, strings.Split(name, "/")) {
+			if workspace.MatchSegments(g, strings.Split(name, "/")) { // as every glob of jstk: "*" does not match a leading dot
 				return true
 			}
 		}
@@ -266,29 +266,6 @@ func hasExt(name string) bool {
 		}
 	}
 	return false
-}
-
-// matchSegs matches the segments of a name against those of a pattern; "**" stands for
-// any number of segments.
-func matchSegs(pat, name []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			for i := 0; i <= len(name); i++ {
-				if matchSegs(pat[1:], name[i:]) {
-					return true
-				}
-			}
-			return false
-		}
-		if len(name) == 0 {
-			return false
-		}
-		if ok, _ := path.Match(pat[0], name[0]); !ok {
-			return false
-		}
-		pat, name = pat[1:], name[1:]
-	}
-	return len(name) == 0
 }
 
 // diagnostics are a schema's problems as diagnostics.
