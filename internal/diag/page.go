@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"unicode/utf8"
 )
 
 // Page says which part of a long list a result holds (validate's instances, lint's
@@ -75,6 +76,24 @@ func PluralWord(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// Middle cuts a long text to at most n bytes in its middle, where "..." stands for what
+// was left out, at rune boundaries: a location or a value in a message keeps its two ends.
+// It is the one middle cut of the module.
+func Middle(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	keep := max(n-3, 0)
+	head, tail := keep/2, len(s)-(keep-keep/2)
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	for tail < len(s) && !utf8.RuneStart(s[tail]) {
+		tail++
+	}
+	return s[:head] + "..." + s[tail:]
 }
 
 // Printer prints a text report: it keeps the first write error and writes nothing after

@@ -15,7 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -278,21 +277,8 @@ func (res *Result) count() {
 }
 
 func sortFindings(fs []Finding) {
-	sort.SliceStable(fs, func(i, j int) bool {
-		a, b := fs[i], fs[j]
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Column != b.Column {
-			return a.Column < b.Column
-		}
-		if a.Pointer != b.Pointer {
-			return a.Pointer < b.Pointer
-		}
-		return a.Rule < b.Rule
+	diag.SortBy(fs, func(f *Finding) diag.Place {
+		return diag.Place{File: f.File, Line: f.Line, Column: f.Column, Pointer: f.Pointer, Code: f.Rule}
 	})
 }
 
