@@ -25,9 +25,9 @@ import (
 type Report interface {
 	diag.Report
 	// ExitCode is the CLI's exit status, one of its descriptor's ExitCodes: 0 clean, 1
-	// findings, 2 when the report says that part of the run could not be done (lint's
-	// unreadable document, schema_context's id that no schema has, sample stopped by its
-	// time limit). Each report says when it gives 1: diff only with check, catalog never.
+	// findings (for diff, only with check), 2 when the report says that part of the run
+	// could not be done (an unreadable document, a test that could not be used, an id no
+	// schema has, a run stopped by its time limit), the report still printed.
 	ExitCode() int
 }
 
