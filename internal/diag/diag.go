@@ -105,10 +105,13 @@ func Sort(ds []Diagnostic) {
 
 // Place holds the keys of the one order of findings: where they are, then what they are.
 type Place struct {
+	// File, Line and Column are where the finding is (0: unknown, first).
 	File         string
 	Line, Column int
-	Pointer      string
-	Code         string
+	// Pointer is the JSON Pointer of what it is about, for findings at one position.
+	Pointer string
+	// Code is its rule or code, last.
+	Code string
 }
 
 // SortBy orders findings of any type (an engine's own: lint's) by the place each has: file,

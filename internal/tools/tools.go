@@ -33,6 +33,7 @@ type Report interface {
 
 // ExitCode is one exit status of a command and what it means, in the command's terms.
 type ExitCode struct {
+	// Code is the exit status: 0, 1 or 2.
 	Code int
 	// Means says when the command exits with Code; a line break starts an indented line
 	// of the --help text.
