@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -743,5 +744,32 @@ func TestWorkerPanicReachesCaller(t *testing.T) {
 	}()
 	if e, ok := got.(*panics.Error); !ok || e.Value != "boom" {
 		t.Fatalf("recovered %#v, want the worker's panic", got)
+	}
+}
+
+// TestPathGlobsLeadingDot: the catalog's path globs match as every glob of jstk does
+// (workspace.MatchSegments): "*" does not match a name's leading dot.
+func TestPathGlobsLeadingDot(t *testing.T) {
+	schema := `{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object"}`
+	w := scanFiles(t, map[string]string{"a.schema.json": schema, ".b.schema.json": schema, "sub/c.schema.json": schema}, nil)
+	for _, tc := range []struct {
+		glob string
+		want []string
+	}{
+		{"*.json", []string{"a.schema.json"}},
+		{".*.json", []string{".b.schema.json"}},
+		{"**/*.json", []string{"a.schema.json", "sub/c.schema.json"}},
+	} {
+		l, err := w.List(Query{Paths: []string{tc.glob}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range l.Schemas {
+			got = append(got, e.Path)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.glob, got, tc.want)
+		}
 	}
 }

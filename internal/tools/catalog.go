@@ -12,7 +12,7 @@ import (
 // ListSchemasInput are the arguments of list_schemas.
 type ListSchemasInput struct {
 	Query        string   `json:"query,omitempty" brief:"Words to match in id, path, title, description" desc:"Words to look for, case-insensitively: a schema is listed when each word occurs in its id, path, title or description."`
-	Paths        []string `json:"paths,omitempty" brief:"Files, directories or globs" desc:"Restrict the catalog to these files, directories or glob patterns of the workspace (** matches any number of directories). A path that does not exist is an error."`
+	Paths        []string `json:"paths,omitempty" brief:"Files, directories or globs" desc:"Restrict the catalog to these files, directories or glob patterns of the workspace (** matches any number of directories; as in a shell, * does not match a leading dot). A path that does not exist is an error."`
 	ProblemsOnly bool     `json:"problemsOnly,omitempty" brief:"-" desc:"List only the schemas that are not valid against their meta-schema or do not compile."`
 	Offset       int      `json:"offset,omitempty" min:"0" brief:"-" desc:"Skip this many schemas of the list (for paging through long results)."`
 	Limit        int      `json:"limit,omitempty" min:"0" default:"100" brief:"-" desc:"List at most this many schemas (0: the default of the surface; the CLI lists all)."`
