@@ -173,3 +173,92 @@ func values(m map[string]string) []string {
 	}
 	return out
 }
+
+// TestWhereToAddATool keeps the page's "A tool" true to the descriptor: it names every
+// exported field of tools.Descriptor (a fact of a tool that the table holds is one the page
+// tells a new tool to give), the pager a report that pages implements, and the tests that
+// prove a tool needs nothing more (TestANewToolIsItsFileAndItsEngine, TestNoToolTables).
+func TestWhereToAddATool(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join("..", "..")
+	page, err := os.ReadFile(filepath.Join(root, "docs", "architecture.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?s)\n- \*\*A tool\*\*:(.*?)\n- \*\*`).FindSubmatch(page)
+	if m == nil {
+		t.Fatal(`docs/architecture.md has no "- **A tool**:" under "Where to add"`)
+	}
+	bullet := string(m[1])
+	src, err := os.ReadFile(filepath.Join(root, "internal", "tools", "tools.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := regexp.MustCompile(`(?s)\ntype Descriptor struct \{\n(.*?)\n\}\n`).FindSubmatch(src)
+	if body == nil {
+		t.Fatal("internal/tools/tools.go declares no Descriptor struct")
+	}
+	fields := regexp.MustCompile(`(?m)^\t([A-Z]\w*(?:, [A-Z]\w*)*) `).FindAllSubmatch(body[1], -1)
+	if len(fields) < 10 {
+		t.Fatalf("only %d exported fields of Descriptor found: has its declaration changed shape?", len(fields))
+	}
+	for _, f := range fields {
+		for _, name := range strings.Split(string(f[1]), ", ") {
+			if !strings.Contains(bullet, "`"+name+"`") && !strings.Contains(bullet, "`Descriptor."+name+"`") {
+				t.Errorf(`docs/architecture.md's "A tool" does not name the descriptor's field %s`, name)
+			}
+		}
+	}
+	for _, want := range []string{"`diag.Pager`", "`TestANewToolIsItsFileAndItsEngine`", "`TestNoToolTables`", "`Report.ExitCode`"} {
+		if !strings.Contains(bullet, want) {
+			t.Errorf(`docs/architecture.md's "A tool" does not name %s`, want)
+		}
+	}
+}
+
+// TestNoToolTables: nothing outside a tool's own file keeps a table of the tools (a map
+// keyed by their names, a case per tool): what differs from one tool to another is a field
+// of its descriptor, so that a new tool is its file plus its engine. jstk.json's "lint"
+// block, read in internal/tools/config.go, is a key of the configuration's format.
+func TestNoToolTables(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join("..", "..")
+	src := moduleSources(t, root)
+	var names []string
+	nameRE := regexp.MustCompile(`(?m)^\t\tName:\s+"([a-z][a-z0-9_]*)",`)
+	aliasRE := regexp.MustCompile(`(?m)^\t\tAliases:\s+\[\]string\{([^}]*)\}`)
+	for p, s := range src {
+		if !strings.HasPrefix(p, "internal/tools/") || strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		for _, m := range nameRE.FindAllStringSubmatch(s, -1) {
+			names = append(names, m[1])
+		}
+		for _, m := range aliasRE.FindAllStringSubmatch(s, -1) {
+			for _, a := range strings.Split(m[1], ",") {
+				names = append(names, strings.Trim(strings.TrimSpace(a), `"`))
+			}
+		}
+	}
+	if len(names) < 10 {
+		t.Fatalf("only %d tool names found in internal/tools: has the descriptors' shape changed?", len(names))
+	}
+	alt := strings.Join(names, "|")
+	table := regexp.MustCompile(`"(` + alt + `)"\s*:|case "(` + alt + `)"|\[\s*"(` + alt + `)"\s*\]|[!=]= "(` + alt + `)"`)
+	allowed := map[string]bool{"internal/tools/config.go: case \"lint\"": true}
+	for p, s := range src {
+		if strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		for i, line := range strings.Split(s, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "//") {
+				continue
+			}
+			for _, m := range table.FindAllString(line, -1) {
+				if !allowed[p+": "+m] {
+					t.Errorf("%s:%d: %s: a table of the tools outside their files; make it a field of tools.Descriptor", p, i+1, strings.TrimSpace(line))
+				}
+			}
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
+	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
 // member is an object member to put into a copied document.
@@ -174,7 +175,7 @@ func (pl *placement) relRef(base, target string) (string, error) {
 		pl.unknown = true
 	}
 	bp, tp := strings.TrimPrefix(base, "file://"), strings.TrimPrefix(target, "file://")
-	return relPath(path.Dir(bp), tp), nil
+	return workspace.RelPath(path.Dir(bp), tp), nil
 }
 
 // newRef computes the reference that leads from r's place in the bundle to its target,
@@ -290,7 +291,7 @@ func (b *bundler) nameEmbedded(emb []*doc, container string) {
 	for _, d := range emb {
 		if p, ok := filePath(d.rootURI); ok {
 			if rootIsFile {
-				d.id = relPath(path.Dir(rootFile), p)
+				d.id = workspace.RelPath(path.Dir(rootFile), p)
 			} else {
 				d.id = path.Base(p)
 			}

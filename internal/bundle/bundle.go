@@ -22,6 +22,7 @@ import (
 
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
+	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
 // Options configure a bundle; nil means defaults.
@@ -221,7 +222,7 @@ func (b *bundler) display(d *doc) string {
 	}
 	if p, ok := filePath(d.uri); ok {
 		if rp, ok := filePath(b.root.uri); ok {
-			return relPath(path.Dir(rp), p)
+			return workspace.RelPath(path.Dir(rp), p)
 		}
 		return path.Base(p)
 	}
@@ -319,25 +320,6 @@ func filePath(uri string) (string, bool) {
 		return "", false
 	}
 	return path.Clean(u.Path), true
-}
-
-// relPath returns the relative path from directory dir to the file p.
-func relPath(dir, p string) string {
-	ds := strings.Split(strings.Trim(path.Clean(dir), "/"), "/")
-	ps := strings.Split(strings.Trim(path.Clean(p), "/"), "/")
-	if ds[0] == "" {
-		ds = nil
-	}
-	i := 0
-	for i < len(ds) && i < len(ps)-1 && ds[i] == ps[i] {
-		i++
-	}
-	var parts []string
-	for range ds[i:] {
-		parts = append(parts, "..")
-	}
-	parts = append(parts, ps[i:]...)
-	return strings.Join(parts, "/")
 }
 
 // fake is the directory where the bundle is imagined to stand, deep enough that the

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -247,13 +248,13 @@ func TestPaging(t *testing.T) {
 	tests := []struct {
 		offset, limit int
 		first, n      int
-		page          *Page
+		page          *diag.Page
 	}{
 		{0, 0, 0, len(all), nil},
 		{0, 100, 0, len(all), nil},
-		{0, 5, 0, 5, &Page{Offset: 0, Limit: 5, Total: len(all), Omitted: len(all) - 5}},
-		{15, 5, 15, len(all) - 15, &Page{Offset: 15, Limit: 5, Total: len(all), Omitted: 15}},
-		{100, 0, len(all), 0, &Page{Offset: 100, Total: len(all), Omitted: len(all)}},
+		{0, 5, 0, 5, &diag.Page{Offset: 0, Limit: 5, Total: len(all), Omitted: len(all) - 5}},
+		{15, 5, 15, len(all) - 15, &diag.Page{Offset: 15, Limit: 5, Total: len(all), Omitted: 15}},
+		{100, 0, len(all), 0, &diag.Page{Offset: 100, Total: len(all), Omitted: len(all)}},
 	}
 	for _, tt := range tests {
 		l, err := w.List(Query{Offset: tt.offset, Limit: tt.limit})
@@ -743,5 +744,32 @@ func TestWorkerPanicReachesCaller(t *testing.T) {
 	}()
 	if e, ok := got.(*panics.Error); !ok || e.Value != "boom" {
 		t.Fatalf("recovered %#v, want the worker's panic", got)
+	}
+}
+
+// TestPathGlobsLeadingDot: the catalog's path globs match as every glob of jstk does
+// (workspace.MatchSegments): "*" does not match a name's leading dot.
+func TestPathGlobsLeadingDot(t *testing.T) {
+	schema := `{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object"}`
+	w := scanFiles(t, map[string]string{"a.schema.json": schema, ".b.schema.json": schema, "sub/c.schema.json": schema}, nil)
+	for _, tc := range []struct {
+		glob string
+		want []string
+	}{
+		{"*.json", []string{"a.schema.json"}},
+		{".*.json", []string{".b.schema.json"}},
+		{"**/*.json", []string{"a.schema.json", "sub/c.schema.json"}},
+	} {
+		l, err := w.List(Query{Paths: []string{tc.glob}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range l.Schemas {
+			got = append(got, e.Path)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.glob, got, tc.want)
+		}
 	}
 }

@@ -26,14 +26,6 @@ type Query struct {
 	Offset, Limit int
 }
 
-// Page says which part of a long list a result holds.
-type Page struct {
-	Offset  int `json:"offset"`
-	Limit   int `json:"limit"`
-	Total   int `json:"total"`
-	Omitted int `json:"omitted"`
-}
-
 // Listing is the compact catalog: the schemas matching a query, in path order.
 type Listing struct {
 	// Query and Paths repeat the selection.
@@ -44,7 +36,7 @@ type Listing struct {
 	// Matched counts the matching schemas, on every page.
 	Matched int `json:"matched"`
 	// Page is set when the list was cut by offset or limit.
-	Page *Page `json:"page,omitempty"`
+	Page *diag.Page `json:"page,omitempty"`
 	// Documents are the OpenAPI and AsyncAPI documents matching the query, with the schemas
 	// they hold (name one with PATH#POINTER).
 	Documents []APIDocument `json:"documents,omitempty"`
@@ -88,7 +80,7 @@ func (w *Workspace) List(q Query) (*Listing, error) {
 		end = start + q.Limit
 	}
 	if start > 0 || end < len(matched) {
-		l.Page = &Page{Offset: q.Offset, Limit: q.Limit, Total: len(matched), Omitted: len(matched) - (end - start)}
+		l.Page = &diag.Page{Offset: q.Offset, Limit: q.Limit, Total: len(matched), Omitted: len(matched) - (end - start)}
 	}
 	for _, s := range matched[start:end] {
 		l.Schemas = append(l.Schemas, s.entry)
@@ -219,7 +211,7 @@ func (w *Workspace) selection(paths []string) (func(string) bool, []string, erro
 			}
 		}
 		for _, g := range globs {
-			if matchSegs(g, strings.Split(name, "/")) {
+			if workspace.MatchSegments(g, strings.Split(name, "/")) { // as every glob of jstk: "*" does not match a leading dot
 				return true
 			}
 		}
@@ -276,29 +268,6 @@ func hasExt(name string) bool {
 	return false
 }
 
-// matchSegs matches the segments of a name against those of a pattern; "**" stands for
-// any number of segments.
-func matchSegs(pat, name []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			for i := 0; i <= len(name); i++ {
-				if matchSegs(pat[1:], name[i:]) {
-					return true
-				}
-			}
-			return false
-		}
-		if len(name) == 0 {
-			return false
-		}
-		if ok, _ := path.Match(pat[0], name[0]); !ok {
-			return false
-		}
-		pat, name = pat[1:], name[1:]
-	}
-	return len(name) == 0
-}
-
 // diagnostics are a schema's problems as diagnostics.
 func (s *schemaDoc) diagnostics() []diag.Diagnostic {
 	e := s.entry
@@ -334,6 +303,19 @@ func (l *Listing) Diagnostics() []diag.Diagnostic {
 // ExitCode is 0: the catalog lists invalid schemas as information (lint and validate are
 // the tools that fail on them).
 func (l *Listing) ExitCode() int { return 0 }
+
+// PageItems counts the schemas listed (diag.Pager).
+func (l *Listing) PageItems() (int, string, string) { return len(l.Schemas), "schema", "schemas" }
+
+// PageRecord is the listing's page record (diag.Pager).
+func (l *Listing) PageRecord() *diag.Page { return l.Page }
+
+// KeepFirst is a copy that lists only the first k schemas (diag.Pager).
+func (l *Listing) KeepFirst(k, limit int) diag.Report {
+	c := *l
+	c.Schemas, c.Page = diag.Keep(l.Schemas, k, limit, l.Page)
+	return &c
+}
 
 func describeAPI(a *APIDocument) string {
 	name := map[string]string{"openapi": "OpenAPI", "asyncapi": "AsyncAPI", "swagger": "Swagger"}[a.Kind]

@@ -65,7 +65,7 @@ func (w *Workspace) ContextAt(id, ptr string, lim ContextLimits) *Context {
 	}
 	v, ok := doc.Root.Pointer(ptr)
 	if !ok {
-		c.Error = nothingAt(f.path, doc.Root, ptr)
+		c.Error = source.NothingAt(f.path, doc.Root, ptr)
 		return c
 	}
 	if v.Kind() != source.Object && v.Kind() != source.Bool {
@@ -256,37 +256,6 @@ func eachRef(doc *source.Document, ptr string, fn func(at, ref string)) {
 			stack = append(stack, kids[i])
 		}
 	}
-}
-
-// nothingAt says that a document has nothing at ptr, and what the nearest place that
-// exists holds.
-func nothingAt(name string, root source.Value, ptr string) string {
-	toks, _ := source.SplitPointer(ptr)
-	at, v := "", root
-	for _, t := range toks {
-		next, ok := v.At(t)
-		if !ok {
-			break
-		}
-		at += "/" + source.EscapeToken(t)
-		v = next
-	}
-	msg := fmt.Sprintf("%s has nothing at #%s", name, ptr)
-	if v.Kind() == source.Object && v.Len() > 0 {
-		var keys []string
-		for i := 0; i < v.Len() && i < 20; i++ {
-			keys = append(keys, v.Key(i))
-		}
-		if v.Len() > 20 {
-			keys = append(keys, fmt.Sprintf("... (%d more)", v.Len()-20))
-		}
-		where := "#" + at
-		if at == "" {
-			where = "its root"
-		}
-		msg += fmt.Sprintf("; %s holds: %s", where, strings.Join(keys, ", "))
-	}
-	return msg
 }
 
 func kindName(v source.Value) string {

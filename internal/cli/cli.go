@@ -152,7 +152,7 @@ func runCommand(ctx context.Context, args []string, st Streams) int {
 		return ExitError
 	}
 	// On a terminal, a progress line; what the run prints erases it first.
-	progress := newProgress(st.Stderr, d.Name, g.quiet)
+	progress := newProgress(st.Stderr, d.Name, d.ProgressBytes, g.quiet)
 	if progress != nil {
 		if isTerminal(st.Stdout) {
 			st.Stdout = progress.Writer(st.Stdout)
@@ -169,10 +169,10 @@ func runCommand(ctx context.Context, args []string, st Streams) int {
 	if progress != nil {
 		env.Progress = progress.Report
 	}
-	if collectLate[d.Name] && os.Getenv("GOGC") == "" {
+	if d.CollectLate && os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(-1)
 		if os.Getenv("GOMEMLIMIT") == "" {
-			debug.SetMemoryLimit(collectLateLimit)
+			debug.SetMemoryLimit(tools.CollectLateLimit)
 		}
 	}
 	// Past the memory budget, the run stops here, before the kernel kills it.
@@ -204,19 +204,6 @@ func commandNames() []string {
 	}
 	return names
 }
-
-// collectLate lists the commands whose memory is bounded by the schemas they read, not by
-// a stream of input: they run with the periodic collector off, and only the memory limit
-// set by tuneGC collects. A diff's heap is mostly its two compiled schemas, which every
-// collection scans again: jstk diff on the largest schema pair (2 x 2.5 MB) takes 331 ->
-// 271 ms (median of 25), peak RSS 135 -> 171 MB. Validation streams its input and keeps the
-// collector.
-var collectLate = map[string]bool{"diff": true}
-
-// collectLateLimit is the memory limit at which those commands collect: above the largest
-// pair's peak, and what a long run (two OpenAPI documents of thousands of components that
-// reach each other, compared for 20 s) stays near instead of 1 GiB.
-const collectLateLimit = 256 << 20
 
 // commandOf names the command of args as its messages do ("validate", "tools call").
 func commandOf(args []string) string {

@@ -494,30 +494,17 @@ func (c *command) help(w io.Writer) {
 		}
 		fmt.Fprintf(w, "\nArguments:\n  %s%s\n      %s\n", strings.ToUpper(kebab(c.positional.jsonName)), dots, wrap(c.speak(c.positional.usage), 90))
 	}
-	fmt.Fprintf(w, "\nExit codes:\n%s", exitCodes[c.d.Name])
+	fmt.Fprintf(w, "\nExit codes:\n%s", exitCodesText(c.d.ExitCodes, c.speak))
 }
 
-// exitCodes says, for each command, what its exit codes mean (0 clean, 1 findings, 2 could
-// not run, in its own terms).
-var exitCodes = map[string]string{
-	"validate": "  0  every instance is valid\n  1  an instance is invalid\n" +
-		"  2  could not run: an unreadable instance, an invalid or unresolvable schema, a usage error, a run stopped\n",
-	"lint": "  0  no finding at or above --fail-on\n  1  a finding at or above --fail-on (default warning)\n" +
-		"  2  could not run: an unreadable schema, a usage error, a run stopped\n",
-	"diff": "  0  the schemas were compared: without --check, whatever the verdicts (jstk diff is a report;\n" +
-		"     --check makes it a gate); with --check, the asked direction is compatible\n" +
-		"  1  --check, and the asked direction is incompatible or unknown\n" +
-		"  2  could not run: an unreadable, invalid or unresolvable schema, a usage error, a run stopped\n",
-	"bundle": "  0  bundled\n  2  could not run: an unresolvable reference, an invalid schema, a usage error, a run stopped\n",
-	"infer":  "  0  inferred\n  2  could not run: an unreadable instance, a usage error, a run stopped\n",
-	"sample": "  0  the instances were generated\n  1  no instance could be found (the report says why)\n" +
-		"  2  could not run: an invalid or unresolvable schema, a usage error, a run stopped\n",
-	"test": "  0  every test passed\n  1  a test failed\n" +
-		"  2  could not run: a tests file or a test that could not be used, a usage error, a run stopped\n",
-	"coverage": "  0  no kind under its --fail-under threshold\n  1  a kind under its --fail-under threshold\n" +
-		"  2  could not run: an unreadable tests file or instance, an invalid schema, a usage error, a run stopped\n",
-	"list_schemas":   "  0  listed\n  2  could not run: a path that does not exist, a usage error, a run stopped\n",
-	"schema_context": "  0  found\n  2  no schema has the id (the closest ids are listed), or could not run\n",
+// exitCodesText is the Exit codes section of a help text (tools.Descriptor.ExitCodes): one
+// line per code, a meaning's further lines indented under it, its arguments named by speak.
+func exitCodesText(codes []tools.ExitCode, speak func(string) string) string {
+	var sb strings.Builder
+	for _, c := range codes {
+		fmt.Fprintf(&sb, "  %d  %s\n", c.Code, strings.ReplaceAll(speak(c.Means), "\n", "\n     "))
+	}
+	return sb.String()
 }
 
 func capitalize(s string) string {

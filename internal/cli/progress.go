@@ -47,7 +47,7 @@ func isTerminal(w io.Writer) bool {
 type progressLine struct {
 	w     io.Writer // stderr
 	cmd   string
-	bytes bool // done and total count bytes of input (see byteProgress)
+	bytes bool // done and total count bytes of input (tools.Descriptor.ProgressBytes)
 	all   bool // every report, from the first (JSTK_PROGRESS=all)
 	width int  // the terminal's width; the line is cut to fit, so that it never wraps
 
@@ -70,14 +70,9 @@ type progressLine struct {
 	quit chan struct{}
 }
 
-// byteProgress lists the commands whose reports count bytes of input in done and total
-// (validate reads files whose sizes it knows); the others count what their message names
-// (files, schemas).
-var byteProgress = map[string]bool{"validate": true}
-
 // newProgress returns the progress line of a run of cmd, or nil when none is to be shown
 // (stderr is not a terminal, --quiet, JSTK_PROGRESS=off).
-func newProgress(stderr io.Writer, cmd string, quiet bool) *progressLine {
+func newProgress(stderr io.Writer, cmd string, bytes, quiet bool) *progressLine {
 	on, all := progressMode(stderr)
 	if quiet || !on {
 		return nil
@@ -88,7 +83,7 @@ func newProgress(stderr io.Writer, cmd string, quiet bool) *progressLine {
 			width = w
 		}
 	}
-	p := &progressLine{w: stderr, cmd: cmd, bytes: byteProgress[cmd], all: all, width: width,
+	p := &progressLine{w: stderr, cmd: cmd, bytes: bytes, all: all, width: width,
 		start: time.Now(), quit: make(chan struct{})}
 	if !all {
 		// A run that reports nothing still says it is working, once a second.

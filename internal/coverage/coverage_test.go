@@ -388,7 +388,7 @@ func TestThresholdsAndReports(t *testing.T) {
 		t.Fatalf("listed %s: %d entries", res.Listed, len(res.Entries))
 	}
 	res.Cut(1, 1)
-	if diff := cmp.Diff(&Page{Offset: 1, Limit: 1, Total: 3, Omitted: 2}, res.Page); diff != "" {
+	if diff := cmp.Diff(&diag.Page{Offset: 1, Limit: 1, Total: 3, Omitted: 2}, res.Page); diff != "" {
 		t.Errorf("page (-want +got):\n%s", diff)
 	}
 	text.Reset()

@@ -35,7 +35,7 @@ type Result struct {
 	// target, an evaluation that could not complete).
 	Problems []string `json:"problems"`
 	// Page is set when Entries holds only part of the list.
-	Page *Page `json:"page,omitempty"`
+	Page *diag.Page `json:"page,omitempty"`
 	// Unmeasured counts the subschemas of the measured files that lie deeper than
 	// MaxDepth, which the measure leaves out.
 	Unmeasured int `json:"unmeasured,omitempty"`
@@ -124,8 +124,18 @@ type Threshold struct {
 	Met     bool    `json:"met"`
 }
 
-// Page says which part of a long list a result holds.
-type Page = diag.Page
+// PageItems counts the entries held (diag.Pager).
+func (r *Result) PageItems() (int, string, string) { return len(r.Entries), "entry", "entries" }
+
+// PageRecord is the result's page record (diag.Pager).
+func (r *Result) PageRecord() *diag.Page { return r.Page }
+
+// KeepFirst is a copy that holds only the first k entries (diag.Pager).
+func (r *Result) KeepFirst(k, limit int) diag.Report {
+	c := *r
+	c.Entries, c.Page = diag.Keep(r.Entries, k, limit, r.Page)
+	return &c
+}
 
 func newResult(s *schema.Schema) *Result {
 	file := s.File()

@@ -100,8 +100,25 @@ func location(file string, line, col int) string {
 
 // Sort orders diagnostics by file, line, column, then code, for stable output.
 func Sort(ds []Diagnostic) {
-	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := ds[i], ds[j]
+	SortBy(ds, func(d *Diagnostic) Place { return Place{File: d.File, Line: d.Line, Column: d.Column, Code: d.Code} })
+}
+
+// Place holds the keys of the one order of findings: where they are, then what they are.
+type Place struct {
+	// File, Line and Column are where the finding is (0: unknown, first).
+	File         string
+	Line, Column int
+	// Pointer is the JSON Pointer of what it is about, for findings at one position.
+	Pointer string
+	// Code is its rule or code, last.
+	Code string
+}
+
+// SortBy orders findings of any type (an engine's own: lint's) by the place each has: file,
+// line, column, pointer, then code; findings at one place keep their order.
+func SortBy[T any](xs []T, place func(*T) Place) {
+	sort.SliceStable(xs, func(i, j int) bool {
+		a, b := place(&xs[i]), place(&xs[j])
 		if a.File != b.File {
 			return a.File < b.File
 		}
@@ -110,6 +127,9 @@ func Sort(ds []Diagnostic) {
 		}
 		if a.Column != b.Column {
 			return a.Column < b.Column
+		}
+		if a.Pointer != b.Pointer {
+			return a.Pointer < b.Pointer
 		}
 		return a.Code < b.Code
 	})

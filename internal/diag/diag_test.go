@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -440,3 +441,31 @@ func TestPrinter(t *testing.T) {
 type failing struct{}
 
 func (failing) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+func TestMiddle(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"abcdefghijklmnop", 9, "abc...nop"},
+		{"abcdefghijklmnop", 10, "abc...mnop"},
+		{"ééééééééé", 9, "é...é"}, // 18 bytes: cut at rune boundaries, within 9 bytes
+	} {
+		got := Middle(tc.s, tc.n)
+		if got != tc.want || len(got) > tc.n && len(tc.s) > tc.n {
+			t.Errorf("Middle(%q, %d) = %q, want %q", tc.s, tc.n, got, tc.want)
+		}
+	}
+}
+
+func TestSortBy(t *testing.T) {
+	type finding struct{ file, ptr, rule string }
+	fs := []finding{{"b", "/a", "x"}, {"a", "/b", "x"}, {"a", "/a", "y"}, {"a", "/a", "x"}}
+	SortBy(fs, func(f *finding) Place { return Place{File: f.file, Pointer: f.ptr, Code: f.rule} })
+	want := []finding{{"a", "/a", "x"}, {"a", "/a", "y"}, {"a", "/b", "x"}, {"b", "/a", "x"}}
+	if !slices.Equal(fs, want) {
+		t.Errorf("%v, want %v", fs, want)
+	}
+}

@@ -4,15 +4,48 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"unicode/utf8"
 )
 
-// Page says which part of a long list a result holds (validate's instances, test's
-// tests, coverage's entries).
+// Page says which part of a long list a result holds (validate's instances, lint's
+// findings, diff's changes, test's tests, coverage's entries, the catalog's schemas): the
+// one page record of every report that pages.
 type Page struct {
-	Offset  int `json:"offset"`
-	Limit   int `json:"limit"`
-	Total   int `json:"total"`
+	// Offset is the index of the first item held.
+	Offset int `json:"offset"`
+	// Limit is the most items asked for (0: no limit).
+	Limit int `json:"limit"`
+	// Total is the number of items before the cut.
+	Total int `json:"total"`
+	// Omitted is the number of items left out.
 	Omitted int `json:"omitted"`
+}
+
+// Pager is implemented by a report whose main list can be cut: the MCP result budget
+// (internal/tools) keeps the first items that fit, and the page record and the text say
+// where the next call continues. A report that pages needs nothing else for it.
+type Pager interface {
+	Report
+	// PageItems is how many items the report holds, and the word for one and for many
+	// ("instance", "instances").
+	PageItems() (n int, one, many string)
+	// PageRecord is the report's page record: nil when it holds its whole list.
+	PageRecord() *Page
+	// KeepFirst returns a copy of the report that holds only its first k items, its page
+	// record counting the others as omitted (made with Keep); the report's summaries still
+	// count everything. limit is the call's limit, for a page record made here.
+	KeepFirst(k, limit int) Report
+}
+
+// Keep is what every KeepFirst does: the first k of a report's items, and the page record
+// that says so (page's, or a new one over the items, with the items after k omitted).
+func Keep[T any](items []T, k, limit int, page *Page) ([]T, *Page) {
+	p := &Page{Limit: limit, Total: len(items)}
+	if page != nil {
+		*p = *page
+	}
+	p.Omitted += len(items) - k
+	return items[:k], p
 }
 
 // Cut keeps list[offset:offset+limit] (limit 0: to the end) and returns the page it is, or
@@ -43,6 +76,24 @@ func PluralWord(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// Middle cuts a long text to at most n bytes in its middle, where "..." stands for what
+// was left out, at rune boundaries: a location or a value in a message keeps its two ends.
+// It is the one middle cut of the module.
+func Middle(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	keep := max(n-3, 0)
+	head, tail := keep/2, len(s)-(keep-keep/2)
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	for tail < len(s) && !utf8.RuneStart(s[tail]) {
+		tail++
+	}
+	return s[:head] + "..." + s[tail:]
 }
 
 // Printer prints a text report: it keeps the first write error and writes nothing after

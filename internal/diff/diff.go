@@ -24,6 +24,7 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/diff/algebra"
 	"github.com/jstk-dev/jstk/internal/diff/align"
 	"github.com/jstk-dev/jstk/internal/diff/search"
@@ -112,7 +113,7 @@ type Result struct {
 	// Check is present when the call asked for a check of Direction.
 	Check *Check `json:"check,omitempty"`
 	// Page says which part of the change list this result holds, when it was cut.
-	Page *Page `json:"page,omitempty"`
+	Page *diag.Page `json:"page,omitempty"`
 	// Document is set when two OpenAPI or AsyncAPI documents were compared
 	// (document.Compare): the verdict at each schema location.
 	Document *DocumentReport `json:"document,omitempty"`
@@ -207,18 +208,6 @@ type Check struct {
 	Direction string `json:"direction"`
 	// Passed is true when it is proved compatible.
 	Passed bool `json:"passed"`
-}
-
-// Page says which part of a long change list a result holds.
-type Page struct {
-	// Offset is the index of the first change held.
-	Offset int `json:"offset"`
-	// Limit is the most changes asked for (0: no limit).
-	Limit int `json:"limit"`
-	// Total is the number of changes before the cut.
-	Total int `json:"total"`
-	// Omitted is the number of changes left out.
-	Omitted int `json:"omitted"`
 }
 
 // Compare compares two compiled schemas. The error is non-nil only when the comparison

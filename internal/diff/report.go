@@ -254,17 +254,22 @@ func (r *Result) Cut(offset, limit int) {
 		d.Omitted = n - (to - from)
 		d.Locations = d.Locations[from:to]
 	}
-	total := len(r.Changes)
-	offset = min(max(offset, 0), total)
-	end := total
-	if limit > 0 && offset+limit < total {
-		end = offset + limit
+	if list, page := diag.Cut(r.Changes, offset, limit); page != nil {
+		r.Changes, r.Page = list, page
 	}
-	if offset == 0 && end == total {
-		return
-	}
-	r.Changes = r.Changes[offset:end]
-	r.Page = &Page{Offset: offset, Limit: limit, Total: total, Omitted: total - len(r.Changes)}
+}
+
+// PageItems counts the changes held (diag.Pager).
+func (r *Result) PageItems() (int, string, string) { return len(r.Changes), "change", "changes" }
+
+// PageRecord is the result's page record (diag.Pager).
+func (r *Result) PageRecord() *diag.Page { return r.Page }
+
+// KeepFirst is a copy that holds only the first k changes (diag.Pager).
+func (r *Result) KeepFirst(k, limit int) diag.Report {
+	c := *r
+	c.Changes, c.Page = diag.Keep(r.Changes, k, limit, r.Page)
+	return &c
 }
 
 var verdictText = map[string]map[Verdict]string{

@@ -118,7 +118,8 @@ func makeWorkspace(ws, outside string) error {
 	return writeOrders(filepath.Join(ws, "big.ndjson"), bigLines)
 }
 
-// writeFiles writes the shipped examples and small files of the tests to dir.
+// writeFiles writes the shipped examples, the sample workspace of the tools and small files
+// of the tests to dir.
 func writeFiles(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -136,18 +137,30 @@ func writeFiles(dir string) error {
 			return err
 		}
 	}
+	// The sample workspace of the tools' Samples (tools.Descriptor): the examples above and
+	// the files of internal/tools/testdata/sample.
+	sample := filepath.Join("..", "tools", "testdata", "sample")
+	err = filepath.WalkDir(sample, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(sample, p)
+		dst := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(dst, data, 0o644)
+	})
+	if err != nil {
+		return err
+	}
 	files := map[string]string{
 		"broken.schema.json":  `{"type": "object", "properties": {`,
 		"invalid.schema.json": `{"type": 12}`,
-		"small.schema.json":   `{"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}`,
-		"small.json":          `{"a": 1}`,
-		"sub/nested.json":     `{"a": "not an integer"}`,
-		"small.tests.json": `{"target": "small.schema.json", "tests": [
-			{"description": "an integer a", "valid": true, "data": {"a": 1}},
-			{"description": "a missing", "valid": false, "data": {}, "expect": {"keyword": "required"}},
-			{"description": "the file", "valid": true, "dataPath": "small.json"}]}`,
-		"suite.tests.json": `[{"description": "minimum", "schema": {"minimum": 2},
-			"tests": [{"description": "above", "data": 3, "valid": true}, {"description": "below", "data": 1, "valid": false}]}]`,
 	}
 	for name, text := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))

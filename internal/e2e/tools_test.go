@@ -23,59 +23,6 @@ func pathDoc(p string) map[string]any { return map[string]any{"path": p} }
 func valueDoc(v any) map[string]any   { return map[string]any{"value": v} }
 func textDoc(s string) map[string]any { return map[string]any{"text": s} }
 
-// samples holds, for every tool of the descriptor table, calls that must succeed (not
-// isError) on the test workspace. A tool without samples fails TestEveryTool: a new tool adds
-// its calls here.
-var samples = map[string][]map[string]any{
-	"validate": {
-		{"schema": pathDoc("order.schema.json"), "instances": []any{pathDoc("orders.ndjson"), pathDoc("orders-with-errors.ndjson"), pathDoc("order.yaml")}},
-		{"schema": valueDoc(map[string]any{"type": "object", "required": []any{"a"}}), "instances": []any{valueDoc(map[string]any{"a": 1}), textDoc("b: 2\n"), pathDoc("sub")}},
-		{"schema": textDoc("type: integer\nminimum: 0\n"), "instances": []any{valueDoc(-1), valueDoc(7)}, "assertFormat": true, "draft": "2020-12"},
-		{"schema": pathDoc("order.schema.json"), "instances": []any{pathDoc("orders*.ndjson")}, "invalidOnly": true, "limit": 1, "offset": 1},
-	},
-	"infer": {
-		{"instances": []any{pathDoc("orders.ndjson"), pathDoc("order.yaml")}},
-		{"instances": []any{valueDoc(map[string]any{"a": 1}), textDoc(`{"a": 2.5, "b": "x"}`)}, "closed": true, "bounds": true, "draft": "7"},
-	},
-	"lint": {
-		{"schemas": []any{pathDoc("order.schema.json"), pathDoc("customer.schema.json")}},
-		{"schemas": []any{valueDoc(map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{"type": "string", "minimum": 1}}})}, "failOn": "error", "limit": 5},
-		{"list": true},
-	},
-	"bundle": {
-		{"schema": pathDoc("order.schema.json")},
-		{"schema": valueDoc(map[string]any{"type": "object", "properties": map[string]any{"c": map[string]any{"$ref": "customer.schema.json"}}}), "draft": "2020-12"},
-	},
-	"coverage": {
-		{"schema": pathDoc("small.schema.json"), "tests": []any{pathDoc("small.tests.json")}},
-		{"schema": pathDoc("order.schema.json"), "tests": []any{pathDoc("orders.ndjson"), pathDoc("orders-with-errors.ndjson")}, "all": true, "failUnder": []any{"outcomes=10"}, "limit": 20},
-	},
-	"list_schemas": {
-		{},
-		{"query": "order"},
-		{"paths": []any{"order.schema.json", "sub"}, "problemsOnly": true, "limit": 5},
-	},
-	"schema_context": {
-		{"id": "https://example.com/schemas/order.schema.json"},
-		{"id": "customer.schema.json", "limit": 2, "maxText": 100},
-	},
-	"test": {
-		{"tests": []any{pathDoc("small.tests.json"), pathDoc("suite.tests.json")}},
-		{"tests": []any{valueDoc([]any{map[string]any{"description": "integers", "schema": map[string]any{"type": "integer"},
-			"tests": []any{map[string]any{"description": "one", "data": 1, "valid": true}, map[string]any{"description": "a string", "data": "x", "valid": true}}}})},
-			"failedOnly": true},
-	},
-	"diff": {
-		{"old": pathDoc("customer.schema.json"), "new": pathDoc("customer.schema.json")},
-		{"old": valueDoc(map[string]any{"type": "object"}), "new": valueDoc(map[string]any{"type": "object", "required": []any{"id"}}),
-			"direction": "full", "check": true, "level": "docs", "limit": 5},
-	},
-	"sample": {
-		{"schema": pathDoc("order.schema.json"), "count": 3, "seed": 7},
-		{"schema": valueDoc(map[string]any{"type": "integer", "minimum": 5}), "invalid": true, "count": 2},
-	},
-}
-
 // compileJSON compiles a schema given as a decoded JSON value with jstk's own compiler.
 func compileJSON(t testing.TB, name string, v any) *schema.Schema {
 	t.Helper()
@@ -202,18 +149,13 @@ func checkListing(t *testing.T, tool *sdk.Tool) {
 	}
 }
 
-// TestEveryTool calls every tool of the descriptor table with its sample arguments, in both
-// eras, and checks each result: not isError, a text report, a runId, and structuredContent
+// TestEveryTool calls every tool of the descriptor table with its samples
+// (tools.Descriptor.Samples, on the sample workspace that writeFiles copies), in both eras, and checks each result: not isError, a text report, a runId, and structuredContent
 // that conforms to the tool's listed outputSchema (checked by jstk's own validator).
 func TestEveryTool(t *testing.T) {
-	for _, name := range tableNames() {
-		if len(samples[name]) == 0 {
-			t.Errorf("tool %s has no sample call: add its calls to samples in tools_test.go", name)
-		}
-	}
-	for name := range samples {
-		if _, ok := tools.Lookup(name); !ok {
-			t.Errorf("samples has calls for %s, which the descriptor table does not have", name)
+	for _, d := range tools.All() {
+		if len(d.Samples) == 0 {
+			t.Errorf("tool %s has no sample call: add its Samples to its descriptor", d.Name)
 		}
 	}
 	for _, era := range eras {
@@ -223,7 +165,12 @@ func TestEveryTool(t *testing.T) {
 			runIDs := map[string]bool{}
 			for _, tool := range listAll(t, s) {
 				out := compileJSON(t, tool.Name+".outputSchema", tool.OutputSchema)
-				for i, args := range samples[tool.Name] {
+				d, _ := tools.Lookup(tool.Name)
+				for i, sample := range d.Samples {
+					var args map[string]any
+					if err := json.Unmarshal([]byte(sample), &args); err != nil {
+						t.Fatalf("%s: sample %d: %v", tool.Name, i, err)
+					}
 					res := s.call(t, tool.Name, args)
 					label := fmt.Sprintf("%s sample %d", tool.Name, i)
 					if res.IsError {

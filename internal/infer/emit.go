@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 )
@@ -643,9 +644,7 @@ func cutDeep(doc *sobj, limit int) string {
 	}
 	slices.Reverse(toks)
 	where := "/" + strings.Join(toks, "/")
-	if len(where) > 200 {
-		where = where[:100] + "..." + where[len(where)-97:]
-	}
+	where = diag.Middle(where, 200)
 	more := ""
 	if cut > 1 {
 		more = fmt.Sprintf(" and %d other places", cut-1)

@@ -15,7 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -141,7 +140,7 @@ type Result struct {
 	// RuleStats is set with Options.Timing.
 	RuleStats []RuleStat `json:"ruleStats,omitempty"`
 	// Page is set when Findings holds only part of the list.
-	Page *Page `json:"page,omitempty"`
+	Page *diag.Page `json:"page,omitempty"`
 	// Rules is the rule listing, when one was asked for instead of a lint (see List).
 	Rules []RuleInfo `json:"rules,omitempty"`
 
@@ -152,14 +151,6 @@ type Result struct {
 type output struct {
 	path string
 	data []byte
-}
-
-// Page says which part of a long list a result holds.
-type Page struct {
-	Offset  int `json:"offset"`
-	Limit   int `json:"limit"`
-	Total   int `json:"total"`
-	Omitted int `json:"omitted"`
 }
 
 // maxNodes bounds the schemas walked in one document.
@@ -286,21 +277,8 @@ func (res *Result) count() {
 }
 
 func sortFindings(fs []Finding) {
-	sort.SliceStable(fs, func(i, j int) bool {
-		a, b := fs[i], fs[j]
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Column != b.Column {
-			return a.Column < b.Column
-		}
-		if a.Pointer != b.Pointer {
-			return a.Pointer < b.Pointer
-		}
-		return a.Rule < b.Rule
+	diag.SortBy(fs, func(f *Finding) diag.Place {
+		return diag.Place{File: f.File, Line: f.Line, Column: f.Column, Pointer: f.Pointer, Code: f.Rule}
 	})
 }
 

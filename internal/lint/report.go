@@ -101,17 +101,22 @@ func (r *Result) Diagnostics() []diag.Diagnostic {
 // Cut keeps findings [offset, offset+limit) and records the page; the summary still
 // counts all.
 func (r *Result) Cut(offset, limit int) {
-	total := len(r.Findings)
-	offset = min(offset, total)
-	end := total
-	if limit > 0 && offset+limit < total {
-		end = offset + limit
+	if list, page := diag.Cut(r.Findings, offset, limit); page != nil {
+		r.Findings, r.Page = list, page
 	}
-	if offset == 0 && end == total {
-		return
-	}
-	r.Findings = r.Findings[offset:end]
-	r.Page = &Page{Offset: offset, Limit: limit, Total: total, Omitted: total - len(r.Findings)}
+}
+
+// PageItems counts the findings held (diag.Pager).
+func (r *Result) PageItems() (int, string, string) { return len(r.Findings), "finding", "findings" }
+
+// PageRecord is the result's page record (diag.Pager).
+func (r *Result) PageRecord() *diag.Page { return r.Page }
+
+// KeepFirst is a copy that holds only the first k findings (diag.Pager).
+func (r *Result) KeepFirst(k, limit int) diag.Report {
+	c := *r
+	c.Findings, c.Page = diag.Keep(r.Findings, k, limit, r.Page)
+	return &c
 }
 
 // WriteText prints the human report: one line per finding, the documents that could not

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 )
@@ -113,8 +113,8 @@ func withTwins(vals []source.Value) []source.Value {
 // half the levels.
 const (
 	maxLevels = 6
-	maxWhere  = 120
-	maxArg    = 200
+	maxWhere  = 123
+	maxArg    = 203
 )
 
 // msg writes the reason with the reasons it rests on.
@@ -173,7 +173,7 @@ func (r *reason) write(b *strings.Builder, levels int) {
 		}
 		fmt.Fprintf(b, l.first.format, shortArgs(l.first.args)...)
 		if l.n > 1 {
-			fmt.Fprintf(b, " (and so for the %d %ss nested below it, down to the one at %s)", l.n-1, l.last.kind, shorten(l.last.where, maxWhere))
+			fmt.Fprintf(b, " (and so for the %d %ss nested below it, down to the one at %s)", l.n-1, l.last.kind, diag.Middle(l.last.where, maxWhere))
 		}
 	}
 	last := chain[len(chain)-1].last
@@ -206,7 +206,7 @@ func shortArgs(args []any) []any {
 			if !copied {
 				out, copied = slices.Clone(args), true
 			}
-			out[i] = shorten(s, maxArg)
+			out[i] = diag.Middle(s, maxArg)
 		}
 	}
 	return out
@@ -216,21 +216,6 @@ func shortArgs(args []any) []any {
 func alike(a, b *reason) bool {
 	return a.kind == b.kind && a.format == b.format && len(a.causes) == 1 && len(b.causes) == 1 &&
 		a.causes[0].label == b.causes[0].label
-}
-
-// shorten cuts a long text to about n bytes, in its middle.
-func shorten(w string, n int) string {
-	if len(w) <= n {
-		return w
-	}
-	head, tail := n/2, len(w)-n/2
-	for head > 0 && !utf8.RuneStart(w[head]) {
-		head--
-	}
-	for tail < len(w) && !utf8.RuneStart(w[tail]) {
-		tail++
-	}
-	return w[:head] + "..." + w[tail:]
 }
 
 // because makes r rest on the reasons given as label, reason pairs; kind and where name a

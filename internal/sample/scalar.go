@@ -37,11 +37,11 @@ func (g *gen) numberBounds(c *conj, integer bool) bounds {
 			}
 		}
 		if in.multipleOf != nil {
-			b.multiple = lcmRat(b.multiple, in.multipleOf)
+			b.multiple = source.LCMRat(b.multiple, in.multipleOf)
 		}
 	}
 	if integer {
-		b.multiple = lcmRat(b.multiple, big.NewRat(1, 1))
+		b.multiple = source.LCMRat(b.multiple, big.NewRat(1, 1))
 	}
 	return b
 }
@@ -51,23 +51,6 @@ func cmpRat(a, b *big.Rat) int {
 		return 1
 	}
 	return a.Cmp(b)
-}
-
-// lcmRat is the least common multiple of two positive rationals (a nil is absent):
-// lcm(p/q, r/s) = lcm(p, r) / gcd(q, s) for fractions in lowest terms.
-func lcmRat(a, b *big.Rat) *big.Rat {
-	if a == nil {
-		return b
-	}
-	if b == nil {
-		return a
-	}
-	p, q, r, s := a.Num(), a.Denom(), b.Num(), b.Denom()
-	g := new(big.Int).GCD(nil, nil, p, r)
-	l := new(big.Int).Mul(p, r)
-	l.Quo(l, g)
-	d := new(big.Int).GCD(nil, nil, q, s)
-	return new(big.Rat).SetFrac(l, d)
 }
 
 func (g *gen) number(c *conj, ptr string, integer bool) (source.Value, bool) {

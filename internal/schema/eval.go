@@ -13,6 +13,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/source"
 )
 
@@ -567,20 +568,14 @@ func SetMaxEvalDepth(n int) error {
 func (e *evaluator) tooDeep(s *Schema) error {
 	if refs := len(e.chain) - e.chainBase; refs > 0 {
 		return fmt.Errorf("$ref chain too deep: evaluation nested deeper than %d levels after following %d references in place, at %s (instance depth %d; raise the limit with --max-ref-depth)",
-			evalDepthLimit, refs, clip(s.Location()), len(e.ipath))
+			evalDepthLimit, refs, diag.Middle(s.Location(), maxLocation), len(e.ipath))
 	}
 	return fmt.Errorf("nesting too deep: evaluation nested deeper than %d levels, at %s (instance depth %d; raise the limit with --max-ref-depth)",
-		evalDepthLimit, clip(s.Location()), len(e.ipath))
+		evalDepthLimit, diag.Middle(s.Location(), maxLocation), len(e.ipath))
 }
 
-// clip shortens a long location (a deeply nested schema's) for a message.
-func clip(s string) string {
-	const keep = 80
-	if len(s) <= 2*keep+20 {
-		return s
-	}
-	return s[:keep] + "..." + s[len(s)-keep:]
-}
+// maxLocation bounds a schema's location (a deeply nested schema's) in a message.
+const maxLocation = 163
 
 // evalIn evaluates s with its resource already on the dynamic scope.
 func (e *evaluator) evalIn(s *Schema, v source.Value, ann *annotations) bool {
@@ -802,7 +797,7 @@ func (e *evaluator) evalRef(s *Schema, kw string, target *Schema, v source.Value
 		prev, had = e.onChain[target]
 		if had && prev >= e.chainBase {
 			e.setFatal(fmt.Errorf("reference loop: %s at %s leads back to %s without reaching into the instance",
-				kw, clip(s.Location()), clip(target.Location())))
+				kw, diag.Middle(s.Location(), maxLocation), diag.Middle(target.Location(), maxLocation)))
 			return false
 		}
 		if e.onChain == nil {

@@ -329,7 +329,7 @@ func (l *Loader) Beside(uri string, from *Referrer) (string, bool) {
 		if err != nil || b.Scheme == "file" || b.Scheme != t.Scheme || b.Host != t.Host || b.User.String() != t.User.String() || b.Opaque != "" {
 			continue
 		}
-		rel := relPath(path.Dir(path.Clean("/"+b.Path)), path.Clean("/"+t.Path))
+		rel := workspace.RelPath(path.Dir(path.Clean("/"+b.Path)), path.Clean("/"+t.Path))
 		name, inside := l.FS.Rel(path.Join(path.Dir(file), rel))
 		if !inside {
 			continue // a workspace that is confined stays so
@@ -337,25 +337,6 @@ func (l *Loader) Beside(uri string, from *Referrer) (string, bool) {
 		return name, true
 	}
 	return "", false
-}
-
-// relPath returns the relative path from directory dir to the file p (both absolute).
-func relPath(dir, p string) string {
-	ds := strings.Split(strings.Trim(dir, "/"), "/")
-	ps := strings.Split(strings.Trim(p, "/"), "/")
-	if ds[0] == "" {
-		ds = nil
-	}
-	i := 0
-	for i < len(ds) && i < len(ps)-1 && ds[i] == ps[i] {
-		i++
-	}
-	var parts []string
-	for range ds[i:] {
-		parts = append(parts, "..")
-	}
-	parts = append(parts, ps[i:]...)
-	return strings.Join(parts, "/")
 }
 
 // fromMap applies the resolve map: an exact entry, else the longest prefix ending in "/".

@@ -107,7 +107,7 @@ type RunExtra struct {
 	// Files has one entry per tests file, in the order given.
 	Files []FileSummary `json:"files"`
 	// Page is set when Tests holds only part of the list.
-	Page *Page `json:"page,omitempty"`
+	Page *diag.Page `json:"page,omitempty"`
 }
 
 // FileSummary counts one tests file's tests.
@@ -127,8 +127,18 @@ type FileSummary struct {
 	Problem string `json:"problem,omitempty"`
 }
 
-// Page says which part of a long list a result holds.
-type Page = diag.Page
+// PageItems counts the tests held (diag.Pager).
+func (r *Result) PageItems() (int, string, string) { return len(r.Results.Tests), "test", "tests" }
+
+// PageRecord is the result's page record (diag.Pager).
+func (r *Result) PageRecord() *diag.Page { return r.Results.Extra.Page }
+
+// KeepFirst is a copy that holds only the first k tests (diag.Pager).
+func (r *Result) KeepFirst(k, limit int) diag.Report {
+	c := *r
+	c.Results.Tests, c.Results.Extra.Page = diag.Keep(r.Results.Tests, k, limit, r.Results.Extra.Page)
+	return &c
+}
 
 func newResult() *Result {
 	return &Result{ReportFormat: "CTRF", SpecVersion: "0.0.0",

@@ -457,7 +457,7 @@ func TestPaging(t *testing.T) {
 		t.Fatalf("failed only: %d listed, %d counted", len(res.Results.Tests), res.Results.Summary.Tests)
 	}
 	res.Cut(1, 2)
-	if diff := cmp.Diff(&Page{Offset: 1, Limit: 2, Total: 4, Omitted: 2}, res.Results.Extra.Page); diff != "" {
+	if diff := cmp.Diff(&diag.Page{Offset: 1, Limit: 2, Total: 4, Omitted: 2}, res.Results.Extra.Page); diff != "" {
 		t.Errorf("page (-want +got):\n%s", diff)
 	}
 	if res.Results.Tests[0].Name != "one is positive" {

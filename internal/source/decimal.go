@@ -357,3 +357,21 @@ func (d Decimal) String() string {
 	}
 	return sb.String()
 }
+
+// LCMRat is the least common multiple of two positive rationals, nil standing for absent
+// (the other is returned): lcm(p/q, r/s) = lcm(p, r) / gcd(q, s) for fractions in lowest
+// terms. It is the step that two multipleOf keywords make together.
+func LCMRat(a, b *big.Rat) *big.Rat {
+	if a == nil {
+		return b
+	}
+	if b == nil {
+		return a
+	}
+	p, q, r, s := a.Num(), a.Denom(), b.Num(), b.Denom()
+	g := new(big.Int).GCD(nil, nil, p, r)
+	l := new(big.Int).Mul(p, r)
+	l.Quo(l, g)
+	d := new(big.Int).GCD(nil, nil, q, s)
+	return new(big.Rat).SetFrac(l, d)
+}

@@ -240,3 +240,21 @@ func TestDecimalAgainstRat(t *testing.T) {
 		}
 	}
 }
+
+func TestLCMRat(t *testing.T) {
+	r := func(s string) *big.Rat { x, _ := new(big.Rat).SetString(s); return x }
+	for _, tc := range []struct {
+		a, b *big.Rat
+		want string
+	}{
+		{r("0.5"), r("0.3"), "3/2"},
+		{r("4"), r("6"), "12/1"},
+		{r("1/3"), r("1"), "1/1"},
+		{nil, r("0.25"), "1/4"},
+		{r("7"), nil, "7/1"},
+	} {
+		if got := LCMRat(tc.a, tc.b); got.String() != tc.want {
+			t.Errorf("LCMRat(%v, %v) = %v, want %s", tc.a, tc.b, got, tc.want)
+		}
+	}
+}

@@ -444,3 +444,18 @@ func TestTrail(t *testing.T) {
 		}
 	}
 }
+
+func TestNothingAt(t *testing.T) {
+	d, err := ParseJSON("a.json", []byte(`{"components": {"schemas": {"Pet": {}, "Owner": {}}}}`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ptr, want := range map[string]string{
+		"/components/schemas/Cat": "a.json has nothing at #/components/schemas/Cat; #/components/schemas holds: Pet, Owner",
+		"/nope":                   "a.json has nothing at #/nope; its root holds: components",
+	} {
+		if got := NothingAt("a.json", d.Root, ptr); got != want {
+			t.Errorf("%s: %q, want %q", ptr, got, want)
+		}
+	}
+}

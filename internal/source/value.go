@@ -1,6 +1,7 @@
 package source
 
 import (
+	"fmt"
 	"hash/maphash"
 	"slices"
 	"strconv"
@@ -551,4 +552,35 @@ func (v Value) Identity() uintptr {
 		return uintptr(v.ptr)
 	}
 	return 0
+}
+
+// NothingAt says that the document name, whose root is root, has nothing at the JSON
+// Pointer ptr, and what the nearest place that exists holds (its first 20 keys).
+func NothingAt(name string, root Value, ptr string) string {
+	toks, _ := SplitPointer(ptr)
+	at, v := "", root
+	for _, t := range toks {
+		next, ok := v.At(t)
+		if !ok {
+			break
+		}
+		at += "/" + EscapeToken(t)
+		v = next
+	}
+	msg := fmt.Sprintf("%s has nothing at #%s", name, ptr)
+	if v.Kind() == Object && v.Len() > 0 {
+		var keys []string
+		for i := 0; i < v.Len() && i < 20; i++ {
+			keys = append(keys, v.Key(i))
+		}
+		if v.Len() > 20 {
+			keys = append(keys, fmt.Sprintf("... (%d more)", v.Len()-20))
+		}
+		where := "#" + at
+		if at == "" {
+			where = "its root"
+		}
+		msg += fmt.Sprintf("; %s holds: %s", where, strings.Join(keys, ", "))
+	}
+	return msg
 }

@@ -9,15 +9,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/jstk-dev/jstk/internal/catalog"
-	"github.com/jstk-dev/jstk/internal/coverage"
 	"github.com/jstk-dev/jstk/internal/diag"
-	"github.com/jstk-dev/jstk/internal/diff"
-	"github.com/jstk-dev/jstk/internal/lint"
 	"github.com/jstk-dev/jstk/internal/mcp"
-	"github.com/jstk-dev/jstk/internal/schematest"
 	"github.com/jstk-dev/jstk/internal/source"
-	"github.com/jstk-dev/jstk/internal/validate"
 )
 
 // DefaultMaxResultBytes is the budget of a tool result over MCP: its content,
@@ -126,9 +120,11 @@ func answer(d *Descriptor, r Report, in any, notes *Notes, budget int) *mcp.Call
 	if resultSize(&encoded)+resultReserve <= budget {
 		return res
 	}
-	if n, keep, noun := pager(r, limitOf(in)); n > 1 {
+	if p, ok := r.(diag.Pager); ok && pageLen(p) > 1 {
+		n := pageLen(p)
+		keep := func(k int) Report { return p.KeepFirst(k, limitOf(in)).(Report) }
 		fits := func(k int) (*mcp.CallResult, bool) {
-			res := build(keep(k), pagedNote(keep(k), k, noun, budget))
+			res := build(keep(k), pagedNote(p, k, budget))
 			return res, resultSize(res)+resultReserve <= budget
 		}
 		// The largest k that fits, by bisection between 1 (at least one item) and n.
@@ -146,7 +142,7 @@ func answer(d *Descriptor, r Report, in any, notes *Notes, budget int) *mcp.Call
 			return best
 		}
 		r = keep(1)
-		res = build(r, pagedNote(r, 1, noun, budget))
+		res = build(r, pagedNote(p, 1, budget))
 		return cutInside(d, res, budget)
 	}
 	return cutInside(d, &encoded, budget)
@@ -177,121 +173,21 @@ func limitOf(in any) int {
 	return 0
 }
 
+// pageLen is how many items a report's page holds.
+func pageLen(p diag.Pager) int {
+	n, _, _ := p.PageItems()
+	return n
+}
+
 // pagedNote says that a page was cut to its first k items to fit the budget, and where the
 // next call continues.
-func pagedNote(r Report, k int, noun [2]string, budget int) string {
-	off, _ := pageOffset(r)
-	return fmt.Sprintf("(%s shown, to keep the answer under %d bytes; continue with offset %d)", diag.Plural(k, noun[0], noun[1]), budget, off+k)
-}
-
-// pager returns, for a report whose list can be cut, how many items its page holds and
-// a function making a copy that holds only the first k of them, with its page record
-// saying so (the summaries still count everything); n is 0 for other reports.
-func pager(r Report, limit int) (n int, keep func(k int) Report, noun [2]string) {
-	switch r := r.(type) {
-	case *validate.Result:
-		return len(r.Instances), func(k int) Report {
-			c := *r
-			c.Instances = r.Instances[:k]
-			c.Page = &validate.Page{Limit: limit, Total: len(r.Instances)}
-			if r.Page != nil {
-				*c.Page = *r.Page
-			}
-			c.Page.Omitted += len(r.Instances) - k
-			return &c
-		}, [2]string{"instance", "instances"}
-	case *lintReport:
-		return len(r.Findings), func(k int) Report {
-			c := *r
-			c.Findings = r.Findings[:k]
-			c.Page = &lint.Page{Limit: limit, Total: len(r.Findings)}
-			if r.Page != nil {
-				*c.Page = *r.Page
-			}
-			c.Page.Omitted += len(r.Findings) - k
-			return &c
-		}, [2]string{"finding", "findings"}
-	case *coverage.Result:
-		return len(r.Entries), func(k int) Report {
-			c := *r
-			c.Entries = r.Entries[:k]
-			c.Page = &coverage.Page{Limit: limit, Total: len(r.Entries)}
-			if r.Page != nil {
-				*c.Page = *r.Page
-			}
-			c.Page.Omitted += len(r.Entries) - k
-			return &c
-		}, [2]string{"entry", "entries"}
-	case *diffReport:
-		return len(r.Changes), func(k int) Report {
-			res := *r.Result
-			res.Changes = r.Changes[:k]
-			res.Page = &diff.Page{Limit: limit, Total: len(r.Changes)}
-			if r.Page != nil {
-				*res.Page = *r.Page
-			}
-			res.Page.Omitted += len(r.Changes) - k
-			c := *r
-			c.Result = &res
-			return &c
-		}, [2]string{"change", "changes"}
-	case *testReport:
-		return len(r.Results.Tests), func(k int) Report {
-			res := *r.Result
-			res.Results.Tests = r.Results.Tests[:k]
-			res.Results.Extra.Page = &schematest.Page{Limit: limit, Total: len(r.Results.Tests)}
-			if r.Results.Extra.Page != nil {
-				*res.Results.Extra.Page = *r.Results.Extra.Page
-			}
-			res.Results.Extra.Page.Omitted += len(r.Results.Tests) - k
-			c := *r
-			c.Result = &res
-			return &c
-		}, [2]string{"test", "tests"}
-	case *catalog.Listing:
-		return len(r.Schemas), func(k int) Report {
-			c := *r
-			c.Schemas = r.Schemas[:k]
-			c.Page = &catalog.Page{Limit: limit, Total: len(r.Schemas)}
-			if r.Page != nil {
-				*c.Page = *r.Page
-			}
-			c.Page.Omitted += len(r.Schemas) - k
-			return &c
-		}, [2]string{"schema", "schemas"}
+func pagedNote(p diag.Pager, k int, budget int) string {
+	off := 0
+	if page := p.PageRecord(); page != nil {
+		off = page.Offset
 	}
-	return 0, nil, [2]string{}
-}
-
-// pageOffset is the offset of the page a report holds.
-func pageOffset(r Report) (int, bool) {
-	switch r := r.(type) {
-	case *validate.Result:
-		if r.Page != nil {
-			return r.Page.Offset, true
-		}
-	case *lintReport:
-		if r.Page != nil {
-			return r.Page.Offset, true
-		}
-	case *coverage.Result:
-		if r.Page != nil {
-			return r.Page.Offset, true
-		}
-	case *diffReport:
-		if r.Page != nil {
-			return r.Page.Offset, true
-		}
-	case *testReport:
-		if r.Results.Extra.Page != nil {
-			return r.Results.Extra.Page.Offset, true
-		}
-	case *catalog.Listing:
-		if r.Page != nil {
-			return r.Page.Offset, true
-		}
-	}
-	return 0, false
+	_, one, many := p.PageItems()
+	return fmt.Sprintf("(%s shown, to keep the answer under %d bytes; continue with offset %d)", diag.Plural(k, one, many), budget, off+k)
 }
 
 // cutInside makes a result fit its budget by cutting inside it: structuredContent keeps its

@@ -462,7 +462,7 @@ func TestGroupedFindings(t *testing.T) {
 // instances".
 func TestPagedNoteCounts(t *testing.T) {
 	for _, tc := range []struct {
-		r    Report
+		r    diag.Pager
 		k    int
 		want string
 	}{
@@ -471,8 +471,7 @@ func TestPagedNoteCounts(t *testing.T) {
 		{&coverage.Result{}, 1, "(1 entry shown, to keep the answer under 100 bytes; continue with offset 1)"},
 		{&catalog.Listing{}, 3, "(3 schemas shown, to keep the answer under 100 bytes; continue with offset 3)"},
 	} {
-		_, _, noun := pager(tc.r, 0)
-		if got := pagedNote(tc.r, tc.k, noun, 100); got != tc.want {
+		if got := pagedNote(tc.r, tc.k, 100); got != tc.want {
 			t.Errorf("%T, %d: %q, want %q", tc.r, tc.k, got, tc.want)
 		}
 	}

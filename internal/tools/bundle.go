@@ -28,7 +28,22 @@ func init() {
 		Document:    true,
 		Description: "Answers: what is this schema as one self-contained document? Use it before publishing a schema that references other files. Referenced documents are embedded; the bundle validates as the original.",
 		Help:        "Writes the schema and every document it references as one self-contained schema, which validates exactly as the original does: for publishing a schema that spans several files, or for a tool that cannot resolve references.",
+		ExitCodes:   bundleExitCodes,
+		Samples:     bundleSamples,
 	}, runBundle))
+}
+
+// bundleExitCodes say what the exit codes of bundle mean (Descriptor.ExitCodes);
+// package-level values, as the samples, so that initialisation allocates nothing for them.
+var bundleExitCodes = []ExitCode{
+	{0, "bundled"},
+	{2, "could not run: an unresolvable reference, an invalid schema, a usage error, a run stopped"},
+}
+
+// bundleSamples are calls of bundle on the sample workspace (Descriptor.Samples).
+var bundleSamples = []string{
+	`{"schema": {"path": "order.schema.json"}}`,
+	`{"schema": {"value": {"type": "object", "properties": {"c": {"$ref": "customer.schema.json"}}}}, "draft": "2020-12"}`,
 }
 
 // bundleReport is the bundle result as a tool report.

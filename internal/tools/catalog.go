@@ -12,7 +12,7 @@ import (
 // ListSchemasInput are the arguments of list_schemas.
 type ListSchemasInput struct {
 	Query        string   `json:"query,omitempty" brief:"Words to match in id, path, title, description" desc:"Words to look for, case-insensitively: a schema is listed when each word occurs in its id, path, title or description."`
-	Paths        []string `json:"paths,omitempty" brief:"Files, directories or globs" desc:"Restrict the catalog to these files, directories or glob patterns of the workspace (** matches any number of directories). A path that does not exist is an error."`
+	Paths        []string `json:"paths,omitempty" brief:"Files, directories or globs" desc:"Restrict the catalog to these files, directories or glob patterns of the workspace (** matches any number of directories; as in a shell, * does not match a leading dot). A path that does not exist is an error."`
 	ProblemsOnly bool     `json:"problemsOnly,omitempty" brief:"-" desc:"List only the schemas that are not valid against their meta-schema or do not compile."`
 	Offset       int      `json:"offset,omitempty" min:"0" brief:"-" desc:"Skip this many schemas of the list (for paging through long results)."`
 	Limit        int      `json:"limit,omitempty" min:"0" default:"100" brief:"-" desc:"List at most this many schemas (0: the default of the surface; the CLI lists all)."`
@@ -39,6 +39,8 @@ func init() {
 		Aliases:     []string{"catalog"},
 		Description: "Answers: which JSON Schemas does this workspace hold? Use it first, to find a schema's exact id for schema_context. Each schema: id ($id or path), draft, title, description, references in and out, validity. `query` and `paths` filter.",
 		Help:        "Lists the JSON Schemas of the workspace, each with its id ($id, or its path), draft, title, description, references in and out, and whether it is valid. `query` and `paths` filter the list.",
+		ExitCodes:   listSchemasExitCodes,
+		Samples:     listSchemasSamples,
 	}, runListSchemas))
 	register(define(Descriptor{
 		Name:        "schema_context",
@@ -48,7 +50,36 @@ func init() {
 		Aliases:     []string{"context"},
 		Description: "Answers: what is this schema, what does it reference, what references it, is it sound? Use it after list_schemas, with an exact id (an unknown one fails, listing close ids). Gives its catalog entry, shape, each $ref and its target, incoming references, problems and text.",
 		Help:        "Shows one schema by its exact id (as the catalog lists it): its catalog entry, shape, each $ref and its target, the references to it, its problems and its text. An unknown id fails, naming the closest ids.",
+		ExitCodes:   schemaContextExitCodes,
+		Samples:     schemaContextSamples,
 	}, runSchemaContext))
+}
+
+// listSchemasExitCodes say what the exit codes of list_schemas mean (Descriptor.ExitCodes);
+// package-level values, as the samples, so that initialisation allocates nothing for them.
+var listSchemasExitCodes = []ExitCode{
+	{0, "listed"},
+	{2, "could not run: a path that does not exist, a usage error, a run stopped"},
+}
+
+// listSchemasSamples are calls of list_schemas on the sample workspace (Descriptor.Samples).
+var listSchemasSamples = []string{
+	`{}`,
+	`{"query": "order"}`,
+	`{"paths": ["order.schema.json", "sub"], "problemsOnly": true, "limit": 5}`,
+}
+
+// schemaContextExitCodes say what the exit codes of schema_context mean (Descriptor.ExitCodes);
+// package-level values, as the samples, so that initialisation allocates nothing for them.
+var schemaContextExitCodes = []ExitCode{
+	{0, "found"},
+	{2, "no schema has the id (the closest ids are listed), or could not run"},
+}
+
+// schemaContextSamples are calls of schema_context on the sample workspace (Descriptor.Samples).
+var schemaContextSamples = []string{
+	`{"id": "https://example.com/schemas/order.schema.json"}`,
+	`{"id": "customer.schema.json", "limit": 2, "maxText": 100}`,
 }
 
 // scanWorkspace scans the workspace of the call, through the session's cache when there is

@@ -34,7 +34,23 @@ func init() {
 		Formats:     []diag.Format{diag.LCOV},
 		Description: "Answers: which parts of a schema do these tests or instances never exercise? Use it to find untested branches before changing a schema. Counts subschemas, keywords, outcomes (each way of each assertion and branch) and values.",
 		Help:        "Measures what tests or instances exercise in a schema, in four kinds: subschemas reached, keywords applied, outcomes (each assertion passing and failing, each branch taken) and values, and lists what was never exercised.",
+		ExitCodes:   coverageExitCodes,
+		Samples:     coverageSamples,
 	}, runCoverage))
+}
+
+// coverageExitCodes say what the exit codes of coverage mean (Descriptor.ExitCodes);
+// package-level values, as the samples, so that initialisation allocates nothing for them.
+var coverageExitCodes = []ExitCode{
+	{0, "no kind under its `failUnder` threshold"},
+	{1, "a kind under its `failUnder` threshold"},
+	{2, "could not run: an unreadable tests file or instance, an invalid schema, a usage error, a run stopped"},
+}
+
+// coverageSamples are calls of coverage on the sample workspace (Descriptor.Samples).
+var coverageSamples = []string{
+	`{"schema": {"path": "small.schema.json"}, "tests": [{"path": "small.tests.json"}]}`,
+	`{"schema": {"path": "order.schema.json"}, "tests": [{"path": "orders.ndjson"}, {"path": "orders-with-errors.ndjson"}], "all": true, "failUnder": ["outcomes=10"], "limit": 20}`,
 }
 
 func runCoverage(ctx context.Context, env *Env, in *CoverageInput) (*coverage.Result, error) {

@@ -65,7 +65,24 @@ func init() {
 		Usage:       "OLD NEW [flags] | --history FILE | --against REV[,REV...] FILE",
 		Description: "Is this schema change breaking? Use it instead of reading schemas. backward (NEW accepts all OLD accepts), forward: compatible (proved), incompatible (with an example) or unknown. Also OpenAPI/AsyncAPI, and a file's git history (history, mode).",
 		Help:        "Compares OLD with NEW and gives a verdict in each direction: backward (NEW accepts everything OLD accepts) and forward (the reverse) are each compatible (proved), incompatible (shown by an instance, checked against both) or unknown. Each change is listed and explained. Also compares OpenAPI and AsyncAPI documents, schema by schema, and a file with its earlier versions in git (--history, --against) under a compatibility mode (--mode).",
+		ExitCodes:   diffExitCodes,
+		CollectLate: true,
+		Samples:     diffSamples,
 	}, runDiff))
+}
+
+// diffExitCodes say what the exit codes of diff mean (Descriptor.ExitCodes);
+// package-level values, as the samples, so that initialisation allocates nothing for them.
+var diffExitCodes = []ExitCode{
+	{0, "the schemas were compared: without `check`, whatever the verdicts (jstk diff is a report;\n`check` makes it a gate); with `check`, the asked direction is compatible"},
+	{1, "`check`, and the asked direction is incompatible or unknown"},
+	{2, "could not run: an unreadable, invalid or unresolvable schema, a usage error, a run stopped"},
+}
+
+// diffSamples are calls of diff on the sample workspace (Descriptor.Samples).
+var diffSamples = []string{
+	`{"old": {"path": "customer.schema.json"}, "new": {"path": "customer.schema.json"}}`,
+	`{"old": {"value": {"type": "object"}}, "new": {"value": {"type": "object", "required": ["id"]}}, "direction": "full", "check": true, "level": "docs", "limit": 5}`,
 }
 
 // diffReport is the diff result as a tool report: the engine's result and its changes
@@ -77,6 +94,13 @@ type diffReport struct {
 	History *historyReport `json:"history,omitempty"`
 	// Groups sums up the changes of every page by kind, severity and message shape.
 	Groups []diag.Group `json:"groups,omitempty"`
+}
+
+// KeepFirst is a copy that holds only the first k changes, its groups whole (diag.Pager).
+func (r *diffReport) KeepFirst(k, limit int) diag.Report {
+	c := *r
+	c.Result = r.Result.KeepFirst(k, limit).(*diff.Result)
+	return &c
 }
 
 // WriteText prints the human report, then the changes that repeat, grouped.

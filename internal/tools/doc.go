@@ -332,33 +332,7 @@ func errorWithin(err error, ptr string) bool {
 // missingPointer says that a document has nothing at ptr, and what the nearest place that
 // exists holds.
 func missingPointer(name string, src *source.Document, ptr string) error {
-	toks, _ := source.SplitPointer(ptr)
-	at := ""
-	v := src.Root
-	for _, t := range toks {
-		next, ok := v.At(t)
-		if !ok {
-			break
-		}
-		at += "/" + source.EscapeToken(t)
-		v = next
-	}
-	msg := fmt.Sprintf("%s has nothing at #%s", name, ptr)
-	if v.Kind() == source.Object && v.Len() > 0 {
-		var keys []string
-		for i := 0; i < v.Len() && i < 20; i++ {
-			keys = append(keys, v.Key(i))
-		}
-		if v.Len() > 20 {
-			keys = append(keys, fmt.Sprintf("... (%d more)", v.Len()-20))
-		}
-		where := "#" + at
-		if at == "" {
-			where = "its root"
-		}
-		msg += fmt.Sprintf("; %s holds: %s", where, strings.Join(keys, ", "))
-	}
-	return errors.New(msg)
+	return errors.New(source.NothingAt(name, src.Root, ptr))
 }
 
 func cacheKey(path string, data []byte, o SchemaOptions, resolve map[string]string) string {

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
-	"maps"
+	"os"
 	"path"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -34,77 +36,139 @@ var everyFiles = map[string]string{
 	"suite.json": `[{"description": "ints", "schema": {"type": "integer"}, "tests": [{"description": "one", "data": 1, "valid": true}]}]`,
 }
 
-// everySample holds one call per tool; a tool added to the table must add one.
-var everySample = map[string]string{
-	"validate":       `{"schema": {"path": "order.schema.json"}, "instances": [{"path": "orders.ndjson"}]}`,
-	"lint":           `{"schemas": [{"path": "order.schema.json"}, {"path": "item.schema.json"}]}`,
-	"diff":           `{"old": {"path": "item.schema.json"}, "new": {"value": {"type": "object", "required": ["sku", "qty"]}}, "direction": "full"}`,
-	"bundle":         `{"schema": {"path": "order.schema.json"}}`,
-	"infer":          `{"instances": [{"path": "orders.ndjson"}], "bounds": true}`,
-	"sample":         `{"schema": {"path": "order.schema.json"}, "count": 2, "seed": 3}`,
-	"test":           `{"tests": [{"path": "order.tests.json"}, {"path": "suite.json"}]}`,
-	"coverage":       `{"schema": {"path": "order.schema.json"}, "tests": [{"path": "order.tests.json"}], "all": true}`,
-	"list_schemas":   `{"query": "order"}`,
-	"schema_context": `{"id": "order.schema.json"}`,
+// sampleFiles is the sample workspace the tools' Samples are calls on: the files of
+// examples/ and of testdata/sample.
+func sampleFiles(t testing.TB) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	read := func(root string) {
+		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				if p != root && root == examplesDir {
+					return filepath.SkipDir // a program (mcp-client), not a document
+				}
+				return nil
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(root, p)
+			files[filepath.ToSlash(rel)] = string(data)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	read(examplesDir)
+	read(filepath.Join("testdata", "sample"))
+	return files
+}
+
+// examplesDir holds the shipped examples.
+var examplesDir = filepath.Join("..", "..", "examples")
+
+// sampleCalls are the Samples of every tool of the table, by "tool i".
+func sampleCalls(t testing.TB) map[string]string {
+	calls := map[string]string{}
+	for _, d := range All() {
+		if len(d.Samples) == 0 {
+			t.Errorf("tool %s has no Samples in its descriptor", d.Name)
+		}
+		for i, args := range d.Samples {
+			calls[fmt.Sprintf("%s %d", d.Name, i)] = args
+		}
+	}
+	return calls
 }
 
 func TestEveryToolThroughTheProvider(t *testing.T) {
-	env := &Env{FS: workspace.Memory(everyFiles), Cache: NewSchemaCache(4)}
+	env := &Env{FS: workspace.Memory(sampleFiles(t)), Cache: NewSchemaCache(4)}
 	p := NewProvider(env, All())
 	for _, d := range All() {
-		args, ok := everySample[d.Name]
-		if !ok {
-			t.Errorf("tool %s has no sample call in everySample", d.Name)
-			continue
+		if len(d.Samples) == 0 {
+			t.Errorf("tool %s has no Samples in its descriptor", d.Name)
 		}
-		t.Run(d.Name, func(t *testing.T) {
-			res := call(t, p, d.Name, args)
-			if res.IsError {
-				t.Fatalf("isError: %+v", res.Content)
+		checkExitCodes(t, d)
+		for i, args := range d.Samples {
+			t.Run(fmt.Sprintf("%s/%d", d.Name, i), func(t *testing.T) {
+				checkSample(t, p, env, d, args)
+			})
+		}
+	}
+}
+
+// checkExitCodes: a descriptor says what 0 and 2 mean, and 1 at most besides, in order.
+func checkExitCodes(t *testing.T, d *Descriptor) {
+	t.Helper()
+	var codes []int
+	for _, c := range d.ExitCodes {
+		codes = append(codes, c.Code)
+		if strings.TrimSpace(c.Means) == "" {
+			t.Errorf("%s: exit code %d means nothing", d.Name, c.Code)
+		}
+	}
+	if !slices.Equal(codes, []int{0, 2}) && !slices.Equal(codes, []int{0, 1, 2}) {
+		t.Errorf("%s: exit codes %v, want 0, 2 and perhaps 1 between them", d.Name, codes)
+	}
+}
+
+// checkSample calls a tool with one of its samples over MCP and through the CLI's path, and
+// checks what every tool's answer must be.
+func checkSample(t *testing.T, p *Provider, env *Env, d *Descriptor, args string) {
+	t.Helper()
+	res := call(t, p, d.Name, args)
+	if res.IsError {
+		t.Fatalf("isError: %+v", res.Content)
+	}
+	if len(res.Content) == 0 || strings.TrimSpace(res.Content[0].Text) == "" {
+		t.Fatal("no text")
+	}
+	conforms(t, d, res.StructuredContent)
+	// The same call through the CLI's path prints in every common format.
+	in, err := p.decode(d, []byte(args))
+	if err != nil {
+		t.Fatal(err)
+	}
+	report, err := d.Run(context.Background(), env, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code := report.ExitCode(); !slices.ContainsFunc(d.ExitCodes, func(c ExitCode) bool { return c.Code == code }) {
+		t.Errorf("exit code %d, which the descriptor's ExitCodes do not say", code)
+	}
+	for _, f := range []diag.Format{diag.Text, diag.JSON, diag.SARIF, diag.GitHub} {
+		var buf bytes.Buffer
+		if err := diag.Write(&buf, f, report, diag.Tool{Name: "jstk"}); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	if fm, ok := report.(Formatter); ok {
+		for _, f := range d.Formats {
+			var buf bytes.Buffer
+			if err := fm.WriteFormat(&buf, string(f)); err != nil || buf.Len() == 0 {
+				t.Errorf("--format %s: %v", f, err)
 			}
-			if len(res.Content) == 0 || strings.TrimSpace(res.Content[0].Text) == "" {
-				t.Fatal("no text")
-			}
-			conforms(t, d, res.StructuredContent)
-			// The same call through the CLI's path prints in every common format.
-			in, err := p.decode(d, []byte(args))
-			if err != nil {
-				t.Fatal(err)
-			}
-			report, err := d.Run(context.Background(), env, in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, f := range []diag.Format{diag.Text, diag.JSON, diag.SARIF, diag.GitHub} {
-				var buf bytes.Buffer
-				if err := diag.Write(&buf, f, report, diag.Tool{Name: "jstk"}); err != nil {
-					t.Errorf("%s: %v", f, err)
-				}
-			}
-			if fm, ok := report.(Formatter); ok {
-				for _, f := range d.Formats {
-					var buf bytes.Buffer
-					if err := fm.WriteFormat(&buf, string(f)); err != nil || buf.Len() == 0 {
-						t.Errorf("--format %s: %v", f, err)
-					}
-				}
-				// A format the tool does not print is refused with the list the registry
-				// gives for it.
-				offered := diag.Join(append(diag.Common(d.Document), d.Formats...), ", ")
-				if err := fm.WriteFormat(io.Discard, "nope"); err == nil || !strings.Contains(err.Error(), `"nope" (`+offered+")") {
-					t.Errorf("--format nope: %v, want an error naming %s", err, offered)
-				}
-			}
-			if n, ok := report.(Noter); ok {
-				_ = n.Notes()
-			}
-			if r, ok := report.(interface{ SARIFRules() []diag.Rule }); ok && len(r.SARIFRules()) == 0 {
-				t.Error("empty SARIF rule table")
-			}
-			if _, paged := reflect.TypeOf(in).Elem().FieldByName("Limit"); paged && Streamable(in) {
-				t.Error("a call paged by default over MCP is not streamable")
-			}
-		})
+		}
+		// A format the tool does not print is refused with the list the registry
+		// gives for it.
+		offered := diag.Join(append(diag.Common(d.Document), d.Formats...), ", ")
+		if err := fm.WriteFormat(io.Discard, "nope"); err == nil || !strings.Contains(err.Error(), `"nope" (`+offered+")") {
+			t.Errorf("--format nope: %v, want an error naming %s", err, offered)
+		}
+	}
+	if n, ok := report.(Noter); ok {
+		_ = n.Notes()
+	}
+	if r, ok := report.(interface{ SARIFRules() []diag.Rule }); ok && len(r.SARIFRules()) == 0 {
+		t.Error("empty SARIF rule table")
+	}
+	if _, paged := reflect.TypeOf(in).Elem().FieldByName("Limit"); paged && Streamable(in) {
+		t.Error("a call paged by default over MCP is not streamable")
 	}
 }
 
@@ -144,10 +208,10 @@ func mustParse(t *testing.T, text string) source.Value {
 // workspace: every tool's sample call, and calls on schemas of each draft, run at once
 // give what they give alone (go test -race checks the sharing).
 func TestEveryToolConcurrently(t *testing.T) {
-	files := maps.Clone(everyFiles)
+	files := sampleFiles(t)
 	drafts := map[string]string{"d4": "http://json-schema.org/draft-04/schema#", "d6": "http://json-schema.org/draft-06/schema#",
 		"d7": "http://json-schema.org/draft-07/schema#", "d2019": "https://json-schema.org/draft/2019-09/schema"}
-	calls := maps.Clone(everySample)
+	calls := sampleCalls(t)
 	for name, uri := range drafts {
 		files[name+".json"] = `{"$schema": "` + uri + `", "type": "object", "properties": {"n": {"type": "integer", "maximum": 3}, "m": {"items": {"items": {"type": ["string", "null"]}}}}}`
 		calls["validate "+name] = `{"schema": {"path": "` + name + `.json"}, "instances": [{"value": {"n": 2}}, {"value": {"n": 4}}]}`
@@ -254,14 +318,14 @@ func (o *openLog) Open(name string) (io.ReadCloser, error) {
 // configuration on a workspace whose jstk.json is broken, runs without opening it; the lint
 // tool applies the lint block of the configuration it is handed.
 func TestNoHandlerReadsTheConfig(t *testing.T) {
-	files := maps.Clone(everyFiles)
+	files := sampleFiles(t)
 	files[ConfigFile] = `{"lint": 1, "unknown": true}`
 	fsys := &openLog{FS: workspace.Memory(files)}
 	p := NewProvider(&Env{FS: fsys}, All())
-	for _, d := range All() {
-		res := call(t, p, d.Name, everySample[d.Name])
-		if res.IsError {
-			t.Errorf("%s: isError: %+v", d.Name, res.Content)
+	for c, args := range sampleCalls(t) {
+		name, _, _ := strings.Cut(c, " ")
+		if res := call(t, p, name, args); res.IsError {
+			t.Errorf("%s: isError: %+v", c, res.Content)
 		}
 	}
 	for _, name := range fsys.opened {

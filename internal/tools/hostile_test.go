@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/sample"
 	"github.com/jstk-dev/jstk/internal/validate"
 	"github.com/jstk-dev/jstk/internal/workspace"
@@ -22,13 +23,13 @@ func TestValidateKeepsOnlyItsPage(t *testing.T) {
 	p := NewProvider(testEnv(), All())
 	tests := []struct {
 		args string
-		page *validate.Page
+		page *diag.Page
 		n    int
 	}{
-		{`"limit": 3, "offset": 10`, &validate.Page{Offset: 10, Limit: 3, Total: 250, Omitted: 247}, 3},
-		{`"limit": 1`, &validate.Page{Offset: 0, Limit: 1, Total: 250, Omitted: 249}, 1},
-		{`"limit": 5, "offset": 248`, &validate.Page{Offset: 248, Limit: 5, Total: 250, Omitted: 248}, 2},
-		{`"limit": 5, "offset": 400`, &validate.Page{Offset: 250, Limit: 5, Total: 250, Omitted: 250}, 0},
+		{`"limit": 3, "offset": 10`, &diag.Page{Offset: 10, Limit: 3, Total: 250, Omitted: 247}, 3},
+		{`"limit": 1`, &diag.Page{Offset: 0, Limit: 1, Total: 250, Omitted: 249}, 1},
+		{`"limit": 5, "offset": 248`, &diag.Page{Offset: 248, Limit: 5, Total: 250, Omitted: 248}, 2},
+		{`"limit": 5, "offset": 400`, &diag.Page{Offset: 250, Limit: 5, Total: 250, Omitted: 250}, 0},
 		{`"limit": 300`, nil, 250},
 		{`"limit": 3, "invalidOnly": true`, nil, 0},
 	}

@@ -31,7 +31,22 @@ func init() {
 		Document:    true,
 		Description: "Answers: what schema describes these documents? Use it to bootstrap a schema from real data. It accepts every instance given (required, format and enum only when every one fits). `from` widens a schema; notes say what was dropped.",
 		Help:        "Derives a schema that accepts every instance given: a property is required only when it is always present, a format or enum only when every value fits. `from` widens an existing schema instead; notes say what was dropped (of it, or past the depth limit).",
+		ExitCodes:   inferExitCodes,
+		Samples:     inferSamples,
 	}, runInfer))
+}
+
+// inferExitCodes say what the exit codes of infer mean (Descriptor.ExitCodes);
+// package-level values, as the samples, so that initialisation allocates nothing for them.
+var inferExitCodes = []ExitCode{
+	{0, "inferred"},
+	{2, "could not run: an unreadable instance, a usage error, a run stopped"},
+}
+
+// inferSamples are calls of infer on the sample workspace (Descriptor.Samples).
+var inferSamples = []string{
+	`{"instances": [{"path": "orders.ndjson"}, {"path": "order.yaml"}]}`,
+	`{"instances": [{"value": {"a": 1}}, {"text": "{\"a\": 2.5, \"b\": \"x\"}"}], "closed": true, "bounds": true, "draft": "7"}`,
 }
 
 func runInfer(ctx context.Context, env *Env, in *InferInput) (*infer.Result, error) {

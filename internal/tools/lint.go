@@ -42,7 +42,24 @@ func init() {
 		Usage:       "[flags] SCHEMA...",
 		Description: "Answers: what is wrong or doubtful in these schemas? Use it before trusting or publishing a schema: unresolvable $ref, misplaced keywords, unsatisfiable subschemas, invalid defaults, portability. Each finding has its rule, severity, position and any safe fix.",
 		Help:        "Reports what is wrong or doubtful in the schemas: unresolvable $ref, misplaced keywords, unsatisfiable subschemas, invalid defaults, portability problems. Each finding has its rule, severity and position, and a fix when one is safe to apply.",
+		ExitCodes:   lintExitCodes,
+		Samples:     lintSamples,
 	}, runLint))
+}
+
+// lintExitCodes say what the exit codes of lint mean (Descriptor.ExitCodes);
+// package-level values, as the samples, so that initialisation allocates nothing for them.
+var lintExitCodes = []ExitCode{
+	{0, "no finding at or above `failOn`"},
+	{1, "a finding at or above `failOn` (default warning)"},
+	{2, "could not run: an unreadable schema, a usage error, a run stopped"},
+}
+
+// lintSamples are calls of lint on the sample workspace (Descriptor.Samples).
+var lintSamples = []string{
+	`{"schemas": [{"path": "order.schema.json"}, {"path": "customer.schema.json"}]}`,
+	`{"schemas": [{"value": {"type": "object", "properties": {"a": {"type": "string", "minimum": 1}}}}], "failOn": "error", "limit": 5}`,
+	`{"list": true}`,
 }
 
 // lintReport is the lint result as a tool report: the engine's result, which also proposes
@@ -54,6 +71,13 @@ type lintReport struct {
 }
 
 func (r *lintReport) res() *lint.Result { return &r.Result }
+
+// KeepFirst is a copy that holds only the first k findings, its groups whole (diag.Pager).
+func (r *lintReport) KeepFirst(k, limit int) diag.Report {
+	c := *r
+	c.Result = *r.Result.KeepFirst(k, limit).(*lint.Result)
+	return &c
+}
 
 // WriteText prints the human report, the findings that repeat grouped before its last
 // line (the counts).

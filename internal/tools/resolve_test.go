@@ -145,6 +145,9 @@ func TestNoMachinePathsInAnswers(t *testing.T) {
 	for k, v := range everyFiles {
 		files[k] = v
 	}
+	for k, v := range sampleFiles(t) {
+		files[k] = v
+	}
 	writeTree(t, dir, files)
 	env := mcpEnv(t, dir)
 	p := NewProvider(env, All())
@@ -153,8 +156,8 @@ func TestNoMachinePathsInAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	calls := map[string][]string{}
-	for name, args := range everySample {
-		calls[name] = append(calls[name], args)
+	for _, d := range All() {
+		calls[d.Name] = append(calls[d.Name], d.Samples...)
 	}
 	// Calls whose answers carry schema locations: inline schemas, unsatisfiable samples,
 	// invalid instances of a schema without $id, unresolved references, contexts.

@@ -28,7 +28,23 @@ func init() {
 		Document:    true,
 		Description: "Answers: what does a valid instance of this schema look like? Use it for fixtures and examples instead of writing them. Each is checked by jstk's validator; failure says why none could be made. With `invalid`, each breaks one constraint, named in violations.",
 		Help:        "Generates example instances of the schema, each checked by jstk's validator; when none can be made, it says why. With `invalid`, each instance breaks one constraint, which it names.",
+		ExitCodes:   sampleExitCodes,
+		Samples:     sampleSamples,
 	}, runSample))
+}
+
+// sampleExitCodes say what the exit codes of sample mean (Descriptor.ExitCodes);
+// package-level values, as the samples, so that initialisation allocates nothing for them.
+var sampleExitCodes = []ExitCode{
+	{0, "the instances were generated"},
+	{1, "no instance could be found (the report says why)"},
+	{2, "could not run: an invalid or unresolvable schema, a usage error, a run stopped"},
+}
+
+// sampleSamples are calls of sample on the sample workspace (Descriptor.Samples).
+var sampleSamples = []string{
+	`{"schema": {"path": "order.schema.json"}, "count": 3, "seed": 7}`,
+	`{"schema": {"value": {"type": "integer", "minimum": 5}}, "invalid": true, "count": 2}`,
 }
 
 func runSample(ctx context.Context, env *Env, in *SampleInput) (*sample.Result, error) {

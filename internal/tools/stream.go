@@ -16,10 +16,11 @@ type Stream struct {
 	Finish func(Report) error
 }
 
-// Streamable reports whether in asks for a whole list (no paging), which a stream can print.
+// Streamable reports whether in asks for a whole list (no paging), which a stream can print,
+// and its tool's input does not say that this call is printed whole (wholeOnly).
 func Streamable(in any) bool {
-	if v, ok := in.(*ValidateInput); ok && v.Schema.empty() {
-		return false // grouped by schema: printed whole
+	if w, ok := in.(wholeOnly); ok && w.printedWhole() {
+		return false
 	}
 	v := reflect.ValueOf(in).Elem()
 	for _, name := range []string{"Limit", "Offset"} {
@@ -38,4 +39,10 @@ func NewStream(d *Descriptor, f diag.Format, w io.Writer, tool diag.Tool) *Strea
 		return nil
 	}
 	return d.stream(f, w, tool)
+}
+
+// wholeOnly is implemented by an input whose calls are sometimes printed whole even
+// when they ask for the whole list (validate without a schema: grouped by schema).
+type wholeOnly interface {
+	printedWhole() bool
 }

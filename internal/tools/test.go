@@ -32,7 +32,23 @@ func init() {
 		Formats:     []diag.Format{diag.JUnit},
 		Description: "Answers: does each schema accept and reject what its tests say? Use it after changing a schema. A tests file is {target, tests: [{description, valid, data, expect?}]} or JSON-Schema-Test-Suite's [{description, schema, tests}]. The result is a CTRF report.",
 		Help:        "Runs schema unit tests and reports each result. A tests file is {target, tests: [{description, valid, data, expect?}]} or JSON-Schema-Test-Suite's [{description, schema, tests}]. The JSON report is CTRF.",
+		ExitCodes:   testExitCodes,
+		Samples:     testSamples,
 	}, runTest))
+}
+
+// testExitCodes say what the exit codes of test mean (Descriptor.ExitCodes);
+// package-level values, as the samples, so that initialisation allocates nothing for them.
+var testExitCodes = []ExitCode{
+	{0, "every test passed"},
+	{1, "a test failed"},
+	{2, "could not run: a tests file or a test that could not be used, a usage error, a run stopped"},
+}
+
+// testSamples are calls of test on the sample workspace (Descriptor.Samples).
+var testSamples = []string{
+	`{"tests": [{"path": "small.tests.json"}, {"path": "suite.tests.json"}]}`,
+	`{"tests": [{"value": [{"description": "integers", "schema": {"type": "integer"}, "tests": [{"description": "one", "data": 1, "valid": true}, {"description": "a string", "data": "x", "valid": true}]}]}], "failedOnly": true}`,
 }
 
 // testReport is the test result as a tool report: the engine's CTRF report, whose text
@@ -40,6 +56,13 @@ func init() {
 type testReport struct {
 	*schematest.Result
 	groups []diag.Group
+}
+
+// KeepFirst is a copy that holds only the first k tests, its groups whole (diag.Pager).
+func (r *testReport) KeepFirst(k, limit int) diag.Report {
+	c := *r
+	c.Result = r.Result.KeepFirst(k, limit).(*schematest.Result)
+	return &c
 }
 
 // WriteText prints the human report, the failures that repeat grouped before its last line

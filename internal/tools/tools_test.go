@@ -198,7 +198,7 @@ func TestDefaultLimit(t *testing.T) {
 	p := NewProvider(testEnv(), All())
 	res := call(t, p, "validate", `{"schema": {"path": "schema.json"}, "instances": [{"path": "many.ndjson"}]}`)
 	r := res.StructuredContent.(*validate.Result)
-	want := &validate.Page{Offset: 0, Limit: DefaultLimit, Total: 250, Omitted: 150}
+	want := &diag.Page{Offset: 0, Limit: DefaultLimit, Total: 250, Omitted: 150}
 	if diff := cmp.Diff(want, r.Page); diff != "" {
 		t.Errorf("page (-want +got):\n%s", diff)
 	}

@@ -22,20 +22,42 @@ type ValidateInput struct {
 	Limit         int    `json:"limit,omitempty" min:"0" default:"100" brief:"-" desc:"List at most this many instances (0: the default of the surface; the CLI lists all)."`
 }
 
+// printedWhole: without a schema, the instances are grouped by schema, printed whole.
+func (in *ValidateInput) printedWhole() bool { return in.Schema.empty() }
+
 // instanceExts are the extensions a directory argument contributes.
 var instanceExts = []string{".json", ".jsonc", ".yaml", ".yml", ".toml", ".ndjson", ".jsonl"}
 
 func init() {
 	d := define(Descriptor{
-		Name:        "validate",
-		Title:       "Validate documents",
-		Summary:     "check documents against a schema, reporting every error with its position",
-		Usage:       "[--schema SCHEMA] [flags] INSTANCE...",
-		Description: "Answers: does each document satisfy its JSON Schema (the one given, else each file's own)? Use it instead of judging validity by reading the schema. instances lists each error with pointers, line and column; groups counts them.",
-		Help:        "Checks each instance against the schema (the one given with `schema`, else the one each file names or is associated with) and reports every error of every instance: its file, line and column, its JSON Pointer, the failing keyword and the message; errors that repeat are grouped by keyword, schema location and message. Instances are JSON, YAML, TOML, NDJSON or JSONC files, directories, glob patterns, or - for standard input.",
+		Name:          "validate",
+		Title:         "Validate documents",
+		Summary:       "check documents against a schema, reporting every error with its position",
+		Usage:         "[--schema SCHEMA] [flags] INSTANCE...",
+		Description:   "Answers: does each document satisfy its JSON Schema (the one given, else each file's own)? Use it instead of judging validity by reading the schema. instances lists each error with pointers, line and column; groups counts them.",
+		Help:          "Checks each instance against the schema (the one given with `schema`, else the one each file names or is associated with) and reports every error of every instance: its file, line and column, its JSON Pointer, the failing keyword and the message; errors that repeat are grouped by keyword, schema location and message. Instances are JSON, YAML, TOML, NDJSON or JSONC files, directories, glob patterns, or - for standard input.",
+		ExitCodes:     validateExitCodes,
+		ProgressBytes: true,
+		Samples:       validateSamples,
 	}, runValidate)
 	d.stream = streamValidate
 	register(d)
+}
+
+// validateExitCodes say what the exit codes of validate mean (Descriptor.ExitCodes);
+// package-level values, as the samples, so that initialisation allocates nothing for them.
+var validateExitCodes = []ExitCode{
+	{0, "every instance is valid"},
+	{1, "an instance is invalid"},
+	{2, "could not run: an unreadable instance, an invalid or unresolvable schema, a usage error, a run stopped"},
+}
+
+// validateSamples are calls of validate on the sample workspace (Descriptor.Samples).
+var validateSamples = []string{
+	`{"schema": {"path": "order.schema.json"}, "instances": [{"path": "orders.ndjson"}, {"path": "orders-with-errors.ndjson"}, {"path": "order.yaml"}]}`,
+	`{"schema": {"value": {"type": "object", "required": ["a"]}}, "instances": [{"value": {"a": 1}}, {"text": "b: 2\n"}, {"path": "sub"}]}`,
+	`{"schema": {"text": "type: integer\nminimum: 0\n"}, "instances": [{"value": -1}, {"value": 7}], "assertFormat": true, "draft": "2020-12"}`,
+	`{"schema": {"path": "order.schema.json"}, "instances": [{"path": "orders*.ndjson"}], "invalidOnly": true, "limit": 1, "offset": 1}`,
 }
 
 // streamValidate adapts validate's stream printer to the table's: the items are the
@@ -152,7 +174,7 @@ func runValidate(ctx context.Context, env *Env, in *ValidateInput) (*validate.Re
 	}
 	if paged {
 		if off := min(in.Offset, listed); off > 0 || len(res.Instances) < listed {
-			res.Page = &validate.Page{Offset: off, Limit: in.Limit, Total: listed, Omitted: listed - len(res.Instances)}
+			res.Page = &diag.Page{Offset: off, Limit: in.Limit, Total: listed, Omitted: listed - len(res.Instances)}
 		}
 	}
 	return res, nil

@@ -104,7 +104,7 @@ func (t *TextWriter) error(file string, e *Error, indent string) {
 
 // Summary prints the closing count, after saying which part of a long list was shown
 // and which errors repeat (the groups of the result).
-func (t *TextWriter) Summary(s Summary, page *Page, shown int, groups []Group) {
+func (t *TextWriter) Summary(s Summary, page *diag.Page, shown int, groups []Group) {
 	if page != nil {
 		t.printf("(%d of %d listed instances shown, from offset %d; ask for more with offset and limit)\n", shown, page.Total, page.Offset)
 	}
@@ -187,8 +187,18 @@ func InstanceDiagnostics(in *Instance) []diag.Diagnostic {
 	return out
 }
 
-// Page says which part of a long list a result holds.
-type Page = diag.Page
+// PageItems counts the instances held (diag.Pager).
+func (r *Result) PageItems() (int, string, string) { return len(r.Instances), "instance", "instances" }
+
+// PageRecord is the result's page record (diag.Pager).
+func (r *Result) PageRecord() *diag.Page { return r.Page }
+
+// KeepFirst is a copy that holds only the first k instances (diag.Pager).
+func (r *Result) KeepFirst(k, limit int) diag.Report {
+	c := *r
+	c.Instances, c.Page = diag.Keep(r.Instances, k, limit, r.Page)
+	return &c
+}
 
 // Cut keeps instances [offset, offset+limit) and records the page.
 func (r *Result) Cut(offset, limit int) {

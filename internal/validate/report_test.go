@@ -76,7 +76,7 @@ func TestSummaryText(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		sum   Summary
-		page  *Page
+		page  *diag.Page
 		shown int
 		want  string
 	}{
@@ -85,9 +85,9 @@ func TestSummaryText(t *testing.T) {
 		{Summary{Total: 1, Invalid: 1}, nil, 0, "1 instance: 0 valid, 1 invalid\n"},
 		{Summary{Total: 1, Unreadable: 1}, nil, 0, "1 instance: 0 valid, 1 unreadable\n"},
 		{Summary{Total: 12, Valid: 10, Invalid: 1, Unreadable: 1}, nil, 0, "12 instances: 10 valid, 1 invalid, 1 unreadable\n"},
-		{Summary{Total: 12, Valid: 12}, &Page{Offset: 4, Limit: 3, Total: 12, Omitted: 9}, 3,
+		{Summary{Total: 12, Valid: 12}, &diag.Page{Offset: 4, Limit: 3, Total: 12, Omitted: 9}, 3,
 			"(3 of 12 listed instances shown, from offset 4; ask for more with offset and limit)\n12 instances: 12 valid\n"},
-		{Summary{Total: 12, Valid: 11, Invalid: 1}, &Page{Offset: 5, Limit: 3, Total: 1, Omitted: 1}, 0,
+		{Summary{Total: 12, Valid: 11, Invalid: 1}, &diag.Page{Offset: 5, Limit: 3, Total: 1, Omitted: 1}, 0,
 			"(0 of 1 listed instances shown, from offset 5; ask for more with offset and limit)\n12 instances: 11 valid, 1 invalid\n"},
 	}
 	for _, tt := range tests {
@@ -207,18 +207,18 @@ func TestCut(t *testing.T) {
 	tests := []struct {
 		offset, limit int
 		want          []string
-		page          *Page
+		page          *diag.Page
 	}{
 		{0, 0, []string{"0", "1", "2", "3", "4"}, nil},
 		{0, 5, []string{"0", "1", "2", "3", "4"}, nil},
 		{0, 10, []string{"0", "1", "2", "3", "4"}, nil},
-		{0, 2, []string{"0", "1"}, &Page{Offset: 0, Limit: 2, Total: 5, Omitted: 3}},
-		{2, 2, []string{"2", "3"}, &Page{Offset: 2, Limit: 2, Total: 5, Omitted: 3}},
-		{3, 2, []string{"3", "4"}, &Page{Offset: 3, Limit: 2, Total: 5, Omitted: 3}},
-		{4, 2, []string{"4"}, &Page{Offset: 4, Limit: 2, Total: 5, Omitted: 4}},
-		{2, 0, []string{"2", "3", "4"}, &Page{Offset: 2, Limit: 0, Total: 5, Omitted: 2}},
-		{5, 0, []string{}, &Page{Offset: 5, Limit: 0, Total: 5, Omitted: 5}},
-		{9, 3, []string{}, &Page{Offset: 5, Limit: 3, Total: 5, Omitted: 5}},
+		{0, 2, []string{"0", "1"}, &diag.Page{Offset: 0, Limit: 2, Total: 5, Omitted: 3}},
+		{2, 2, []string{"2", "3"}, &diag.Page{Offset: 2, Limit: 2, Total: 5, Omitted: 3}},
+		{3, 2, []string{"3", "4"}, &diag.Page{Offset: 3, Limit: 2, Total: 5, Omitted: 3}},
+		{4, 2, []string{"4"}, &diag.Page{Offset: 4, Limit: 2, Total: 5, Omitted: 4}},
+		{2, 0, []string{"2", "3", "4"}, &diag.Page{Offset: 2, Limit: 0, Total: 5, Omitted: 2}},
+		{5, 0, []string{}, &diag.Page{Offset: 5, Limit: 0, Total: 5, Omitted: 5}},
+		{9, 3, []string{}, &diag.Page{Offset: 5, Limit: 3, Total: 5, Omitted: 5}},
 	}
 	for _, tt := range tests {
 		r := &Result{Summary: Summary{Total: 5, Valid: 5}}

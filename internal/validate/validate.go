@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/jstk-dev/jstk/internal/assoc"
+	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/panics"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
@@ -67,7 +68,7 @@ type Result struct {
 	// the instances, so that the CLI can stream them.)
 	Groups []Group `json:"groups,omitempty"`
 	// Page is set when Instances holds only part of the list.
-	Page *Page `json:"page,omitempty"`
+	Page *diag.Page `json:"page,omitempty"`
 	// Stopped says why the run ended before every instance was checked: its time limit,
 	// or its pattern budget ("stopped after 10 s: ..."). The instances and the summary
 	// are those checked before; Valid is then false.

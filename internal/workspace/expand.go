@@ -154,18 +154,21 @@ func glob(fsys FS, pattern string) ([]string, []error) {
 		if dir != "." {
 			rel = strings.TrimPrefix(strings.TrimPrefix(p, dir), "/")
 		}
-		if matchSegs(segs[base:], strings.Split(rel, "/")) {
+		if MatchSegments(segs[base:], strings.Split(rel, "/")) {
 			out = append(out, p)
 		}
 	})
 	return out, errs
 }
 
-func matchSegs(pat, name []string) bool {
+// MatchSegments matches the segments of a slash-separated name against those of a glob
+// pattern ("*", "?", "[...]" within a segment); "**" stands for any number of segments. As
+// in a shell, a wildcard does not match a leading dot.
+func MatchSegments(pat, name []string) bool {
 	for len(pat) > 0 {
 		if pat[0] == "**" {
 			for i := 0; i <= len(name); i++ {
-				if matchSegs(pat[1:], name[i:]) {
+				if MatchSegments(pat[1:], name[i:]) {
 					return true
 				}
 			}
@@ -183,4 +186,25 @@ func matchSegs(pat, name []string) bool {
 		pat, name = pat[1:], name[1:]
 	}
 	return len(name) == 0
+}
+
+// RelPath is the relative path from the directory dir to the file p, both slash-separated
+// and rooted alike (both absolute, or both relative to one root): "../b/c.json" from "/x/a"
+// to "/x/b/c.json". The file's name is always kept, even when dir is p.
+func RelPath(dir, p string) string {
+	ds := strings.Split(strings.Trim(path.Clean(dir), "/"), "/")
+	ps := strings.Split(strings.Trim(path.Clean(p), "/"), "/")
+	if ds[0] == "" {
+		ds = nil
+	}
+	i := 0
+	for i < len(ds) && i < len(ps)-1 && ds[i] == ps[i] {
+		i++
+	}
+	var parts []string
+	for range ds[i:] {
+		parts = append(parts, "..")
+	}
+	parts = append(parts, ps[i:]...)
+	return strings.Join(parts, "/")
 }

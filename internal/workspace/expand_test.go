@@ -232,3 +232,18 @@ func TestExpandUnreadableDirectory(t *testing.T) {
 		}
 	}
 }
+
+func TestRelPath(t *testing.T) {
+	for _, tc := range []struct{ dir, p, want string }{
+		{"/x/a", "/x/b/c.json", "../b/c.json"},
+		{"/x", "/x/c.json", "c.json"},
+		{"/", "/c.json", "c.json"},
+		{"/x/a/", "/x/a/c.json", "c.json"},
+		{"/x/a", "/y.json", "../../y.json"},
+		{"a/b", "a/c/d.json", "../c/d.json"},
+	} {
+		if got := RelPath(tc.dir, tc.p); got != tc.want {
+			t.Errorf("RelPath(%q, %q) = %q, want %q", tc.dir, tc.p, got, tc.want)
+		}
+	}
+}

@@ -218,10 +218,10 @@ func noNumber(m *algebra.Merged, t schema.TypeSet) bool {
 	}
 	var step *big.Rat
 	for _, r := range m.Mults {
-		step = lcmRat(step, r)
+		step = source.LCMRat(step, r)
 	}
 	if t&schema.TypeFraction == 0 || m.IntOnly() {
-		step = lcmRat(step, big.NewRat(1, 1))
+		step = source.LCMRat(step, big.NewRat(1, 1))
 	}
 	if step == nil {
 		return rangesDisjoint(m.Lo, m.Hi, false)
@@ -235,22 +235,6 @@ func noNumber(m *algebra.Merged, t schema.TypeSet) bool {
 	x := new(big.Rat).Mul(new(big.Rat).SetInt(k), step)
 	c := x.Cmp(m.Hi.V)
 	return c > 0 || c == 0 && m.Hi.Excl
-}
-
-// lcmRat is the least common multiple of two positive rationals (nil: absent).
-func lcmRat(a, b *big.Rat) *big.Rat {
-	if a == nil {
-		return b
-	}
-	if b == nil {
-		return a
-	}
-	p, q, r, s := a.Num(), a.Denom(), b.Num(), b.Denom()
-	g := new(big.Int).GCD(nil, nil, p, r)
-	l := new(big.Int).Mul(p, r)
-	l.Quo(l, g)
-	d := new(big.Int).GCD(nil, nil, q, s)
-	return new(big.Rat).SetFrac(l, d)
 }
 
 // noArray reports arrays of c needing more items than they may have: minItems, or the
