@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"slices"
@@ -26,18 +27,20 @@ func testWorker() {
 	out := bufio.NewWriter(os.Stdout)
 	var mu sync.Mutex
 	write := func(m jobMessage) {
-		b, _ := json.Marshal(m)
 		mu.Lock()
 		defer mu.Unlock()
-		out.Write(append(b, '\n'))
+		out.Write(appendJobMessage(nil, m))
 		out.Flush()
 	}
 	cancels := map[uint64]chan struct{}{}
 	var cmu sync.Mutex
-	sc := bufio.NewScanner(os.Stdin)
-	for sc.Scan() {
-		var m jobMessage
-		if json.Unmarshal(sc.Bytes(), &m) != nil {
+	in := bufio.NewReader(os.Stdin)
+	for {
+		m, err := readJobMessage(in)
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
 			os.Exit(3)
 		}
 		if m.Cancel {
