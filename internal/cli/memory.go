@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"time"
@@ -110,12 +111,13 @@ func mbText(n int64) string {
 	return fmt.Sprintf("%d MB", n>>20)
 }
 
-// heapBytes is the memory of the heap's objects, live and not yet swept (the same figure
-// as runtime/metrics' /memory/classes/heap/objects:bytes; that package is not linked, as
-// its initialisation builds tables that every run of jstk would pay for).
-func heapBytes(m *runtime.MemStats) uint64 {
-	runtime.ReadMemStats(m)
-	return m.HeapAlloc
+// heapBytes is the memory of the heap's objects, live and not yet swept.
+func heapBytes(s []metrics.Sample) uint64 {
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
 }
 
 // watchMemory applies a budget to this process: the runtime's soft limit comes down to it
@@ -131,7 +133,7 @@ func watchMemory(budget int64, exceeded func(heap uint64)) (stop func()) {
 	}
 	done := make(chan struct{})
 	go func() {
-		s := new(runtime.MemStats)
+		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 		t := time.NewTicker(memoryInterval)
 		defer t.Stop()
 		for {

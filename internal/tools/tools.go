@@ -12,7 +12,6 @@ import (
 	"io"
 	"reflect"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/jstk-dev/jstk/internal/diag"
@@ -132,8 +131,6 @@ type Descriptor struct {
 	// stream, when set, makes a printer of the tool's results while they are produced
 	// (see NewStream); nil when it returns nil.
 	stream func(f diag.Format, w io.Writer, tool diag.Tool) *Stream
-	// arguments are the names of the MCP arguments, read from Input's tags once (define).
-	arguments func() argNames
 }
 
 // NewInput returns a pointer to a zero input value.
@@ -171,7 +168,6 @@ func define[In any, Out Report](d Descriptor, run func(context.Context, *Env, *I
 		d.Output = d.Output.Elem()
 	}
 	d.newInput = func() any { return new(In) }
-	d.arguments = sync.OnceValue(func() argNames { return inputArgNames(d.Input) })
 	d.run = func(ctx context.Context, env *Env, in any) (Report, error) {
 		p, ok := in.(*In)
 		if !ok {
