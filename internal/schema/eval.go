@@ -591,9 +591,24 @@ func (e *evaluator) evalIn(s *Schema, v source.Value, ann *annotations) bool {
 	if s.needAnn {
 		sink = newAnnotations(v)
 	}
-	valid, goOn := e.evalValueKeywords(s, v)
-	if !goOn {
+	if e.trace != nil && s.types != 0 {
+		e.emit(s, "type", typeMatches(s.types, v), typeName(v, s.Draft))
+	}
+	if s.types != 0 && !typeMatches(s.types, v) {
+		if e.collect {
+			e.fail(s, "type", "value must be %s, not %s", orList(s.typeList), typeName(v, s.Draft))
+		}
 		return false
+	}
+	if e.trace != nil {
+		e.traceValues(s, v)
+	}
+	valid := true
+	if s.constV != nil || s.enum != nil || s.format != nil {
+		var goOn bool
+		if valid, goOn = e.evalValueKeywords(s, v); !goOn {
+			return false
+		}
 	}
 	if s.ref != nil || s.dynRef != nil || s.recursiveRef != nil {
 		if !e.evalRefs(s, v, sink) {
@@ -630,23 +645,11 @@ func (e *evaluator) evalIn(s *Schema, v source.Value, ann *annotations) bool {
 	return valid
 }
 
-// evalValueKeywords checks the keywords of s that test the value as a whole: type, const,
-// enum and format. goOn is false when evalIn must stop, invalid (a wrong type always
-// stops it; any failure does when not collecting).
+// evalValueKeywords checks the keywords of s besides type that test the value as a whole:
+// const, enum and format. goOn is false when evalIn must stop, invalid (at any failure
+// when not collecting).
 func (e *evaluator) evalValueKeywords(s *Schema, v source.Value) (valid, goOn bool) {
 	valid = true
-	if e.trace != nil && s.types != 0 {
-		e.emit(s, "type", typeMatches(s.types, v), typeName(v, s.Draft))
-	}
-	if s.types != 0 && !typeMatches(s.types, v) {
-		if e.collect {
-			e.fail(s, "type", "value must be %s, not %s", orList(s.typeList), typeName(v, s.Draft))
-		}
-		return false, false
-	}
-	if e.trace != nil {
-		e.traceValues(s, v)
-	}
 	if s.constV != nil && !source.Equal(v, *s.constV) {
 		if !e.collect {
 			return false, false
