@@ -1250,9 +1250,44 @@ func (e *evaluator) evalObject(s *Schema, v source.Value, ann *annotations) bool
 	if e.trace != nil {
 		e.traceObject(s, v)
 	}
-	valid := e.evalObjectNames(s, v, n)
-	if !valid && !e.collect {
-		return false
+	valid := true
+	if s.minProps >= 0 && n < s.minProps {
+		valid = e.fail(s, "minProperties", "object has %d properties, fewer than the minimum of %s", n, countText(s, "minProperties", s.minProps))
+		if !e.collect {
+			return false
+		}
+	}
+	if s.maxProps >= 0 && n > s.maxProps {
+		valid = e.fail(s, "maxProperties", "object has %d properties, more than the maximum of %s", n, countText(s, "maxProperties", s.maxProps))
+		if !e.collect {
+			return false
+		}
+	}
+	names := s.memberNames(v, n)
+	for _, r := range s.required {
+		if !names.has(r) {
+			if !e.collect {
+				return false // before the message's arguments are boxed: an allocation
+			}
+			valid = e.fail(s, "required", "missing required property %q", r)
+		}
+	}
+	for _, dr := range s.depRequired {
+		if !names.has(dr.prop) {
+			continue
+		}
+		kw := dr.kw
+		for _, r := range dr.required {
+			if !names.has(r) {
+				if !e.collect {
+					return false
+				}
+				valid = e.failAt(s, kw+"/"+source.EscapeToken(dr.prop), "property %q requires property %q", dr.prop, r)
+				if !e.collect {
+					return false
+				}
+			}
+		}
 	}
 	if s.properties != nil || s.patternProps != nil || s.additionalProps != nil || s.propertyNames != nil {
 		rest := s.patternProps != nil || s.additionalProps != nil || s.propertyNames != nil
@@ -1296,54 +1331,6 @@ func (e *evaluator) evalObject(s *Schema, v source.Value, ann *annotations) bool
 			valid = false
 			if !e.collect || e.stopped() {
 				return false
-			}
-		}
-	}
-	return valid
-}
-
-// evalObjectNames checks what an object's member names and count must be: minProperties,
-// maxProperties, required and dependentRequired (the array form of dependencies).
-func (e *evaluator) evalObjectNames(s *Schema, v source.Value, n int) bool {
-	valid := true
-	if s.minProps >= 0 && n < s.minProps {
-		valid = e.fail(s, "minProperties", "object has %d properties, fewer than the minimum of %s", n, countText(s, "minProperties", s.minProps))
-		if !e.collect {
-			return false
-		}
-	}
-	if s.maxProps >= 0 && n > s.maxProps {
-		valid = e.fail(s, "maxProperties", "object has %d properties, more than the maximum of %s", n, countText(s, "maxProperties", s.maxProps))
-		if !e.collect {
-			return false
-		}
-	}
-	if len(s.required) == 0 && len(s.depRequired) == 0 {
-		return valid
-	}
-	names := s.memberNames(v, n)
-	for _, r := range s.required {
-		if !names.has(r) {
-			if !e.collect {
-				return false // before the message's arguments are boxed: an allocation
-			}
-			valid = e.fail(s, "required", "missing required property %q", r)
-		}
-	}
-	for _, dr := range s.depRequired {
-		if !names.has(dr.prop) {
-			continue
-		}
-		kw := dr.kw
-		for _, r := range dr.required {
-			if !names.has(r) {
-				if !e.collect {
-					return false
-				}
-				valid = e.failAt(s, kw+"/"+source.EscapeToken(dr.prop), "property %q requires property %q", dr.prop, r)
-				if !e.collect {
-					return false
-				}
 			}
 		}
 	}
