@@ -206,16 +206,16 @@ func serveWorker(ctx context.Context, p mcp.Provider, in io.Reader, out io.Write
 	defer stop()
 	var wmu sync.Mutex
 	bw := bufio.NewWriterSize(out, 64<<10)
+	var frame []byte // under wmu
 	write := func(m jobMessage) {
-		b, err := json.Marshal(m)
-		if err != nil {
-			fmt.Fprintf(errOut, "jstk: encoding an answer: %v\n", err)
-			return
-		}
 		wmu.Lock()
 		defer wmu.Unlock()
-		bw.Write(append(b, '\n'))
+		frame = appendJobMessage(frame[:0], m)
+		bw.Write(frame)
 		bw.Flush()
+		if cap(frame) > 64<<10 {
+			frame = nil
+		}
 	}
 	var mu sync.Mutex
 	running := map[uint64]context.CancelFunc{}
@@ -223,41 +223,39 @@ func serveWorker(ctx context.Context, p mcp.Provider, in io.Reader, out io.Write
 	testCrash := os.Getenv("JSTK_TEST_CRASH") == "1"
 	br := bufio.NewReaderSize(in, 1<<20)
 	for {
-		line, err := br.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
-			var m jobMessage
-			if json.Unmarshal(line, &m) != nil {
-				fmt.Fprintf(errOut, "jstk: the engine got an unreadable message\n")
-			} else if m.Cancel {
-				mu.Lock()
-				if c := running[m.Job]; c != nil {
-					c()
-				}
-				mu.Unlock()
-			} else {
-				jctx, cancel := context.WithCancel(ctx)
-				mu.Lock()
-				running[m.Job] = cancel
-				mu.Unlock()
-				wg.Add(1)
-				go func(m jobMessage) {
-					defer wg.Done()
-					ans := runJob(jctx, p, m, write, testCrash)
-					mu.Lock()
-					delete(running, m.Job)
-					mu.Unlock()
-					cancel()
-					b, err := json.Marshal(ans)
-					if err != nil {
-						b, _ = json.Marshal(callAnswer{IsError: true, Content: []mcp.Content{mcp.TextContent("internal error: the result could not be encoded: " + err.Error())}})
-					}
-					write(jobMessage{Job: m.Job, Result: b})
-				}(m)
-			}
-		}
+		m, err := readJobMessage(br)
 		if err != nil {
+			if err != io.EOF {
+				fmt.Fprintf(errOut, "jstk: the engine got an unreadable message: %v\n", err)
+			}
 			break
 		}
+		if m.Cancel {
+			mu.Lock()
+			if c := running[m.Job]; c != nil {
+				c()
+			}
+			mu.Unlock()
+			continue
+		}
+		jctx, cancel := context.WithCancel(ctx)
+		mu.Lock()
+		running[m.Job] = cancel
+		mu.Unlock()
+		wg.Add(1)
+		go func(m jobMessage) {
+			defer wg.Done()
+			ans := runJob(jctx, p, m, write, testCrash)
+			mu.Lock()
+			delete(running, m.Job)
+			mu.Unlock()
+			cancel()
+			b, err := json.Marshal(ans)
+			if err != nil {
+				b, _ = json.Marshal(callAnswer{IsError: true, Content: []mcp.Content{mcp.TextContent("internal error: the result could not be encoded: " + err.Error())}})
+			}
+			write(jobMessage{Job: m.Job, Result: b})
+		}(m)
 	}
 	// The supervisor closed the pipe (or died): stop.
 	mu.Lock()

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"slices"
@@ -26,18 +27,20 @@ func testWorker() {
 	out := bufio.NewWriter(os.Stdout)
 	var mu sync.Mutex
 	write := func(m jobMessage) {
-		b, _ := json.Marshal(m)
 		mu.Lock()
 		defer mu.Unlock()
-		out.Write(append(b, '\n'))
+		out.Write(appendJobMessage(nil, m))
 		out.Flush()
 	}
 	cancels := map[uint64]chan struct{}{}
 	var cmu sync.Mutex
-	sc := bufio.NewScanner(os.Stdin)
-	for sc.Scan() {
-		var m jobMessage
-		if json.Unmarshal(sc.Bytes(), &m) != nil {
+	in := bufio.NewReader(os.Stdin)
+	for {
+		m, err := readJobMessage(in)
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
 			os.Exit(3)
 		}
 		if m.Cancel {
@@ -242,4 +245,43 @@ func BenchmarkSupervisorRoundTrip(b *testing.B) {
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-us")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-us")
+}
+
+// TestJobFrames reads back what appendJobMessage writes, each kind of message, and refuses a
+// frame that is cut short or whose header is not one.
+func TestJobFrames(t *testing.T) {
+	msgs := []jobMessage{
+		{Job: 1, Payload: json.RawMessage(`{"name":"validate","arguments":{"a":"x\ny"}}`)},
+		{Job: 2, Cancel: true},
+		{Job: 3, Progress: json.RawMessage(`{"p":1}`)},
+		{Job: 18446744073709551615, Result: json.RawMessage(`{}`)},
+		{Job: 5, Result: json.RawMessage(``)},
+	}
+	var stream []byte
+	for _, m := range msgs {
+		stream = appendJobMessage(stream, m)
+	}
+	br := bufio.NewReader(strings.NewReader(string(stream)))
+	for i, want := range msgs {
+		got, err := readJobMessage(br)
+		if err != nil {
+			t.Fatalf("message %d: %v", i, err)
+		}
+		if want.Result != nil && len(want.Result) == 0 {
+			want.Result = json.RawMessage{} // an empty body reads back as an empty, not a nil, slice
+		}
+		if got.Job != want.Job || got.Cancel != want.Cancel || string(got.Payload) != string(want.Payload) ||
+			string(got.Progress) != string(want.Progress) || string(got.Result) != string(want.Result) ||
+			(want.Result != nil) != (got.Result != nil) {
+			t.Errorf("message %d: got %+v, want %+v", i, got, want)
+		}
+	}
+	if _, err := readJobMessage(br); err != io.EOF {
+		t.Errorf("after the last frame: %v, want io.EOF", err)
+	}
+	for _, bad := range []string{"R 1 10\n{}", "R 1\n", "X 1 0\n", "R one 2\n{}", "R 1 -1\n", "{\"job\":1}\n", "R 1 2"} {
+		if m, err := readJobMessage(bufio.NewReader(strings.NewReader(bad))); err == nil {
+			t.Errorf("%q read as %+v", bad, m)
+		}
+	}
 }

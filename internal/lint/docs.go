@@ -12,6 +12,7 @@ import (
 
 // Markdown renders the rule reference (docs/lint-rules.md) from the rule table.
 func Markdown() []byte {
+	loadRules()
 	var b strings.Builder
 	b.WriteString("# jstk lint rules\n\n")
 	b.WriteString("<!-- Generated from the rule table in internal/lint by `JSTK_UPDATE=1 go test ./internal/lint -run TestRuleDocs`. Do not edit. -->\n\n")

@@ -17,6 +17,7 @@ func TestRuleDocs(t *testing.T) {
 
 // TestPeerChecklist checks that every rule of the peer has a jstk rule covering it.
 func TestPeerChecklist(t *testing.T) {
+	loadRules()
 	f, err := os.Open("testdata/peer-rules.txt")
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
@@ -101,19 +102,17 @@ func draftsOf(kw string) []*schema.Draft {
 	return out
 }
 
-// formatsOf lists the formats each draft defines.
-var formatsOf = map[int]map[string]bool{}
-
-func init() {
+// formatsOf lists the formats each draft defines (built on first use).
+var formatsOf = sync.OnceValue(func() map[int]map[string]bool {
 	f4 := words(`date-time email hostname ipv4 ipv6 uri`)
 	f6 := with(f4, `uri-reference uri-template json-pointer`)
 	f7 := with(f6, `date time idn-email idn-hostname iri iri-reference relative-json-pointer regex`)
 	f2019 := with(f7, `duration uuid`)
-	formatsOf[4], formatsOf[6], formatsOf[7], formatsOf[2019], formatsOf[2020] = f4, f6, f7, f2019, f2019
-}
+	return map[int]map[string]bool{4: f4, 6: f6, 7: f7, 2019: f2019, 2020: f2019}
+})
 
 // openAPIFormats are formats of OpenAPI that JSON Schema does not define.
-var openAPIFormats = words(`int32 int64 float double byte binary password`)
+var openAPIFormats = sync.OnceValue(func() map[string]bool { return words(`int32 int64 float double byte binary password`) })
 
 // aType puts the article before a type name or list of them for a message: "an integer",
 // "a string or null", "null", "nothing".

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/jstk-dev/jstk/internal/diag"
 )
@@ -61,11 +62,26 @@ type Rule struct {
 // Code is the diagnostic code of the rule.
 func (r *Rule) Code() string { return "lint/" + r.ID }
 
+// The rule table, built on first use (loadRules) rather than at package initialisation:
+// most commands never lint, and every run of jstk would pay for it.
 var (
-	rules  []*Rule
-	byID   = map[string]*Rule{}
-	peerOf = map[string]string{}
+	rulesOnce sync.Once
+	rules     []*Rule
+	byID      map[string]*Rule
+	peerOf    map[string]string
 )
+
+// loadRules builds the rule table once; everything that reads rules, byID or peerOf
+// outside a lint run calls it first.
+func loadRules() {
+	rulesOnce.Do(func() {
+		byID, peerOf = map[string]*Rule{}, map[string]string{}
+		correctnessRules()
+		documentationRules()
+		keywordRules()
+		redundancyRules()
+	})
+}
 
 // addRules registers rules; each rules_*.go file adds its own.
 func addRules(rs ...*Rule) {
@@ -98,16 +114,21 @@ func catIndex(c Category) int {
 
 // Rules returns the rule table, ordered by category and id. The slice must not be
 // modified.
-func Rules() []*Rule { return rules }
+func Rules() []*Rule {
+	loadRules()
+	return rules
+}
 
 // Lookup finds a rule by id.
 func Lookup(id string) (*Rule, bool) {
+	loadRules()
 	r, ok := byID[id]
 	return r, ok
 }
 
 // DiagRules describes the rules for SARIF output.
 func DiagRules() []diag.Rule {
+	loadRules()
 	out := make([]diag.Rule, 0, len(rules))
 	for _, r := range rules {
 		out = append(out, diag.Rule{Code: r.Code(), Description: r.Summary, Severity: r.Severity})
@@ -122,6 +143,7 @@ type Setting = string
 // resolveSettings computes the severity of every enabled rule from settings keyed by rule
 // id, category or "all". More specific keys win: a rule id over its category over "all".
 func resolveSettings(settings map[string]Setting) (map[string]diag.Severity, error) {
+	loadRules()
 	out := map[string]diag.Severity{}
 	for _, r := range rules {
 		if !r.OptIn {

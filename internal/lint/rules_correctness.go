@@ -14,7 +14,8 @@ import (
 	"github.com/jstk-dev/jstk/internal/source"
 )
 
-func init() {
+// correctnessRules registers the rules of this file (from loadRules).
+func correctnessRules() {
 	addRules(
 		&Rule{ID: "invalid-schema", Category: Correctness, Severity: diag.Error,
 			Summary: "The schema is not valid against its meta-schema, or cannot be compiled",

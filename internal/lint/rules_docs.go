@@ -8,7 +8,8 @@ import (
 	"github.com/jstk-dev/jstk/internal/source"
 )
 
-func init() {
+// documentationRules registers the rules of this file (from loadRules).
+func documentationRules() {
 	addRules(
 		&Rule{ID: "whitespace-trim", Category: Documentation, Severity: diag.Info, Fixable: true,
 			Summary: "A title, description or $comment starts or ends with white space",

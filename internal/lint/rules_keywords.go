@@ -11,7 +11,8 @@ import (
 	"github.com/jstk-dev/jstk/internal/source"
 )
 
-func init() {
+// keywordRules registers the rules of this file (from loadRules).
+func keywordRules() {
 	addRules(
 		&Rule{ID: "misspelled-keyword", Category: Correctness, Severity: diag.Warning,
 			Summary: "An unknown keyword is one typo away from a keyword of the draft",
@@ -361,8 +362,8 @@ func checkUnknownFormat(c *checker, n *node) {
 		return
 	}
 	f := fv.Str()
-	allFormats := formatsOf[2020]
-	if formatsOf[n.draft.Version][f] || strings.HasPrefix(f, "x-") {
+	allFormats := formatsOf()[2020]
+	if formatsOf()[n.draft.Version][f] || strings.HasPrefix(f, "x-") {
 		return
 	}
 	var msg string
@@ -370,13 +371,13 @@ func checkUnknownFormat(c *checker, n *node) {
 	case allFormats[f]:
 		first := ""
 		for _, d := range schema.Drafts {
-			if formatsOf[d.Version][f] {
+			if formatsOf()[d.Version][f] {
 				first = d.Name
 				break
 			}
 		}
 		msg = fmt.Sprintf("format %s is defined from %s on; %s validators do not know it and check nothing", quoted(f), first, n.draft.Name)
-	case openAPIFormats[f]:
+	case openAPIFormats()[f]:
 		msg = fmt.Sprintf("format %s is an OpenAPI format; JSON Schema validators do not know it and check nothing", quoted(f))
 	default:
 		msg = fmt.Sprintf("format %s is not defined by %s; validators check nothing (prefix custom formats with x-)", quoted(f), n.draft.Name)
@@ -647,7 +648,7 @@ func checkTypeKeywordMismatch(c *checker, n *node) {
 		c.report(n, "/"+k, fmt.Sprintf("%s applies to %ss only, but type allows only %s: it never does anything", k, kt, t), nil)
 	}
 	// The formats the specification defines are all about strings.
-	if f, ok := n.str("format"); ok && formatsOf[2020][f] && t&schema.TypeString == 0 {
+	if f, ok := n.str("format"); ok && formatsOf()[2020][f] && t&schema.TypeString == 0 {
 		c.report(n, "/format", fmt.Sprintf("format %s applies to strings only, but type allows only %s: it never does anything", quoted(f), t), nil)
 	}
 }

@@ -13,7 +13,8 @@ import (
 	"github.com/jstk-dev/jstk/internal/source"
 )
 
-func init() {
+// redundancyRules registers the rules of this file (from loadRules).
+func redundancyRules() {
 	addRules(
 		&Rule{ID: "redundant-keyword", Category: Redundancy, Severity: diag.Info, Fixable: true,
 			Summary: "A keyword set to a value that constrains nothing",

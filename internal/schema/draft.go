@@ -224,5 +224,6 @@ func (d *Draft) IDKeyword() string {
 	if d.oas30 {
 		return ""
 	}
+	keywordIndex()
 	return baseURIKeyword[draftSlot(d)]
 }

@@ -586,62 +586,27 @@ func (e *evaluator) evalIn(s *Schema, v source.Value, ann *annotations) bool {
 	if s.needAnn {
 		sink = newAnnotations(v)
 	}
-	valid := true
-
 	if e.trace != nil && s.types != 0 {
 		e.emit(s, "type", typeMatches(s.types, v), typeName(v, s.Draft))
 	}
 	if s.types != 0 && !typeMatches(s.types, v) {
-		if !e.collect {
-			return false
+		if e.collect {
+			e.fail(s, "type", "value must be %s, not %s", orList(s.typeList), typeName(v, s.Draft))
 		}
-		want := s.typeList
-		e.fail(s, "type", "value must be %s, not %s", orList(want), typeName(v, s.Draft))
 		return false
 	}
 	if e.trace != nil {
 		e.traceValues(s, v)
 	}
-	if s.constV != nil && !source.Equal(v, *s.constV) {
-		if !e.collect {
+	valid := true
+	if s.constV != nil || s.enum != nil || s.format != nil {
+		var goOn bool
+		if valid, goOn = e.evalValueKeywords(s, v); !goOn {
 			return false
 		}
-		valid = e.fail(s, "const", "value must be %s", short(*s.constV))
 	}
-	if s.enum != nil && !enumContains(s, v) {
-		if !e.collect {
-			return false
-		}
-		valid = e.fail(s, "enum", "value must be one of %s", enumList(s.enum))
-	}
-	if s.format != nil && s.assertFmt && v.Kind() == source.String {
-		err := s.format.validate(v.Str(), s.Draft.Version)
-		e.emit(s, "format", err == nil, "")
-		if err != nil {
-			if !e.collect {
-				return false
-			}
-			valid = e.fail(s, "format", "%s is not a valid %s: %v", short(v), s.formatName, err)
-		}
-	}
-	if s.ref != nil {
-		if !e.evalRef(s, "$ref", s.ref, v, sink) {
-			if !e.collect || e.stopped() {
-				return false
-			}
-			valid = false
-		}
-	}
-	if s.dynRef != nil {
-		if !e.evalRef(s, "$dynamicRef", e.dynamicTarget(s), v, sink) {
-			if !e.collect || e.stopped() {
-				return false
-			}
-			valid = false
-		}
-	}
-	if s.recursiveRef != nil {
-		if !e.evalRef(s, "$recursiveRef", e.recursiveTarget(s), v, sink) {
+	if s.ref != nil || s.dynRef != nil || s.recursiveRef != nil {
+		if !e.evalRefs(s, v, sink) {
 			if !e.collect || e.stopped() {
 				return false
 			}
@@ -670,6 +635,65 @@ func (e *evaluator) evalIn(s *Schema, v source.Value, ann *annotations) bool {
 		valid = e.evalUnevaluated(s, v, sink) && valid
 		if valid && ann != nil {
 			ann.merge(sink)
+		}
+	}
+	return valid
+}
+
+// evalValueKeywords checks the keywords of s besides type that test the value as a whole:
+// const, enum and format. goOn is false when evalIn must stop, invalid (at any failure
+// when not collecting).
+func (e *evaluator) evalValueKeywords(s *Schema, v source.Value) (valid, goOn bool) {
+	valid = true
+	if s.constV != nil && !source.Equal(v, *s.constV) {
+		if !e.collect {
+			return false, false
+		}
+		valid = e.fail(s, "const", "value must be %s", short(*s.constV))
+	}
+	if s.enum != nil && !enumContains(s, v) {
+		if !e.collect {
+			return false, false
+		}
+		valid = e.fail(s, "enum", "value must be one of %s", enumList(s.enum))
+	}
+	if s.format != nil && s.assertFmt && v.Kind() == source.String {
+		err := s.format.validate(v.Str(), s.Draft.Version)
+		e.emit(s, "format", err == nil, "")
+		if err != nil {
+			if !e.collect {
+				return false, false
+			}
+			valid = e.fail(s, "format", "%s is not a valid %s: %v", short(v), s.formatName, err)
+		}
+	}
+	return valid, true
+}
+
+// evalRefs follows the references of s that sit beside other keywords: $ref (before
+// 2019-09 a $ref replaces its siblings, see evalIn), $dynamicRef and $recursiveRef. It
+// stops at the first failure unless collecting.
+func (e *evaluator) evalRefs(s *Schema, v source.Value, sink *annotations) bool {
+	valid := true
+	if s.ref != nil {
+		if !e.evalRef(s, "$ref", s.ref, v, sink) {
+			if !e.collect || e.stopped() {
+				return false
+			}
+			valid = false
+		}
+	}
+	if s.dynRef != nil {
+		if !e.evalRef(s, "$dynamicRef", e.dynamicTarget(s), v, sink) {
+			if !e.collect || e.stopped() {
+				return false
+			}
+			valid = false
+		}
+	}
+	if s.recursiveRef != nil {
+		if !e.evalRef(s, "$recursiveRef", e.recursiveTarget(s), v, sink) {
+			valid = false
 		}
 	}
 	return valid
@@ -1096,55 +1120,59 @@ func (e *evaluator) evalArray(s *Schema, v source.Value, ann *annotations) bool 
 			ann.allItems = true
 		}
 	}
-	if s.contains != nil {
-		matched := 0
-		for i, item := range items {
-			e.pushK("contains")
-			e.pushIi(i)
-			ok := e.quietly(func() bool { return e.child(s.contains, item) })
-			e.popI()
-			e.popK(1)
-			if ok {
-				matched++
-				if s.Draft.Version >= 2020 {
-					ann.item(i)
-				}
-			}
-			if e.stopped() {
-				return false
+	if s.contains != nil && !e.evalContains(s, items, ann) {
+		return false
+	}
+	return valid
+}
+
+// evalContains checks contains, minContains and maxContains on an array's items.
+func (e *evaluator) evalContains(s *Schema, items []source.Value, ann *annotations) bool {
+	valid := true
+	matched := 0
+	for i, item := range items {
+		e.pushK("contains")
+		e.pushIi(i)
+		ok := e.quietly(func() bool { return e.child(s.contains, item) })
+		e.popI()
+		e.popK(1)
+		if ok {
+			matched++
+			if s.Draft.Version >= 2020 {
+				ann.item(i)
 			}
 		}
-		minC := 1
+		if e.stopped() {
+			return false
+		}
+	}
+	minC := 1
+	if s.minContains >= 0 {
+		minC = s.minContains
+	}
+	if e.trace != nil {
+		e.emit(s, "contains", matched > 0, strconv.Itoa(matched))
 		if s.minContains >= 0 {
-			minC = s.minContains
+			e.emit(s, "minContains", matched >= s.minContains, "")
 		}
-		if e.trace != nil {
-			e.emit(s, "contains", matched > 0, strconv.Itoa(matched))
-			if s.minContains >= 0 {
-				e.emit(s, "minContains", matched >= s.minContains, "")
-			}
-			if s.maxContains >= 0 {
-				e.emit(s, "maxContains", matched <= s.maxContains, "")
-			}
+		if s.maxContains >= 0 {
+			e.emit(s, "maxContains", matched <= s.maxContains, "")
 		}
-		if matched < minC {
-			kw := "contains"
-			msg := "no item matches the \"contains\" schema"
-			if s.minContains >= 0 {
-				kw = "minContains"
-				msg = fmt.Sprintf("%d item(s) match the \"contains\" schema, fewer than minContains %s", matched, countText(s, "minContains", s.minContains))
-			}
-			valid = e.fail(s, kw, "%s", msg)
-			if !e.collect {
-				return false
-			}
+	}
+	if matched < minC {
+		kw := "contains"
+		msg := "no item matches the \"contains\" schema"
+		if s.minContains >= 0 {
+			kw = "minContains"
+			msg = fmt.Sprintf("%d item(s) match the \"contains\" schema, fewer than minContains %s", matched, countText(s, "minContains", s.minContains))
 		}
-		if s.maxContains >= 0 && matched > s.maxContains {
-			valid = e.fail(s, "maxContains", "%d items match the \"contains\" schema, more than maxContains %s", matched, countText(s, "maxContains", s.maxContains))
-			if !e.collect {
-				return false
-			}
+		valid = e.fail(s, kw, "%s", msg)
+		if !e.collect {
+			return false
 		}
+	}
+	if s.maxContains >= 0 && matched > s.maxContains {
+		valid = e.fail(s, "maxContains", "%d items match the \"contains\" schema, more than maxContains %s", matched, countText(s, "maxContains", s.maxContains))
 	}
 	return valid
 }
@@ -1214,10 +1242,10 @@ func (m *memberNames) has(name string) bool {
 
 func (e *evaluator) evalObject(s *Schema, v source.Value, ann *annotations) bool {
 	n := v.Len()
-	valid := true
 	if e.trace != nil {
 		e.traceObject(s, v)
 	}
+	valid := true
 	if s.minProps >= 0 && n < s.minProps {
 		valid = e.fail(s, "minProperties", "object has %d properties, fewer than the minimum of %s", n, countText(s, "minProperties", s.minProps))
 		if !e.collect {
@@ -1257,12 +1285,12 @@ func (e *evaluator) evalObject(s *Schema, v source.Value, ann *annotations) bool
 		}
 	}
 	if s.properties != nil || s.patternProps != nil || s.additionalProps != nil || s.propertyNames != nil {
+		rest := s.patternProps != nil || s.additionalProps != nil || s.propertyNames != nil
 		for i := 0; i < n; i++ {
 			k, val := v.Member(i)
 			key := k.Str()
-			matched := false
-			if sub, ok := s.properties[key]; ok {
-				matched = true
+			sub, matched := s.properties[key]
+			if matched {
 				e.pushK("properties")
 				e.pushK(key)
 				e.pushI(key)
@@ -1277,60 +1305,10 @@ func (e *evaluator) evalObject(s *Schema, v source.Value, ann *annotations) bool
 					}
 				}
 			}
-			for _, pp := range s.patternProps {
-				m, err := pp.re.MatchContext(e.ctx, key)
-				if err != nil {
-					e.setFatal(err)
+			if rest && !e.evalMemberRest(s, i, k, val, matched, ann) {
+				valid = false
+				if !e.collect || e.stopped() {
 					return false
-				}
-				if !m {
-					continue
-				}
-				matched = true
-				e.pushK("patternProperties")
-				e.pushK(pp.src)
-				e.pushI(key)
-				ok := e.child(pp.schema, val)
-				e.popI()
-				e.popK(2)
-				ann.prop(i)
-				if !ok {
-					valid = false
-					if !e.collect || e.stopped() {
-						return false
-					}
-				}
-			}
-			if !matched && s.additionalProps != nil {
-				e.pushI(key)
-				var ok bool
-				if s.additionalProps.always == alwaysFalse {
-					ok = e.collect && e.fail(s, "additionalProperties", "property %q is not allowed (additionalProperties is false)", key)
-				} else {
-					e.pushK("additionalProperties")
-					ok = e.child(s.additionalProps, val)
-					e.popK(1)
-				}
-				e.popI()
-				ann.prop(i)
-				if !ok {
-					valid = false
-					if !e.collect || e.stopped() {
-						return false
-					}
-				}
-			}
-			if s.propertyNames != nil {
-				e.pushK("propertyNames")
-				e.pushI(key)
-				ok := e.child(s.propertyNames, k)
-				e.popI()
-				e.popK(1)
-				if !ok {
-					valid = false
-					if !e.collect || e.stopped() {
-						return false
-					}
 				}
 			}
 		}
@@ -1352,6 +1330,85 @@ func (e *evaluator) evalObject(s *Schema, v source.Value, ann *annotations) bool
 		}
 	}
 	return valid
+}
+
+// evalMemberRest evaluates member i (name k, value val) of an object against
+// patternProperties, additionalProperties (when neither properties, matched, nor a
+// pattern names it) and propertyNames. It stops at the first failure unless collecting.
+func (e *evaluator) evalMemberRest(s *Schema, i int, k, val source.Value, matched bool, ann *annotations) bool {
+	key := k.Str()
+	valid := true
+	if s.patternProps != nil {
+		m, ok := e.evalPatternProps(s, i, key, val, ann)
+		matched = matched || m
+		if !ok {
+			valid = false
+			if !e.collect || e.stopped() {
+				return false
+			}
+		}
+	}
+	if !matched && s.additionalProps != nil {
+		e.pushI(key)
+		var ok bool
+		if s.additionalProps.always == alwaysFalse {
+			ok = e.collect && e.fail(s, "additionalProperties", "property %q is not allowed (additionalProperties is false)", key)
+		} else {
+			e.pushK("additionalProperties")
+			ok = e.child(s.additionalProps, val)
+			e.popK(1)
+		}
+		e.popI()
+		ann.prop(i)
+		if !ok {
+			valid = false
+			if !e.collect || e.stopped() {
+				return false
+			}
+		}
+	}
+	if s.propertyNames != nil {
+		e.pushK("propertyNames")
+		e.pushI(key)
+		ok := e.child(s.propertyNames, k)
+		e.popI()
+		e.popK(1)
+		if !ok {
+			valid = false
+		}
+	}
+	return valid
+}
+
+// evalPatternProps evaluates member i (named key, value val) against each pattern of
+// patternProperties that matches its name; matched says whether one did.
+func (e *evaluator) evalPatternProps(s *Schema, i int, key string, val source.Value, ann *annotations) (matched, valid bool) {
+	valid = true
+	for _, pp := range s.patternProps {
+		m, err := pp.re.MatchContext(e.ctx, key)
+		if err != nil {
+			e.setFatal(err)
+			return matched, false
+		}
+		if !m {
+			continue
+		}
+		matched = true
+		e.pushK("patternProperties")
+		e.pushK(pp.src)
+		e.pushI(key)
+		ok := e.child(pp.schema, val)
+		e.popI()
+		e.popK(2)
+		ann.prop(i)
+		if !ok {
+			valid = false
+			if !e.collect || e.stopped() {
+				return matched, false
+			}
+		}
+	}
+	return matched, valid
 }
 
 // evalInPlace evaluates a subschema on the same instance (allOf, then, dependentSchemas).

@@ -6,6 +6,7 @@ package schema
 // it. Not safe while other tests read the model: call it from a test that is not parallel
 // (parallel tests wait for those to end).
 func AddKeywords(ks ...Keyword) (restore func()) {
+	keywordIndex()
 	saved := keywordTable
 	keywordTable = append(keywordTable[:len(keywordTable):len(keywordTable)], ks...)
 	indexKeywords()

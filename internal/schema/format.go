@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -28,9 +29,10 @@ func (f *formatDef) validate(s string, version int) error {
 	return f.check(s)
 }
 
-var formats = map[string]*formatDef{}
-
-func init() {
+// formats is the table of the formats jstk asserts, built on first use (most runs of jstk
+// compile no format).
+var formats = sync.OnceValue(func() map[string]*formatDef {
+	formats := map[string]*formatDef{}
 	for name, fn := range map[string]func(string) error{
 		"date-time":             checkDateTime,
 		"date":                  checkDate,
@@ -61,10 +63,11 @@ func init() {
 		}
 		return checkHostname(s)
 	}
-}
+	return formats
+})
 
 // KnownFormats lists the format names jstk can assert.
-func KnownFormats() []string { return sortedKeys(formats) }
+func KnownFormats() []string { return sortedKeys(formats()) }
 
 func digits(s string) bool {
 	if s == "" {
@@ -271,7 +274,7 @@ func checkHostname(s string) error {
 			if !strings.EqualFold(label[:2], "xn") {
 				return fmt.Errorf("label %q has hyphens in the third and fourth positions", label)
 			}
-			u, err := idnaStrict.ToUnicode(strings.ToLower(label))
+			u, err := idnaStrict().ToUnicode(strings.ToLower(label))
 			if err != nil {
 				return fmt.Errorf("label %q is not valid Punycode", label)
 			}
@@ -304,8 +307,10 @@ func checkULabel(u string) error {
 	return checkContextRules(u)
 }
 
-var idnaStrict = idna.New(idna.ValidateLabels(true), idna.CheckHyphens(true), idna.CheckJoiners(true),
-	idna.BidiRule(), idna.StrictDomainName(true), idna.Transitional(false))
+var idnaStrict = sync.OnceValue(func() *idna.Profile {
+	return idna.New(idna.ValidateLabels(true), idna.CheckHyphens(true), idna.CheckJoiners(true),
+		idna.BidiRule(), idna.StrictDomainName(true), idna.Transitional(false))
+})
 
 func checkIDNHostname(s string) error {
 	if s == "" {
@@ -332,7 +337,7 @@ func checkIDNHostname(s string) error {
 			return err
 		}
 	}
-	a, err := idnaStrict.ToASCII(s)
+	a, err := idnaStrict().ToASCII(s)
 	if err != nil {
 		return fmt.Errorf("not a valid internationalized host name: %v", err)
 	}

@@ -1,6 +1,10 @@
 package schema
 
-import "github.com/jstk-dev/jstk/internal/source"
+import (
+	"sync"
+
+	"github.com/jstk-dev/jstk/internal/source"
+)
 
 // This file is the compiler's side of the keyword model: one handler per keyword, or per
 // group of keywords that compile together (prefixItems, items and additionalItems; if,
@@ -16,11 +20,21 @@ type kwCompiler struct {
 
 // kwCompilers is the table of handlers. Their order is the order in which a schema's
 // subschemas begin (and so their Index) and which error of a schema with several is
-// reported: keep it. It is filled by init: the handlers compile subschemas, which reach
-// the table again.
-var kwCompilers []kwCompiler
+// reported: keep it. It is filled on first use (compilerTable), not at package
+// initialisation: the handlers compile subschemas, which reach the table again, and most
+// runs of jstk compile nothing.
+var (
+	kwCompilers     []kwCompiler
+	kwCompilersOnce sync.Once
+)
 
-func init() {
+// compilerTable returns kwCompilers, filling it the first time.
+func compilerTable() []kwCompiler {
+	kwCompilersOnce.Do(fillCompilerTable)
+	return kwCompilers
+}
+
+func fillCompilerTable() {
 	kwCompilers = []kwCompiler{
 		{[]string{"$ref"}, compileRef},
 		{[]string{"$recursiveRef"}, compileRecursiveRef},
@@ -86,8 +100,9 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 	for i := 0; i < v.Len(); i++ {
 		s.keywords = append(s.keywords, v.Key(i))
 	}
-	for i := range kwCompilers {
-		kwCompilers[i].compile(r)
+	table := compilerTable()
+	for i := range table {
+		table[i].compile(r)
 		if s.hasRef {
 			break
 		}
@@ -290,7 +305,7 @@ func compileFormat(r *kwReader) {
 		return
 	}
 	s.formatName = fv.Str()
-	s.format = formats[fv.Str()]
+	s.format = formats()[fv.Str()]
 	s.assertFmt = r.c.opts.AssertFormat || (s.Draft.Version >= 2020 && s.res.vocabs != nil && s.res.vocabs["format-assertion"])
 }
 

@@ -3,6 +3,7 @@ package schema
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/jstk-dev/jstk/internal/source"
 )
@@ -356,7 +357,11 @@ var (
 	baseURIKeywords, definitionsKeywords []string
 )
 
-func init() { indexKeywords() }
+// keywordsOnce builds the index on first use (keywordIndex), not at package initialisation.
+var keywordsOnce sync.Once
+
+// keywordIndex makes sure the index is built; every reader of it calls it first.
+func keywordIndex() { keywordsOnce.Do(indexKeywords) }
 
 // indexKeywords builds byDraft and the lists from the table.
 func indexKeywords() {
@@ -405,6 +410,7 @@ func Keywords() []Keyword { return keywordTable }
 // when jstk reads no such keyword in d. The entry is the model's own: callers must not
 // modify it.
 func (d *Draft) Keyword(name string) (k *Keyword, ok bool) {
+	keywordIndex()
 	k, ok = byDraft[draftSlot(d)][name]
 	return k, ok
 }
@@ -413,6 +419,7 @@ func (d *Draft) Keyword(name string) (k *Keyword, ok bool) {
 // place of reusable schemas (Support Defined or Conventional): the keywords lint does not
 // call unknown.
 func (d *Draft) Defines(name string) bool {
+	keywordIndex()
 	k, ok := byDraft[draftSlot(d)][name]
 	return ok && (k.Support == Defined || k.Support == Conventional)
 }
@@ -422,6 +429,7 @@ func (d *Draft) Defines(name string) bool {
 // definitions after it) count too: references reach them by JSON Pointer. Lenient
 // keywords do not: their subschemas are compiled but not indexed.
 func (d *Draft) SubschemaShape(kw string) Shape {
+	keywordIndex()
 	if k, ok := byDraft[draftSlot(d)][kw]; ok && k.Support != Lenient {
 		return k.Shape
 	}
@@ -431,6 +439,7 @@ func (d *Draft) SubschemaShape(kw string) Shape {
 // IndexedShape is SubschemaShape without the places reached only by JSON Pointer ($defs
 // before 2019-09): the subschemas whose identifiers and anchors the compiler indexes.
 func (d *Draft) IndexedShape(kw string) Shape {
+	keywordIndex()
 	if k, ok := byDraft[draftSlot(d)][kw]; ok && k.Support != Lenient && k.Support != PointerOnly {
 		return k.Shape
 	}
@@ -439,25 +448,35 @@ func (d *Draft) IndexedShape(kw string) Shape {
 
 // RefKeywords lists the draft's reference keywords: $ref, with $recursiveRef in 2019-09
 // and $dynamicRef in 2020-12. The slice is the model's own: callers must not modify it.
-func (d *Draft) RefKeywords() []string { return refKeywords[draftSlot(d)] }
+func (d *Draft) RefKeywords() []string {
+	keywordIndex()
+	return refKeywords[draftSlot(d)]
+}
 
 // Identifiers lists the draft's identifier keywords (Kind Identifier): id in draft 4, $id
 // after it, $anchor from 2019-09, with $recursiveAnchor in 2019-09 and $dynamicAnchor in
 // 2020-12. OpenAPI 3.0 keeps draft 4's entries, id among them, though the compiler reads
 // no identifier there (its IDKeyword is ""). The slice is the model's own:
 // callers must not modify it.
-func (d *Draft) Identifiers() []string { return identifiers[draftSlot(d)] }
+func (d *Draft) Identifiers() []string {
+	keywordIndex()
+	return identifiers[draftSlot(d)]
+}
 
 // Anchors lists the draft's keywords whose string value names an anchor (Anchor
 // PlainAnchor or DynamicAnchor): $anchor from 2019-09, with $dynamicAnchor in 2020-12;
 // none before 2019-09, where an anchor is written as an id or $id "#name". The slice is
 // the model's own: callers must not modify it.
-func (d *Draft) Anchors() []string { return anchors[draftSlot(d)] }
+func (d *Draft) Anchors() []string {
+	keywordIndex()
+	return anchors[draftSlot(d)]
+}
 
 // AnchorKeyword returns the draft's keyword of anchors of the given kind ($dynamicAnchor
 // for DynamicAnchor in 2020-12, $recursiveAnchor for RecursiveAnchor in 2019-09, ...), or
 // "" when the draft has none.
 func (d *Draft) AnchorKeyword(kind AnchorKind) string {
+	keywordIndex()
 	if kind > RecursiveAnchor {
 		return ""
 	}
@@ -468,13 +487,19 @@ func (d *Draft) AnchorKeyword(kind AnchorKind) string {
 // Identifier, Anchor NoAnchor), the newest draft's first: "$id", "id". For reading a
 // document before its draft is known. The slice is the model's own: callers must not
 // modify it.
-func BaseURIKeywords() []string { return baseURIKeywords }
+func BaseURIKeywords() []string {
+	keywordIndex()
+	return baseURIKeywords
+}
 
 // DefinitionsKeywords lists the places of reusable schemas of every draft (core keywords
 // holding a map of schemas), the newest draft's first: "$defs", "definitions". For
 // reading a document before its draft is known. The slice is the model's own: callers
 // must not modify it.
-func DefinitionsKeywords() []string { return definitionsKeywords }
+func DefinitionsKeywords() []string {
+	keywordIndex()
+	return definitionsKeywords
+}
 
 // newestFirst lists the names of the entries of the drafts that match, ordered by the
 // newest draft that defines each (Support Defined), newest first; ties in table order.

@@ -338,7 +338,7 @@ func TestTypeSet(t *testing.T) {
 func TestCompilerTable(t *testing.T) {
 	t.Parallel()
 	handled := map[string]bool{}
-	for _, h := range kwCompilers {
+	for _, h := range compilerTable() {
 		if h.compile == nil || len(h.keywords) == 0 {
 			t.Errorf("handler of %v is incomplete", h.keywords)
 		}
