@@ -138,9 +138,13 @@ type evaluator struct {
 	trace      func(Event)
 	quietDepth int // nesting of boolean-mode evaluations (alternatives, not, if, contains)
 	memo       map[memoKey]bool
-	maxErrors  int  // 0: no limit
-	recorded   int  // errors recorded, causes included
-	truncated  bool // the limit was reached: evaluation stops
+	maxErrors  int // 0: no limit
+	// annot: annotations are collected into annots (see Annotate); every evaluation then
+	// goes through evalAnnotated.
+	annot     bool
+	annots    []AnnotationUnit
+	recorded  int  // errors recorded, causes included
+	truncated bool // the limit was reached: evaluation stops
 
 	// When tracing: the evaluations recorded, their steps, and the nesting of those being
 	// recorded (see evalReplayed).
@@ -306,6 +310,10 @@ func putEvaluator(e *evaluator) {
 	e.chainBase, e.depth, e.causeDepth, e.fatal, e.trace, e.replay, e.recordings = 0, 0, 0, nil, nil, nil, 0
 	e.maxErrors, e.recorded, e.truncated = 0, 0, false
 	e.quietDepth, e.memo = 0, nil
+	if e.annot {
+		clear(e.annots)
+		e.annot, e.annots = false, e.annots[:0]
+	}
 	if e.traced != nil || len(e.steps) > 0 {
 		clear(e.steps)
 		e.steps, e.recording = e.steps[:0], 0
@@ -457,6 +465,9 @@ func (a *annotations) item(i int) {
 func (e *evaluator) eval(s *Schema, v source.Value, ann *annotations) bool {
 	if e.halted() {
 		return false
+	}
+	if e.annot {
+		return e.evalAnnotated(s, v, ann)
 	}
 	if e.trace != nil {
 		e.emit(s, "", s.always != alwaysFalse, "")
@@ -1328,7 +1339,11 @@ func (e *evaluator) evalObject(s *Schema, v source.Value, ann *annotations) bool
 			if s.propertyNames != nil {
 				e.pushK("propertyNames")
 				e.pushI(key)
+				mark := len(e.annots)
 				ok := e.child(s.propertyNames, k)
+				if e.annot {
+					e.dropAnnotations(mark) // a name's annotations are not its value's
+				}
 				e.popI()
 				e.popK(1)
 				if !ok {
@@ -1465,7 +1480,7 @@ func (e *evaluator) evalAnyOf(s *Schema, v source.Value, ann *annotations) bool 
 			matched = true
 			if e.trace != nil {
 				which = append(which, strconv.Itoa(i))
-			} else if ann == nil {
+			} else if ann == nil && !e.annot {
 				return true
 			}
 			ann.merge(branchAnn)
@@ -1564,11 +1579,15 @@ func (e *evaluator) evalOneOf(s *Schema, v source.Value, ann *annotations) bool 
 func (e *evaluator) evalUnevaluated(s *Schema, v source.Value, ann *annotations) bool {
 	valid := true
 	if s.unevalProps != nil && v.Kind() == source.Object {
+		var names []string // when collecting annotations
 		for i := 0; i < v.Len(); i++ {
 			if ann.props[i] {
 				continue
 			}
 			k, val := v.Member(i)
+			if e.annot {
+				names = append(names, k.Str())
+			}
 			e.pushI(k.Str())
 			var ok bool
 			if s.unevalProps.always == alwaysFalse {
@@ -1587,12 +1606,17 @@ func (e *evaluator) evalUnevaluated(s *Schema, v source.Value, ann *annotations)
 			}
 			ann.props[i] = true
 		}
+		if len(names) > 0 && valid {
+			e.annotateUnevaluated(s, "unevaluatedProperties", names)
+		}
 	}
 	if s.unevalItems != nil && v.Kind() == source.Array && !ann.allItems {
+		applied := false
 		for i, item := range v.Items() {
 			if ann.items[i] {
 				continue
 			}
+			applied = true
 			e.pushK("unevaluatedItems")
 			e.pushIi(i)
 			ok := e.child(s.unevalItems, item)
@@ -1606,6 +1630,9 @@ func (e *evaluator) evalUnevaluated(s *Schema, v source.Value, ann *annotations)
 			}
 		}
 		ann.allItems = true
+		if applied && valid && e.annot {
+			e.annotateUnevaluated(s, "unevaluatedItems", nil)
+		}
 	}
 	return valid
 }
