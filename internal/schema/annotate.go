@@ -72,7 +72,11 @@ func (e *evaluator) evalAnnotated(s *Schema, v source.Value, ann *annotations) b
 		return e.fail(s, "", "no value is allowed here (the schema is false)")
 	}
 	mark := len(e.annots)
-	if !e.evalScoped(s, v, ann) {
+	ok := e.evalScoped(s, v, ann)
+	if e.verbose {
+		e.recordNode(s, ok)
+	}
+	if !ok {
 		e.dropAnnotations(mark)
 		return false
 	}

@@ -138,13 +138,17 @@ type evaluator struct {
 	trace      func(Event)
 	quietDepth int // nesting of boolean-mode evaluations (alternatives, not, if, contains)
 	memo       map[memoKey]bool
-	maxErrors  int // 0: no limit
+	maxErrors  int  // 0: no limit
+	recorded   int  // errors recorded, causes included
+	truncated  bool // the limit was reached: evaluation stops
+
 	// annot: annotations are collected into annots (see Annotate); every evaluation then
-	// goes through evalAnnotated.
-	annot     bool
-	annots    []AnnotationUnit
-	recorded  int  // errors recorded, causes included
-	truncated bool // the limit was reached: evaluation stops
+	// goes through evalAnnotated. verbose, with annot: every schema evaluated is recorded
+	// in nodes (see Output).
+	annot   bool
+	annots  []AnnotationUnit
+	verbose bool
+	nodes   []evalNode
 
 	// When tracing: the evaluations recorded, their steps, and the nesting of those being
 	// recorded (see evalReplayed).
@@ -313,6 +317,7 @@ func putEvaluator(e *evaluator) {
 	if e.annot {
 		clear(e.annots)
 		e.annot, e.annots = false, e.annots[:0]
+		e.verbose, e.nodes = false, nil
 	}
 	if e.traced != nil || len(e.steps) > 0 {
 		clear(e.steps)
