@@ -635,8 +635,8 @@ func (e *evaluator) evalIn(s *Schema, v source.Value, ann *annotations) bool {
 		}
 		valid = e.fail(s, "enum", "value must be one of %s", enumList(s.enum))
 	}
-	if s.format != nil && s.assertFmt && v.Kind() == source.String {
-		err := s.format.validate(v.Str(), s.Draft.Version)
+	if s.format != nil && s.assertFmt && (v.Kind() == source.String || s.format.value != nil) {
+		err := s.format.check1(v, s.Draft.Version)
 		e.emit(s, "format", err == nil, "")
 		if err != nil {
 			if !e.collect {
