@@ -146,7 +146,7 @@ var layering = []floor{
 	// model for hover and completion; it has no streams of its own.
 	{name: "editor", owns: "the language server: LSP messages in, messages out, over the table's engines",
 		pkgs: []string{"internal/lsp"},
-		may:  []string{"base", "schema", "holders", "association", "engines", "table"}},
+		may:  []string{"base", "schema", "pins", "holders", "association", "engines", "table"}},
 	{name: "artefacts", owns: "what is published about jstk, generated from the table",
 		pkgs: []string{"internal/manifest"},
 		may:  []string{"base", "protocol", "table"}},

@@ -73,7 +73,8 @@ func runLSP(ctx context.Context, args []string, st Streams) int {
 	// its catalog associates files, its copies answer its URLs.
 	se := &tools.Env{}
 	(&globals{}).setStore(se, nil, workspace.OS())
-	srv := lsp.NewServer(lsp.Options{FS: workspace.OS(), Debounce: *debounce, MaxDocumentSize: *maxSize,
+	lockCache, _ := cacheDir() // none when there is no cache directory: jstk.lock is not read
+	srv := lsp.NewServer(lsp.Options{FS: workspace.OS(), Debounce: *debounce, MaxDocumentSize: *maxSize, LockCache: lockCache,
 		Timeout: *timeout, NoConfig: *noConfig, Remotes: se.Remotes, Store: se.Store,
 		Logf: func(format string, a ...any) {
 			fmt.Fprintf(st.Stderr, "%s jstk lsp: %s\n", time.Now().Format(time.TimeOnly), fmt.Sprintf(format, a...))

@@ -11,10 +11,12 @@ import (
 	"path"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/jstk-dev/jstk/internal/lockfile"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 	"github.com/jstk-dev/jstk/internal/store"
@@ -53,8 +55,12 @@ type Options struct {
 	// Timeout bounds one run of diagnostics; 0 means DefaultTimeout.
 	Timeout time.Duration
 	// NoConfig leaves jstk.json unread (an untrusted workspace): no "schemas" map, no
-	// resolve map, no lint settings.
+	// resolve map, no lint settings, and no jstk.lock.
 	NoConfig bool
+	// LockCache is the cache directory of jstk fetch (lockfile.DefaultCacheDir): the remote
+	// documents the workspace's jstk.lock pins are read from there, after Remotes, as the
+	// CLI reads them. "" reads no jstk.lock.
+	LockCache string
 	// Logf receives the server's log lines (stderr for jstk lsp); nil drops them.
 	Logf func(format string, args ...any)
 }
@@ -419,7 +425,12 @@ func (s *Server) loadConfig() {
 	if s.env != nil {
 		cache = s.env.Cache
 	}
-	s.env = &tools.Env{FS: s.overlay, Resolve: resolve, Config: cfg, Remotes: s.opts.Remotes, Store: s.opts.Store, Root: s.root,
+	remotes := s.opts.Remotes
+	if s.opts.LockCache != "" && !s.opts.NoConfig {
+		// A new reader each time: the lock is read again after jstk.lock changes.
+		remotes = append(slices.Clip(remotes), &lockfile.Remote{FS: s.overlay, File: lockfile.LockName(s.root), Cache: s.opts.LockCache})
+	}
+	s.env = &tools.Env{FS: s.overlay, Resolve: resolve, Config: cfg, Remotes: remotes, Store: s.opts.Store, Root: s.root,
 		Index: tools.NewIndex(s.overlay, []string{s.root}, lim), Limits: lim, Cache: cache,
 		Timeout: s.opts.Timeout}
 	s.breaking = "information"
@@ -559,14 +570,14 @@ func (s *Server) closeDoc(uri string) {
 	s.dependents(d.name)
 }
 
-// watched takes changes of files on disk: jstk.json re-reads the configuration and
-// re-checks every document; another file re-checks the documents whose schema it may be.
+// watched takes changes of files on disk: jstk.json or jstk.lock re-reads the configuration
+// and re-checks every document; another file re-checks the documents whose schema it may be.
 func (s *Server) watched(p didChangeWatchedFilesParams) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	config := false
 	for _, c := range p.Changes {
-		if path.Base(s.nameOf(c.URI)) == tools.ConfigFile {
+		if b := path.Base(s.nameOf(c.URI)); b == tools.ConfigFile || b == lockfile.Name {
 			config = true
 		}
 	}

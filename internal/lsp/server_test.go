@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jstk-dev/jstk/internal/lockfile"
 	"github.com/jstk-dev/jstk/internal/workspace"
 )
 
@@ -244,4 +245,37 @@ func TestNoConfig(t *testing.T) {
 		t.Errorf("NoConfig: %s", out)
 	}
 	ss.srv.close()
+}
+
+// A $ref to a remote URL is answered from jstk fetch's cache as jstk.lock pins it, as the
+// CLI answers it; a workspace opened with NoConfig reads no jstk.lock.
+func TestLockedRemote(t *testing.T) {
+	remote := []byte(`{"required": ["id"]}`)
+	sum := lockfile.Sum(remote)
+	cache := t.TempDir()
+	if err := os.MkdirAll(filepath.Dir(lockfile.CachePath(cache, sum)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(lockfile.CachePath(cache, sum), remote, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lock := fmt.Sprintf(`{"version": 1, "schemas": [{"url": "https://schemas.example/id.json", "sha256": %q, "size": %d, "fetched": "2026-12-03T00:00:00Z"}]}`, sum, len(remote))
+	files := map[string]string{
+		"s.json":    `{"$ref": "https://schemas.example/id.json"}`,
+		"jstk.json": `{"schemas": {"s.json": "*.json"}}`,
+		"jstk.lock": lock,
+	}
+	for _, tc := range []struct {
+		noConfig bool
+		want     string
+	}{{false, `"code":"required"`}, {true, `"diagnostics":[]`}} {
+		ss := newSession(t, workspace.Memory(files), nil)
+		ss.srv.opts.LockCache, ss.srv.opts.NoConfig = cache, tc.noConfig
+		ss.do(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"rootUri":"file:///ws"}}`)
+		out := ss.do(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///ws/a.json","languageId":"json","version":1,"text":"{}"}}}`)
+		if len(out) != 1 || !strings.Contains(string(out[0]), tc.want) {
+			t.Errorf("NoConfig %v: got %s, want %s", tc.noConfig, out, tc.want)
+		}
+		ss.srv.close()
+	}
 }

@@ -126,7 +126,7 @@ func NewCompiler(opts *Options) *Compiler {
 // AddDocument makes an already parsed document available under uri (absolute, without
 // fragment), as if it had been loaded from there. Inline schemas enter this way.
 func (c *Compiler) AddDocument(uri string, doc *source.Document) error {
-	_, err := c.addDocument(uri, doc, doc.Name, false)
+	_, err := c.addDocument(uri, doc, doc.Name, false, c.opts.Draft)
 	return err
 }
 
@@ -280,7 +280,13 @@ func (c *Compiler) loadDocument(uri string, from *Schema) (*document, error) {
 		}
 		return d, nil
 	}
-	d, err := c.addDocument(uri, src, name, name == "" && metaPath(uri) != "")
+	// A document that does not name its dialect is read in its referrer's: a draft-07 schema's
+	// $ref to a plain file means draft-07 there too (the Test-Suite's remotes rely on it).
+	draft := c.opts.Draft
+	if from != nil && from.Draft != nil {
+		draft = from.Draft
+	}
+	d, err := c.addDocument(uri, src, name, name == "" && metaPath(uri) != "", draft)
 	if err == nil && name != "" {
 		d.fromFS = true
 		c.byFile[name] = d
@@ -288,7 +294,9 @@ func (c *Compiler) loadDocument(uri string, from *Schema) (*document, error) {
 	return d, err
 }
 
-func (c *Compiler) addDocument(uri string, src *source.Document, name string, builtin bool) (*document, error) {
+// addDocument indexes src under uri; draft is the dialect it is read in unless it names its
+// own with $schema.
+func (c *Compiler) addDocument(uri string, src *source.Document, name string, builtin bool, draft *Draft) (*document, error) {
 	if d, ok := c.docs[uri]; ok {
 		return d, nil
 	}
@@ -296,7 +304,7 @@ func (c *Compiler) addDocument(uri string, src *source.Document, name string, bu
 		return c.addContainer(uri, src, name, ct, true, nil)
 	}
 	doc := &document{src: src, uri: uri, name: name, builtin: builtin}
-	draft, vocabs := c.opts.Draft, map[string]bool(nil)
+	vocabs := map[string]bool(nil)
 	root := src.Root
 	switch root.Kind() {
 	case source.Object, source.Bool:

@@ -43,11 +43,16 @@ var resolveFiles = map[string]string{
 	// Nothing declares it.
 	"nowhere.json": `{"$ref": "https://example.com/nowhere.json"}`,
 	// Hidden folders and node_modules are never indexed.
-	"hidden.json":                  `{"$ref": "https://example.com/hidden.json"}`,
-	".cache/h.json":                `{"$id": "https://example.com/hidden.json"}`,
-	"node_modules/pkg/h.json":      `{"$id": "https://example.com/hidden.json"}`,
-	".git/objects/h.json":          `{"$id": "https://example.com/hidden.json"}`,
-	"local.json":                   `{"$ref": "#/$defs/a", "$defs": {"a": {"type": "integer"}}}`,
+	"hidden.json":             `{"$ref": "https://example.com/hidden.json"}`,
+	".cache/h.json":           `{"$id": "https://example.com/hidden.json"}`,
+	"node_modules/pkg/h.json": `{"$id": "https://example.com/hidden.json"}`,
+	".git/objects/h.json":     `{"$id": "https://example.com/hidden.json"}`,
+	"local.json":              `{"$ref": "#/$defs/a", "$defs": {"a": {"type": "integer"}}}`,
+	// A document without $schema is read in its referrer's draft: "#foo" is a draft-07
+	// plain-name $id there, an error in 2020-12.
+	"d7/root.json":                 `{"$schema": "http://json-schema.org/draft-07/schema#", "$ref": "plain.json#/definitions/r"}`,
+	"d7/plain.json":                `{"definitions": {"r": {"$ref": "#foo"}, "A": {"$id": "#foo", "type": "integer"}}}`,
+	"d2020/root.json":              `{"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": "../d7/plain.json#/definitions/r"}`,
 	"climbs.json":                  `{"$id": "https://example.com/a/b.json", "$ref": "../z.json"}`,
 	"app/missing-sibling.json":     `{"$id": "https://example.com/schemas/ms.json", "$ref": "gone.json"}`,
 	"with-anchor/anchor-miss.json": `{"$ref": "#nope"}`,
@@ -72,6 +77,10 @@ func TestResolutionOrder(t *testing.T) {
 		// Without the map, two files declare the $id: an error naming both.
 		{name: "duplicate $id", file: "s.json",
 			err: `2 files of the workspace declare this $id: backup/old-copy.json, lib/limit.json; say which one with --resolve https://example.com/limit.json=PATH`},
+		// A referred document without $schema takes its referrer's draft.
+		{name: "referrer's draft", file: "d7/root.json", instance: `"x"`, valid: false},
+		{name: "referrer's draft 2", file: "d7/root.json", instance: `3`, valid: true},
+		{name: "2020-12 referrer", file: "d2020/root.json", err: `$id "#foo" must not contain a fragment`},
 		// 2. A built-in meta-schema is never shadowed, not by the index, not by the map.
 		{name: "meta-schema not shadowed", file: "meta-user.json", instance: `{"minimum": 1}`, valid: true},
 		{name: "map cannot shadow a meta-schema", file: "meta-user.json", instance: `{"minimum": 1}`, valid: true,
