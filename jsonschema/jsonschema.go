@@ -94,9 +94,10 @@ type Error struct {
 	Keyword string `json:"keyword"`
 	// Message says what is wrong, in words.
 	Message string `json:"message"`
-	// Line and Column locate the failing value in the instance (ValidateBytes only; zero
-	// otherwise). Columns count characters.
-	Line   int `json:"line,omitempty"`
+	// Line is the line of the failing value in the instance (ValidateBytes and
+	// ValidateReader only; zero otherwise).
+	Line int `json:"line,omitempty"`
+	// Column is its column on that line, counted in characters (zero when Line is).
 	Column int `json:"column,omitempty"`
 	// Causes explain a failed anyOf, oneOf or similar: why each alternative failed.
 	Causes []Error `json:"causes,omitempty"`

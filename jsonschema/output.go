@@ -70,14 +70,23 @@ const (
 // OutputUnit is one unit of the specification's output. Marshalled with encoding/json,
 // the unit of Output is the specification's document for its format.
 type OutputUnit struct {
-	Valid                   bool            `json:"valid"`
-	KeywordLocation         string          `json:"keywordLocation"`
-	AbsoluteKeywordLocation string          `json:"absoluteKeywordLocation,omitempty"`
-	InstanceLocation        string          `json:"instanceLocation"`
-	Error                   string          `json:"error,omitempty"`
-	Annotation              json.RawMessage `json:"annotation,omitempty"`
-	Errors                  []OutputUnit    `json:"errors,omitempty"`
-	Annotations             []OutputUnit    `json:"annotations,omitempty"`
+	// Valid is the verdict of this unit: the keyword or subschema passed.
+	Valid bool `json:"valid"`
+	// KeywordLocation is the path of keywords evaluated to reach this unit, through
+	// references ("" for the root).
+	KeywordLocation string `json:"keywordLocation"`
+	// AbsoluteKeywordLocation is the absolute URI of the keyword or subschema.
+	AbsoluteKeywordLocation string `json:"absoluteKeywordLocation,omitempty"`
+	// InstanceLocation is the JSON Pointer of the value evaluated.
+	InstanceLocation string `json:"instanceLocation"`
+	// Error says why a failing keyword failed.
+	Error string `json:"error,omitempty"`
+	// Annotation is a keyword's annotation, as JSON (basic: one unit per annotation).
+	Annotation json.RawMessage `json:"annotation,omitempty"`
+	// Errors are the failing units below this one.
+	Errors []OutputUnit `json:"errors,omitempty"`
+	// Annotations are the passing units below this one, with annotations.
+	Annotations []OutputUnit `json:"annotations,omitempty"`
 
 	flag bool
 }
