@@ -82,25 +82,46 @@ func (u OutputUnit) MarshalJSON() ([]byte, error) {
 // Output evaluates v and returns the result in format f. The error is non-nil only when
 // the evaluation could not be completed (as ValidateContext's).
 func (s *Schema) Output(ctx context.Context, v source.Value, f OutputFormat) (*OutputUnit, error) {
+	u, _, err := s.OutputLimit(ctx, v, f, 0)
+	return u, err
+}
+
+// OutputLimit is Output that stops once max errors (causes included) have been found, as
+// ValidateLimit does, reporting that it did; max <= 0 means no limit.
+func (s *Schema) OutputLimit(ctx context.Context, v source.Value, f OutputFormat, max int) (u *OutputUnit, truncated bool, err error) {
 	if _, err := ParseOutputFormat(string(f)); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if f == OutputFlag {
 		ok, err := s.ValidContext(ctx, v)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
-		return &OutputUnit{Valid: ok, flag: true}, nil
+		return &OutputUnit{Valid: ok, flag: true}, false, nil
 	}
 	e := getEvaluator(ctx, true)
 	defer putEvaluator(e)
 	e.annot = true
 	e.verbose = f == OutputVerbose
+	e.maxErrors = max
 	e.eval(s, v, nil)
 	if e.fatal != nil {
-		return nil, e.fatal
+		return nil, false, e.fatal
 	}
-	return buildOutput(f, s, e.errs, e.annots, e.nodes), nil
+	return buildOutput(f, s, e.errs, e.annots, e.nodes), e.truncated, nil
+}
+
+// Size is about the number of bytes of the unit's JSON (a lower bound, computed without
+// encoding it), for callers that keep answers within a budget.
+func (u *OutputUnit) Size() int {
+	n := 80 + len(u.KeywordLocation) + len(u.AbsoluteKeywordLocation) + len(u.InstanceLocation) + len(u.Error) + len(u.Annotation)
+	for i := range u.Errors {
+		n += u.Errors[i].Size()
+	}
+	for i := range u.Annotations {
+		n += u.Annotations[i].Size()
+	}
+	return n
 }
 
 // evalNode is one schema evaluated, recorded for the verbose format.

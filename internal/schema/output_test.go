@@ -75,3 +75,28 @@ func TestOutputFormats(t *testing.T) {
 		t.Error("Output accepted the format list")
 	}
 }
+
+// OutputLimit stops at the error limit, as ValidateLimit does; Size estimates the JSON.
+func TestOutputLimitAndSize(t *testing.T) {
+	doc, err := source.ParseJSON("s.json", []byte(`{"properties":{"a":{"type":"string"},"b":{"type":"string"}}}`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := compileInline(doc.Root, "https://jstk.test/lim.json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst := parse(t, `{"a":1,"b":2}`).Root
+	u, truncated, err := s.OutputLimit(context.Background(), inst, OutputBasic, 1)
+	if err != nil || !truncated || len(u.Errors) != 1 {
+		t.Fatalf("OutputLimit 1: %v %v %+v", truncated, err, u)
+	}
+	u, truncated, err = s.OutputLimit(context.Background(), inst, OutputDetailed, 0)
+	if err != nil || truncated || len(u.Errors) != 2 {
+		t.Fatalf("OutputLimit 0: %v %v %+v", truncated, err, u)
+	}
+	b, _ := json.Marshal(u)
+	if n := u.Size(); n < len(b)/2 || n > 2*len(b) {
+		t.Errorf("Size %d, JSON %d bytes", n, len(b))
+	}
+}

@@ -172,5 +172,8 @@ func instanceSize(in *validate.Instance) int {
 		}
 	}
 	errs(in.Errors)
+	if in.Output != nil {
+		n += in.Output.Size()
+	}
 	return n
 }

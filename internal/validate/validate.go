@@ -54,7 +54,8 @@ type Options struct {
 	// stream's bytes, a chunk at a time. Progress reports use it.
 	OnRead func(bytes int64)
 	// Output, when set, adds to each instance its result in that output format of the
-	// specification (Instance.Output), from a second evaluation that collects annotations.
+	// specification (Instance.Output), from a second evaluation that collects annotations
+	// (and stops at MaxErrors errors, as the first).
 	Output schema.OutputFormat
 }
 
@@ -588,7 +589,7 @@ func (p *pipeline) check(name string, line int, doc *source.Document) Instance {
 	}
 	in := Instance{File: name, Line: line, Valid: len(errs) == 0, Errors: convert(errs, doc), Truncated: truncated}
 	if p.output != "" {
-		out, err := p.schema.Output(p.ctx, doc.Root, p.output)
+		out, _, err := p.schema.OutputLimit(p.ctx, doc.Root, p.output, p.maxErrors)
 		if err != nil && p.halt.Note(err) {
 			return Instance{File: name, Line: line, stopped: true}
 		}
