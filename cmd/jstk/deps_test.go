@@ -124,14 +124,23 @@ var layering = []floor{
 	{name: "engines", owns: "one capability each, over compiled schemas; no engine imports another but as also says",
 		pkgs: []string{"internal/validate", "internal/lint", "internal/diff", "internal/bundle", "internal/infer",
 			"internal/sample", "internal/coverage", "internal/schematest", "internal/catalog",
-			"internal/diff/pattern", "internal/diff/document"},
+			"internal/diff/pattern", "internal/diff/algebra", "internal/diff/prove", "internal/diff/align",
+			"internal/diff/search", "internal/diff/document"},
 		may: []string{"base", "schema", "holders", "internal/assoc"},
 		// coverage runs the tests of schematest and measures their traces; schematest's
 		// findings are validate's errors (one shape for "this value fails the schema").
-		// diff's rooms are packages of diff's own, imported one way: pattern (the automata
-		// and their solver) by diff, diff by document (two OpenAPI or AsyncAPI documents).
+		// diff's rooms are packages of diff's own, imported one way, from the bottom up:
+		// pattern (the automata and their solver), algebra (readers and conjunctions), prove
+		// (the rule engine's proofs), align (the walk over two schemas and its changes),
+		// search (instances: generation, search, shrinking), diff (Compare and its report),
+		// document (two OpenAPI or AsyncAPI documents).
 		also: map[string][]string{"internal/coverage": {"internal/schematest"}, "internal/schematest": {"internal/validate"},
-			"internal/diff": {"internal/diff/pattern"}, "internal/diff/document": {"internal/diff"}}},
+			"internal/diff/algebra":  {"internal/diff/pattern"},
+			"internal/diff/prove":    {"internal/diff/pattern", "internal/diff/algebra"},
+			"internal/diff/align":    {"internal/diff/algebra", "internal/diff/prove"},
+			"internal/diff/search":   {"internal/diff/pattern", "internal/diff/algebra", "internal/diff/prove", "internal/diff/align"},
+			"internal/diff":          {"internal/diff/algebra", "internal/diff/align", "internal/diff/search"},
+			"internal/diff/document": {"internal/diff"}}},
 	{name: "library", owns: "the public Go API (package jsonschema): compile and validate with the engine's code, nothing of internal/ in its signatures",
 		pkgs: []string{"jsonschema"},
 		may:  []string{"base", "schema", "internal/store", "internal/validate"}},

@@ -18,23 +18,23 @@ func TestConjKeepsItsRoots(t *testing.T) {
 	if tgt == nil {
 		t.Fatal("no $ref target")
 	}
-	o, _ := (&Options{}).normalize()
+	o, _ := (&Options{}).Normalize()
 	e := newEngine(context.Background(), o, nil, 0)
-	both := e.conjOf([]*schema.Schema{a, tgt}, nil)
-	one := e.conjOf([]*schema.Schema{a}, nil)
-	if both.kid != one.kid {
-		t.Fatalf("kids differ: %d, %d", both.kid, one.kid)
+	both := e.ConjOf([]*schema.Schema{a, tgt}, nil)
+	one := e.ConjOf([]*schema.Schema{a}, nil)
+	if both.Kid != one.Kid {
+		t.Fatalf("kids differ: %d, %d", both.Kid, one.Kid)
 	}
-	if !slices.Equal(one.roots, []*schema.Schema{a}) {
-		t.Errorf("roots of [A] = %d schemas, want A alone", len(one.roots))
+	if !slices.Equal(one.Roots, []*schema.Schema{a}) {
+		t.Errorf("roots of [A] = %d schemas, want A alone", len(one.Roots))
 	}
-	if !slices.Equal(both.roots, []*schema.Schema{a, tgt}) {
-		t.Errorf("roots of [A, T] = %d schemas, want A and T", len(both.roots))
+	if !slices.Equal(both.Roots, []*schema.Schema{a, tgt}) {
+		t.Errorf("roots of [A, T] = %d schemas, want A and T", len(both.Roots))
 	}
-	if e.merged(one) != e.merged(both) {
+	if e.Merged(one) != e.Merged(both) {
 		t.Error("the merged view of the same parts is built twice")
 	}
-	if e.sameConj(one, both) {
+	if e.SameConj(one, both) {
 		t.Error("sameConj([A], [A, T]) = true: the locations are made of different schemas")
 	}
 }
@@ -47,27 +47,27 @@ func TestConjHashCollisions(t *testing.T) {
 		compileText(t, "b.json", `{"minLength": 1}`),
 		compileText(t, "c.json", `{"maxLength": 3}`),
 	}
-	o, _ := (&Options{}).normalize()
+	o, _ := (&Options{}).Normalize()
 	e := newEngine(context.Background(), o, nil, 0)
-	e.hashMask = 0
+	e.HashMask = 0
 	lists := [][]*schema.Schema{{subs[0], subs[1]}, {subs[1], subs[2]}, {subs[0], subs[2]}, {subs[0], subs[1], subs[2]}}
 	kids := map[int]bool{}
 	for _, l := range lists {
-		c := e.conjOf(l, nil)
-		if kids[c.kid] {
-			t.Errorf("two sets of parts share kid %d", c.kid)
+		c := e.ConjOf(l, nil)
+		if kids[c.Kid] {
+			t.Errorf("two sets of parts share kid %d", c.Kid)
 		}
-		kids[c.kid] = true
+		kids[c.Kid] = true
 	}
 	for _, l := range lists {
-		first := e.conjOf(l, nil)
-		again := e.conjClose(l, nil)
-		if again.kid != first.kid {
-			t.Errorf("the same parts: kid %d, then %d", first.kid, again.kid)
+		first := e.ConjOf(l, nil)
+		again := e.ConjClose(l, nil)
+		if again.Kid != first.Kid {
+			t.Errorf("the same parts: kid %d, then %d", first.Kid, again.Kid)
 		}
 	}
 	n := 0
-	for c := e.conjs[0]; c != nil; c = c.next {
+	for c := e.Conjs[0]; c != nil; c = c.Next {
 		n++
 	}
 	if n < len(lists) {

@@ -3,6 +3,8 @@ package diff
 import (
 	"context"
 	"fmt"
+	"github.com/jstk-dev/jstk/internal/diff/algebra"
+	"github.com/jstk-dev/jstk/internal/diff/prove"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -49,14 +51,14 @@ func TestReachesLoopLongChain(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := compileText(t, "chain.json", plainChain(hops, tt.last))
-			o, _ := (&Options{}).normalize()
+			o, _ := (&Options{}).Normalize()
 			e := newEngine(context.Background(), o, nil, 0)
 			lowStack(t, 1)
-			if got := e.reachesLoop(s); got != tt.want {
+			if got := e.ReachesLoop(s); got != tt.want {
 				t.Errorf("reachesLoop = %v, want %v", got, tt.want)
 			}
 			// asked again, from the memo, and from the middle of the chain
-			if got := e.reachesLoop(s); got != tt.want {
+			if got := e.ReachesLoop(s); got != tt.want {
 				t.Errorf("reachesLoop again = %v, want %v", got, tt.want)
 			}
 		})
@@ -75,21 +77,21 @@ func TestProveFactsNestedSingleBranches(t *testing.T) {
 	const n = 4000
 	a := compileText(t, "a.json", nestedAnyOf(n, `{"type": "string", "minLength": 2}`))
 	b := compileText(t, "b.json", `{"type": "string", "minLength": 1}`)
-	o, _ := (&Options{}).normalize()
+	o, _ := (&Options{}).Normalize()
 	e := newEngine(context.Background(), o, nil, 0)
 	lowStack(t, 4)
-	ca := e.one(a)
-	facts := make([]*fact, 0)
-	for f := range e.merged(e.one(b)).facts {
+	ca := e.One(a)
+	facts := make([]*algebra.Fact, 0)
+	for f := range e.Merged(e.One(b)).Facts {
 		facts = append(facts, f)
 	}
 	// a's own facts say nothing about strings: only splitting reaches minLength 2, 4,000
 	// groups down, past the allowance; a few levels deep it is proved
-	if e.proveFacts(ca, facts, schema.TypeAll, 0, maxSplits) {
-		t.Errorf("proved through %d nested groups: the allowance of %d splits did not hold", n, maxSplits)
+	if e.ProveFacts(ca, facts, schema.TypeAll, 0, prove.MaxSplits) {
+		t.Errorf("proved through %d nested groups: the allowance of %d splits did not hold", n, prove.MaxSplits)
 	}
 	shallow := compileText(t, "s.json", nestedAnyOf(3, `{"type": "string", "minLength": 2}`))
-	if !e.proveFacts(e.one(shallow), facts, schema.TypeAll, 0, maxSplits) {
+	if !e.ProveFacts(e.One(shallow), facts, schema.TypeAll, 0, prove.MaxSplits) {
 		t.Error("not proved through 3 nested groups")
 	}
 }
@@ -111,26 +113,26 @@ func independentGroups(n int) string {
 func TestEmptinessSplitsBounded(t *testing.T) {
 	const n = 14
 	s := compileText(t, "groups.json", independentGroups(n))
-	o, _ := (&Options{}).normalize()
+	o, _ := (&Options{}).Normalize()
 	t.Run("walk", func(t *testing.T) {
 		e := newEngine(context.Background(), o, nil, 0)
-		if e.emptyHere(e.one(s), schema.TypeAll) {
+		if e.EmptyHere(e.One(s), schema.TypeAll) {
 			t.Error("emptyHere: proved empty, but every choice of branches is satisfiable")
 		}
-		if e.nConjs > 2000 { // 2^14 without the bound
-			t.Errorf("emptyHere examined %d conjunctions, want at most 2000", e.nConjs)
+		if e.NConjs > 2000 { // 2^14 without the bound
+			t.Errorf("emptyHere examined %d conjunctions, want at most 2000", e.NConjs)
 		}
-		if e.branchCuts == 0 {
+		if e.BranchCuts == 0 {
 			t.Error("the question was not cut: the bound was not reached (make n larger)")
 		}
 	})
 	t.Run("prover", func(t *testing.T) {
 		e := newEngine(context.Background(), o, nil, 0)
-		if e.empty(e.one(s), schema.TypeAll, 0) {
+		if e.Empty(e.One(s), schema.TypeAll, 0) {
 			t.Error("empty: proved empty, but every choice of branches is satisfiable")
 		}
-		if e.nConjs > 5000 { // 2^14 without the bound
-			t.Errorf("empty examined %d conjunctions, want at most 5000", e.nConjs)
+		if e.NConjs > 5000 { // 2^14 without the bound
+			t.Errorf("empty examined %d conjunctions, want at most 5000", e.NConjs)
 		}
 	})
 	t.Run("proved within the bound", func(t *testing.T) {
@@ -138,11 +140,11 @@ func TestEmptinessSplitsBounded(t *testing.T) {
 		text := strings.Replace(independentGroups(n), `"allOf": [`, `"allOf": [{"anyOf": [{"type": "string"}, {"maxProperties": 0, "required": ["x"]}]},`, 1)
 		s := compileText(t, "empty.json", text)
 		e := newEngine(context.Background(), o, nil, 0)
-		if !e.emptyHere(e.one(s), schema.TypeAll) {
+		if !e.EmptyHere(e.One(s), schema.TypeAll) {
 			t.Error("emptyHere: an anyOf none of whose branches holds an object not proved empty")
 		}
 		e = newEngine(context.Background(), o, nil, 0)
-		if !e.empty(e.one(s), schema.TypeAll, 0) {
+		if !e.Empty(e.One(s), schema.TypeAll, 0) {
 			t.Error("empty: an anyOf none of whose branches holds an object not proved empty")
 		}
 	})
@@ -152,14 +154,14 @@ func TestEmptinessSplitsBounded(t *testing.T) {
 // as deep. The branches a question may examine bound its depth now.
 func TestEmptyHereNestedGroups(t *testing.T) {
 	s := compileText(t, "nested.json", nestedAnyOf(4900, `{"type": "integer", "minimum": 1.2, "maximum": 1.8}`))
-	o, _ := (&Options{}).normalize()
+	o, _ := (&Options{}).Normalize()
 	e := newEngine(context.Background(), o, nil, 0)
 	lowStack(t, 2)
-	if e.emptyHere(e.one(s), schema.TypeAll) {
+	if e.EmptyHere(e.One(s), schema.TypeAll) {
 		t.Error("proved empty through 4,900 nested groups: past the bound")
 	}
 	shallow := compileText(t, "shallow.json", nestedAnyOf(3, `{"type": "integer", "minimum": 1.2, "maximum": 1.8}`))
-	if !e.emptyHere(e.one(shallow), schema.TypeAll) {
+	if !e.EmptyHere(e.One(shallow), schema.TypeAll) {
 		t.Error("an integer range with no integer, 3 groups down, not proved empty")
 	}
 }
@@ -185,38 +187,38 @@ func TestTriggeredImpliesChain(t *testing.T) {
 	b := compileText(t, "b.json", depChain(hops))
 	a := compileText(t, "a.json", `{"type": "object", "required": ["b"]}`)
 	// steps enough for the whole chain: the step budget is no bound on the depth
-	o, _ := (&Options{ProofSteps: 50_000_000}).normalize()
+	o, _ := (&Options{ProofSteps: 50_000_000}).Normalize()
 	e := newEngine(context.Background(), o, nil, 0)
-	depFact := func(s *schema.Schema) *fact {
-		for g := range e.merged(e.one(s)).facts {
-			if g.kind == fDepSchema {
+	depFact := func(s *schema.Schema) *algebra.Fact {
+		for g := range e.Merged(e.One(s)).Facts {
+			if g.Kind == algebra.FDepSchema {
 				return g
 			}
 		}
 		return nil
 	}
-	var chain []*fact // the dependent schemas of the chain, in order
-	for f := depFact(b); f != nil; f = depFact(f.s) {
+	var chain []*algebra.Fact // the dependent schemas of the chain, in order
+	for f := depFact(b); f != nil; f = depFact(f.S) {
 		chain = append(chain, f)
 	}
 	if len(chain) != hops+1 {
 		t.Fatalf("%d dependent schemas in the chain, want %d", len(chain), hops+1)
 	}
-	ca, ma := e.one(a), e.merged(e.one(a))
+	ca, ma := e.One(a), e.Merged(e.One(a))
 	lowStack(t, 1)
 	for i := len(chain) - 1; i >= 0; i-- {
-		if e.implies(ca, ma, chain[i], schema.TypeObject, 0) {
+		if e.Implies(ca, ma, chain[i], schema.TypeObject, 0) {
 			t.Fatalf("dependent schema %d proved: objects with a and b but no zz are valid under a, not under the chain", i)
 		}
 	}
-	if e.triggered != 0 {
-		t.Errorf("triggered = %d after the questions, want 0", e.triggered)
+	if e.Triggered != 0 {
+		t.Errorf("triggered = %d after the questions, want 0", e.Triggered)
 	}
 	// a short chain whose last schema a satisfies is proved
 	short := compileText(t, "short.json", strings.Replace(depChain(3), `"required": ["zz"]`, `"required": ["b"]`, 1))
 	e = newEngine(context.Background(), o, nil, 0)
-	ca, ma = e.one(a), e.merged(e.one(a))
-	if !e.implies(ca, ma, depFact(short), schema.TypeObject, 0) {
+	ca, ma = e.One(a), e.Merged(e.One(a))
+	if !e.Implies(ca, ma, depFact(short), schema.TypeObject, 0) {
 		t.Error("a dependent schema three deep that a satisfies not proved")
 	}
 }

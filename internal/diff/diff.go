@@ -17,7 +17,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"time"
+	"github.com/jstk-dev/jstk/internal/diff/algebra"
+	"github.com/jstk-dev/jstk/internal/diff/align"
+	"github.com/jstk-dev/jstk/internal/diff/search"
 
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
@@ -55,95 +57,23 @@ const (
 
 // Directions for Options.Direction.
 const (
-	Backward = "backward"
-	Forward  = "forward"
-	Full     = "full"
+	Backward = algebra.Backward
+	Forward  = algebra.Forward
+	Full     = algebra.Full
 )
 
-// Options configure Compare. The zero value (and nil) means: backward direction, pure
-// validation semantics, a search of one second per direction with seed 1.
-//
-// Whether "format" is an assertion is decided when the schemas are compiled
-// (schema.Options.AssertFormat); the comparison follows what each schema asserts.
-type Options struct {
-	// Direction is the direction asked about: "backward" (default), "forward" or "full".
-	// It decides Result.Verdict, and with Check the exit code.
-	Direction string
-	// Check makes ExitCode 1 when the asked direction is not compatible.
-	Check bool
-	// RequiredWithDefault counts a newly required property that has a valid default in the
-	// reading schema as compatible: a reader fills in the default (Confluent's view).
-	RequiredWithDefault bool
-	// Level "docs" also reports annotation changes (title, description, default, examples,
-	// deprecated, readOnly, writeOnly, $comment); "validation" (default) does not.
-	Level string
-	// SearchBudget bounds the counterexample search per direction (default 1s); negative
-	// turns the search off.
-	SearchBudget time.Duration
-	// SearchCandidates bounds the instances tried per direction (default 20000).
-	SearchCandidates int
-	// Seed makes the search reproducible (default 1).
-	Seed uint64
-	// ProofSteps bounds the rule engine's work (default 400000); beyond it, what is not
-	// proved is unknown.
-	ProofSteps int
-	// DocumentBudget bounds the schema comparisons of two OpenAPI or AsyncAPI documents as
-	// a whole (default 20 s; document.Compare only): the locations not compared by then are
-	// unknown, and the result says how many. Each comparison stays as thorough as alone.
-	DocumentBudget time.Duration
+// Options configure Compare (see algebra.Options, where the engines read them).
+type Options = algebra.Options
 
-	maxLocations int // the walk's locations (default 200,000)
-	maxParts     int // the parts an engine copies (default maxPartsCopied; overParts)
-}
+// Location is a place in a schema file.
+type Location = align.Location
 
-func (o *Options) docs() bool { return o.Level == "docs" }
+// engine is the search's engine with the report's methods.
+type engine struct{ *search.Engine }
 
-// Normalized returns a copy of the options with every default filled in (nil asks for the
-// defaults), or an error naming a value that is not allowed: for a caller that runs
-// comparisons of its own, as document.Compare does.
-func (o *Options) Normalized() (Options, error) { return o.normalize() }
-
-func (o *Options) normalize() (Options, error) {
-	var n Options
-	if o != nil {
-		n = *o
-	}
-	switch n.Direction {
-	case "":
-		n.Direction = Backward
-	case Backward, Forward, Full:
-	default:
-		return n, errors.New("direction must be backward, forward or full")
-	}
-	switch n.Level {
-	case "":
-		n.Level = "validation"
-	case "validation", "docs":
-	default:
-		return n, errors.New("level must be validation or docs")
-	}
-	if n.SearchBudget == 0 {
-		n.SearchBudget = time.Second
-	}
-	if n.SearchCandidates <= 0 {
-		n.SearchCandidates = 20000
-	}
-	if n.Seed == 0 {
-		n.Seed = 1
-	}
-	if n.ProofSteps <= 0 {
-		n.ProofSteps = 400000
-	}
-	if n.DocumentBudget <= 0 {
-		n.DocumentBudget = 20 * time.Second
-	}
-	if n.maxLocations <= 0 {
-		n.maxLocations = 200000
-	}
-	if n.maxParts <= 0 {
-		n.maxParts = maxPartsCopied
-	}
-	return n, nil
+// newEngine returns the comparison's engine (see algebra.NewEngine).
+func newEngine(ctx context.Context, opts Options, bs *algebra.Bodies, size int) *engine {
+	return &engine{search.NewEngine(ctx, opts, bs, size)}
 }
 
 // Result is the outcome of a comparison: its JSON form is `jstk diff --format json` and the
@@ -220,16 +150,6 @@ type Change struct {
 	Direction string `json:"direction,omitempty"`
 }
 
-// Location is a place in a schema file.
-type Location struct {
-	// File is the file name as given ("" for inline schemas).
-	File string `json:"file,omitempty"`
-	// Line is the 1-based line.
-	Line int `json:"line,omitempty"`
-	// Column is the 1-based column, in characters.
-	Column int `json:"column,omitempty"`
-}
-
 // Summary counts the changes by effect.
 type Summary struct {
 	// Changes is the number of changes (before paging).
@@ -301,41 +221,41 @@ func Compare(ctx context.Context, old, new *schema.Schema, opts *Options) (*Resu
 	if old == nil || new == nil {
 		return nil, errors.New("diff: both schemas are needed")
 	}
-	o, err := opts.normalize()
+	o, err := opts.Normalize()
 	if err != nil {
 		return nil, err
 	}
-	free := enter()
-	defer leave()
-	return compare(ctx, old, new, o, free && large(old, new))
+	free := search.Enter()
+	defer search.Leave()
+	return compare(ctx, old, new, o, free && search.Large(old, new))
 }
 
 // compare is Compare with normalized options; beside runs the whole-schema proofs on a
 // goroutine of their own (see startProofs).
 func compare(ctx context.Context, old, new *schema.Schema, o Options, beside bool) (*Result, error) {
-	bs := newBodies(old, new)
+	bs := algebra.NewBodies(old, new)
 	if beside {
-		bs.shareHashes(old, new)
+		bs.ShareHashes(old, new)
 	}
 	e := newEngine(ctx, o, bs, schema.CompiledCount(old, new))
-	e.twins = old.Draft.Version == 4 || new.Draft.Version == 4
-	proofs := startProofs(ctx, e, old, new, beside)
-	defer proofs.stop()
-	items := e.walk(old, new)
+	e.Twins = old.Draft.Version == 4 || new.Draft.Version == 4
+	proofs := search.StartProofs(ctx, e.Engine, old, new, beside)
+	defer proofs.Stop()
+	items := e.Walk(old, new)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	incomplete := e.walkTruncated || e.steps > e.stepBudget
-	var changes []*change
+	incomplete := e.WalkTruncated || e.Steps > e.StepBudget
+	var changes []*align.Change
 	for _, it := range items {
-		changes = append(changes, it.changes...)
+		changes = append(changes, it.Changes...)
 	}
 	placing := placeAhead(changes, beside)
 	defer placing()
-	s := &searcher{e: e, old: old, new: new, items: items, attr: attributor{changes: changes}, settled: proofs.skip, beside: beside}
-	defer s.stopShrinks()
-	if o.SearchBudget <= 0 || !s.needsAny(dirForward) {
-		proofs.ask() // the forward proof will be needed
+	s := &search.Searcher{E: e.Engine, Old: old, New: new, Items: items, Attr: search.Attributor{Changes: changes}, Settled: proofs.Skip, Beside: beside}
+	defer s.StopShrinks()
+	if o.SearchBudget <= 0 || !s.NeedsAny(search.DirForward) {
+		proofs.Ask() // the forward proof will be needed
 	}
 	// For each direction: the search at the changed locations first; when it finds no
 	// example, the rule engine's proof on the whole schemas (begun beside the walk, see
@@ -343,12 +263,12 @@ func compare(ctx context.Context, old, new *schema.Schema, o Options, beside boo
 	// hope when not). Both targeted searches run before the first proof is awaited, so
 	// that the forward one overlaps the backward proof.
 	var ex [2]source.Value // by direction - 1
-	var paused [2]pausedSearch
-	for _, dir := range []int{dirBackward, dirForward} {
+	var paused [2]search.PausedSearch
+	for _, dir := range []int{search.DirBackward, search.DirForward} {
 		if o.SearchBudget > 0 {
-			s.start(dir)
-			ex[dir-1] = s.targeted(dir) // on an example, proofs.skip(dir) was called
-			paused[dir-1] = s.pause()
+			s.Start(dir)
+			ex[dir-1] = s.Targeted(dir) // on an example, proofs.skip(dir) was called
+			paused[dir-1] = s.Pause()
 		}
 	}
 	decide := func(dir int) (bool, source.Value) {
@@ -356,25 +276,25 @@ func compare(ctx context.Context, old, new *schema.Schema, o Options, beside boo
 			return false, ex[dir-1]
 		}
 		if o.SearchBudget > 0 {
-			s.resume(paused[dir-1]) // the proof counts against the direction's time, as before
+			s.Resume(paused[dir-1]) // the proof counts against the direction's time, as before
 		}
-		r := proofs.result(dir)
-		e.steps = r.steps // the search after it spends from what the proof left
-		if e.steps > e.stepBudget {
+		r := proofs.Result(dir)
+		e.Steps = r.Steps // the search after it spends from what the proof left
+		if e.Steps > e.StepBudget {
 			incomplete = true
 		}
 		var found source.Value
 		if o.SearchBudget > 0 {
-			found = s.generic(dir, r.proved)
-			s.finish()
+			found = s.Generic(dir, r.Proved)
+			s.Finish()
 		}
-		return r.proved, found
+		return r.Proved, found
 	}
-	bwProved, bwEx := decide(dirBackward)
-	fwProved, fwEx := decide(dirForward)
+	bwProved, bwEx := decide(search.DirBackward)
+	fwProved, fwEx := decide(search.DirForward)
 	if o.SearchBudget > 0 {
 		polished := [2]source.Value{bwEx, fwEx}
-		s.polishExamples(&polished)
+		s.PolishExamples(&polished)
 		bwEx, fwEx = polished[0], polished[1]
 	}
 	if err := ctx.Err(); err != nil {
@@ -383,7 +303,7 @@ func compare(ctx context.Context, old, new *schema.Schema, o Options, beside boo
 	if err := schema.BudgetSpent(ctx); err != nil {
 		return nil, err // checks that ran out of pattern time decided nothing
 	}
-	changes = s.attr.changes // with those the search added
+	changes = s.Attr.Changes // with those the search added
 	res := &Result{Direction: o.Direction}
 	res.Backward = verdict(bwProved, bwEx)
 	res.Forward = verdict(fwProved, fwEx)
@@ -411,14 +331,14 @@ func compare(ctx context.Context, old, new *schema.Schema, o Options, beside boo
 	// The dialect change takes the effect of the whole comparison, and a direction proved
 	// for the whole is proved for every change: no instance breaks it anywhere.
 	for _, ch := range changes {
-		if ch.kind == "dialect-changed" {
-			ch.bw, ch.fw = wholeProof(res.Backward), wholeProof(res.Forward)
+		if ch.Kind == "dialect-changed" {
+			ch.Bw, ch.Fw = wholeProof(res.Backward), wholeProof(res.Forward)
 		}
-		if ch.level == "validation" && res.Backward == Compatible && ch.bw == pUnknown {
-			ch.bw = pProved
+		if ch.Level == "validation" && res.Backward == Compatible && ch.Bw == align.PUnknown {
+			ch.Bw = align.PProved
 		}
-		if ch.level == "validation" && res.Forward == Compatible && ch.fw == pUnknown {
-			ch.fw = pProved
+		if ch.Level == "validation" && res.Forward == Compatible && ch.Fw == align.PUnknown {
+			ch.Fw = align.PProved
 		}
 	}
 	placing()
@@ -426,8 +346,8 @@ func compare(ctx context.Context, old, new *schema.Schema, o Options, beside boo
 	res.Summary = Summarize(res.Changes, o.Direction)
 	res.Old = side(old)
 	res.New = side(new)
-	res.Search = Search{Seed: o.Seed, BudgetMs: o.SearchBudget.Milliseconds(), Candidates: e.searchCandidates,
-		Exhausted: e.searchTimedOut, ProofIncomplete: incomplete, Contradictions: e.contradictions}
+	res.Search = Search{Seed: o.Seed, BudgetMs: o.SearchBudget.Milliseconds(), Candidates: e.SearchCandidates,
+		Exhausted: e.SearchTimedOut, ProofIncomplete: incomplete, Contradictions: e.Contradictions}
 	if o.SearchBudget < 0 {
 		res.Search.BudgetMs = 0
 	}
@@ -447,14 +367,14 @@ func verdict(proved bool, ex source.Value) Verdict {
 	return Unknown
 }
 
-func wholeProof(v Verdict) proof {
+func wholeProof(v Verdict) align.Proof {
 	switch v {
 	case Compatible:
-		return pProved
+		return align.PProved
 	case Incompatible:
-		return pBroken
+		return align.PBroken
 	}
-	return pUnknown
+	return align.PUnknown
 }
 
 func side(s *schema.Schema) Side {
@@ -463,15 +383,15 @@ func side(s *schema.Schema) Side {
 }
 
 // effectOf turns the two directions' proofs into an effect.
-func effectOf(bw, fw proof) Effect {
+func effectOf(bw, fw align.Proof) Effect {
 	switch {
-	case bw == pProved && fw == pProved:
+	case bw == align.PProved && fw == align.PProved:
 		return Equivalent
-	case bw == pProved:
+	case bw == align.PProved:
 		return Widen
-	case fw == pProved:
+	case fw == align.PProved:
 		return Narrow
-	case bw == pBroken && fw == pBroken:
+	case bw == align.PBroken && fw == align.PBroken:
 		return Incomparable
 	}
 	return EffectUnknown

@@ -52,7 +52,7 @@ func FuzzCompare(f *testing.F) {
 		}
 		// the proofs and the report's locations on goroutines of their own (as for large
 		// schemas) give the same report, byte for byte
-		o, err := opts.normalize()
+		o, err := opts.Normalize()
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"context"
+	"github.com/jstk-dev/jstk/internal/diff/algebra"
 	"slices"
 	"strings"
 	"testing"
@@ -16,11 +17,11 @@ import (
 func TestNodeReadersCoverModel(t *testing.T) {
 	t.Parallel()
 	inTable := map[string]bool{}
-	for _, h := range nodeReaders {
-		if len(h.keywords) == 0 || h.piece == nil && h.facts == nil {
-			t.Errorf("entry of %v is incomplete", h.keywords)
+	for _, h := range algebra.NodeReaders {
+		if len(h.Keywords) == 0 || h.Piece == nil && h.Facts == nil {
+			t.Errorf("entry of %v is incomplete", h.Keywords)
 		}
-		for _, kw := range h.keywords {
+		for _, kw := range h.Keywords {
 			inTable[kw] = true
 		}
 	}
@@ -28,10 +29,10 @@ func TestNodeReadersCoverModel(t *testing.T) {
 	for i := range schema.Keywords() {
 		k := &schema.Keywords()[i]
 		inModel[k.Name] = true
-		if !actsOnInstances(k) {
+		if !algebra.ActsOnInstances(k) {
 			continue
 		}
-		_, listed := readElsewhere[k.Name]
+		_, listed := algebra.ReadElsewhere[k.Name]
 		if !inTable[k.Name] && !listed {
 			t.Errorf("%s (%s) acts on instances, and readNode neither reads it nor says why not", k.Name, k.Kind)
 		}
@@ -44,14 +45,14 @@ func TestNodeReadersCoverModel(t *testing.T) {
 			t.Errorf("readNode has an entry for %s, which the model does not know", kw)
 		}
 	}
-	for kw := range readElsewhere {
+	for kw := range algebra.ReadElsewhere {
 		if !inModel[kw] {
 			t.Errorf("readElsewhere lists %s, which the model does not know", kw)
 		}
 	}
 	// every subschema the compiler applies has a piece handler
 	for _, k := range schema.Keywords() {
-		if k.Kind == schema.Applicator && k.Shape != schema.NoSchema && pieceReaders[k.Name] == nil {
+		if k.Kind == schema.Applicator && k.Shape != schema.NoSchema && algebra.PieceReaders[k.Name] == nil {
 			t.Errorf("the applicator %s has no piece handler: its subschemas would be lost", k.Name)
 		}
 	}
@@ -63,15 +64,15 @@ func TestNodeReadersCoverModel(t *testing.T) {
 // (and, with the search on, be refuted by its example).
 // Not parallel: it changes the table while it runs (the parallel tests wait for it).
 func TestUnreadKeywordIsUnknown(t *testing.T) {
-	saved := nodeReaders
-	defer func() { nodeReaders = saved; indexReaders() }()
-	nodeReaders = nil
+	saved := algebra.NodeReaders
+	defer func() { algebra.NodeReaders = saved; algebra.IndexReaders() }()
+	algebra.NodeReaders = nil
 	for _, h := range saved {
-		if !slices.Contains(h.keywords, "uniqueItems") {
-			nodeReaders = append(nodeReaders, h)
+		if !slices.Contains(h.Keywords, "uniqueItems") {
+			algebra.NodeReaders = append(algebra.NodeReaders, h)
 		}
 	}
-	indexReaders()
+	algebra.IndexReaders()
 
 	old := compileText(t, "old.json", `{"type": "array"}`)
 	new := compileText(t, "new.json", `{"type": "array", "uniqueItems": true}`)

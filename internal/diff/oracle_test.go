@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/jstk-dev/jstk/internal/diff/algebra"
 	"math/big"
 	"os"
 	"slices"
@@ -160,11 +161,11 @@ func (v *oracleVocab) number(x any) {
 		return
 	}
 	for _, d := range []*big.Rat{big.NewRat(0, 1), big.NewRat(1, 1), big.NewRat(-1, 1), big.NewRat(1, 2), big.NewRat(-1, 2)} {
-		if s, ok := ratLiteral(new(big.Rat).Add(r, d)); ok {
+		if s, ok := algebra.RatLiteral(new(big.Rat).Add(r, d)); ok {
 			v.nums[s] = true
 		}
 	}
-	if s, ok := ratLiteral(new(big.Rat).Mul(r, big.NewRat(2, 1))); ok {
+	if s, ok := algebra.RatLiteral(new(big.Rat).Mul(r, big.NewRat(2, 1))); ok {
 		v.nums[s] = true
 	}
 	if r.IsInt() {
@@ -511,7 +512,7 @@ func checkOracle(a, b any, old, new *schema.Schema, res *Result, class string, t
 	// side's schema at the same place
 	e := newEngine(context.Background(), Options{ProofSteps: 50000}, nil, schema.CompiledCount(old, new))
 	for _, s := range append(subschemas(old), subschemas(new)...) {
-		if e.provedEmpty(s) {
+		if e.ProvedEmpty(s) {
 			tally.emptyClaims++
 			if x, ok := o.satisfiable(s); ok {
 				fails = append(fails, fmt.Sprintf("%s: %s claimed empty, but %s is valid", id, s.Location(), source.AppendJSON(nil, x)))
@@ -521,8 +522,8 @@ func checkOracle(a, b any, old, new *schema.Schema, res *Result, class string, t
 	so, sn := subschemas(old), subschemas(new)
 	for i := 0; i < len(so) && i < len(sn) && i < 6; i++ {
 		for _, p := range [][2]*schema.Schema{{so[i], sn[i]}, {sn[i], so[i]}} {
-			e.steps = 0
-			if e.sub(e.one(p[0]), e.one(p[1]), schema.TypeAll, 0) {
+			e.Steps = 0
+			if e.Sub(e.One(p[0]), e.One(p[1]), schema.TypeAll, 0) {
 				tally.subClaims++
 				va, vb := o.judge(p[0]), o.judge(p[1])
 				if x, ok := o.separates(va, vb); ok {

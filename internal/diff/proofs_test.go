@@ -2,6 +2,9 @@ package diff
 
 import (
 	"context"
+	"github.com/jstk-dev/jstk/internal/diff/algebra"
+	"github.com/jstk-dev/jstk/internal/diff/align"
+	"github.com/jstk-dev/jstk/internal/diff/search"
 	"runtime"
 	"testing"
 	"time"
@@ -31,7 +34,7 @@ func TestProofsBeside(t *testing.T) {
 	for _, p := range pairs {
 		old, new := compileText(t, "old.json", p.old), compileText(t, "new.json", p.new)
 		for oname, opts := range options {
-			o, err := opts.normalize()
+			o, err := opts.Normalize()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -57,7 +60,7 @@ func TestProofsBesideCancelled(t *testing.T) {
 	new := compileText(t, "new.json", `{"type":"object","properties":{"a":{"type":"number"}}}`)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	o, _ := (&Options{}).normalize()
+	o, _ := (&Options{}).Normalize()
 	if _, err := compare(ctx, old, new, o, true); err == nil {
 		t.Fatal("a cancelled comparison gave a result")
 	}
@@ -67,9 +70,9 @@ func TestProofsBesideCancelled(t *testing.T) {
 // gives it back.
 func TestEnterLeave(t *testing.T) {
 	// not parallel: it reads the count of running comparisons
-	before := comparing.Load()
+	before := search.Comparing.Load()
 	n := 0
-	for enter() {
+	for search.Enter() {
 		n++
 		if n > 1024 {
 			t.Fatal("enter never says no")
@@ -79,9 +82,9 @@ func TestEnterLeave(t *testing.T) {
 		t.Errorf("%d comparisons got a free core with %d running, want %d", n, before, max(want, 0))
 	}
 	for ; n >= 0; n-- { // the n that got a core, and the one that did not
-		leave()
+		search.Leave()
 	}
-	if got := comparing.Load(); got != before {
+	if got := search.Comparing.Load(); got != before {
 		t.Errorf("comparing = %d after leave, want %d", got, before)
 	}
 }
@@ -90,9 +93,9 @@ func TestEnterLeave(t *testing.T) {
 // MCP server) can recover it, whether or not its answer was still needed.
 func TestProofPanicReachesCaller(t *testing.T) {
 	// not parallel: it sets proofStarts
-	proofStarts = func() { panic("boom") }
-	defer func() { proofStarts = nil }()
-	o, _ := (&Options{SearchBudget: time.Minute, SearchCandidates: 100}).normalize()
+	search.ProofStarts = func() { panic("boom") }
+	defer func() { search.ProofStarts = nil }()
+	o, _ := (&Options{SearchBudget: time.Minute, SearchCandidates: 100}).Normalize()
 	for _, p := range []struct{ name, old, new string }{
 		{"answer needed", `{"type":"integer"}`, `{"type":"number"}`},
 		{"answer not needed", `{"type":"object"}`, `{"type":"object","required":["a"]}`},
@@ -112,7 +115,7 @@ func TestProofPanicReachesCaller(t *testing.T) {
 // TestPlaceAheadRaisesPanic checks that a panic while locating changes ahead of the report
 // reaches the goroutine that waits, as a *panics.Error, instead of ending the process.
 func TestPlaceAheadRaisesPanic(t *testing.T) {
-	wait := placeAhead([]*change{{on: &node{}}}, true) // a node without a body cannot be located
+	wait := placeAhead([]*align.Change{{On: &algebra.Node{}}}, true) // a node without a body cannot be located
 	defer func() {
 		r := recover()
 		if _, ok := r.(*panics.Error); !ok {
@@ -124,9 +127,9 @@ func TestPlaceAheadRaisesPanic(t *testing.T) {
 }
 
 // drainPanic drains the shrinks of s and returns what it panicked with, if anything.
-func drainPanic(s *searcher) (r any) {
+func drainPanic(s *search.Searcher) (r any) {
 	defer func() { r = recover() }()
-	s.drain()
+	s.Drain()
 	return nil
 }
 
@@ -138,14 +141,14 @@ func isPanicsError(r any) bool {
 // A panic while an example is made smaller beside the search reaches the goroutine that
 // drains the shrinks, as a *panics.Error, and leaves no goroutine behind.
 func TestShrinkPanicReachesCaller(t *testing.T) {
-	o, _ := (&Options{}).normalize()
-	s := &searcher{e: newEngine(context.Background(), o, nil, 0), beside: true} // no schemas: the shrink panics
-	job := &shrinkJob{s: s, x: source.IntValue(1), ch: &change{}, dir: dirBackward, shows: true}
-	s.shrinkBeside(job)
+	o, _ := (&Options{}).Normalize()
+	s := &search.Searcher{E: newEngine(context.Background(), o, nil, 0).Engine, Beside: true} // no schemas: the shrink panics
+	job := &search.ShrinkJob{S: s, X: source.IntValue(1), Ch: &align.Change{}, Dir: search.DirBackward, Shows: true}
+	s.ShrinkBeside(job)
 	if got := drainPanic(s); !isPanicsError(got) {
 		t.Fatalf("recovered %#v, want the shrink's panic", got)
 	}
-	if s.shrinks != nil || s.stopShrinks() != nil {
+	if s.Shrinks != nil || s.StopShrinks() != nil {
 		t.Error("the shrinker is still there after drain")
 	}
 }
@@ -155,45 +158,45 @@ func TestShrinkPanicReachesCaller(t *testing.T) {
 func TestShrinkAfterCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	o, _ := (&Options{}).normalize()
-	s := &searcher{e: newEngine(ctx, o, nil, 0), beside: true}
-	ch := &change{}
-	job := &shrinkJob{s: s, x: source.IntValue(7), ch: ch, dir: dirBackward, shows: true}
-	s.shrinkBeside(job)
-	s.drain()
-	if !source.Equal(job.out, source.IntValue(7)) || !source.Equal(ch.example, source.IntValue(7)) {
-		t.Errorf("out %v, example %v: want the example as found", job.out, ch.example)
+	o, _ := (&Options{}).Normalize()
+	s := &search.Searcher{E: newEngine(ctx, o, nil, 0).Engine, Beside: true}
+	ch := &align.Change{}
+	job := &search.ShrinkJob{S: s, X: source.IntValue(7), Ch: ch, Dir: search.DirBackward, Shows: true}
+	s.ShrinkBeside(job)
+	s.Drain()
+	if !source.Equal(job.Out, source.IntValue(7)) || !source.Equal(ch.Example, source.IntValue(7)) {
+		t.Errorf("out %v, example %v: want the example as found", job.Out, ch.Example)
 	}
 }
 
 // drain runs the jobs still queued itself: with no shrinker goroutine to take them, each is
 // done by the caller, and a panic among them reaches the caller as the shrinker's would.
 func TestDrainRunsQueuedJobs(t *testing.T) {
-	queue := func(s *searcher, xs ...int64) []*shrinkJob {
-		sh := &shrinker{jobs: make(chan *shrinkJob, len(xs)), end: make(chan struct{})}
-		close(sh.end) // no goroutine: stopShrinks returns at once
-		s.shrinks = sh
-		var jobs []*shrinkJob
+	queue := func(s *search.Searcher, xs ...int64) []*search.ShrinkJob {
+		sh := &search.Shrinker{Jobs: make(chan *search.ShrinkJob, len(xs)), End: make(chan struct{})}
+		close(sh.End) // no goroutine: stopShrinks returns at once
+		s.Shrinks = sh
+		var jobs []*search.ShrinkJob
 		for _, x := range xs {
-			j := &shrinkJob{s: s, x: source.IntValue(x), ch: &change{}, dir: dirBackward, shows: true}
+			j := &search.ShrinkJob{S: s, X: source.IntValue(x), Ch: &align.Change{}, Dir: search.DirBackward, Shows: true}
 			jobs = append(jobs, j)
-			sh.done = append(sh.done, j)
-			sh.jobs <- j
+			sh.Done = append(sh.Done, j)
+			sh.Jobs <- j
 		}
 		return jobs
 	}
-	o, _ := (&Options{}).normalize()
+	o, _ := (&Options{}).Normalize()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // a cancelled comparison's jobs keep their examples: no schemas needed
-	s := &searcher{e: newEngine(ctx, o, nil, 0), beside: true}
+	s := &search.Searcher{E: newEngine(ctx, o, nil, 0).Engine, Beside: true}
 	jobs := queue(s, 3, 4, 5)
-	s.drain()
+	s.Drain()
 	for i, j := range jobs {
-		if want := source.IntValue(int64(3 + i)); !source.Equal(j.ch.example, want) {
-			t.Errorf("job %d: example %v, want %v", i, j.ch.example, want)
+		if want := source.IntValue(int64(3 + i)); !source.Equal(j.Ch.Example, want) {
+			t.Errorf("job %d: example %v, want %v", i, j.Ch.Example, want)
 		}
 	}
-	s = &searcher{e: newEngine(context.Background(), o, nil, 0), beside: true} // no schemas: the shrink panics
+	s = &search.Searcher{E: newEngine(context.Background(), o, nil, 0).Engine, Beside: true} // no schemas: the shrink panics
 	queue(s, 1)
 	if got := drainPanic(s); !isPanicsError(got) {
 		t.Fatalf("recovered %#v, want the job's panic", got)

@@ -3,6 +3,9 @@ package diff
 import (
 	"cmp"
 	"fmt"
+	"github.com/jstk-dev/jstk/internal/diff/algebra"
+	"github.com/jstk-dev/jstk/internal/diff/align"
+	"github.com/jstk-dev/jstk/internal/diff/search"
 	"io"
 	"slices"
 	"strconv"
@@ -15,43 +18,43 @@ import (
 )
 
 // render turns the internal changes into the result's list, breaking ones first.
-func (e *engine) render(changes []*change, dir string) []Change {
+func (e *engine) render(changes []*align.Change, dir string) []Change {
 	out := make([]Change, 0, len(changes))
 	loc := locators{}
 	for _, ch := range changes {
-		c := Change{Kind: ch.kind, Message: ch.msg, Level: ch.level, Effect: effectOf(ch.bw, ch.fw)}
-		if ch.it != nil {
-			c.Path = ch.it.ipath
+		c := Change{Kind: ch.Kind, Message: ch.Msg, Level: ch.Level, Effect: effectOf(ch.Bw, ch.Fw)}
+		if ch.It != nil {
+			c.Path = ch.It.Ipath
 		}
-		p := ch.placed
+		p := ch.Placed
 		if p == nil {
 			p = loc.place(ch)
 		}
-		c.OldPointer, c.Old, c.NewPointer, c.New = p.oldPtr, p.old, p.newPtr, p.new
-		if ch.kind == "semantic-difference" && ch.failLoc != "" {
-			ptr := ch.failLoc
+		c.OldPointer, c.Old, c.NewPointer, c.New = p.OldPtr, p.Old, p.NewPtr, p.New
+		if ch.Kind == "semantic-difference" && ch.FailLoc != "" {
+			ptr := ch.FailLoc
 			if i := strings.IndexByte(ptr, '#'); i >= 0 {
 				ptr = ptr[i+1:]
 			}
-			if ch.exampleDir == dirForward {
-				c.OldPointer, c.Old = ptr, ch.failPos
+			if ch.ExampleDir == search.DirForward {
+				c.OldPointer, c.Old = ptr, ch.FailPos
 			} else {
-				c.NewPointer, c.New = ptr, ch.failPos
+				c.NewPointer, c.New = ptr, ch.FailPos
 			}
 		}
-		if ch.bw == pBroken {
+		if ch.Bw == align.PBroken {
 			c.Breaks = append(c.Breaks, Backward)
 		}
-		if ch.fw == pBroken {
+		if ch.Fw == align.PBroken {
 			c.Breaks = append(c.Breaks, Forward)
 		}
-		if ch.contra {
+		if ch.Contra {
 			c.Message += " (the rule engine's claim about this change was refuted by the example; please report this)"
 		}
-		if ch.example.IsValid() {
-			c.Example = source.AppendJSON(nil, ch.example)
+		if ch.Example.IsValid() {
+			c.Example = source.AppendJSON(nil, ch.Example)
 			c.ExampleValidUnder = "old"
-			if ch.exampleDir == dirForward {
+			if ch.ExampleDir == search.DirForward {
 				c.ExampleValidUnder = "new"
 			}
 		}
@@ -87,19 +90,13 @@ func (e *engine) render(changes []*change, dir string) []Change {
 	return out
 }
 
-// placed is where the keywords of a change are, found ahead of the report (placeAhead).
-type placed struct {
-	oldPtr, newPtr string
-	old, new       Location
-}
-
 // placeAhead locates the keywords of the walk's changes on a goroutine of its own when
 // ahead is set, and returns the function that waits for it (the report calls it, and so
 // does the comparison before it returns). Where a keyword is does not depend on the
 // search, which runs meanwhile: with two cores the report no longer waits for it. The
 // goroutine writes only the changes' placed field, which nothing else touches until the
 // wait.
-func placeAhead(changes []*change, ahead bool) (wait func()) {
+func placeAhead(changes []*align.Change, ahead bool) (wait func()) {
 	if !ahead || len(changes) == 0 {
 		return func() {}
 	}
@@ -110,7 +107,7 @@ func placeAhead(changes []*change, ahead bool) (wait func()) {
 		catch.Do(func() {
 			loc := locators{}
 			for _, ch := range changes {
-				ch.placed = loc.place(ch)
+				ch.Placed = loc.place(ch)
 			}
 		})
 	}()
@@ -124,24 +121,24 @@ func placeAhead(changes []*change, ahead bool) (wait func()) {
 type locators map[*source.Document]*source.Locator
 
 // place locates the keywords of a change on both sides.
-func (ls locators) place(ch *change) *placed {
-	p := &placed{}
-	p.oldPtr, p.old = ls.placeOf(ch.of, ch.on, ch.okw)
-	p.newPtr, p.new = ls.placeOf(ch.nf, ch.nn, ch.nkw)
+func (ls locators) place(ch *align.Change) *align.Placed {
+	p := &align.Placed{}
+	p.OldPtr, p.Old = ls.placeOf(ch.Of, ch.On, ch.Okw)
+	p.NewPtr, p.New = ls.placeOf(ch.Nf, ch.Nn, ch.Nkw)
 	return p
 }
 
 // placeOf locates a keyword: the fact's own, or where an absent keyword would be.
-func (ls locators) placeOf(f *fact, n *node, kw string) (string, Location) {
+func (ls locators) placeOf(f *algebra.Fact, n *algebra.Node, kw string) (string, Location) {
 	if f == nil && n == nil {
 		return "", Location{}
 	}
 	var s *schema.Schema
 	var ptr string
 	if f != nil {
-		s, ptr = f.n.s, f.pointer()
+		s, ptr = f.N.S, f.Pointer()
 	} else {
-		s = n.s
+		s = n.S
 		_, ptr = s.Pointer()
 		if kw != "" {
 			if _, ok := s.Keyword(strings.SplitN(kw, "/", 2)[0]); ok {

@@ -1,6 +1,8 @@
 package diff
 
 import (
+	"github.com/jstk-dev/jstk/internal/diff/algebra"
+	"github.com/jstk-dev/jstk/internal/diff/align"
 	"sort"
 	"strings"
 	"sync"
@@ -142,8 +144,8 @@ var Rules = sync.OnceValue(func() []diag.Rule {
 	for k, d := range openapi.ChangeKinds {
 		out = append(out, diag.Rule{Code: "diff/" + k, Description: "(OpenAPI, AsyncAPI) " + d, Severity: diag.Warning})
 	}
-	for _, kw := range annotationKeywords {
-		base := kebab(strings.TrimPrefix(kw, "$"))
+	for _, kw := range algebra.AnnotationKeywords {
+		base := align.Kebab(strings.TrimPrefix(kw, "$"))
 		for _, verb := range []string{"added", "removed", "changed"} {
 			out = append(out, diag.Rule{Code: "diff/" + base + "-" + verb,
 				Description: kw + " " + verb + " (reported with --level docs; no effect on validity)", Severity: diag.Info})

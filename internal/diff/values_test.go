@@ -3,6 +3,7 @@ package diff
 import (
 	"context"
 	"fmt"
+	"github.com/jstk-dev/jstk/internal/diff/algebra"
 	"slices"
 	"strings"
 	"testing"
@@ -40,26 +41,26 @@ func TestMissingAgreesWithEqual(t *testing.T) {
 		return out
 	}
 	for _, n := range []int{0, 1, 5, 8, 9, len(a)} {
-		got, want := missing(a[len(a)-n:], b), scan(a[len(a)-n:], b)
+		got, want := algebra.Missing(a[len(a)-n:], b), scan(a[len(a)-n:], b)
 		if !slices.EqualFunc(got, want, source.Equal) {
 			t.Errorf("missing of the last %d: %d values, want %d", n, len(got), len(want))
 		}
-		if got, want := missing(b, a[len(a)-n:]), scan(b, a[len(a)-n:]); !slices.EqualFunc(got, want, source.Equal) {
+		if got, want := algebra.Missing(b, a[len(a)-n:]), scan(b, a[len(a)-n:]); !slices.EqualFunc(got, want, source.Equal) {
 			t.Errorf("missing from the last %d: %d values, want %d", n, len(got), len(want))
 		}
 	}
-	if len(missing(a, b)) != len(a)-len(b) {
-		t.Errorf("%d of %d missing, want %d", len(missing(a, b)), len(a), len(a)-len(b))
+	if len(algebra.Missing(a, b)) != len(a)-len(b) {
+		t.Errorf("%d of %d missing, want %d", len(algebra.Missing(a, b)), len(a), len(a)-len(b))
 	}
 }
 
 // nameIndex visits the parts declaring a name and those speaking of every name, in order,
 // each once.
 func TestNameIndexOrder(t *testing.T) {
-	x := &nameIndex{byName: map[string][]int{"a": {0, 3, 5}}, every: []int{1, 3, 6}}
+	x := &algebra.NameIndex{ByName: map[string][]int{"a": {0, 3, 5}}, Every: []int{1, 3, 6}}
 	visit := func(name string, stopAt int) []int {
 		var got []int
-		x.parts(name, func(i int) bool {
+		x.Parts(name, func(i int) bool {
 			got = append(got, i)
 			return i != stopAt
 		})
@@ -84,19 +85,19 @@ func TestValueSchemasIndexed(t *testing.T) {
 	}
 	parts = append(parts, `{"patternProperties": {"^p1": {"pattern": "x"}}}`, `{"properties": {"gone": false}}`)
 	root := compileText(t, "a.json", `{"allOf": [`+strings.Join(parts, ",")+`]}`)
-	o, _ := (&Options{}).normalize()
+	o, _ := (&Options{}).Normalize()
 	e := newEngine(context.Background(), o, nil, 0)
-	c := e.one(root)
-	ps, names := e.objectParts(c)
+	c := e.One(root)
+	ps, names := e.ObjectParts(c)
 	if names == nil {
 		t.Fatalf("%d object parts and no index", len(ps))
 	}
 	for _, name := range []string{"p1", "p11", "p5", "shared", "gone", "other"} {
-		got, gotForbidden := e.valueSchemas(c, name)
+		got, gotForbidden := e.ValueSchemas(c, name)
 		var want []*schema.Schema
 		wantForbidden := false
 		for _, n := range ps {
-			if want, wantForbidden = e.partSchemas(n, name, want); wantForbidden {
+			if want, wantForbidden = e.PartSchemas(n, name, want); wantForbidden {
 				want = nil
 				break
 			}
@@ -105,10 +106,10 @@ func TestValueSchemasIndexed(t *testing.T) {
 			t.Errorf("%s: %d schemas, forbidden %v; want %d, %v", name, len(got), gotForbidden, len(want), wantForbidden)
 		}
 	}
-	if _, forbidden := e.valueSchemas(c, "gone"); !forbidden {
+	if _, forbidden := e.ValueSchemas(c, "gone"); !forbidden {
 		t.Error(`"gone" (false) is not forbidden`)
 	}
-	if subs, _ := e.valueSchemas(c, "p11"); len(subs) != 2 { // its own schema and ^p1
+	if subs, _ := e.ValueSchemas(c, "p11"); len(subs) != 2 { // its own schema and ^p1
 		t.Errorf("p11: %d schemas, want 2", len(subs))
 	}
 }
@@ -129,7 +130,7 @@ func TestWalkLimits(t *testing.T) {
 	if err != nil || full.Search.ProofIncomplete {
 		t.Fatalf("without limits: %v, incomplete %v", err, full != nil && full.Search.ProofIncomplete)
 	}
-	for _, o := range []*Options{{maxParts: 100}, {maxLocations: 2}} {
+	for _, o := range []*Options{{MaxParts: 100}, {MaxLocations: 2}} {
 		r, err := Compare(context.Background(), old, new, o)
 		if err != nil {
 			t.Fatal(err)

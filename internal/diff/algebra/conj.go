@@ -1,4 +1,4 @@
-package diff
+package algebra
 
 import (
 	"context"
@@ -15,26 +15,26 @@ import (
 	"github.com/jstk-dev/jstk/internal/source"
 )
 
-// engine holds the caches of one comparison: the node views, the conjunctions, the proofs.
-type engine struct {
-	ctx           context.Context
-	opts          Options
-	bodies        *bodies   // shared with the comparison's other engine
+// Engine holds the caches of one comparison: the node views, the conjunctions, the proofs.
+type Engine struct {
+	Ctx           context.Context
+	Opts          Options
+	Bodies        *Bodies   // shared with the comparison's other engine
 	nodeTabs      []nodeTab // the nodes of each compiler's schemas, by schema number
 	nNodes        int
-	defaults      map[*body]map[string]source.Value
+	defaults      map[*Body]map[string]source.Value
 	regexps       map[string]schema.Regexp
 	regexTimeout  time.Duration
-	pats          pattern.Cache
+	Pats          pattern.Cache
 	known         map[string]bool
-	conjs         map[uint64]*conj // by partsHash, a list through next
-	nConjs        int
-	hashMask      uint64 // all ones; tests clear it to make every partsHash collide
-	byRoots       map[string]*conj
+	Conjs         map[uint64]*Conj // by partsHash, a list through next
+	NConjs        int
+	HashMask      uint64 // all ones; tests clear it to make every partsHash collide
+	byRoots       map[string]*Conj
 	matchMemo     map[[2]string]bool
-	namesMemo     map[*conj][]string
+	namesMemo     map[*Conj][]string
 	objParts      map[int]objParts               // objectParts of the larger conjunctions, by kid
-	condIdx       map[*merged]map[uint64][]*fact // condRepeated's index of a view's if groups
+	CondIdx       map[*Merged]map[uint64][]*Fact // condRepeated's index of a view's if groups
 	hashMemo      map[*source.Document]map[int]uint64
 	seed          maphash.Seed
 	sameMemo      map[[2]*schema.Schema]int8
@@ -43,58 +43,58 @@ type engine struct {
 	sameReqs      []sameReq
 	evalMemo      map[*schema.Schema]int8 // does the in-place closure evaluate properties/items
 	epoch         uint32                  // marks the nodes seen by one conjClose
-	size          int                     // the schemas of the compilers compared (newEngine)
+	Size          int                     // the schemas of the compilers compared (newEngine)
 
 	// scratch buffers, reused so that looking up what exists already allocates nothing
 	keyBuf   []byte
-	partsBuf []*node
+	partsBuf []*Node
 	rootsBuf []*schema.Schema
-	factBuf  []fact
+	factBuf  []Fact
 	childBuf []schema.Child
 	reading  nodeRead // readNode's state (readNode does not reenter)
 
 	// proofs
-	subMemo, disMemo  map[proofKey]bool
-	subProg, disProg  map[proofKey]progress
-	emptyMemo         map[proofKey]bool     // empty, by conjunction and classes
-	emptyProg         map[proofKey]progress // the emptiness questions being answered
-	negMemo           map[int][]*schema.Schema
-	branchesLeft      int  // the branches the emptiness question under way may still examine (takeBranch)
-	branchCuts        int  // the times a question found none left
-	inHere            bool // an emptyHere question is under way: the prover's questions take from its branches
-	triggered         int  // the dependent schemas triggeredImplies is inside of
-	stack, minAssume  int
-	steps, stepBudget int
-	proofSteps        int
-	contradictions    int
-	trueConj          *conj
-	searchCandidates  int
-	searchTimedOut    bool
-	walkTruncated     bool
-	twins             bool // a side is draft-04: the search also tries 1.0 for an enum's 1 (finiteValues)
+	SubMemo, DisMemo  map[ProofKey]bool
+	SubProg, DisProg  map[ProofKey]Progress
+	EmptyMemo         map[ProofKey]bool     // empty, by conjunction and classes
+	EmptyProg         map[ProofKey]Progress // the emptiness questions being answered
+	NegMemo           map[int][]*schema.Schema
+	BranchesLeft      int  // the branches the emptiness question under way may still examine (takeBranch)
+	BranchCuts        int  // the times a question found none left
+	InHere            bool // an emptyHere question is under way: the prover's questions take from its branches
+	Triggered         int  // the dependent schemas triggeredImplies is inside of
+	Stack, MinAssume  int
+	Steps, StepBudget int
+	ProofSteps        int
+	Contradictions    int
+	TrueConj          *Conj
+	SearchCandidates  int
+	SearchTimedOut    bool
+	WalkTruncated     bool
+	Twins             bool // a side is draft-04: the search also tries 1.0 for an enum's 1 (finiteValues)
 	partsCopied       int  // the parts of the conjunctions of several roots made (overParts)
 }
 
-type progress struct {
-	idx, depth int
+type Progress struct {
+	Idx, Depth int
 }
 
 // nodeTab holds what an engine keeps of one compiler's schemas, by schema number.
 type nodeTab struct {
 	id     schema.CompilerID
-	nodes  []*node
+	nodes  []*Node
 	hashes []uint64 // hashOf, once asked for (0: not yet)
 }
 
 // nodeTab returns the table of the compiler of s (its nodes made at its number of schemas
 // when first asked for).
-func (e *engine) nodeTab(id schema.CompilerID, s *schema.Schema) *nodeTab {
+func (e *Engine) nodeTab(id schema.CompilerID, s *schema.Schema) *nodeTab {
 	for k := range e.nodeTabs {
 		if e.nodeTabs[k].id == id {
 			return &e.nodeTabs[k]
 		}
 	}
-	e.nodeTabs = append(e.nodeTabs, nodeTab{id: id, nodes: make([]*node, schema.CompiledCount(s))})
+	e.nodeTabs = append(e.nodeTabs, nodeTab{id: id, nodes: make([]*Node, schema.CompiledCount(s))})
 	return &e.nodeTabs[len(e.nodeTabs)-1]
 }
 
@@ -107,91 +107,91 @@ func reach[T any](xs []T, i int) []T {
 	return slices.Grow(xs, i+1-len(xs))[:i+1]
 }
 
-// newEngine returns an engine reading schemas into bs (nil: bodies of its own) for a
+// NewEngine returns an engine reading schemas into bs (nil: bodies of its own) for a
 // comparison of schemas from compilers that made size schemas: the maps that grow with
 // the schemas the engine meets start at a quarter of it, so that they grow once or twice
 // instead of doubling their way up (on the largest pair, of 18,092 schemas, the walk made
 // 5,865 conjunctions and compared 8,775 pairs for sameness); its nodes are slices by schema
 // number (nodeTab).
-func newEngine(ctx context.Context, opts Options, bs *bodies, size int) *engine {
+func NewEngine(ctx context.Context, opts Options, bs *Bodies, size int) *Engine {
 	if bs == nil {
-		bs = newBodies()
+		bs = NewBodies()
 	}
-	e := &engine{
-		ctx:          ctx,
-		opts:         opts,
-		bodies:       bs,
-		defaults:     map[*body]map[string]source.Value{},
+	e := &Engine{
+		Ctx:          ctx,
+		Opts:         opts,
+		Bodies:       bs,
+		defaults:     map[*Body]map[string]source.Value{},
 		regexps:      map[string]schema.Regexp{},
 		regexTimeout: 2 * time.Second,
 		known:        map[string]bool{},
-		conjs:        make(map[uint64]*conj, size/4),
-		byRoots:      map[string]*conj{},
+		Conjs:        make(map[uint64]*Conj, size/4),
+		byRoots:      map[string]*Conj{},
 		matchMemo:    map[[2]string]bool{},
-		namesMemo:    map[*conj][]string{},
+		namesMemo:    map[*Conj][]string{},
 		objParts:     map[int]objParts{},
-		condIdx:      map[*merged]map[uint64][]*fact{},
+		CondIdx:      map[*Merged]map[uint64][]*Fact{},
 		hashMemo:     map[*source.Document]map[int]uint64{},
 		seed:         bs.seed,
 		sameMemo:     make(map[[2]*schema.Schema]int8, size/4),
 		evalMemo:     map[*schema.Schema]int8{},
-		subMemo:      map[proofKey]bool{},
-		disMemo:      map[proofKey]bool{},
-		subProg:      map[proofKey]progress{},
-		disProg:      map[proofKey]progress{},
-		emptyMemo:    map[proofKey]bool{},
-		emptyProg:    map[proofKey]progress{},
-		negMemo:      map[int][]*schema.Schema{},
-		stepBudget:   opts.ProofSteps,
-		size:         size,
-		hashMask:     ^uint64(0),
+		SubMemo:      map[ProofKey]bool{},
+		DisMemo:      map[ProofKey]bool{},
+		SubProg:      map[ProofKey]Progress{},
+		DisProg:      map[ProofKey]Progress{},
+		EmptyMemo:    map[ProofKey]bool{},
+		EmptyProg:    map[ProofKey]Progress{},
+		NegMemo:      map[int][]*schema.Schema{},
+		StepBudget:   opts.ProofSteps,
+		Size:         size,
+		HashMask:     ^uint64(0),
 	}
 	for _, f := range schema.KnownFormats() {
 		e.known[f] = true
 	}
-	e.trueConj = e.conjOf(nil, nil)
+	e.TrueConj = e.ConjOf(nil, nil)
 	return e
 }
 
-func (e *engine) knownFormat(f string) bool { return e.known[f] }
+func (e *Engine) knownFormat(f string) bool { return e.known[f] }
 
 // node returns the node of s, its keywords read.
-func (e *engine) node(s *schema.Schema) *node {
-	n := e.shell(s)
-	e.read(n.body)
+func (e *Engine) Node(s *schema.Schema) *Node {
+	n := e.Shell(s)
+	e.read(n.Body)
 	return n
 }
 
 // conj is a conjunction of schemas applying to the same instance: the given roots and,
 // closed over in-place references and allOf, every part they imply. chosen lists the
 // anyOf/oneOf/if groups already split on (so they are not split again).
-type conj struct {
-	kid    int   // numbers the distinct sets of parts and chosen groups: the same set, the same kid
-	next   *conj // the next conjunction of other parts whose parts hash the same (engine.conjs)
-	roots  []*schema.Schema
-	shells []*node // the parts, perhaps not read yet: parts returns them read
+type Conj struct {
+	Kid    int   // numbers the distinct sets of parts and chosen groups: the same set, the same kid
+	Next   *Conj // the next conjunction of other parts whose parts hash the same (engine.conjs)
+	Roots  []*schema.Schema
+	Shells []*Node // the parts, perhaps not read yet: parts returns them read
 	read   bool    // the parts are read
-	chosen []int
-	m      *merged
-	shared *conj // the conjunction of the same parts made first, whose merged view this one uses
+	Chosen []int
+	m      *Merged
+	shared *Conj // the conjunction of the same parts made first, whose merged view this one uses
 
-	live     schema.TypeSet // the classes it may hold (engine.live), once known
-	liveDone bool
+	Live     schema.TypeSet // the classes it may hold (engine.live), once known
+	LiveDone bool
 }
 
 // groupID identifies one anyOf, oneOf or if group of a node.
-func groupID(n *node, k factKind) int { return n.id*8 + int(k-fAnyOf) }
+func groupID(n *Node, k FactKind) int { return n.Id*8 + int(k-FAnyOf) }
 
 // groupOf identifies the group of an anyOf, oneOf or if fact in e.
-func (e *engine) groupOf(f *fact) int { return groupID(e.shell(f.n.s), f.kind) }
+func (e *Engine) GroupOf(f *Fact) int { return groupID(e.Shell(f.N.S), f.Kind) }
 
 // conjOf returns the conjunction of roots, with groups already chosen.
-func (e *engine) conjOf(roots []*schema.Schema, chosen []int) *conj {
+func (e *Engine) ConjOf(roots []*schema.Schema, chosen []int) *Conj {
 	if len(roots) == 1 && roots[0] != nil && len(chosen) == 0 {
 		// the most common: one schema, kept on its node instead of under a key
-		n := e.shell(roots[0])
+		n := e.Shell(roots[0])
 		if n.one == nil {
-			n.one = e.conjClose(roots, nil)
+			n.one = e.ConjClose(roots, nil)
 		}
 		return n.one
 	}
@@ -200,7 +200,7 @@ func (e *engine) conjOf(roots []*schema.Schema, chosen []int) *conj {
 	for _, r := range roots {
 		id := uint64(0) // nil
 		if r != nil {
-			id = uint64(e.shell(r).id) + 1
+			id = uint64(e.Shell(r).Id) + 1
 		}
 		rk = binary.AppendUvarint(rk, id)
 	}
@@ -210,7 +210,7 @@ func (e *engine) conjOf(roots []*schema.Schema, chosen []int) *conj {
 		return c
 	}
 	key := string(rk)
-	c := e.conjClose(roots, chosen)
+	c := e.ConjClose(roots, chosen)
 	e.byRoots[key] = c
 	return c
 }
@@ -224,8 +224,8 @@ func appendInts(b []byte, xs []int) []byte {
 	return b
 }
 
-func (e *engine) conjClose(roots []*schema.Schema, chosen []int) *conj {
-	var parts []*node
+func (e *Engine) ConjClose(roots []*schema.Schema, chosen []int) *Conj {
+	var parts []*Node
 	if len(roots) == 1 {
 		parts = e.closed(roots[0]) // sorted already, and the node's own: not to be changed
 	} else {
@@ -242,7 +242,7 @@ func (e *engine) conjClose(roots []*schema.Schema, chosen []int) *conj {
 				}
 			}
 		}
-		slices.SortFunc(parts, func(a, b *node) int { return a.id - b.id })
+		slices.SortFunc(parts, func(a, b *Node) int { return a.Id - b.Id })
 		e.partsBuf = parts
 	}
 	var ch []int
@@ -251,13 +251,13 @@ func (e *engine) conjClose(roots []*schema.Schema, chosen []int) *conj {
 		sort.Ints(ch)
 	}
 	h := e.partsHash(parts, ch)
-	var c *conj
-	for c = e.conjs[h]; c != nil; c = c.next {
-		if slices.Equal(c.shells, parts) && slices.Equal(c.chosen, ch) {
+	var c *Conj
+	for c = e.Conjs[h]; c != nil; c = c.Next {
+		if slices.Equal(c.Shells, parts) && slices.Equal(c.Chosen, ch) {
 			break
 		}
 	}
-	if c != nil && rootsEqual(c.roots, roots) {
+	if c != nil && rootsEqual(c.Roots, roots) {
 		return c
 	}
 	var rs []*schema.Schema
@@ -270,15 +270,15 @@ func (e *engine) conjClose(roots []*schema.Schema, chosen []int) *conj {
 		// The same parts reached from other roots: the same constraints, but the roots
 		// are this conjunction's own (they say where its keywords are and what is compared
 		// with what); the merged view is shared.
-		return &conj{kid: c.kid, roots: rs, shells: c.shells, chosen: c.chosen, shared: c}
+		return &Conj{Kid: c.Kid, Roots: rs, Shells: c.Shells, Chosen: c.Chosen, shared: c}
 	}
 	if len(roots) != 1 {
 		parts = slices.Clone(parts)
 		e.partsCopied += len(parts)
 	}
-	c = &conj{kid: e.nConjs, roots: rs, shells: parts, chosen: ch, next: e.conjs[h]}
-	e.nConjs++
-	e.conjs[h] = c
+	c = &Conj{Kid: e.NConjs, Roots: rs, Shells: parts, Chosen: ch, Next: e.Conjs[h]}
+	e.NConjs++
+	e.Conjs[h] = c
 	return c
 }
 
@@ -291,32 +291,32 @@ const maxPartsCopied = 16 << 20
 // overParts reports whether the engine has copied more parts than its options allow
 // (maxPartsCopied by default): the walk, the proofs and the search then stop, and the
 // verdict says what is unknown.
-func (e *engine) overParts() bool { return e.opts.maxParts > 0 && e.partsCopied > e.opts.maxParts }
+func (e *Engine) OverParts() bool { return e.Opts.MaxParts > 0 && e.partsCopied > e.Opts.MaxParts }
 
 // partsHash hashes the ids of parts and the chosen groups ch, the identity of a
 // conjunction's constraints.
-func (e *engine) partsHash(parts []*node, ch []int) uint64 {
+func (e *Engine) partsHash(parts []*Node, ch []int) uint64 {
 	b := binary.AppendUvarint(e.keyBuf[:0], uint64(len(parts)))
 	for _, p := range parts {
-		b = binary.AppendUvarint(b, uint64(p.id))
+		b = binary.AppendUvarint(b, uint64(p.Id))
 	}
 	b = appendInts(b, ch)
 	e.keyBuf = b
-	return maphash.Bytes(e.seed, b) & e.hashMask
+	return maphash.Bytes(e.seed, b) & e.HashMask
 }
 
 // closed returns s and the schemas it implies in place (through $ref and allOf), sorted
 // by id: the parts of the conjunction of s alone, made once and kept on its node. The
 // closure of nil is empty.
-func (e *engine) closed(s *schema.Schema) []*node {
+func (e *Engine) closed(s *schema.Schema) []*Node {
 	if s == nil {
 		return nil
 	}
-	n := e.shell(s)
+	n := e.Shell(s)
 	if !n.isClosed {
 		e.epoch++
 		parts := e.closeOver(nil, s, e.epoch)
-		slices.SortFunc(parts, func(a, b *node) int { return a.id - b.id })
+		slices.SortFunc(parts, func(a, b *Node) int { return a.Id - b.Id })
 		n.closure, n.isClosed = slices.Clip(parts), true
 	}
 	return n.closure
@@ -325,7 +325,7 @@ func (e *engine) closed(s *schema.Schema) []*node {
 // closeOver appends s and the schemas it implies in place (through $ref and allOf) to
 // parts, each node once per epoch. It keeps a stack of its own: a chain of references can
 // be as long as the documents allow.
-func (e *engine) closeOver(parts []*node, s *schema.Schema, epoch uint32) []*node {
+func (e *Engine) closeOver(parts []*Node, s *schema.Schema, epoch uint32) []*Node {
 	stack := []*schema.Schema{s}
 	for len(stack) > 0 {
 		s := stack[len(stack)-1]
@@ -333,12 +333,12 @@ func (e *engine) closeOver(parts []*node, s *schema.Schema, epoch uint32) []*nod
 		if s == nil {
 			continue
 		}
-		n := e.shell(s)
+		n := e.Shell(s)
 		if n.mark == epoch {
 			continue
 		}
 		n.mark = epoch
-		if n.isBool && n.boolVal {
+		if n.IsBool && n.boolVal {
 			continue // true adds nothing
 		}
 		parts = append(parts, n)
@@ -372,78 +372,78 @@ func rootsEqual(rs, roots []*schema.Schema) bool {
 }
 
 // parts returns the parts of c, their keywords read.
-func (e *engine) parts(c *conj) []*node {
+func (e *Engine) Parts(c *Conj) []*Node {
 	if !c.read {
 		c.read = true
-		for _, n := range c.shells {
-			e.read(n.body)
+		for _, n := range c.Shells {
+			e.read(n.Body)
 		}
 	}
-	return c.shells
+	return c.Shells
 }
 
-func (e *engine) one(s *schema.Schema) *conj {
+func (e *Engine) One(s *schema.Schema) *Conj {
 	if s == nil {
-		return e.trueConj
+		return e.TrueConj
 	}
-	return e.conjOf([]*schema.Schema{s}, nil)
+	return e.ConjOf([]*schema.Schema{s}, nil)
 }
 
 // with returns c with more roots (and more groups chosen).
-func (e *engine) with(c *conj, more []*schema.Schema, chosen ...int) *conj {
-	return e.conjOf(e.joinRoots(c.roots, more), append(append([]int(nil), c.chosen...), chosen...))
+func (e *Engine) With(c *Conj, more []*schema.Schema, chosen ...int) *Conj {
+	return e.ConjOf(e.JoinRoots(c.Roots, more), append(append([]int(nil), c.Chosen...), chosen...))
 }
 
 // joinRoots returns a followed by b in the engine's scratch slice, for conjOf, which keeps
 // no reference to the roots it is given.
-func (e *engine) joinRoots(a, b []*schema.Schema) []*schema.Schema {
+func (e *Engine) JoinRoots(a, b []*schema.Schema) []*schema.Schema {
 	e.rootsBuf = append(append(e.rootsBuf[:0], a...), b...)
 	return e.rootsBuf
 }
 
 // merged aggregates the facts of a conjunction.
-type merged struct {
-	empty    bool
-	types    schema.TypeSet
-	enums    [][]source.Value
-	lo, hi   *bound
-	mults    []*big.Rat
-	minLen   int
-	maxLen   int // -1: none
-	patterns []string
-	formats  []string
-	content  []string
-	minItems int
-	maxItems int // -1: none
-	unique   bool
-	minProps int
-	maxProps int // -1: none
-	required map[string]bool
-	depReq   map[string]map[string]bool
-	nots     []*schema.Schema
-	contains []*fact
-	depSch   []*fact
-	pnames   []*schema.Schema
+type Merged struct {
+	Empty    bool
+	Types    schema.TypeSet
+	Enums    [][]source.Value
+	Lo, Hi   *Bound
+	Mults    []*big.Rat
+	MinLen   int
+	MaxLen   int // -1: none
+	Patterns []string
+	Formats  []string
+	Content  []string
+	MinItems int
+	MaxItems int // -1: none
+	Unique   bool
+	MinProps int
+	MaxProps int // -1: none
+	Required map[string]bool
+	DepReq   map[string]map[string]bool
+	Nots     []*schema.Schema
+	Contains []*Fact
+	DepSch   []*Fact
+	Pnames   []*schema.Schema
 
 	// The facts of the view are those of the conjunction's parts, in order, but the groups
 	// already chosen (facts and groups go through them): a view does not copy them, since
 	// the conjunctions of a location under a large context (the branches of an allOf of
 	// 270 conditions) would each copy the context's.
-	parts   []*node
+	parts   []*Node
 	chosen  []int
-	nFacts  int // the facts of the view
-	nGroups int // the anyOf, oneOf and if groups among them
+	NFacts  int // the facts of the view
+	NGroups int // the anyOf, oneOf and if groups among them
 }
 
 // isGroup reports whether facts of kind k are groups (anyOf, oneOf, if).
-func isGroup(k factKind) bool { return k == fAnyOf || k == fOneOf || k == fCond }
+func IsGroup(k FactKind) bool { return k == FAnyOf || k == FOneOf || k == FCond }
 
 // facts yields every fact of the view, for proving the conjunction.
-func (m *merged) facts(yield func(*fact) bool) {
+func (m *Merged) Facts(yield func(*Fact) bool) {
 	for _, n := range m.parts {
-		for i := range n.facts {
-			f := &n.facts[i]
-			if len(m.chosen) > 0 && isGroup(f.kind) && chosen(m.chosen, groupID(n, f.kind)) {
+		for i := range n.Facts {
+			f := &n.Facts[i]
+			if len(m.chosen) > 0 && IsGroup(f.Kind) && chosen(m.chosen, groupID(n, f.Kind)) {
 				continue
 			}
 			if !yield(f) {
@@ -454,17 +454,17 @@ func (m *merged) facts(yield func(*fact) bool) {
 }
 
 // groups yields the anyOf, oneOf and if groups of the view that are not chosen.
-func (m *merged) groups(yield func(*fact) bool) {
-	if m.nGroups == 0 {
+func (m *Merged) Groups(yield func(*Fact) bool) {
+	if m.NGroups == 0 {
 		return
 	}
 	for _, n := range m.parts {
 		if n.nGroups == 0 {
 			continue
 		}
-		for i := range n.facts {
-			f := &n.facts[i]
-			if !isGroup(f.kind) || (len(m.chosen) > 0 && chosen(m.chosen, groupID(n, f.kind))) {
+		for i := range n.Facts {
+			f := &n.Facts[i]
+			if !IsGroup(f.Kind) || (len(m.chosen) > 0 && chosen(m.chosen, groupID(n, f.Kind))) {
 				continue
 			}
 			if !yield(f) {
@@ -474,7 +474,7 @@ func (m *merged) groups(yield func(*fact) bool) {
 	}
 }
 
-func (c *conj) chosenHas(id int) bool { return chosen(c.chosen, id) }
+func (c *Conj) chosenHas(id int) bool { return chosen(c.Chosen, id) }
 
 // chosen reports whether the group id is among ids.
 func chosen(ids []int, id int) bool {
@@ -486,17 +486,17 @@ func chosen(ids []int, id int) bool {
 	return false
 }
 
-func (e *engine) merged(c *conj) *merged {
+func (e *Engine) Merged(c *Conj) *Merged {
 	if c.shared != nil {
-		return e.merged(c.shared)
+		return e.Merged(c.shared)
 	}
 	if c.m != nil {
 		return c.m
 	}
-	if len(c.shells) == 1 && len(c.chosen) == 0 {
+	if len(c.Shells) == 1 && len(c.Chosen) == 0 {
 		// One schema object and no group chosen: the view depends on the body alone, and
 		// the comparison's engines share it (two that make it at once make the same).
-		b := c.shells[0].body
+		b := c.Shells[0].Body
 		if m := b.merged.Load(); m != nil {
 			c.m = m
 			return m
@@ -510,115 +510,115 @@ func (e *engine) merged(c *conj) *merged {
 }
 
 // merge makes the merged view of c.
-func (e *engine) merge(c *conj) *merged {
-	m := &merged{types: schema.TypeAll, maxLen: -1, maxItems: -1, maxProps: -1, parts: e.parts(c), chosen: c.chosen}
+func (e *Engine) merge(c *Conj) *Merged {
+	m := &Merged{Types: schema.TypeAll, MaxLen: -1, MaxItems: -1, MaxProps: -1, parts: e.Parts(c), chosen: c.Chosen}
 	for _, n := range m.parts {
-		for i := range n.facts {
-			f := &n.facts[i]
-			if isGroup(f.kind) {
-				if c.chosenHas(groupID(n, f.kind)) {
+		for i := range n.Facts {
+			f := &n.Facts[i]
+			if IsGroup(f.Kind) {
+				if c.chosenHas(groupID(n, f.Kind)) {
 					continue
 				}
-				m.nGroups++
+				m.NGroups++
 			}
-			m.nFacts++
-			switch f.kind {
-			case fFalse:
-				m.empty = true
-			case fType:
-				m.types &= f.types
-			case fEnum:
-				m.enums = append(m.enums, f.vals)
-				if len(f.vals) == 0 {
-					m.empty = true
+			m.NFacts++
+			switch f.Kind {
+			case FFalse:
+				m.Empty = true
+			case FType:
+				m.Types &= f.Types
+			case FEnum:
+				m.Enums = append(m.Enums, f.Vals)
+				if len(f.Vals) == 0 {
+					m.Empty = true
 				}
-			case fLower:
-				if tighterLower(f.b, m.lo) {
-					m.lo = f.b
+			case FLower:
+				if TighterLower(f.B, m.Lo) {
+					m.Lo = f.B
 				}
-			case fUpper:
-				if tighterUpper(f.b, m.hi) {
-					m.hi = f.b
+			case FUpper:
+				if TighterUpper(f.B, m.Hi) {
+					m.Hi = f.B
 				}
-			case fMultipleOf:
-				m.mults = append(m.mults, f.r)
-			case fMinLength:
-				m.minLen = max(m.minLen, f.i)
-			case fMaxLength:
-				if m.maxLen < 0 || f.i < m.maxLen {
-					m.maxLen = f.i
+			case FMultipleOf:
+				m.Mults = append(m.Mults, f.R)
+			case FMinLength:
+				m.MinLen = max(m.MinLen, f.I)
+			case FMaxLength:
+				if m.MaxLen < 0 || f.I < m.MaxLen {
+					m.MaxLen = f.I
 				}
-			case fPattern:
-				m.patterns = append(m.patterns, f.str)
-			case fFormat:
-				m.formats = append(m.formats, f.str)
-			case fContent:
-				m.content = append(m.content, f.str)
-			case fMinItems:
-				m.minItems = max(m.minItems, f.i)
-			case fMaxItems:
-				if m.maxItems < 0 || f.i < m.maxItems {
-					m.maxItems = f.i
+			case FPattern:
+				m.Patterns = append(m.Patterns, f.Str)
+			case FFormat:
+				m.Formats = append(m.Formats, f.Str)
+			case FContent:
+				m.Content = append(m.Content, f.Str)
+			case FMinItems:
+				m.MinItems = max(m.MinItems, f.I)
+			case FMaxItems:
+				if m.MaxItems < 0 || f.I < m.MaxItems {
+					m.MaxItems = f.I
 				}
-			case fUnique:
-				m.unique = true
-			case fMinProps:
-				m.minProps = max(m.minProps, f.i)
-			case fMaxProps:
-				if m.maxProps < 0 || f.i < m.maxProps {
-					m.maxProps = f.i
+			case FUnique:
+				m.Unique = true
+			case FMinProps:
+				m.MinProps = max(m.MinProps, f.I)
+			case FMaxProps:
+				if m.MaxProps < 0 || f.I < m.MaxProps {
+					m.MaxProps = f.I
 				}
-			case fRequired:
-				if m.required == nil {
-					m.required = map[string]bool{}
+			case FRequired:
+				if m.Required == nil {
+					m.Required = map[string]bool{}
 				}
-				m.required[f.str] = true
-			case fDepRequired:
-				if m.depReq == nil {
-					m.depReq = map[string]map[string]bool{}
+				m.Required[f.Str] = true
+			case FDepRequired:
+				if m.DepReq == nil {
+					m.DepReq = map[string]map[string]bool{}
 				}
-				if m.depReq[f.str] == nil {
-					m.depReq[f.str] = map[string]bool{}
+				if m.DepReq[f.Str] == nil {
+					m.DepReq[f.Str] = map[string]bool{}
 				}
-				for _, r := range f.list {
-					m.depReq[f.str][r] = true
+				for _, r := range f.List {
+					m.DepReq[f.Str][r] = true
 				}
-			case fDepSchema:
-				m.depSch = append(m.depSch, f)
-			case fPropNames:
-				m.pnames = append(m.pnames, f.s)
-			case fContains:
-				m.contains = append(m.contains, f)
-			case fNot:
-				m.nots = append(m.nots, f.s)
+			case FDepSchema:
+				m.DepSch = append(m.DepSch, f)
+			case FPropNames:
+				m.Pnames = append(m.Pnames, f.S)
+			case FContains:
+				m.Contains = append(m.Contains, f)
+			case FNot:
+				m.Nots = append(m.Nots, f.S)
 			}
 		}
 	}
-	if m.minLen > 0 && m.maxLen >= 0 && m.minLen > m.maxLen {
-		m.types &^= schema.TypeString
+	if m.MinLen > 0 && m.MaxLen >= 0 && m.MinLen > m.MaxLen {
+		m.Types &^= schema.TypeString
 	}
-	if m.maxItems >= 0 && m.minItems > m.maxItems {
-		m.types &^= schema.TypeArray
+	if m.MaxItems >= 0 && m.MinItems > m.MaxItems {
+		m.Types &^= schema.TypeArray
 	}
-	if m.maxProps >= 0 && (m.minProps > m.maxProps || len(m.required) > m.maxProps) {
-		m.types &^= schema.TypeObject
+	if m.MaxProps >= 0 && (m.MinProps > m.MaxProps || len(m.Required) > m.MaxProps) {
+		m.Types &^= schema.TypeObject
 	}
-	if m.lo != nil && m.hi != nil {
-		c := m.lo.v.Cmp(m.hi.v)
-		if c > 0 || (c == 0 && (m.lo.excl || m.hi.excl)) {
-			m.types &^= schema.TypeNumber
+	if m.Lo != nil && m.Hi != nil {
+		c := m.Lo.V.Cmp(m.Hi.V)
+		if c > 0 || (c == 0 && (m.Lo.Excl || m.Hi.Excl)) {
+			m.Types &^= schema.TypeNumber
 		}
 	}
-	if m.empty {
-		m.types = 0
+	if m.Empty {
+		m.Types = 0
 	}
 	return m
 }
 
 // intOnly reports whether the numbers of m are all integers (a multipleOf that is an
 // integer).
-func (m *merged) intOnly() bool {
-	for _, r := range m.mults {
+func (m *Merged) IntOnly() bool {
+	for _, r := range m.Mults {
 		if r.IsInt() {
 			return true
 		}
@@ -630,9 +630,9 @@ func (m *merged) intOnly() bool {
 
 // valid tells whether v is valid under every root of c; ok is false when the validator
 // could not decide (a pattern timed out).
-func (e *engine) valid(c *conj, v source.Value) (valid, ok bool) {
-	for _, r := range c.roots {
-		good, err := r.ValidContext(e.ctx, v)
+func (e *Engine) Valid(c *Conj, v source.Value) (valid, ok bool) {
+	for _, r := range c.Roots {
+		good, err := r.ValidContext(e.Ctx, v)
 		if err != nil {
 			return false, false
 		}
@@ -648,11 +648,11 @@ func (e *engine) valid(c *conj, v source.Value) (valid, ok bool) {
 // the two are equal, so both are instances of the enum, but a draft-04 type integer tells
 // them apart (1.0 is not an integer there). Proofs ask for twins (one that judged an enum
 // [1] by 1 alone missed 1.0); the search when a side is draft-04 (engine.twins).
-func (e *engine) finiteValues(c *conj, m *merged, d schema.TypeSet, twins bool) ([]source.Value, bool) {
+func (e *Engine) FiniteValues(c *Conj, m *Merged, d schema.TypeSet, twins bool) ([]source.Value, bool) {
 	var cands []source.Value
 	switch {
-	case len(m.enums) > 0:
-		cands = m.enums[0]
+	case len(m.Enums) > 0:
+		cands = m.Enums[0]
 	case d&^(schema.TypeNull|schema.TypeBoolean) == 0:
 		cands = []source.Value{source.NullValue(), source.BoolValue(true), source.BoolValue(false)}
 	default:
@@ -679,7 +679,7 @@ func (e *engine) finiteValues(c *conj, m *merged, d schema.TypeSet, twins bool) 
 		if schema.TypeOf(v)&d == 0 {
 			continue
 		}
-		good, ok := e.valid(c, v)
+		good, ok := e.Valid(c, v)
 		if !ok {
 			return nil, false
 		}
@@ -708,7 +708,7 @@ func twin(v source.Value) (source.Value, bool) {
 // evaluatesInPlace reports whether the in-place applicators of s (through $ref, allOf,
 // anyOf, oneOf, if/then/else, dependentSchemas) contain keywords that evaluate properties
 // or items, which makes unevaluatedProperties/Items of s depend on annotations.
-func (e *engine) evaluatesInPlace(n *body) bool {
+func (e *Engine) evaluatesInPlace(n *Body) bool {
 	for _, s := range inPlaceSubs(nil, n) {
 		if s != nil && e.evaluates(s) {
 			return true
@@ -719,7 +719,7 @@ func (e *engine) evaluatesInPlace(n *body) bool {
 
 // inPlaceSubs appends the schemas the in-place applicators of n apply (nil for those
 // absent).
-func inPlaceSubs(out []*schema.Schema, n *body) []*schema.Schema {
+func inPlaceSubs(out []*schema.Schema, n *Body) []*schema.Schema {
 	out = append(out, n.ref)
 	out = append(out, n.dynRefs...)
 	out = append(out, n.allOf...)
@@ -736,7 +736,7 @@ func inPlaceSubs(out []*schema.Schema, n *body) []*schema.Schema {
 // properties or items, or a dynamic reference; a schema met again while it is being
 // looked at counts as evaluating (conservative). The search is depth first, with a stack
 // of its own: chains of references can be as long as the documents allow.
-func (e *engine) evaluates(s *schema.Schema) bool {
+func (e *Engine) evaluates(s *schema.Schema) bool {
 	switch e.evalMemo[s] {
 	case 1, 3:
 		return true
@@ -753,14 +753,14 @@ func (e *engine) evaluates(s *schema.Schema) bool {
 	// open starts looking at t, and reports true when t evaluates by its own keywords.
 	open := func(t *schema.Schema) bool {
 		e.evalMemo[t] = 1
-		n := e.node(t)
-		if len(n.props) > 0 || len(n.patterns) > 0 || n.additional != nil || n.unevalP != nil ||
-			len(n.prefix) > 0 || n.items != nil || n.contains != nil || n.unevalI != nil {
+		n := e.Node(t)
+		if len(n.Props) > 0 || len(n.Patterns) > 0 || n.Additional != nil || n.UnevalP != nil ||
+			len(n.Prefix) > 0 || n.Items != nil || n.contains != nil || n.unevalI != nil {
 			e.evalMemo[t] = 3
 			return true
 		}
 		start := len(subs)
-		subs = inPlaceSubs(subs, n.body)
+		subs = inPlaceSubs(subs, n.Body)
 		frames = append(frames, frame{s: t, start: start, next: start, end: len(subs), dynamic: n.dynamic})
 		return false
 	}
@@ -797,13 +797,13 @@ func (e *engine) evaluates(s *schema.Schema) bool {
 
 // unevalAsAdditional reports whether unevaluatedProperties/Items of n acts like
 // additionalProperties/items: nothing in place evaluates anything.
-func (e *engine) unevalAsAdditional(n *body) bool { return !e.evaluatesInPlace(n) }
+func (e *Engine) UnevalAsAdditional(n *Body) bool { return !e.evaluatesInPlace(n) }
 
 // unevalItemsAsAdditional reports whether unevaluatedItems of n acts like additionalItems:
 // nothing in place evaluates items, and n has no contains that does (from 2020-12, the
 // items contains matches count as evaluated, so adding contains can let items through).
-func (e *engine) unevalItemsAsAdditional(n *body) bool {
-	return e.unevalAsAdditional(n) && (n.contains == nil || n.draft < 2020)
+func (e *Engine) UnevalItemsAsAdditional(n *Body) bool {
+	return e.UnevalAsAdditional(n) && (n.contains == nil || n.draft < 2020)
 }
 
 // objectParts returns the parts of c that say something about its properties (the false
@@ -812,56 +812,56 @@ func (e *engine) unevalItemsAsAdditional(n *body) bool {
 // property's schemas were looked for in 271 parts, of which one or two have properties;
 // under an allOf of n parts that each declare a property, every name was looked for in
 // every part (10,000 parts: 10^8 lookups).
-func (e *engine) objectParts(c *conj) ([]*node, *nameIndex) {
-	parts := e.parts(c)
+func (e *Engine) ObjectParts(c *Conj) ([]*Node, *NameIndex) {
+	parts := e.Parts(c)
 	if len(parts) <= 8 {
 		return parts, nil
 	}
-	if x, ok := e.objParts[c.kid]; ok {
+	if x, ok := e.objParts[c.Kid]; ok {
 		return x.parts, x.names
 	}
 	var x objParts
-	x.parts = []*node{} // not nil: none is known
+	x.parts = []*Node{} // not nil: none is known
 	for _, n := range parts {
-		if n.isBool && !n.boolVal || len(n.props) > 0 || len(n.patterns) > 0 || n.additional != nil ||
-			n.unevalP != nil || n.propNames != nil {
+		if n.IsBool && !n.boolVal || len(n.Props) > 0 || len(n.Patterns) > 0 || n.Additional != nil ||
+			n.UnevalP != nil || n.propNames != nil {
 			x.parts = append(x.parts, n)
 		}
 	}
 	if len(x.parts) > 8 {
-		x.names = &nameIndex{byName: map[string][]int{}}
+		x.names = &NameIndex{ByName: map[string][]int{}}
 		for i, n := range x.parts {
-			if n.isBool || len(n.patterns) > 0 || n.additional != nil || n.unevalP != nil || n.propNames != nil {
-				x.names.every = append(x.names.every, i)
+			if n.IsBool || len(n.Patterns) > 0 || n.Additional != nil || n.UnevalP != nil || n.propNames != nil {
+				x.names.Every = append(x.names.Every, i)
 			}
-			for k := range n.props {
-				x.names.byName[k] = append(x.names.byName[k], i)
+			for k := range n.Props {
+				x.names.ByName[k] = append(x.names.ByName[k], i)
 			}
 		}
 	}
-	e.objParts[c.kid] = x
+	e.objParts[c.Kid] = x
 	return x.parts, x.names
 }
 
 // objParts is what objectParts keeps for a large conjunction.
 type objParts struct {
-	parts []*node
-	names *nameIndex // nil when the parts are few
+	parts []*Node
+	names *NameIndex // nil when the parts are few
 }
 
 // nameIndex says which of a conjunction's object parts may have something to say about a
 // property name: those that declare it, and those that speak of every name (false,
 // patternProperties, additionalProperties, unevaluatedProperties, propertyNames); the
 // others are skipped, since they add nothing for it (valueSchemas).
-type nameIndex struct {
-	byName map[string][]int // the parts declaring the name, by place
-	every  []int
+type NameIndex struct {
+	ByName map[string][]int // the parts declaring the name, by place
+	Every  []int
 }
 
 // parts calls visit with the places of the parts that may speak of name, in order, until
 // it returns false.
-func (x *nameIndex) parts(name string, visit func(i int) bool) {
-	a, b := x.byName[name], x.every
+func (x *NameIndex) Parts(name string, visit func(i int) bool) {
+	a, b := x.ByName[name], x.Every
 	for len(a) > 0 || len(b) > 0 {
 		var i int
 		switch {
@@ -880,18 +880,18 @@ func (x *nameIndex) parts(name string, visit func(i int) bool) {
 
 // valueSchemas returns the schemas that apply to the value of property name in c, and
 // whether the property is forbidden outright.
-func (e *engine) valueSchemas(c *conj, name string) (subs []*schema.Schema, forbidden bool) {
-	parts, names := e.objectParts(c)
+func (e *Engine) ValueSchemas(c *Conj, name string) (subs []*schema.Schema, forbidden bool) {
+	parts, names := e.ObjectParts(c)
 	if names == nil {
 		for _, n := range parts {
-			if subs, forbidden = e.partSchemas(n, name, subs); forbidden {
+			if subs, forbidden = e.PartSchemas(n, name, subs); forbidden {
 				return nil, true
 			}
 		}
 		return subs, false
 	}
-	names.parts(name, func(i int) bool {
-		subs, forbidden = e.partSchemas(parts[i], name, subs)
+	names.Parts(name, func(i int) bool {
+		subs, forbidden = e.PartSchemas(parts[i], name, subs)
 		return !forbidden
 	})
 	if forbidden {
@@ -902,26 +902,26 @@ func (e *engine) valueSchemas(c *conj, name string) (subs []*schema.Schema, forb
 
 // partSchemas appends to subs the schemas that one part n applies to the value of
 // property name, or reports the property forbidden by it.
-func (e *engine) partSchemas(n *node, name string, subs []*schema.Schema) ([]*schema.Schema, bool) {
-	if n.isBool {
+func (e *Engine) PartSchemas(n *Node, name string, subs []*schema.Schema) ([]*schema.Schema, bool) {
+	if n.IsBool {
 		return subs, !n.boolVal
 	}
 	start := len(subs) // the schemas of this part go on subs directly
-	if s, ok := n.props[name]; ok {
+	if s, ok := n.Props[name]; ok {
 		subs = append(subs, s)
 	}
 	matched := len(subs) > start
-	for _, p := range n.patterns {
-		if e.patternMatches(p.src, name) {
-			subs = append(subs, p.s)
+	for _, p := range n.Patterns {
+		if e.PatternMatches(p.Src, name) {
+			subs = append(subs, p.S)
 			matched = true
 		}
 	}
 	if !matched {
-		if n.additional != nil {
-			subs = append(subs, n.additional)
-		} else if n.unevalP != nil && e.unevalAsAdditional(n.body) {
-			subs = append(subs, n.unevalP)
+		if n.Additional != nil {
+			subs = append(subs, n.Additional)
+		} else if n.UnevalP != nil && e.UnevalAsAdditional(n.Body) {
+			subs = append(subs, n.UnevalP)
 		}
 	}
 	for _, s := range subs[start:] {
@@ -930,7 +930,7 @@ func (e *engine) partSchemas(n *node, name string, subs []*schema.Schema) ([]*sc
 		}
 	}
 	if n.propNames != nil {
-		if ok, _ := n.propNames.ValidContext(e.ctx, source.StringValue(name)); !ok {
+		if ok, _ := n.propNames.ValidContext(e.Ctx, source.StringValue(name)); !ok {
 			return subs, true
 		}
 	}
@@ -940,16 +940,16 @@ func (e *engine) partSchemas(n *node, name string, subs []*schema.Schema) ([]*sc
 // valueConj returns the conjunction of the schemas that apply to c's property name, or
 // forbidden. It is not remembered: on the largest pair nine in ten (conjunction, name)
 // pairs were asked once, and most make the conjunction of one schema, kept on its node.
-func (e *engine) valueConj(c *conj, name string) (*conj, bool) {
-	subs, forbidden := e.valueSchemas(c, name)
+func (e *Engine) ValueConj(c *Conj, name string) (*Conj, bool) {
+	subs, forbidden := e.ValueSchemas(c, name)
 	if forbidden {
 		return nil, true
 	}
-	return e.conjOf(subs, nil), false
+	return e.ConjOf(subs, nil), false
 }
 
 // explicitNames lists the property names c names explicitly (properties and required).
-func (e *engine) explicitNames(c *conj) []string {
+func (e *Engine) ExplicitNames(c *Conj) []string {
 	if out, ok := e.namesMemo[c]; ok {
 		return out
 	}
@@ -958,7 +958,7 @@ func (e *engine) explicitNames(c *conj) []string {
 	return out
 }
 
-func (e *engine) collectNames(c *conj) []string {
+func (e *Engine) collectNames(c *Conj) []string {
 	seen := map[string]bool{}
 	var out []string
 	add := func(k string) {
@@ -967,22 +967,22 @@ func (e *engine) collectNames(c *conj) []string {
 			out = append(out, k)
 		}
 	}
-	for _, n := range e.parts(c) {
-		for _, k := range n.propOrder {
+	for _, n := range e.Parts(c) {
+		for _, k := range n.PropOrder {
 			add(k)
 		}
-		for _, f := range n.facts {
-			if f.kind == fRequired {
-				add(f.str)
+		for _, f := range n.Facts {
+			if f.Kind == FRequired {
+				add(f.Str)
 			}
-			if f.kind == fDepRequired {
-				add(f.str)
-				for _, r := range f.list {
+			if f.Kind == FDepRequired {
+				add(f.Str)
+				for _, r := range f.List {
 					add(r)
 				}
 			}
-			if f.kind == fDepSchema {
-				add(f.str)
+			if f.Kind == FDepSchema {
+				add(f.Str)
 			}
 		}
 	}
@@ -991,15 +991,15 @@ func (e *engine) collectNames(c *conj) []string {
 }
 
 // closedNames returns the only property names c allows, when that set is finite.
-func (e *engine) closedNames(c *conj) ([]string, bool) {
-	for _, n := range e.parts(c) {
-		if n.additional == nil || len(n.patterns) > 0 {
+func (e *Engine) ClosedNames(c *Conj) ([]string, bool) {
+	for _, n := range e.Parts(c) {
+		if n.Additional == nil || len(n.Patterns) > 0 {
 			continue
 		}
-		if v, isBool := n.additional.Bool(); isBool && !v {
+		if v, isBool := n.Additional.Bool(); isBool && !v {
 			var out []string
-			for _, k := range n.propOrder {
-				if _, forbidden := e.valueConj(c, k); !forbidden {
+			for _, k := range n.PropOrder {
+				if _, forbidden := e.ValueConj(c, k); !forbidden {
 					out = append(out, k)
 				}
 			}
@@ -1012,15 +1012,15 @@ func (e *engine) closedNames(c *conj) ([]string, bool) {
 // ---- arrays ----
 
 // itemSchemas returns the schemas that apply to the item at position i.
-func (e *engine) itemSchemas(c *conj, i int) []*schema.Schema {
+func (e *Engine) ItemSchemas(c *Conj, i int) []*schema.Schema {
 	var out []*schema.Schema
-	for _, n := range e.parts(c) {
+	for _, n := range e.Parts(c) {
 		switch {
-		case i < len(n.prefix):
-			out = append(out, n.prefix[i])
-		case n.items != nil:
-			out = append(out, n.items)
-		case n.unevalI != nil && e.unevalItemsAsAdditional(n.body):
+		case i < len(n.Prefix):
+			out = append(out, n.Prefix[i])
+		case n.Items != nil:
+			out = append(out, n.Items)
+		case n.unevalI != nil && e.UnevalItemsAsAdditional(n.Body):
 			out = append(out, n.unevalI)
 		}
 	}
@@ -1028,31 +1028,31 @@ func (e *engine) itemSchemas(c *conj, i int) []*schema.Schema {
 }
 
 // prefixLen is the longest prefix of positions c treats individually.
-func (e *engine) prefixLen(c *conj) int {
+func (e *Engine) PrefixLen(c *Conj) int {
 	p := 0
-	for _, n := range e.parts(c) {
-		p = max(p, len(n.prefix))
+	for _, n := range e.Parts(c) {
+		p = max(p, len(n.Prefix))
 	}
 	return p
 }
 
 // maxItemsOf is the largest length an array of c may have (-1: unbounded).
-func (e *engine) maxItemsOf(c *conj, m *merged) int {
-	best := m.maxItems
-	for _, n := range e.parts(c) {
-		if n.items == nil {
+func (e *Engine) MaxItemsOf(c *Conj, m *Merged) int {
+	best := m.MaxItems
+	for _, n := range e.Parts(c) {
+		if n.Items == nil {
 			continue
 		}
-		if v, isBool := n.items.Bool(); isBool && !v {
-			if best < 0 || len(n.prefix) < best {
-				best = len(n.prefix)
+		if v, isBool := n.Items.Bool(); isBool && !v {
+			if best < 0 || len(n.Prefix) < best {
+				best = len(n.Prefix)
 			}
 		}
 	}
 	// a position whose schema is false ends the array before it
-	limit := e.prefixLen(c)
+	limit := e.PrefixLen(c)
 	for i := 0; i < limit && (best < 0 || i < best); i++ {
-		for _, s := range e.itemSchemas(c, i) {
+		for _, s := range e.ItemSchemas(c, i) {
 			if v, isBool := s.Bool(); isBool && !v {
 				best = i
 			}
@@ -1062,9 +1062,9 @@ func (e *engine) maxItemsOf(c *conj, m *merged) int {
 }
 
 // maxPropsOf is the most properties an object of c may have (-1: unbounded).
-func (e *engine) maxPropsOf(c *conj, m *merged) int {
-	best := m.maxProps
-	if names, ok := e.closedNames(c); ok && (best < 0 || len(names) < best) {
+func (e *Engine) MaxPropsOf(c *Conj, m *Merged) int {
+	best := m.MaxProps
+	if names, ok := e.ClosedNames(c); ok && (best < 0 || len(names) < best) {
 		best = len(names)
 	}
 	return best
@@ -1076,9 +1076,9 @@ func (e *engine) maxPropsOf(c *conj, m *merged) int {
 // lead to schemas that are the same in turn: then they accept the same instances. It is a
 // bisimulation check: pairs under examination count as the same, and the successes of one
 // top-level check are only remembered when the whole check succeeds.
-func (e *engine) same(a, b *schema.Schema) bool { return e.samePair(a, b, true) }
+func (e *Engine) Same(a, b *schema.Schema) bool { return e.samePair(a, b, true) }
 
-func (e *engine) samePair(a, b *schema.Schema, checkText bool) bool {
+func (e *Engine) samePair(a, b *schema.Schema, checkText bool) bool {
 	if r, done := e.sameKnown(a, b, checkText); done {
 		return r
 	}
@@ -1138,14 +1138,14 @@ type sameFrame struct {
 
 // sameKnown answers samePair when it needs no examination: the same schema, one missing,
 // different texts, or a pair met before (under examination counts as the same).
-func (e *engine) sameKnown(a, b *schema.Schema, checkText bool) (same, known bool) {
+func (e *Engine) sameKnown(a, b *schema.Schema, checkText bool) (same, known bool) {
 	if a == b {
 		return true, true
 	}
 	if a == nil || b == nil {
 		return false, true
 	}
-	if checkText && e.hashOf(a) != e.hashOf(b) {
+	if checkText && e.HashOf(a) != e.HashOf(b) {
 		// Different text, known without a memo: every pair this check examines has the
 		// same text (children of the same text, targets that are checked in turn), so
 		// no pair under examination is of different text.
@@ -1163,7 +1163,7 @@ func (e *engine) sameKnown(a, b *schema.Schema, checkText bool) (same, known boo
 // sameOpen puts a pair under examination: it checks what the two schemas hold themselves
 // and pushes a frame with the pairs they lead to (their references' targets, then their
 // children). It reports false, and records the pair as not the same, when they differ.
-func (e *engine) sameOpen(a, b *schema.Schema, checkText bool) bool {
+func (e *Engine) sameOpen(a, b *schema.Schema, checkText bool) bool {
 	k := [2]*schema.Schema{a, b}
 	start := len(e.sameReqs)
 	if !e.sameShape(a, b, checkText) {
@@ -1178,7 +1178,7 @@ func (e *engine) sameOpen(a, b *schema.Schema, checkText bool) bool {
 
 // sameShape compares what two schemas hold themselves, and appends to sameReqs the pairs
 // that must be the same in turn.
-func (e *engine) sameShape(a, b *schema.Schema, checkText bool) bool {
+func (e *Engine) sameShape(a, b *schema.Schema, checkText bool) bool {
 	va, ba := a.Bool()
 	vb, bb := b.Bool()
 	if ba || bb {
@@ -1229,12 +1229,12 @@ func (e *engine) sameShape(a, b *schema.Schema, checkText bool) bool {
 
 // sameRoots reports whether two lists of schemas are the same schemas, position by
 // position (none missing): the conjunctions they make are then the same (sameConj).
-func (e *engine) sameRoots(a, b []*schema.Schema) bool {
+func (e *Engine) SameRoots(a, b []*schema.Schema) bool {
 	if len(a) != len(b) || len(a) == 0 {
 		return false
 	}
 	for i := range a {
-		if a[i] == nil || b[i] == nil || !e.same(a[i], b[i]) {
+		if a[i] == nil || b[i] == nil || !e.Same(a[i], b[i]) {
 			return false
 		}
 	}
@@ -1242,15 +1242,15 @@ func (e *engine) sameRoots(a, b []*schema.Schema) bool {
 }
 
 // sameConj reports whether two conjunctions are made of the same schemas.
-func (e *engine) sameConj(a, b *conj) bool {
-	return a == b || (len(a.chosen) == 0 && len(b.chosen) == 0 && e.sameRoots(a.roots, b.roots))
+func (e *Engine) SameConj(a, b *Conj) bool {
+	return a == b || (len(a.Chosen) == 0 && len(b.Chosen) == 0 && e.SameRoots(a.Roots, b.Roots))
 }
 
 // ---- structural hashes ----
 
 // hashOf is a hash of a schema's JSON value in which equal values (source.Equal: object
 // members in any order, 1 == 1.0) hash alike; values of one document are hashed once.
-func (e *engine) hashOf(s *schema.Schema) uint64 {
+func (e *Engine) HashOf(s *schema.Schema) uint64 {
 	if v, isBool := s.Bool(); isBool {
 		if v {
 			return 0x9e3779b97f4a7c15
@@ -1298,18 +1298,18 @@ func (m valueHashes) put(mk int, h uint64) {
 	}
 }
 
-func (e *engine) valueHashesOf(doc *source.Document) valueHashes {
+func (e *Engine) valueHashesOf(doc *source.Document) valueHashes {
 	memo := e.hashMemo[doc]
 	if memo == nil {
 		memo = map[int]uint64{}
 		e.hashMemo[doc] = memo
 	}
-	return valueHashes{shared: e.bodies.hashes[doc], local: memo}
+	return valueHashes{shared: e.Bodies.hashes[doc], local: memo}
 }
 
 // hashValue hashes v, a value of the document whose hashes memo holds. The hash of an
 // array or object is never 0 (the tables' mark of none).
-func (e *engine) hashValue(memo valueHashes, v source.Value) uint64 {
+func (e *Engine) hashValue(memo valueHashes, v source.Value) uint64 {
 	k := v.Kind()
 	mk := v.Offset()<<4 | int(k)
 	if k == source.Object || k == source.Array {
@@ -1350,4 +1350,93 @@ func (e *engine) hashValue(memo valueHashes, v source.Value) uint64 {
 		memo.put(mk, h)
 	}
 	return h
+}
+
+// singletons returns the values of the classes d of c when each class holds at most one
+// value (a number range of one point, strings of length 0, arrays with no item, objects
+// with no property), with null and the booleans.
+func (e *Engine) singletons(c *Conj, m *Merged, d schema.TypeSet) ([]source.Value, bool) {
+	var out []source.Value
+	if d&schema.TypeNumber != 0 {
+		if m.Lo == nil || m.Hi == nil || m.Lo.Excl || m.Hi.Excl || m.Lo.V.Cmp(m.Hi.V) != 0 {
+			return nil, false
+		}
+		lit, ok := RatLiteral(m.Lo.V)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, source.NumberValue(lit))
+	}
+	if d&schema.TypeString != 0 {
+		if m.MaxLen != 0 {
+			return nil, false
+		}
+		out = append(out, source.StringValue(""))
+	}
+	if d&schema.TypeArray != 0 {
+		if m.MaxItems != 0 && !e.noItems(c) {
+			return nil, false
+		}
+		out = append(out, source.ArrayValue())
+	}
+	if d&schema.TypeObject != 0 {
+		if m.MaxProps != 0 && !e.noMembers(c) {
+			return nil, false
+		}
+		var b source.ObjectBuilder
+		out = append(out, b.Value())
+	}
+	if d&schema.TypeNull != 0 {
+		out = append(out, source.NullValue())
+	}
+	if d&schema.TypeBoolean != 0 {
+		out = append(out, source.BoolValue(true), source.BoolValue(false))
+	}
+	return out, true
+}
+
+// noItems reports a part of c that allows no item at all.
+func (e *Engine) noItems(c *Conj) bool {
+	for _, n := range e.Parts(c) {
+		if len(n.Prefix) == 0 && n.Items != nil && isFalse(n.Items) || len(n.Prefix) > 0 && isFalse(n.Prefix[0]) {
+			return true
+		}
+	}
+	return false
+}
+
+// noMembers reports a part of c that allows no property at all: additionalProperties
+// false, no patternProperties, and only properties whose schema is false.
+func (e *Engine) noMembers(c *Conj) bool {
+	for _, n := range e.Parts(c) {
+		if n.Additional == nil || !isFalse(n.Additional) || len(n.Patterns) > 0 {
+			continue
+		}
+		if !slices.ContainsFunc(n.PropOrder, func(k string) bool { return !isFalse(n.Props[k]) }) {
+			return true
+		}
+	}
+	return false
+}
+
+func isFalse(s *schema.Schema) bool {
+	v, isBool := s.Bool()
+	return isBool && !v
+}
+
+// proofKey identifies a question to the prover: the two conjunctions by their keys, and
+// the classes of instances asked about.
+type ProofKey struct {
+	A, B int
+	Dom  schema.TypeSet
+}
+
+func FactsOf(m *Merged, k FactKind) []*Fact {
+	var out []*Fact
+	for f := range m.Facts {
+		if f.Kind == k {
+			out = append(out, f)
+		}
+	}
+	return out
 }

@@ -1,6 +1,7 @@
-package diff
+package prove
 
 import (
+	"github.com/jstk-dev/jstk/internal/diff/algebra"
 	"math/big"
 	"slices"
 	"sync"
@@ -51,11 +52,11 @@ func theFalse() *schema.Schema {
 }
 
 // falseConj is the conjunction of the false schema alone.
-func (e *engine) falseConj() *conj { return e.one(theFalse()) }
+func (e *Engine) falseConj() *algebra.Conj { return e.One(theFalse()) }
 
 // provedEmpty reports a proof that s accepts no instance.
-func (e *engine) provedEmpty(s *schema.Schema) bool {
-	return e.sub(e.one(s), e.falseConj(), schema.TypeAll, 0)
+func (e *Engine) ProvedEmpty(s *schema.Schema) bool {
+	return e.Sub(e.One(s), e.falseConj(), schema.TypeAll, 0)
 }
 
 // fineKinds are the classes a negation may cover one at a time: numbers split as the
@@ -64,16 +65,16 @@ var fineKinds = []schema.TypeSet{schema.TypeNull, schema.TypeBoolean, schema.Typ
 
 // live returns the classes of instances c may hold: its merged types less those the cheap
 // rules of liveTypes rule out. It is kept on the conjunction.
-func (e *engine) live(c *conj) schema.TypeSet {
-	if c.liveDone {
-		return c.live
+func (e *Engine) Live(c *algebra.Conj) schema.TypeSet {
+	if c.LiveDone {
+		return c.Live
 	}
-	m := e.merged(c)
-	t := m.types
+	m := e.Merged(c)
+	t := m.Types
 	if t != 0 && !e.opaque(c) {
 		t = e.liveTypes(c, m, t)
 	}
-	c.live, c.liveDone = t, true
+	c.Live, c.LiveDone = t, true
 	return t
 }
 
@@ -81,11 +82,11 @@ func (e *engine) live(c *conj) schema.TypeSet {
 // number (no integer, no multiple) in range, arrays that need more items than they may
 // have, objects that need more properties than they may have or a property they may not
 // have, and the classes a negation accepts entirely.
-func (e *engine) liveTypes(c *conj, m *merged, t schema.TypeSet) schema.TypeSet {
-	if m.nGroups > 0 && e.repeatedOneOf(m) {
+func (e *Engine) liveTypes(c *algebra.Conj, m *algebra.Merged, t schema.TypeSet) schema.TypeSet {
+	if m.NGroups > 0 && e.repeatedOneOf(m) {
 		return 0
 	}
-	if m.nGroups > 0 {
+	if m.NGroups > 0 {
 		t &^= e.oneOfOverlaps(m, t)
 	}
 	if t&schema.TypeNumber != 0 && noNumber(m, t) {
@@ -97,7 +98,7 @@ func (e *engine) liveTypes(c *conj, m *merged, t schema.TypeSet) schema.TypeSet 
 	if t&schema.TypeObject != 0 && e.noObject(c, m) {
 		t &^= schema.TypeObject
 	}
-	if len(m.nots) > 0 {
+	if len(m.Nots) > 0 {
 		for _, n := range e.negations(c) {
 			for _, k := range fineKinds {
 				if t&k != 0 && e.coversKind(n, k) {
@@ -111,15 +112,15 @@ func (e *engine) liveTypes(c *conj, m *merged, t schema.TypeSet) schema.TypeSet 
 
 // repeatedOneOf reports a oneOf of m each of whose branches is the same schema as another
 // (oneOf [A, A]): an instance matching a branch matches two, so none is valid.
-func (e *engine) repeatedOneOf(m *merged) bool {
-	for g := range m.groups {
-		if g.kind != fOneOf || len(g.subs) > 24 {
+func (e *Engine) repeatedOneOf(m *algebra.Merged) bool {
+	for g := range m.Groups {
+		if g.Kind != algebra.FOneOf || len(g.Subs) > 24 {
 			continue
 		}
 		all := true
-		for i, br := range g.subs {
+		for i, br := range g.Subs {
 			twin := false
-			for j, o := range g.subs {
+			for j, o := range g.Subs {
 				if j != i && e.sameDeref(br, o) {
 					twin = true
 					break
@@ -142,10 +143,10 @@ func (e *engine) repeatedOneOf(m *merged) bool {
 // with neither branch saying anything of strings), so that a string matches both and
 // fails the oneOf. A oneOf whose branches set no type excludes in this way every class
 // its branches do not constrain.
-func (e *engine) oneOfOverlaps(m *merged, t schema.TypeSet) schema.TypeSet {
+func (e *Engine) oneOfOverlaps(m *algebra.Merged, t schema.TypeSet) schema.TypeSet {
 	var out schema.TypeSet
-	for g := range m.groups {
-		if g.kind != fOneOf || len(g.subs) > 24 {
+	for g := range m.Groups {
+		if g.Kind != algebra.FOneOf || len(g.Subs) > 24 {
 			continue
 		}
 		for _, k := range fineKinds {
@@ -153,7 +154,7 @@ func (e *engine) oneOfOverlaps(m *merged, t schema.TypeSet) schema.TypeSet {
 				continue
 			}
 			n := 0
-			for _, br := range g.subs {
+			for _, br := range g.Subs {
 				if e.coversKind(br, k) {
 					n++
 					if n == 2 {
@@ -169,12 +170,12 @@ func (e *engine) oneOfOverlaps(m *merged, t schema.TypeSet) schema.TypeSet {
 
 // sameDeref is same for the schemas a chain of plain references leads to: two
 // references to definitions of the same text are the same schema.
-func (e *engine) sameDeref(a, b *schema.Schema) bool {
-	return e.same(e.deref(a), e.deref(b))
+func (e *Engine) sameDeref(a, b *schema.Schema) bool {
+	return e.Same(e.deref(a), e.deref(b))
 }
 
 // deref follows a schema that is only a reference to its target, a few times.
-func (e *engine) deref(s *schema.Schema) *schema.Schema {
+func (e *Engine) deref(s *schema.Schema) *schema.Schema {
 	for range 8 {
 		t := s.Ref()
 		if t == nil || !onlyRef(s) {
@@ -206,29 +207,29 @@ var annotationOnly = map[string]bool{"$schema": true, "$id": true, "id": true, "
 
 // noNumber reports that no number of the classes t allows satisfies the bounds and
 // multiples of m.
-func noNumber(m *merged, t schema.TypeSet) bool {
-	if m.lo == nil || m.hi == nil {
+func noNumber(m *algebra.Merged, t schema.TypeSet) bool {
+	if m.Lo == nil || m.Hi == nil {
 		return false
 	}
 	var step *big.Rat
-	for _, r := range m.mults {
+	for _, r := range m.Mults {
 		step = lcmRat(step, r)
 	}
-	if t&schema.TypeFraction == 0 || m.intOnly() {
+	if t&schema.TypeFraction == 0 || m.IntOnly() {
 		step = lcmRat(step, big.NewRat(1, 1))
 	}
 	if step == nil {
-		return rangesDisjoint(m.lo, m.hi, false)
+		return rangesDisjoint(m.Lo, m.Hi, false)
 	}
 	// the smallest multiple of step at or above lo, against hi
-	q := new(big.Rat).Quo(m.lo.v, step)
-	k := ceilRat(q)
-	if m.lo.excl && q.IsInt() {
+	q := new(big.Rat).Quo(m.Lo.V, step)
+	k := algebra.CeilRat(q)
+	if m.Lo.Excl && q.IsInt() {
 		k.Add(k, big.NewInt(1))
 	}
 	x := new(big.Rat).Mul(new(big.Rat).SetInt(k), step)
-	c := x.Cmp(m.hi.v)
-	return c > 0 || c == 0 && m.hi.excl
+	c := x.Cmp(m.Hi.V)
+	return c > 0 || c == 0 && m.Hi.Excl
 }
 
 // lcmRat is the least common multiple of two positive rationals (nil: absent).
@@ -250,31 +251,31 @@ func lcmRat(a, b *big.Rat) *big.Rat {
 // noArray reports arrays of c needing more items than they may have: minItems, or the
 // matches a contains needs, beyond maxItems, a closed tuple or a position whose schema is
 // false; or a contains that needs more matches than it allows.
-func (e *engine) noArray(c *conj, m *merged) bool {
-	need := m.minItems
-	for _, f := range m.contains {
-		if f.j >= 0 && f.i > f.j {
+func (e *Engine) noArray(c *algebra.Conj, m *algebra.Merged) bool {
+	need := m.MinItems
+	for _, f := range m.Contains {
+		if f.J >= 0 && f.I > f.J {
 			return true
 		}
-		need = max(need, f.i)
+		need = max(need, f.I)
 	}
 	if need == 0 {
 		return false
 	}
-	mx := e.maxItemsOf(c, m)
+	mx := e.MaxItemsOf(c, m)
 	return mx >= 0 && need > mx
 }
 
 // noObject reports objects of c needing more properties than they may have, or a
 // required property they may not have.
-func (e *engine) noObject(c *conj, m *merged) bool {
-	need := max(m.minProps, len(m.required))
+func (e *Engine) noObject(c *algebra.Conj, m *algebra.Merged) bool {
+	need := max(m.MinProps, len(m.Required))
 	if need == 0 {
 		return false
 	}
 	if e.forbidsSomeName(c) {
-		for k := range m.required {
-			if _, forbidden := e.valueSchemas(c, k); forbidden {
+		for k := range m.Required {
+			if _, forbidden := e.ValueSchemas(c, k); forbidden {
 				return true
 			}
 		}
@@ -282,15 +283,15 @@ func (e *engine) noObject(c *conj, m *merged) bool {
 	if !e.hasClosedPart(c) {
 		return false
 	}
-	mx := e.maxPropsOf(c, m)
+	mx := e.MaxPropsOf(c, m)
 	return mx >= 0 && need > mx
 }
 
 // forbidsSomeName reports a part of c that may forbid a property by its name
 // (forbidsNames): without one, no required property is forbidden.
-func (e *engine) forbidsSomeName(c *conj) bool {
-	for _, n := range e.parts(c) {
-		if n.forbidsNames {
+func (e *Engine) forbidsSomeName(c *algebra.Conj) bool {
+	for _, n := range e.Parts(c) {
+		if n.ForbidsNames {
 			return true
 		}
 	}
@@ -299,12 +300,12 @@ func (e *engine) forbidsSomeName(c *conj) bool {
 
 // hasClosedPart reports a part of c with additionalProperties false and no
 // patternProperties: the names it allows are finite (closedNames).
-func (e *engine) hasClosedPart(c *conj) bool {
-	for _, n := range e.parts(c) {
-		if n.additional == nil || len(n.patterns) > 0 {
+func (e *Engine) hasClosedPart(c *algebra.Conj) bool {
+	for _, n := range e.Parts(c) {
+		if n.Additional == nil || len(n.Patterns) > 0 {
 			continue
 		}
-		if v, isBool := n.additional.Bool(); isBool && !v {
+		if v, isBool := n.Additional.Bool(); isBool && !v {
 			return true
 		}
 	}
@@ -314,41 +315,41 @@ func (e *engine) hasClosedPart(c *conj) bool {
 // negations returns the schemas c's instances must not match: those of its nots, with a
 // not of an anyOf read as a not of each branch (De Morgan). A not of a not (double
 // negation) is an assertion, not a negation: see affirmations.
-func (e *engine) negations(c *conj) []*schema.Schema {
-	m := e.merged(c)
-	if len(m.nots) == 0 {
+func (e *Engine) negations(c *algebra.Conj) []*schema.Schema {
+	m := e.Merged(c)
+	if len(m.Nots) == 0 {
 		return nil
 	}
-	if x, ok := e.negMemo[c.kid]; ok {
+	if x, ok := e.NegMemo[c.Kid]; ok {
 		return x
 	}
 	var out []*schema.Schema
 	var expand func(n *schema.Schema, depth int)
 	expand = func(n *schema.Schema, depth int) {
 		if f := e.soleFact(n); f != nil && depth < 4 {
-			switch f.kind {
-			case fAnyOf:
-				for _, br := range f.subs {
+			switch f.Kind {
+			case algebra.FAnyOf:
+				for _, br := range f.Subs {
 					expand(br, depth+1)
 				}
 				return
-			case fNot:
+			case algebra.FNot:
 				return // a double negation: an affirmation
 			}
 		}
 		out = append(out, n)
 	}
-	for _, n := range m.nots {
+	for _, n := range m.Nots {
 		expand(n, 0)
 	}
-	e.negMemo[c.kid] = out
+	e.NegMemo[c.Kid] = out
 	return out
 }
 
 // affirmations returns the schemas c's instances must match through a double negation:
 // M for a not of a not of M, and through a not of an anyOf of nots.
-func (e *engine) affirmations(c *conj) []*schema.Schema {
-	m := e.merged(c)
+func (e *Engine) affirmations(c *algebra.Conj) []*schema.Schema {
+	m := e.Merged(c)
 	var out []*schema.Schema
 	var expand func(n *schema.Schema, depth int)
 	expand = func(n *schema.Schema, depth int) {
@@ -356,16 +357,16 @@ func (e *engine) affirmations(c *conj) []*schema.Schema {
 		if f == nil || depth >= 4 {
 			return
 		}
-		switch f.kind {
-		case fNot:
-			out = append(out, f.s)
-		case fAnyOf:
-			for _, br := range f.subs {
+		switch f.Kind {
+		case algebra.FNot:
+			out = append(out, f.S)
+		case algebra.FAnyOf:
+			for _, br := range f.Subs {
 				expand(br, depth+1)
 			}
 		}
 	}
-	for _, n := range m.nots {
+	for _, n := range m.Nots {
 		expand(n, 0)
 	}
 	return out
@@ -374,11 +375,11 @@ func (e *engine) affirmations(c *conj) []*schema.Schema {
 // newAffirmations returns the affirmations of c that are not among its parts yet. The
 // parts are sorted by id: a conjunction grown along a chain of double negations has
 // thousands of them.
-func (e *engine) newAffirmations(c *conj) []*schema.Schema {
+func (e *Engine) newAffirmations(c *algebra.Conj) []*schema.Schema {
 	var out []*schema.Schema
 	for _, m := range e.affirmations(c) {
-		id := e.shell(m).id
-		if _, found := slices.BinarySearchFunc(c.shells, id, func(n *node, id int) int { return n.id - id }); !found {
+		id := e.Shell(m).Id
+		if _, found := slices.BinarySearchFunc(c.Shells, id, func(n *algebra.Node, id int) int { return n.Id - id }); !found {
 			out = append(out, m)
 		}
 	}
@@ -386,12 +387,12 @@ func (e *engine) newAffirmations(c *conj) []*schema.Schema {
 }
 
 // soleFact returns the only fact of the conjunction of s alone, when it has exactly one.
-func (e *engine) soleFact(s *schema.Schema) *fact {
-	m := e.merged(e.one(s))
-	if m.nFacts != 1 {
+func (e *Engine) soleFact(s *schema.Schema) *algebra.Fact {
+	m := e.Merged(e.One(s))
+	if m.NFacts != 1 {
 		return nil
 	}
-	for f := range m.facts {
+	for f := range m.Facts {
 		return f
 	}
 	return nil
@@ -399,19 +400,19 @@ func (e *engine) soleFact(s *schema.Schema) *fact {
 
 // coversKind reports, from its merged view alone, that n accepts every instance of class
 // k: it allows the class and none of its facts constrains it.
-func (e *engine) coversKind(n *schema.Schema, k schema.TypeSet) bool {
-	m := e.merged(e.one(n))
-	if m.empty || m.types&k != k || len(m.enums) > 0 {
+func (e *Engine) coversKind(n *schema.Schema, k schema.TypeSet) bool {
+	m := e.Merged(e.One(n))
+	if m.Empty || m.Types&k != k || len(m.Enums) > 0 {
 		return false
 	}
-	for f := range m.facts {
-		switch f.kind {
-		case fType:
+	for f := range m.Facts {
+		switch f.Kind {
+		case algebra.FType:
 			continue
-		case fFalse, fDynamic, fLoop, fUnread, fAnyOf, fOneOf, fNot, fCond, fEnum:
+		case algebra.FFalse, algebra.FDynamic, algebra.FLoop, algebra.FUnread, algebra.FAnyOf, algebra.FOneOf, algebra.FNot, algebra.FCond, algebra.FEnum:
 			return false
 		}
-		if f.kindOf()&k != 0 {
+		if f.KindOf()&k != 0 {
 			return false
 		}
 	}
@@ -420,15 +421,15 @@ func (e *engine) coversKind(n *schema.Schema, k schema.TypeSet) bool {
 
 // empty reports a proof that no instance of a within d exists, by the rules of
 // emptyRules beyond those of live.
-func (e *engine) empty(a *conj, d schema.TypeSet, depth int) bool {
-	d &= e.live(a)
+func (e *Engine) Empty(a *algebra.Conj, d schema.TypeSet, depth int) bool {
+	d &= e.Live(a)
 	if d == 0 {
 		return true
 	}
 	if e.opaque(a) {
 		return false // its evaluation may not end
 	}
-	return e.prove(e.emptyMemo, e.emptyProg, proofKey{a.kid, -1, d}, depth, func() bool { return e.emptyRules(a, d, depth) })
+	return e.prove(e.EmptyMemo, e.EmptyProg, algebra.ProofKey{A: a.Kid, B: -1, Dom: d}, depth, func() bool { return e.emptyRules(a, d, depth) })
 }
 
 // emptyHere reports a proof that no instance of a within d exists by what a says at its
@@ -437,33 +438,33 @@ func (e *engine) empty(a *conj, d schema.TypeSet, depth int) bool {
 // asks it of every location it compares; the members and items an instance must have are
 // left to empty (the proofs), which reaches far deeper at a far greater cost. One
 // question examines at most maxHereBranches branches (see takeBranch).
-func (e *engine) emptyHere(a *conj, d schema.TypeSet) bool {
-	saved, savedIn := e.branchesLeft, e.inHere
-	e.branchesLeft, e.inHere = maxHereBranches, true
+func (e *Engine) EmptyHere(a *algebra.Conj, d schema.TypeSet) bool {
+	saved, savedIn := e.BranchesLeft, e.InHere
+	e.BranchesLeft, e.InHere = maxHereBranches, true
 	r := e.emptyHereAt(a, d)
-	e.branchesLeft, e.inHere = saved, savedIn
+	e.BranchesLeft, e.InHere = saved, savedIn
 	return r
 }
 
-func (e *engine) emptyHereAt(a *conj, d schema.TypeSet) bool {
-	d &= e.live(a)
+func (e *Engine) emptyHereAt(a *algebra.Conj, d schema.TypeSet) bool {
+	d &= e.Live(a)
 	if d == 0 {
 		return true
 	}
-	ma := e.merged(a)
-	if ma.nGroups == 0 && len(ma.nots) == 0 || e.opaque(a) {
+	ma := e.Merged(a)
+	if ma.NGroups == 0 && len(ma.Nots) == 0 || e.opaque(a) {
 		return false
 	}
-	key := proofKey{a.kid, -2, d}
-	if r, ok := e.emptyMemo[key]; ok {
+	key := algebra.ProofKey{A: a.Kid, B: -2, Dom: d}
+	if r, ok := e.EmptyMemo[key]; ok {
 		return r
 	}
-	e.emptyMemo[key] = false // met again while being answered: not proved
+	e.EmptyMemo[key] = false // met again while being answered: not proved
 	r := e.emptyParts(a, ma, d, 0, e.emptyHereAt)
-	if e.steps <= e.stepBudget {
-		e.emptyMemo[key] = r
+	if e.Steps <= e.StepBudget {
+		e.EmptyMemo[key] = r
 	} else {
-		delete(e.emptyMemo, key)
+		delete(e.EmptyMemo, key)
 	}
 	return r
 }
@@ -484,12 +485,12 @@ const (
 
 // takeBranch spends one branch of the question under way, and reports false (counting a
 // cut) when none is left.
-func (e *engine) takeBranch() bool {
-	if e.branchesLeft <= 0 {
-		e.branchCuts++
+func (e *Engine) takeBranch() bool {
+	if e.BranchesLeft <= 0 {
+		e.BranchCuts++
 		return false
 	}
-	e.branchesLeft--
+	e.BranchesLeft--
 	return true
 }
 
@@ -499,10 +500,10 @@ func (e *engine) takeBranch() bool {
 // class or all of a, or through a group none of whose branches can hold (every anyOf
 // branch empty here; every oneOf branch empty here or included in another, so that an
 // instance matching it matches two).
-func (e *engine) emptyRules(a *conj, d schema.TypeSet, depth int) bool {
-	ma := e.merged(a)
+func (e *Engine) emptyRules(a *algebra.Conj, d schema.TypeSet, depth int) bool {
+	ma := e.Merged(a)
 	rest := d
-	for _, k := range kinds {
+	for _, k := range algebra.Kinds {
 		if rest&k != 0 && e.kindEmpty(a, ma, k, depth) {
 			rest &^= k
 		}
@@ -510,46 +511,46 @@ func (e *engine) emptyRules(a *conj, d schema.TypeSet, depth int) bool {
 	if rest == 0 {
 		return true
 	}
-	return e.emptyParts(a, ma, rest, depth, func(alt *conj, d schema.TypeSet) bool { return e.empty(alt, d, depth) })
+	return e.emptyParts(a, ma, rest, depth, func(alt *algebra.Conj, d schema.TypeSet) bool { return e.Empty(alt, d, depth) })
 }
 
 // emptyParts proves that a holds no instance within d by its values when they are
 // finite, its negations (one covers a class, or a is included in it), what its double
 // negations affirm, and its groups, asking sub for the emptiness of a branch.
-func (e *engine) emptyParts(a *conj, ma *merged, d schema.TypeSet, depth int, sub func(*conj, schema.TypeSet) bool) bool {
-	if vals, ok := e.finiteValues(a, ma, d, true); ok {
+func (e *Engine) emptyParts(a *algebra.Conj, ma *algebra.Merged, d schema.TypeSet, depth int, sub func(*algebra.Conj, schema.TypeSet) bool) bool {
+	if vals, ok := e.FiniteValues(a, ma, d, true); ok {
 		return len(vals) == 0
 	}
 	rest := d
 	for _, n := range e.negations(a) {
-		cn := e.one(n)
+		cn := e.One(n)
 		for _, k := range fineKinds {
-			if rest&k != 0 && e.sub(e.trueConj, cn, k, depth) {
+			if rest&k != 0 && e.Sub(e.TrueConj, cn, k, depth) {
 				rest &^= k
 			}
 		}
-		if rest == 0 || e.sub(a, cn, rest, depth) {
+		if rest == 0 || e.Sub(a, cn, rest, depth) {
 			return true
 		}
 	}
-	if more := e.newAffirmations(a); len(more) > 0 && e.takeBranch() && sub(e.with(a, more), rest) {
+	if more := e.newAffirmations(a); len(more) > 0 && e.takeBranch() && sub(e.With(a, more), rest) {
 		return true
 	}
-	for g := range ma.groups {
-		if g.kind == fCond || len(g.subs) > 16 {
+	for g := range ma.Groups {
+		if g.Kind == algebra.FCond || len(g.Subs) > 16 {
 			continue
 		}
-		id := e.groupOf(g)
+		id := e.GroupOf(g)
 		all := true
-		for i, br := range g.subs {
+		for i, br := range g.Subs {
 			if !e.takeBranch() {
 				return false
 			}
-			alt := e.with(a, []*schema.Schema{br}, id)
+			alt := e.With(a, []*schema.Schema{br}, id)
 			if sub(alt, rest) {
 				continue
 			}
-			if g.kind == fOneOf && e.coveredByOther(alt, g, i, rest, depth) {
+			if g.Kind == algebra.FOneOf && e.coveredByOther(alt, g, i, rest, depth) {
 				continue
 			}
 			all = false
@@ -564,15 +565,15 @@ func (e *engine) emptyParts(a *conj, ma *merged, d schema.TypeSet, depth int, su
 
 // coveredByOther reports that every instance of alt (a with branch i of the oneOf g) is
 // valid under another branch of g too, so that it matches two.
-func (e *engine) coveredByOther(alt *conj, g *fact, i int, d schema.TypeSet, depth int) bool {
-	if len(g.subs) > 12 {
+func (e *Engine) coveredByOther(alt *algebra.Conj, g *algebra.Fact, i int, d schema.TypeSet, depth int) bool {
+	if len(g.Subs) > 12 {
 		return false
 	}
-	for j, o := range g.subs {
+	for j, o := range g.Subs {
 		if j == i {
 			continue
 		}
-		if e.sameDeref(g.subs[i], o) || e.sub(alt, e.one(o), d, depth) {
+		if e.sameDeref(g.Subs[i], o) || e.Sub(alt, e.One(o), d, depth) {
 			return true
 		}
 	}
@@ -582,44 +583,44 @@ func (e *engine) coveredByOther(alt *conj, g *fact, i int, d schema.TypeSet, dep
 // kindEmpty proves that a holds no instance of class k by what its instances of that
 // class must contain: a string the patterns let through within the lengths, the items an
 // array must have, the properties an object must have.
-func (e *engine) kindEmpty(a *conj, ma *merged, k schema.TypeSet, depth int) bool {
+func (e *Engine) kindEmpty(a *algebra.Conj, ma *algebra.Merged, k schema.TypeSet, depth int) bool {
 	switch k {
 	case schema.TypeString:
 		// one pattern with no upper length: empty only if its language is (rare), not
 		// worth compiling every pattern of a large schema for
-		if len(ma.patterns) == 0 || len(ma.patterns) == 1 && ma.maxLen < 0 {
+		if len(ma.Patterns) == 0 || len(ma.Patterns) == 1 && ma.MaxLen < 0 {
 			return false
 		}
 		var must []*pattern.Automaton
-		for _, p := range ma.patterns {
-			if x := e.pats.Get(p); x != nil {
+		for _, p := range ma.Patterns {
+			if x := e.Pats.Get(p); x != nil {
 				must = append(must, x)
 			}
 		}
 		if len(must) == 0 {
 			return false
 		}
-		_, found, exhaustive := e.pats.Solve(pattern.Query{Must: must, MinLen: ma.minLen, MaxLen: ma.maxLen})
+		_, found, exhaustive := e.Pats.Solve(pattern.Query{Must: must, MinLen: ma.MinLen, MaxLen: ma.MaxLen})
 		return exhaustive && !found
 	case schema.TypeArray:
-		need := ma.minItems
-		for _, f := range ma.contains {
-			need = max(need, f.i)
+		need := ma.MinItems
+		for _, f := range ma.Contains {
+			need = max(need, f.I)
 		}
 		for i := 0; i < need && i < 8; i++ {
-			if e.empty(e.conjOf(e.itemSchemas(a, i), nil), schema.TypeAll, depth+1) {
+			if e.Empty(e.ConjOf(e.ItemSchemas(a, i), nil), schema.TypeAll, depth+1) {
 				return true
 			}
 		}
-		for _, f := range ma.contains {
-			if f.i > 0 && e.containsEmpty(a, f, depth) {
+		for _, f := range ma.Contains {
+			if f.I > 0 && e.containsEmpty(a, f, depth) {
 				return true
 			}
 		}
 	case schema.TypeObject:
-		for _, name := range sortedKeys(ma.required) {
-			vc, forbidden := e.valueConj(a, name)
-			if forbidden || e.empty(vc, schema.TypeAll, depth+1) {
+		for _, name := range algebra.SortedKeys(ma.Required) {
+			vc, forbidden := e.ValueConj(a, name)
+			if forbidden || e.Empty(vc, schema.TypeAll, depth+1) {
 				return true
 			}
 		}
@@ -629,11 +630,11 @@ func (e *engine) kindEmpty(a *conj, ma *merged, k schema.TypeSet, depth int) boo
 
 // containsEmpty proves that no item of a can match contains f: its schema with the
 // schemas of every position (the first ones, and the rest) is empty.
-func (e *engine) containsEmpty(a *conj, f *fact, depth int) bool {
-	p := e.prefixLen(a)
+func (e *Engine) containsEmpty(a *algebra.Conj, f *algebra.Fact, depth int) bool {
+	p := e.PrefixLen(a)
 	for i := 0; i <= p; i++ {
-		c := e.conjOf(append(e.itemSchemas(a, i), f.s), nil)
-		if !e.empty(c, schema.TypeAll, depth+1) {
+		c := e.ConjOf(append(e.ItemSchemas(a, i), f.S), nil)
+		if !e.Empty(c, schema.TypeAll, depth+1) {
 			return false
 		}
 	}

@@ -1,6 +1,9 @@
-package diff
+package search
 
 import (
+	"github.com/jstk-dev/jstk/internal/diff/algebra"
+	"github.com/jstk-dev/jstk/internal/diff/align"
+	"github.com/jstk-dev/jstk/internal/diff/prove"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -21,7 +24,7 @@ import (
 // guess freely; it only has to be deterministic (seeded) and bounded.
 
 type gen struct {
-	e     *engine
+	e     *Engine
 	rng   *rand.Rand
 	cache map[genKey][]source.Value
 	stop  func() bool
@@ -40,19 +43,19 @@ const (
 	narrowCount = 6
 )
 
-func (e *engine) newGen(seed uint64, stop func() bool) *gen {
+func (e *Engine) newGen(seed uint64, stop func() bool) *gen {
 	return &gen{e: e, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), cache: map[genKey][]source.Value{}, stop: stop}
 }
 
 // values returns values valid under src (checked), those that fail hint first. wide asks
 // for many variations, otherwise a few.
-func (g *gen) values(src, hint *conj, depth int, wide bool) []source.Value {
+func (g *gen) values(src, hint *algebra.Conj, depth int, wide bool) []source.Value {
 	if depth > 2*maxDepth || g.stop() {
 		return nil
 	}
-	key := genKey{src: src.kid, hint: -1, wide: wide, deep: depth > maxDepth}
+	key := genKey{src: src.Kid, hint: -1, wide: wide, deep: depth > maxDepth}
 	if hint != nil {
-		key.hint = hint.kid
+		key.hint = hint.Kid
 	}
 	if v, ok := g.cache[key]; ok {
 		return v
@@ -84,17 +87,17 @@ func (g *gen) values(src, hint *conj, depth int, wide bool) []source.Value {
 		}
 	}
 	for _, alt := range g.expandBy(src, hint) {
-		m := g.e.merged(alt)
-		if m.types == 0 {
+		m := g.e.Merged(alt)
+		if m.Types == 0 {
 			continue
 		}
-		if vals, ok := g.e.finiteValues(alt, m, m.types, g.e.twins); ok && len(m.enums) > 0 {
+		if vals, ok := g.e.FiniteValues(alt, m, m.Types, g.e.Twins); ok && len(m.Enums) > 0 {
 			for _, v := range vals {
 				push(v)
 			}
 			continue
 		}
-		for _, k := range g.kindOrder(m.types, hints) {
+		for _, k := range g.kindOrder(m.Types, hints) {
 			for _, v := range g.ofKind(k, alt, m, hint, hints, depth, wide) {
 				push(v)
 			}
@@ -102,10 +105,10 @@ func (g *gen) values(src, hint *conj, depth int, wide bool) []source.Value {
 	}
 	// values the hint excludes with not: valid under src and under what the hint negates
 	if hint != nil && depth <= maxDepth {
-		for _, n := range g.e.merged(hint).nots {
-			for _, alt := range g.expand(g.e.with(src, []*schema.Schema{n})) {
-				m := g.e.merged(alt)
-				for _, k := range g.kindOrder(m.types, nil) {
+		for _, n := range g.e.Merged(hint).Nots {
+			for _, alt := range g.expand(g.e.With(src, []*schema.Schema{n})) {
+				m := g.e.Merged(alt)
+				for _, k := range g.kindOrder(m.Types, nil) {
 					for _, v := range g.ofKind(k, alt, m, nil, nil, depth, false) {
 						push(v)
 					}
@@ -121,12 +124,12 @@ func (g *gen) values(src, hint *conj, depth int, wide bool) []source.Value {
 			cut = true
 			break
 		}
-		ok, _ := g.e.valid(src, v)
+		ok, _ := g.e.Valid(src, v)
 		if !ok {
 			continue
 		}
 		if hint != nil {
-			if h, _ := g.e.valid(hint, v); !h {
+			if h, _ := g.e.Valid(hint, v); !h {
 				bad = append(bad, v)
 				continue
 			}
@@ -151,7 +154,7 @@ func (g *gen) values(src, hint *conj, depth int, wide bool) []source.Value {
 }
 
 // quiet returns a value of src, preferring one valid under the hint (a quiet base).
-func (g *gen) quiet(src, hint *conj, depth int) (source.Value, bool) {
+func (g *gen) quiet(src, hint *algebra.Conj, depth int) (source.Value, bool) {
 	vals := g.values(src, hint, depth, false)
 	if len(vals) == 0 {
 		return source.Value{}, false
@@ -164,7 +167,7 @@ func (g *gen) quiet(src, hint *conj, depth int) (source.Value, bool) {
 			if valueSize(vals[i], quietSize+1) > quietSize {
 				continue
 			}
-			if ok, _ := g.e.valid(hint, vals[i]); ok {
+			if ok, _ := g.e.Valid(hint, vals[i]); ok {
 				return vals[i], true
 			}
 		}
@@ -179,20 +182,20 @@ func (g *gen) quiet(src, hint *conj, depth int) (source.Value, bool) {
 }
 
 // expand returns conjunctions covering src, choosing branches of its groups.
-func (g *gen) expand(src *conj) []*conj { return g.expandBy(src, nil) }
+func (g *gen) expand(src *algebra.Conj) []*algebra.Conj { return g.expandBy(src, nil) }
 
 // expandBy is expand with the hint's branches in view: of a group with more branches than
 // are expanded, the branches the hint does not have (an added branch) come first, so
 // that a branch added at the end of a long oneOf gets values of its own.
-func (g *gen) expandBy(src, hint *conj) []*conj {
-	alts := []*conj{src}
+func (g *gen) expandBy(src, hint *algebra.Conj) []*algebra.Conj {
+	alts := []*algebra.Conj{src}
 	for round := 0; round < 3; round++ {
-		var next []*conj
+		var next []*algebra.Conj
 		changed := false
 		for _, a := range alts {
-			m := g.e.merged(a)
-			var grp *fact
-			for f := range m.groups {
+			m := g.e.Merged(a)
+			var grp *algebra.Fact
+			for f := range m.Groups {
 				grp = f
 				break
 			}
@@ -201,24 +204,24 @@ func (g *gen) expandBy(src, hint *conj) []*conj {
 				continue
 			}
 			changed = true
-			id := g.e.groupOf(grp)
-			switch grp.kind {
-			case fCond:
-				yes := []*schema.Schema{grp.subs[0]}
-				if grp.subs[1] != nil {
-					yes = append(yes, grp.subs[1])
+			id := g.e.GroupOf(grp)
+			switch grp.Kind {
+			case algebra.FCond:
+				yes := []*schema.Schema{grp.Subs[0]}
+				if grp.Subs[1] != nil {
+					yes = append(yes, grp.Subs[1])
 				}
 				var no []*schema.Schema
-				if grp.subs[2] != nil {
-					no = append(no, grp.subs[2])
+				if grp.Subs[2] != nil {
+					no = append(no, grp.Subs[2])
 				}
-				next = append(next, g.e.with(a, yes, id), g.e.with(a, no, id))
+				next = append(next, g.e.With(a, yes, id), g.e.With(a, no, id))
 			default:
 				for i, br := range g.branchOrder(grp, hint) {
 					if i >= expandBranches {
 						break
 					}
-					next = append(next, g.e.with(a, []*schema.Schema{br}, id))
+					next = append(next, g.e.With(a, []*schema.Schema{br}, id))
 				}
 			}
 		}
@@ -238,22 +241,22 @@ const expandBranches = 8
 
 // branchOrder returns the branches of a group, those that no group of the hint has first
 // when there are more than expand takes.
-func (g *gen) branchOrder(grp *fact, hint *conj) []*schema.Schema {
-	if hint == nil || len(grp.subs) <= expandBranches {
-		return grp.subs
+func (g *gen) branchOrder(grp *algebra.Fact, hint *algebra.Conj) []*schema.Schema {
+	if hint == nil || len(grp.Subs) <= expandBranches {
+		return grp.Subs
 	}
 	var theirs []*schema.Schema
-	for f := range g.e.merged(hint).groups {
-		if f.kind == grp.kind {
-			theirs = append(theirs, f.subs...)
+	for f := range g.e.Merged(hint).Groups {
+		if f.Kind == grp.Kind {
+			theirs = append(theirs, f.Subs...)
 		}
 	}
 	if len(theirs) == 0 {
-		return grp.subs
+		return grp.Subs
 	}
 	var added, kept []*schema.Schema
-	for _, br := range grp.subs {
-		if slices.ContainsFunc(theirs, func(t *schema.Schema) bool { return t == br || g.e.same(t, br) }) {
+	for _, br := range grp.Subs {
+		if slices.ContainsFunc(theirs, func(t *schema.Schema) bool { return t == br || g.e.Same(t, br) }) {
 			kept = append(kept, br)
 		} else {
 			added = append(added, br)
@@ -263,30 +266,30 @@ func (g *gen) branchOrder(grp *fact, hint *conj) []*schema.Schema {
 }
 
 // hintViews returns the merged views of the hint and of its branches.
-func (g *gen) hintViews(h *conj) []*merged {
+func (g *gen) hintViews(h *algebra.Conj) []*algebra.Merged {
 	if h == nil {
 		return nil
 	}
-	out := []*merged{g.e.merged(h)}
-	for f := range g.e.merged(h).groups {
-		for i, br := range f.subs {
+	out := []*algebra.Merged{g.e.Merged(h)}
+	for f := range g.e.Merged(h).Groups {
+		for i, br := range f.Subs {
 			if br == nil || i > 8 {
 				continue
 			}
-			out = append(out, g.e.merged(g.e.one(br)))
+			out = append(out, g.e.Merged(g.e.One(br)))
 		}
 	}
 	return out
 }
 
 // kindOrder lists the classes to build, those the hint rejects first.
-func (g *gen) kindOrder(t schema.TypeSet, hints []*merged) []schema.TypeSet {
+func (g *gen) kindOrder(t schema.TypeSet, hints []*algebra.Merged) []schema.TypeSet {
 	var first, rest []schema.TypeSet
-	for _, k := range kinds {
+	for _, k := range algebra.Kinds {
 		if t&k == 0 {
 			continue
 		}
-		if len(hints) > 0 && hints[0].types&k&t != t&k {
+		if len(hints) > 0 && hints[0].Types&k&t != t&k {
 			first = append(first, k)
 		} else {
 			rest = append(rest, k)
@@ -295,7 +298,7 @@ func (g *gen) kindOrder(t schema.TypeSet, hints []*merged) []schema.TypeSet {
 	return append(first, rest...)
 }
 
-func (g *gen) ofKind(k schema.TypeSet, alt *conj, m *merged, hint *conj, hints []*merged, depth int, wide bool) []source.Value {
+func (g *gen) ofKind(k schema.TypeSet, alt *algebra.Conj, m *algebra.Merged, hint *algebra.Conj, hints []*algebra.Merged, depth int, wide bool) []source.Value {
 	switch k {
 	case schema.TypeNull:
 		return []source.Value{source.NullValue()}
@@ -315,7 +318,7 @@ func (g *gen) ofKind(k schema.TypeSet, alt *conj, m *merged, hint *conj, hints [
 
 // ---- numbers ----
 
-func (g *gen) numbers(m *merged, hints []*merged, wide bool) []source.Value {
+func (g *gen) numbers(m *algebra.Merged, hints []*algebra.Merged, wide bool) []source.Value {
 	var rs []*big.Rat
 	add := func(r *big.Rat) {
 		if r != nil {
@@ -324,49 +327,49 @@ func (g *gen) numbers(m *merged, hints []*merged, wide bool) []source.Value {
 	}
 	rat := func(s string) *big.Rat { r, _ := new(big.Rat).SetString(s); return r }
 	one, half, tiny := big.NewRat(1, 1), big.NewRat(1, 2), big.NewRat(1, 1000)
-	near := func(b *bound, out bool, lower bool) {
+	near := func(b *algebra.Bound, out bool, lower bool) {
 		if b == nil {
 			return
 		}
-		add(b.v)
+		add(b.V)
 		for _, d := range []*big.Rat{one, half, tiny} {
 			if lower == out {
-				add(new(big.Rat).Sub(b.v, d))
+				add(new(big.Rat).Sub(b.V, d))
 			} else {
-				add(new(big.Rat).Add(b.v, d))
+				add(new(big.Rat).Add(b.V, d))
 			}
 		}
-		f := new(big.Rat).SetInt(floorRat(b.v))
+		f := new(big.Rat).SetInt(algebra.FloorRat(b.V))
 		add(f)
 		add(new(big.Rat).Add(f, one))
 	}
-	near(m.lo, false, true)
-	near(m.hi, false, false)
-	for _, mu := range m.mults {
+	near(m.Lo, false, true)
+	near(m.Hi, false, false)
+	for _, mu := range m.Mults {
 		add(mu)
 		add(new(big.Rat).Mul(mu, big.NewRat(2, 1)))
-		if m.lo != nil {
-			q := new(big.Rat).SetInt(ceilRat(new(big.Rat).Quo(m.lo.v, mu)))
+		if m.Lo != nil {
+			q := new(big.Rat).SetInt(algebra.CeilRat(new(big.Rat).Quo(m.Lo.V, mu)))
 			add(new(big.Rat).Mul(q, mu))
 			add(new(big.Rat).Mul(new(big.Rat).Add(q, one), mu))
 		}
-		if m.hi != nil {
-			q := new(big.Rat).SetInt(floorRat(new(big.Rat).Quo(m.hi.v, mu)))
+		if m.Hi != nil {
+			q := new(big.Rat).SetInt(algebra.FloorRat(new(big.Rat).Quo(m.Hi.V, mu)))
 			add(new(big.Rat).Mul(q, mu))
 			add(new(big.Rat).Mul(new(big.Rat).Sub(q, one), mu))
 		}
 	}
 	for _, h := range hints {
-		near(h.lo, true, true)
-		near(h.hi, true, false)
-		for _, mu := range h.mults {
+		near(h.Lo, true, true)
+		near(h.Hi, true, false)
+		for _, mu := range h.Mults {
 			add(new(big.Rat).Add(mu, new(big.Rat).Mul(mu, half)))
 			add(new(big.Rat).Add(mu, one))
-			for _, own := range m.mults {
+			for _, own := range m.Mults {
 				// a multiple of ours that is not one of theirs
 				for k := int64(1); k <= 12; k++ {
 					x := new(big.Rat).Mul(own, big.NewRat(k, 1))
-					if !isMultiple(x, mu) {
+					if !algebra.IsMultiple(x, mu) {
 						add(x)
 						break
 					}
@@ -388,17 +391,17 @@ func (g *gen) numbers(m *merged, hints []*merged, wide bool) []source.Value {
 		if !inRange(m, r) {
 			continue
 		}
-		lit, ok := ratLiteral(r)
+		lit, ok := algebra.RatLiteral(r)
 		if !ok {
 			continue
 		}
 		lits := []string{lit}
-		if r.IsInt() && m.types&schema.TypeDotted != 0 {
+		if r.IsInt() && m.Types&schema.TypeDotted != 0 {
 			lits = append(lits, lit+".0")
 		}
 		for _, l := range lits {
 			v := source.NumberValue(l)
-			if seen[l] || schema.TypeOf(v)&m.types == 0 {
+			if seen[l] || schema.TypeOf(v)&m.Types == 0 {
 				continue
 			}
 			seen[l] = true
@@ -408,21 +411,21 @@ func (g *gen) numbers(m *merged, hints []*merged, wide bool) []source.Value {
 	return out
 }
 
-func inRange(m *merged, r *big.Rat) bool {
-	if m.lo != nil {
-		c := r.Cmp(m.lo.v)
-		if c < 0 || (c == 0 && m.lo.excl) {
+func inRange(m *algebra.Merged, r *big.Rat) bool {
+	if m.Lo != nil {
+		c := r.Cmp(m.Lo.V)
+		if c < 0 || (c == 0 && m.Lo.Excl) {
 			return false
 		}
 	}
-	if m.hi != nil {
-		c := r.Cmp(m.hi.v)
-		if c > 0 || (c == 0 && m.hi.excl) {
+	if m.Hi != nil {
+		c := r.Cmp(m.Hi.V)
+		if c > 0 || (c == 0 && m.Hi.Excl) {
 			return false
 		}
 	}
-	for _, mu := range m.mults {
-		if !isMultiple(r, mu) {
+	for _, mu := range m.Mults {
+		if !algebra.IsMultiple(r, mu) {
 			return false
 		}
 	}
@@ -441,26 +444,26 @@ var formatSamples = map[string][]string{
 	"regex": {"^a+$"},
 }
 
-func (g *gen) strings(alt *conj, m *merged, hints []*merged, wide bool) []source.Value {
+func (g *gen) strings(alt *algebra.Conj, m *algebra.Merged, hints []*algebra.Merged, wide bool) []source.Value {
 	var out []string
 	e := g.e
 	var must []*pattern.Automaton
 	exact := true
-	for _, p := range m.patterns {
-		if a := e.pats.Get(p); a != nil {
+	for _, p := range m.Patterns {
+		if a := e.Pats.Get(p); a != nil {
 			must = append(must, a)
 		} else {
 			exact = false
 		}
 	}
-	maxL := m.maxLen
-	targets := []int{m.minLen, max(m.minLen, 1), max(m.minLen, 3)}
+	maxL := m.MaxLen
+	targets := []int{m.MinLen, max(m.MinLen, 1), max(m.MinLen, 3)}
 	for _, h := range hints {
-		if h.maxLen >= 0 {
-			targets = append(targets, h.maxLen+1)
+		if h.MaxLen >= 0 {
+			targets = append(targets, h.MaxLen+1)
 		}
-		if h.minLen > 0 {
-			targets = append(targets, h.minLen-1)
+		if h.MinLen > 0 {
+			targets = append(targets, h.MinLen-1)
 		}
 	}
 	if maxL >= 0 {
@@ -468,11 +471,11 @@ func (g *gen) strings(alt *conj, m *merged, hints []*merged, wide bool) []source
 	}
 	avoid := map[string]bool{}
 	for _, t := range targets {
-		if t < m.minLen || (maxL >= 0 && t > maxL) || t > 4096 {
+		if t < m.MinLen || (maxL >= 0 && t > maxL) || t > 4096 {
 			continue
 		}
 		if len(must) > 0 {
-			if w, found, _ := g.e.pats.Solve(pattern.Query{Must: must, MinLen: t, MaxLen: maxL, Avoid: avoid}); found {
+			if w, found, _ := g.e.Pats.Solve(pattern.Query{Must: must, MinLen: t, MaxLen: maxL, Avoid: avoid}); found {
 				out = append(out, w)
 				avoid[w] = true
 			}
@@ -482,19 +485,19 @@ func (g *gen) strings(alt *conj, m *merged, hints []*merged, wide bool) []source
 	}
 	// strings that match our patterns but not one of theirs
 	for _, h := range hints {
-		for _, p := range h.patterns {
-			b := e.pats.Get(p)
+		for _, p := range h.Patterns {
+			b := e.Pats.Get(p)
 			if b == nil {
 				continue
 			}
-			if w, found, _ := g.e.pats.Solve(pattern.Query{Must: must, MustNot: []*pattern.Automaton{b}, MinLen: m.minLen, MaxLen: maxL}); found {
+			if w, found, _ := g.e.Pats.Solve(pattern.Query{Must: must, MustNot: []*pattern.Automaton{b}, MinLen: m.MinLen, MaxLen: maxL}); found {
 				out = append(out, w)
 			}
 		}
-		for _, f := range h.formats {
+		for _, f := range h.Formats {
 			out = append(out, "not a "+f)
 		}
-		for _, c := range h.content {
+		for _, c := range h.Content {
 			if strings.HasPrefix(c, "contentEncoding") {
 				out = append(out, "%%%")
 			} else {
@@ -502,8 +505,8 @@ func (g *gen) strings(alt *conj, m *merged, hints []*merged, wide bool) []source
 			}
 		}
 	}
-	for _, n := range g.e.parts(alt) {
-		if v, ok := n.kw("format"); ok && v.Kind() == source.String {
+	for _, n := range g.e.Parts(alt) {
+		if v, ok := n.Kw("format"); ok && v.Kind() == source.String {
 			out = append(out, formatSamples[v.Str()]...)
 		}
 	}
@@ -526,19 +529,19 @@ func (g *gen) strings(alt *conj, m *merged, hints []*merged, wide bool) []source
 
 // ---- arrays ----
 
-func (g *gen) arrays(alt *conj, m *merged, hint *conj, hints []*merged, depth int, wide bool) []source.Value {
+func (g *gen) arrays(alt *algebra.Conj, m *algebra.Merged, hint *algebra.Conj, hints []*algebra.Merged, depth int, wide bool) []source.Value {
 	e := g.e
 	hint = g.hintFor(hint, schema.TypeArray)
-	maxN := e.maxItemsOf(alt, m)
-	itemC := func(c *conj, i int) *conj {
+	maxN := e.MaxItemsOf(alt, m)
+	itemC := func(c *algebra.Conj, i int) *algebra.Conj {
 		if c == nil {
 			return nil
 		}
-		return e.conjOf(e.itemSchemas(c, i), nil)
+		return e.ConjOf(e.ItemSchemas(c, i), nil)
 	}
-	n0 := m.minItems
-	for _, f := range m.contains {
-		n0 = max(n0, f.i)
+	n0 := m.MinItems
+	for _, f := range m.Contains {
+		n0 = max(n0, f.I)
 	}
 	if depth > maxDepth {
 		wide = false
@@ -552,9 +555,9 @@ func (g *gen) arrays(alt *conj, m *merged, hint *conj, hints []*merged, depth in
 		base = append(base, v)
 	}
 	// contains: let the first items match it
-	for _, f := range m.contains {
-		for i := 0; i < f.i && i < len(base); i++ {
-			if v, ok := g.quiet(e.with(itemC(alt, i), []*schema.Schema{f.s}), nil, depth+1); ok {
+	for _, f := range m.Contains {
+		for i := 0; i < f.I && i < len(base); i++ {
+			if v, ok := g.quiet(e.With(itemC(alt, i), []*schema.Schema{f.S}), nil, depth+1); ok {
 				base[i] = v
 			}
 		}
@@ -572,19 +575,19 @@ func (g *gen) arrays(alt *conj, m *merged, hint *conj, hints []*merged, depth in
 	// one side closes or gives another schema)
 	lengths := []int{1, 2}
 	for _, h := range hints {
-		if h.maxItems >= 0 {
-			lengths = append(lengths, h.maxItems+1)
+		if h.MaxItems >= 0 {
+			lengths = append(lengths, h.MaxItems+1)
 		}
-		if h.minItems > 0 {
-			lengths = append(lengths, h.minItems-1)
+		if h.MinItems > 0 {
+			lengths = append(lengths, h.MinItems-1)
 		}
 	}
-	pre := e.prefixLen(alt)
+	pre := e.PrefixLen(alt)
 	lengths = append(lengths, pre, pre+1)
 	if hint != nil {
-		hp := e.prefixLen(hint)
+		hp := e.PrefixLen(hint)
 		lengths = append(lengths, hp, hp+1)
-		if mx := e.maxItemsOf(hint, e.merged(hint)); mx >= 0 {
+		if mx := e.MaxItemsOf(hint, e.Merged(hint)); mx >= 0 {
 			lengths = append(lengths, mx+1)
 		}
 	}
@@ -609,7 +612,7 @@ func (g *gen) arrays(alt *conj, m *merged, hint *conj, hints []*merged, depth in
 	// one position at a time: those an array must have, and those of the tuples
 	positions := max(n0, 1)
 	if hint != nil {
-		positions = max(positions, min(max(pre, e.prefixLen(hint))+1, 5))
+		positions = max(positions, min(max(pre, e.PrefixLen(hint))+1, 5))
 	}
 	for i := 0; i < positions && i < 5; i++ {
 		if maxN >= 0 && i >= maxN {
@@ -631,7 +634,7 @@ func (g *gen) arrays(alt *conj, m *merged, hint *conj, hints []*merged, depth in
 		}
 	}
 	// duplicates, for uniqueItems on the other side
-	if !m.unique && (maxN < 0 || maxN >= 2) {
+	if !m.Unique && (maxN < 0 || maxN >= 2) {
 		if v, ok := g.quiet(itemC(alt, 0), nil, depth+1); ok {
 			arr := append(slices.Clone(base), v, v)
 			if len(base) >= 1 {
@@ -642,10 +645,10 @@ func (g *gen) arrays(alt *conj, m *merged, hint *conj, hints []*merged, depth in
 	}
 	// items that do not match the other side's contains
 	for _, h := range hints {
-		for _, f := range h.contains {
-			vals := g.values(itemC(alt, 0), e.one(f.s), depth+1, false)
+		for _, f := range h.Contains {
+			vals := g.values(itemC(alt, 0), e.One(f.S), depth+1, false)
 			for _, v := range vals {
-				if ok, _ := f.s.ValidContext(g.e.ctx, v); !ok {
+				if ok, _ := f.S.ValidContext(g.e.Ctx, v); !ok {
 					out = append(out, source.ArrayValue(v))
 					break
 				}
@@ -698,22 +701,22 @@ func (b *objBuilder) value() source.Value {
 	return ob.Value()
 }
 
-func (g *gen) valueOf(c *conj, name string) (*conj, bool) {
+func (g *gen) valueOf(c *algebra.Conj, name string) (*algebra.Conj, bool) {
 	if c == nil {
 		return nil, false
 	}
-	return g.e.valueConj(c, name)
+	return g.e.ValueConj(c, name)
 }
 
 // baseObject builds a minimal object of alt: its required properties (and those they
 // require in turn), padded to minProperties; force names a member that must be present.
-func (g *gen) baseObject(alt *conj, m *merged, hint *conj, depth int, force string, forceV *source.Value) (*objBuilder, bool) {
+func (g *gen) baseObject(alt *algebra.Conj, m *algebra.Merged, hint *algebra.Conj, depth int, force string, forceV *source.Value) (*objBuilder, bool) {
 	b := &objBuilder{}
 	if forceV != nil { // the empty name is a name too
 		b.set(force, *forceV)
 	}
 	var names []string
-	for k := range m.required {
+	for k := range m.Required {
 		names = append(names, k)
 	}
 	sort.Strings(names)
@@ -722,7 +725,7 @@ func (g *gen) baseObject(alt *conj, m *merged, hint *conj, depth int, force stri
 		if _, ok := b.vals[k]; ok {
 			continue
 		}
-		vc, forbidden := g.e.valueConj(alt, k)
+		vc, forbidden := g.e.ValueConj(alt, k)
 		if forbidden {
 			return nil, false
 		}
@@ -732,14 +735,14 @@ func (g *gen) baseObject(alt *conj, m *merged, hint *conj, depth int, force stri
 			return nil, false
 		}
 		b.set(k, v)
-		for _, r := range sortedSet(m.depReq[k]) {
+		for _, r := range sortedSet(m.DepReq[k]) {
 			if !slices.Contains(names, r) {
 				names = append(names, r)
 			}
 		}
 	}
-	if m.minProps > len(b.keys) {
-		g.addOptional(b, alt, m, depth, m.minProps)
+	if m.MinProps > len(b.keys) {
+		g.addOptional(b, alt, m, depth, m.MinProps)
 	}
 	return b, true
 }
@@ -755,7 +758,7 @@ func sortedSet(m map[string]bool) []string {
 
 // addOptional adds to b members that alt allows but does not require, each with a value
 // that can be made, in optionalNames order, until b has n members or no name is left.
-func (g *gen) addOptional(b *objBuilder, alt *conj, m *merged, depth, n int) {
+func (g *gen) addOptional(b *objBuilder, alt *algebra.Conj, m *algebra.Merged, depth, n int) {
 	for _, k := range g.optionalNames(alt, m) {
 		if len(b.keys) >= n {
 			return
@@ -763,7 +766,7 @@ func (g *gen) addOptional(b *objBuilder, alt *conj, m *merged, depth, n int) {
 		if _, ok := b.vals[k]; ok {
 			continue
 		}
-		vc, forbidden := g.e.valueConj(alt, k)
+		vc, forbidden := g.e.ValueConj(alt, k)
 		if forbidden {
 			continue
 		}
@@ -775,16 +778,16 @@ func (g *gen) addOptional(b *objBuilder, alt *conj, m *merged, depth, n int) {
 
 // optionalNames lists names an object of alt may carry: its properties, names for its
 // patterns, then a fresh name.
-func (g *gen) optionalNames(alt *conj, m *merged) []string {
+func (g *gen) optionalNames(alt *algebra.Conj, m *algebra.Merged) []string {
 	var out []string
-	for _, k := range g.e.explicitNames(alt) {
-		if !m.required[k] {
+	for _, k := range g.e.ExplicitNames(alt) {
+		if !m.Required[k] {
 			out = append(out, k)
 		}
 	}
-	for _, n := range g.e.parts(alt) {
-		for _, p := range n.patterns {
-			if name, ok := g.nameFor(p.src, alt); ok {
+	for _, n := range g.e.Parts(alt) {
+		for _, p := range n.Patterns {
+			if name, ok := g.nameFor(p.Src, alt); ok {
 				out = append(out, name)
 			}
 		}
@@ -797,22 +800,22 @@ func (g *gen) optionalNames(alt *conj, m *merged) []string {
 
 // hintNames lists the property names the hint names, in itself, its branches and its
 // negations.
-func (g *gen) hintNames(hint *conj) []string {
+func (g *gen) hintNames(hint *algebra.Conj) []string {
 	if hint == nil {
 		return nil
 	}
-	out := slices.Clone(g.e.explicitNames(hint))
-	m := g.e.merged(hint)
+	out := slices.Clone(g.e.ExplicitNames(hint))
+	m := g.e.Merged(hint)
 	var subs []*schema.Schema
-	for f := range m.groups {
-		subs = append(subs, f.subs...)
+	for f := range m.Groups {
+		subs = append(subs, f.Subs...)
 	}
-	subs = append(subs, m.nots...)
+	subs = append(subs, m.Nots...)
 	for _, s := range subs {
 		if s == nil {
 			continue
 		}
-		for _, k := range g.e.explicitNames(g.e.one(s)) {
+		for _, k := range g.e.ExplicitNames(g.e.One(s)) {
 			if !slices.Contains(out, k) {
 				out = append(out, k)
 			}
@@ -822,30 +825,30 @@ func (g *gen) hintNames(hint *conj) []string {
 }
 
 // nameFor returns a property name matching pattern src that alt does not name explicitly.
-func (g *gen) nameFor(src string, alt *conj) (string, bool) {
-	a := g.e.pats.Get(src)
+func (g *gen) nameFor(src string, alt *algebra.Conj) (string, bool) {
+	a := g.e.Pats.Get(src)
 	if a == nil {
 		return "", false
 	}
 	avoid := map[string]bool{}
-	for _, k := range g.e.explicitNames(alt) {
+	for _, k := range g.e.ExplicitNames(alt) {
 		avoid[k] = true
 	}
-	w, found, _ := g.e.pats.Solve(pattern.Query{Must: []*pattern.Automaton{a}, MinLen: 1, MaxLen: -1, Avoid: avoid})
-	return w, found && g.e.patternMatches(src, w)
+	w, found, _ := g.e.Pats.Solve(pattern.Query{Must: []*pattern.Automaton{a}, MinLen: 1, MaxLen: -1, Avoid: avoid})
+	return w, found && g.e.PatternMatches(src, w)
 }
 
 // namesBetween returns, for each pattern of either side, a name it matches that no
 // pattern of the other side does.
-func (g *gen) namesBetween(a, b *conj) []string {
+func (g *gen) namesBetween(a, b *algebra.Conj) []string {
 	if b == nil {
 		return nil
 	}
-	pats := func(c *conj) (srcs []string, autos []*pattern.Automaton) {
-		for _, n := range g.e.parts(c) {
-			for _, p := range n.patterns {
-				if x := g.e.pats.Get(p.src); x != nil {
-					srcs, autos = append(srcs, p.src), append(autos, x)
+	pats := func(c *algebra.Conj) (srcs []string, autos []*pattern.Automaton) {
+		for _, n := range g.e.Parts(c) {
+			for _, p := range n.Patterns {
+				if x := g.e.Pats.Get(p.Src); x != nil {
+					srcs, autos = append(srcs, p.Src), append(autos, x)
 				}
 			}
 		}
@@ -863,7 +866,7 @@ func (g *gen) namesBetween(a, b *conj) []string {
 			if len(out) >= 8 {
 				return out
 			}
-			if w, found, _ := g.e.pats.Solve(pattern.Query{Must: []*pattern.Automaton{x}, MustNot: side.other, MinLen: 1, MaxLen: -1}); found && g.e.patternMatches(side.srcs[i], w) {
+			if w, found, _ := g.e.Pats.Solve(pattern.Query{Must: []*pattern.Automaton{x}, MustNot: side.other, MinLen: 1, MaxLen: -1}); found && g.e.PatternMatches(side.srcs[i], w) {
 				out = append(out, w)
 			}
 		}
@@ -872,21 +875,21 @@ func (g *gen) namesBetween(a, b *conj) []string {
 }
 
 // freshName returns a name that neither side names and no pattern of either side matches.
-func (g *gen) freshName(a, b *conj) string { return g.freshNameN(a, b, 0) }
+func (g *gen) freshName(a, b *algebra.Conj) string { return g.freshNameN(a, b, 0) }
 
 // freshNameN returns the n-th such name.
-func (g *gen) freshNameN(a, b *conj, n int) string {
+func (g *gen) freshNameN(a, b *algebra.Conj, n int) string {
 	taken := func(k string) bool {
-		for _, c := range []*conj{a, b} {
+		for _, c := range []*algebra.Conj{a, b} {
 			if c == nil {
 				continue
 			}
-			for _, n := range g.e.parts(c) {
-				if _, ok := n.props[k]; ok {
+			for _, n := range g.e.Parts(c) {
+				if _, ok := n.Props[k]; ok {
 					return true
 				}
-				for _, p := range n.patterns {
-					if g.e.patternMatches(p.src, k) {
+				for _, p := range n.Patterns {
+					if g.e.PatternMatches(p.Src, k) {
 						return true
 					}
 				}
@@ -907,12 +910,12 @@ func (g *gen) freshNameN(a, b *conj, n int) string {
 
 // hintFor narrows a hint with anyOf/oneOf/if groups to the branch that admits a kind, so
 // that the members and items of that branch guide the values.
-func (g *gen) hintFor(hint *conj, k schema.TypeSet) *conj {
-	if hint == nil || g.e.merged(hint).nGroups == 0 {
+func (g *gen) hintFor(hint *algebra.Conj, k schema.TypeSet) *algebra.Conj {
+	if hint == nil || g.e.Merged(hint).NGroups == 0 {
 		return hint
 	}
 	for _, alt := range g.expand(hint) {
-		if g.e.merged(alt).types&k != 0 {
+		if g.e.Merged(alt).Types&k != 0 {
 			return alt
 		}
 	}
@@ -923,7 +926,7 @@ func (g *gen) hintFor(hint *conj, k schema.TypeSet) *conj {
 // one with the members it requires, and one with its optional members too; when wide, also
 // objects with each member that matters varied or left out, with more members than the
 // other side allows, and with the triggers of the other side's dependencies.
-func (g *gen) objects(alt *conj, m *merged, hint *conj, hints []*merged, depth int, wide bool) []source.Value {
+func (g *gen) objects(alt *algebra.Conj, m *algebra.Merged, hint *algebra.Conj, hints []*algebra.Merged, depth int, wide bool) []source.Value {
 	if depth > maxDepth {
 		wide = false
 	}
@@ -935,7 +938,7 @@ func (g *gen) objects(alt *conj, m *merged, hint *conj, hints []*merged, depth i
 	out := []source.Value{base.value()}
 	if !wide {
 		// also one with the optional properties filled, which reaches deeper
-		full := g.filled(base, alt, hint, g.e.explicitNames(alt), math.MaxInt, depth)
+		full := g.filled(base, alt, hint, g.e.ExplicitNames(alt), math.MaxInt, depth)
 		if len(full.keys) > len(base.keys) {
 			out = append(out, full.value())
 		}
@@ -963,7 +966,7 @@ func (g *gen) objects(alt *conj, m *merged, hint *conj, hints []*merged, depth i
 
 // filled returns a copy of base with quiet values of the names it lacks and alt allows,
 // in their order, until it has limit members.
-func (g *gen) filled(base *objBuilder, alt, hint *conj, names []string, limit, depth int) *objBuilder {
+func (g *gen) filled(base *objBuilder, alt, hint *algebra.Conj, names []string, limit, depth int) *objBuilder {
 	full := base.clone()
 	for _, k := range names {
 		if len(full.keys) >= limit {
@@ -972,7 +975,7 @@ func (g *gen) filled(base *objBuilder, alt, hint *conj, names []string, limit, d
 		if _, ok := full.vals[k]; ok {
 			continue
 		}
-		vc, forbidden := g.e.valueConj(alt, k)
+		vc, forbidden := g.e.ValueConj(alt, k)
 		if forbidden {
 			continue
 		}
@@ -987,7 +990,7 @@ func (g *gen) filled(base *objBuilder, alt, hint *conj, names []string, limit, d
 // objectNames returns the names an object of alt may vary, each once: ours, theirs, names
 // for the patterns of both sides, names one side's patterns match and the other's do not
 // (a pattern that changed), and a fresh one.
-func (g *gen) objectNames(alt, hint *conj) []string {
+func (g *gen) objectNames(alt, hint *algebra.Conj) []string {
 	var names []string
 	seen := map[string]bool{}
 	addName := func(k string) {
@@ -996,19 +999,19 @@ func (g *gen) objectNames(alt, hint *conj) []string {
 			names = append(names, k)
 		}
 	}
-	for _, k := range g.e.explicitNames(alt) {
+	for _, k := range g.e.ExplicitNames(alt) {
 		addName(k)
 	}
 	for _, k := range g.hintNames(hint) {
 		addName(k)
 	}
-	for _, c := range []*conj{alt, hint} {
+	for _, c := range []*algebra.Conj{alt, hint} {
 		if c == nil {
 			continue
 		}
-		for _, n := range g.e.parts(c) {
-			for _, p := range n.patterns {
-				if name, ok := g.nameFor(p.src, alt); ok {
+		for _, n := range g.e.Parts(c) {
+			for _, p := range n.Patterns {
+				if name, ok := g.nameFor(p.Src, alt); ok {
 					addName(name)
 				}
 			}
@@ -1024,15 +1027,15 @@ func (g *gen) objectNames(alt, hint *conj) []string {
 // namesToVary keeps of names those alt allows whose schemas differ between the two sides,
 // or whose presence matters to one of them; when there are few names, also those base
 // has, whatever the other side says of them.
-func (g *gen) namesToVary(alt *conj, m *merged, hint *conj, hints []*merged, base *objBuilder, names []string) []string {
+func (g *gen) namesToVary(alt *algebra.Conj, m *algebra.Merged, hint *algebra.Conj, hints []*algebra.Merged, base *objBuilder, names []string) []string {
 	var varied []string
 	for _, k := range names {
-		vc, forbidden := g.e.valueConj(alt, k)
+		vc, forbidden := g.e.ValueConj(alt, k)
 		if forbidden {
 			continue
 		}
 		hc, hforbidden := g.valueOf(hint, k)
-		if hint != nil && !hforbidden && hc != nil && g.e.sameConj(vc, hc) && !hintRequires(hints, k) && !m.required[k] {
+		if hint != nil && !hforbidden && hc != nil && g.e.SameConj(vc, hc) && !hintRequires(hints, k) && !m.Required[k] {
 			if _, present := base.vals[k]; !present || len(names) > 12 {
 				continue
 			}
@@ -1045,12 +1048,12 @@ func (g *gen) namesToVary(alt *conj, m *merged, hint *conj, hints []*merged, bas
 // appendVaried appends to out copies of bb with each varied name given up to three other
 // values, and without it when alt does not require it; it stops early when the search
 // must stop.
-func (g *gen) appendVaried(out []source.Value, bb *objBuilder, varied []string, alt *conj, m *merged, hint *conj, depth int) []source.Value {
+func (g *gen) appendVaried(out []source.Value, bb *objBuilder, varied []string, alt *algebra.Conj, m *algebra.Merged, hint *algebra.Conj, depth int) []source.Value {
 	for _, k := range varied {
 		if g.stop() {
 			break
 		}
-		vc, forbidden := g.e.valueConj(alt, k)
+		vc, forbidden := g.e.ValueConj(alt, k)
 		if forbidden {
 			continue
 		}
@@ -1070,7 +1073,7 @@ func (g *gen) appendVaried(out []source.Value, bb *objBuilder, varied []string, 
 			out = append(out, b.value())
 			n++
 		}
-		if present && !m.required[k] {
+		if present && !m.Required[k] {
 			out = append(out, bb.without(k).value())
 		}
 	}
@@ -1079,14 +1082,14 @@ func (g *gen) appendVaried(out []source.Value, bb *objBuilder, varied []string, 
 
 // overMaxProperties returns, for each maxProperties of the other side that base does not
 // already exceed, base with optional members added up to one more than it allows.
-func (g *gen) overMaxProperties(base *objBuilder, alt *conj, m *merged, hints []*merged, depth int) []source.Value {
+func (g *gen) overMaxProperties(base *objBuilder, alt *algebra.Conj, m *algebra.Merged, hints []*algebra.Merged, depth int) []source.Value {
 	var out []source.Value
 	for _, h := range hints {
-		if h.maxProps < 0 || h.maxProps+1 <= len(base.keys) {
+		if h.MaxProps < 0 || h.MaxProps+1 <= len(base.keys) {
 			continue
 		}
 		b := base.clone()
-		g.addOptional(b, alt, m, depth, h.maxProps+1)
+		g.addOptional(b, alt, m, depth, h.MaxProps+1)
 		out = append(out, b.value())
 	}
 	return out
@@ -1094,14 +1097,14 @@ func (g *gen) overMaxProperties(base *objBuilder, alt *conj, m *merged, hints []
 
 // untriggered returns base with a trigger of the other side's dependentRequired added
 // without what it requires, for each trigger base lacks and alt allows.
-func (g *gen) untriggered(base *objBuilder, alt *conj, hints []*merged, depth int) []source.Value {
+func (g *gen) untriggered(base *objBuilder, alt *algebra.Conj, hints []*algebra.Merged, depth int) []source.Value {
 	var out []source.Value
 	for _, h := range hints {
-		for _, t := range sortedKeys(h.depReq) {
+		for _, t := range algebra.SortedKeys(h.DepReq) {
 			if _, ok := base.vals[t]; ok {
 				continue
 			}
-			vc, forbidden := g.e.valueConj(alt, t)
+			vc, forbidden := g.e.ValueConj(alt, t)
 			if forbidden {
 				continue
 			}
@@ -1117,13 +1120,13 @@ func (g *gen) untriggered(base *objBuilder, alt *conj, hints []*merged, depth in
 
 // triggered returns objects of alt with a trigger of a dependent schema of hint, alone
 // and with the members the dependent schema names given values that fail it.
-func (g *gen) triggered(alt *conj, base *objBuilder, hint *conj, depth int) []source.Value {
+func (g *gen) triggered(alt *algebra.Conj, base *objBuilder, hint *algebra.Conj, depth int) []source.Value {
 	if hint == nil {
 		return nil
 	}
 	var out []source.Value
-	for _, f := range g.e.merged(hint).depSch {
-		vc, forbidden := g.e.valueConj(alt, f.str)
+	for _, f := range g.e.Merged(hint).DepSch {
+		vc, forbidden := g.e.ValueConj(alt, f.Str)
 		if forbidden {
 			continue
 		}
@@ -1132,14 +1135,14 @@ func (g *gen) triggered(alt *conj, base *objBuilder, hint *conj, depth int) []so
 			continue
 		}
 		b := base.clone()
-		b.set(f.str, v)
+		b.set(f.Str, v)
 		out = append(out, b.value())
-		dep := g.e.with(hint, []*schema.Schema{f.s})
-		for _, k := range g.e.explicitNames(g.e.one(f.s)) {
-			if k == f.str {
+		dep := g.e.With(hint, []*schema.Schema{f.S})
+		for _, k := range g.e.ExplicitNames(g.e.One(f.S)) {
+			if k == f.Str {
 				continue
 			}
-			kc, forbidden := g.e.valueConj(alt, k)
+			kc, forbidden := g.e.ValueConj(alt, k)
 			if forbidden {
 				continue
 			}
@@ -1161,16 +1164,16 @@ func (g *gen) triggered(alt *conj, base *objBuilder, hint *conj, depth int) []so
 // rejects, branch by branch: while a branch of one of target's anyOf or oneOf groups
 // accepts it, a member that branch names gets a value of src that fails the branch (or,
 // when the branch requires it and src does not, goes). ok is false when that fails.
-func (g *gen) unmatch(v source.Value, src, target *conj) (source.Value, bool) {
+func (g *gen) unmatch(v source.Value, src, target *algebra.Conj) (source.Value, bool) {
 	e := g.e
 	var branches []*schema.Schema
-	for f := range e.merged(target).groups {
-		if f.kind == fAnyOf || f.kind == fOneOf {
-			branches = append(branches, f.subs...)
+	for f := range e.Merged(target).Groups {
+		if f.Kind == algebra.FAnyOf || f.Kind == algebra.FOneOf {
+			branches = append(branches, f.Subs...)
 		}
 	}
 	for round := 0; round < 8 && round < len(branches)+1; round++ {
-		if ok, _ := e.valid(target, v); !ok {
+		if ok, _ := e.Valid(target, v); !ok {
 			return v, true
 		}
 		if g.stop() {
@@ -1178,7 +1181,7 @@ func (g *gen) unmatch(v source.Value, src, target *conj) (source.Value, bool) {
 		}
 		progressed := false
 		for _, br := range branches {
-			if ok, err := br.ValidContext(e.ctx, v); err != nil || !ok {
+			if ok, err := br.ValidContext(e.Ctx, v); err != nil || !ok {
 				continue
 			}
 			if w, ok := g.breakBranch(v, src, br); ok {
@@ -1190,25 +1193,25 @@ func (g *gen) unmatch(v source.Value, src, target *conj) (source.Value, bool) {
 			return v, false
 		}
 	}
-	ok, _ := e.valid(target, v)
+	ok, _ := e.Valid(target, v)
 	return v, !ok
 }
 
 // breakBranch changes one member of the object v (valid under src) so that it is still
 // valid under src and invalid under br.
-func (g *gen) breakBranch(v source.Value, src *conj, br *schema.Schema) (source.Value, bool) {
+func (g *gen) breakBranch(v source.Value, src *algebra.Conj, br *schema.Schema) (source.Value, bool) {
 	e := g.e
 	if v.Kind() != source.Object {
 		return source.Value{}, false
 	}
-	cb := e.one(br)
-	mb := e.merged(cb)
-	ms := e.merged(src)
+	cb := e.One(br)
+	mb := e.Merged(cb)
+	ms := e.Merged(src)
 	keep := func(w source.Value) bool {
-		if ok, _ := e.valid(src, w); !ok {
+		if ok, _ := e.Valid(src, w); !ok {
 			return false
 		}
-		ok, err := br.ValidContext(e.ctx, w)
+		ok, err := br.ValidContext(e.Ctx, w)
 		return err == nil && !ok
 	}
 	var b objBuilder
@@ -1216,17 +1219,17 @@ func (g *gen) breakBranch(v source.Value, src *conj, br *schema.Schema) (source.
 		k, m := v.Member(i)
 		b.set(k.Str(), m)
 	}
-	for _, k := range e.explicitNames(cb) {
-		if _, present := b.vals[k]; present && mb.required[k] && !ms.required[k] {
+	for _, k := range e.ExplicitNames(cb) {
+		if _, present := b.vals[k]; present && mb.Required[k] && !ms.Required[k] {
 			if w := b.without(k).value(); keep(w) {
 				return w, true
 			}
 		}
-		vc, forbidden := e.valueConj(src, k)
+		vc, forbidden := e.ValueConj(src, k)
 		if forbidden {
 			continue
 		}
-		hc, hforbidden := e.valueConj(cb, k)
+		hc, hforbidden := e.ValueConj(cb, k)
 		if hforbidden {
 			if _, present := b.vals[k]; !present {
 				if x, ok := g.quiet(vc, nil, 1); ok {
@@ -1264,73 +1267,73 @@ const maxCondsByMember = 32
 // Objects discriminated by a member ({if: {properties: {type: {const: "upload"}}}, then:
 // ...} once per type) are built by the branch their discriminator names, not by the
 // first ones expand meets. A guess like expand's: every value built is judged.
-func (g *gen) byMember(src *conj, key string, child source.Value) *conj {
-	m := g.e.merged(src)
-	if m.nGroups == 0 {
+func (g *gen) byMember(src *algebra.Conj, key string, child source.Value) *algebra.Conj {
+	m := g.e.Merged(src)
+	if m.NGroups == 0 {
 		return src
 	}
 	var add []*schema.Schema
 	var ids []int
 	n := 0
-	for f := range m.groups {
-		if f.kind != fCond || f.subs[0] == nil {
+	for f := range m.Groups {
+		if f.Kind != algebra.FCond || f.Subs[0] == nil {
 			continue
 		}
 		if n++; n > maxCondsByMember {
 			break
 		}
-		subs, forbidden := g.e.valueSchemas(g.e.one(f.subs[0]), key)
+		subs, forbidden := g.e.ValueSchemas(g.e.One(f.Subs[0]), key)
 		if forbidden || len(subs) == 0 {
 			continue
 		}
-		ok, known := g.e.valid(g.e.conjOf(subs, nil), child)
+		ok, known := g.e.Valid(g.e.ConjOf(subs, nil), child)
 		if !known {
 			continue
 		}
 		switch {
 		case ok:
-			add = append(add, nonNil(f.subs[0], f.subs[1])...)
-		case f.subs[2] != nil:
-			add = append(add, f.subs[2])
+			add = append(add, prove.NonNil(f.Subs[0], f.Subs[1])...)
+		case f.Subs[2] != nil:
+			add = append(add, f.Subs[2])
 		}
-		ids = append(ids, g.e.groupOf(f))
+		ids = append(ids, g.e.GroupOf(f))
 	}
 	if len(ids) == 0 {
 		return src
 	}
-	return g.e.with(src, add, ids...)
+	return g.e.With(src, add, ids...)
 }
 
 // around returns containers of src (valid, when possible) that hold child where st says.
-func (g *gen) around(src, hint *conj, st step, child source.Value, depth int) []source.Value {
+func (g *gen) around(src, hint *algebra.Conj, st align.Step, child source.Value, depth int) []source.Value {
 	var out []source.Value
-	if st.kind == stProp {
-		src = g.byMember(src, st.key, child)
+	if st.Kind == align.StProp {
+		src = g.byMember(src, st.Key, child)
 	}
 	for _, alt := range g.expand(src) {
-		m := g.e.merged(alt)
-		switch st.kind {
-		case stProp, stPatProp, stAdditional, stPropName:
-			if m.types&schema.TypeObject == 0 {
+		m := g.e.Merged(alt)
+		switch st.Kind {
+		case align.StProp, align.StPatProp, align.StAdditional, align.StPropName:
+			if m.Types&schema.TypeObject == 0 {
 				continue
 			}
-			name := st.key
+			name := st.Key
 			val := child
-			switch st.kind {
-			case stPatProp:
-				n, ok := g.nameFor(st.key, alt)
+			switch st.Kind {
+			case align.StPatProp:
+				n, ok := g.nameFor(st.Key, alt)
 				if !ok {
 					continue
 				}
 				name = n
-			case stAdditional:
+			case align.StAdditional:
 				name = g.freshName(alt, nil)
-			case stPropName:
+			case align.StPropName:
 				if child.Kind() != source.String {
 					continue
 				}
 				name = child.Str()
-				vc, forbidden := g.e.valueConj(alt, name)
+				vc, forbidden := g.e.ValueConj(alt, name)
 				if forbidden {
 					continue
 				}
@@ -1345,18 +1348,18 @@ func (g *gen) around(src, hint *conj, st step, child source.Value, depth int) []
 				continue
 			}
 			out = append(out, b.value())
-		case stItem, stTail, stContains:
-			if m.types&schema.TypeArray == 0 {
+		case align.StItem, align.StTail, align.StContains:
+			if m.Types&schema.TypeArray == 0 {
 				continue
 			}
-			pos := st.index
-			if st.kind == stContains {
+			pos := st.Index
+			if st.Kind == align.StContains {
 				pos = 0
 			}
 			var arr []source.Value
 			ok := true
 			for i := 0; i < pos; i++ {
-				v, good := g.quiet(g.e.conjOf(g.e.itemSchemas(alt, i), nil), nil, depth+1)
+				v, good := g.quiet(g.e.ConjOf(g.e.ItemSchemas(alt, i), nil), nil, depth+1)
 				if !good {
 					ok = false
 					break
@@ -1367,8 +1370,8 @@ func (g *gen) around(src, hint *conj, st step, child source.Value, depth int) []
 				continue
 			}
 			arr = append(arr, child)
-			for i := len(arr); i < m.minItems; i++ {
-				v, good := g.quiet(g.e.conjOf(g.e.itemSchemas(alt, i), nil), nil, depth+1)
+			for i := len(arr); i < m.MinItems; i++ {
+				v, good := g.quiet(g.e.ConjOf(g.e.ItemSchemas(alt, i), nil), nil, depth+1)
 				if !good {
 					break
 				}
@@ -1403,30 +1406,21 @@ func valueSize(v source.Value, limit int) int {
 	return n
 }
 
-func hintRequires(hints []*merged, k string) bool {
+func hintRequires(hints []*algebra.Merged, k string) bool {
 	for _, h := range hints {
-		if h.required[k] {
+		if h.Required[k] {
 			return true
 		}
-		if _, ok := h.depReq[k]; ok {
+		if _, ok := h.DepReq[k]; ok {
 			return true
 		}
-		for _, f := range h.depSch {
-			if f.str == k {
+		for _, f := range h.DepSch {
+			if f.Str == k {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // maximalDepth and maximalSize bound the maximal instance.
@@ -1436,24 +1430,24 @@ const (
 )
 
 // maximal builds a valid value of src with every declared property present, recursively.
-func (g *gen) maximal(src *conj, depth int, size *int) (source.Value, bool) {
+func (g *gen) maximal(src *algebra.Conj, depth int, size *int) (source.Value, bool) {
 	if depth > maximalDepth || *size > maximalSize || g.stop() {
 		return g.quiet(src, nil, depth+maxDepth)
 	}
 	for _, alt := range g.expand(src) {
-		m := g.e.merged(alt)
+		m := g.e.Merged(alt)
 		var v source.Value
 		switch {
-		case m.types&schema.TypeObject != 0:
+		case m.Types&schema.TypeObject != 0:
 			b, ok := g.baseObject(alt, m, nil, depth, "", nil)
 			if !ok {
 				continue
 			}
-			for i, k := range g.e.explicitNames(alt) {
+			for i, k := range g.e.ExplicitNames(alt) {
 				if i >= 24 {
 					break
 				}
-				vc, forbidden := g.e.valueConj(alt, k)
+				vc, forbidden := g.e.ValueConj(alt, k)
 				if forbidden {
 					continue
 				}
@@ -1463,10 +1457,10 @@ func (g *gen) maximal(src *conj, depth int, size *int) (source.Value, bool) {
 				}
 			}
 			v = b.value()
-		case m.types&schema.TypeArray != 0:
+		case m.Types&schema.TypeArray != 0:
 			var items []source.Value
-			for i := 0; i < max(1, m.minItems) && i < 8; i++ {
-				x, ok := g.maximal(g.e.conjOf(g.e.itemSchemas(alt, i), nil), depth+1, size)
+			for i := 0; i < max(1, m.MinItems) && i < 8; i++ {
+				x, ok := g.maximal(g.e.ConjOf(g.e.ItemSchemas(alt, i), nil), depth+1, size)
 				if !ok {
 					break
 				}
@@ -1480,7 +1474,7 @@ func (g *gen) maximal(src *conj, depth int, size *int) (source.Value, bool) {
 			}
 			v = x
 		}
-		if ok, _ := g.e.valid(src, v); ok {
+		if ok, _ := g.e.Valid(src, v); ok {
 			return v, true
 		}
 	}

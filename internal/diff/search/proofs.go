@@ -1,4 +1,4 @@
-package diff
+package search
 
 import (
 	"context"
@@ -33,22 +33,22 @@ import (
 const besideFrom = 256 << 10
 
 // large reports whether two schemas are large enough for a goroutine of their own.
-func large(old, new *schema.Schema) bool {
+func Large(old, new *schema.Schema) bool {
 	return len(old.Document().Source())+len(new.Document().Source()) >= besideFrom
 }
 
 // comparing counts the comparisons running in the process (Compare calls).
-var comparing atomic.Int32
+var Comparing atomic.Int32
 
 // proofOutcome is the answer of one whole-schema proof.
 type proofOutcome struct {
-	proved bool
-	steps  int // the steps it took (over the budget: not complete)
+	Proved bool
+	Steps  int // the steps it took (over the budget: not complete)
 }
 
 // prover runs whole-schema proofs on a goroutine of its own.
 type prover struct {
-	e      *engine // the comparison's engine, for a proof not asked of the goroutine
+	e      *Engine // the comparison's engine, for a proof not asked of the goroutine
 	old    *schema.Schema
 	new    *schema.Schema
 	ctx    [2]context.Context
@@ -61,19 +61,19 @@ type prover struct {
 }
 
 // proofStarts, when set (by tests), is called on the proof goroutine before it proves.
-var proofStarts func()
+var ProofStarts func()
 
 // enter counts a comparison in and reports whether a core is free for a second
 // goroutine: fewer comparisons run, this one included, than there are cores. The caller
 // calls leave when the comparison ends.
-func enter() bool { return int(comparing.Add(1)) < runtime.GOMAXPROCS(0) }
+func Enter() bool { return int(Comparing.Add(1)) < runtime.GOMAXPROCS(0) }
 
 // leave counts a comparison out.
-func leave() { comparing.Add(-1) }
+func Leave() { Comparing.Add(-1) }
 
 // startProofs starts proving the backward direction on a goroutine when beside is set
 // (otherwise each proof is made on e when asked for); the caller calls stop when done.
-func startProofs(ctx context.Context, e *engine, old, new *schema.Schema, beside bool) *prover {
+func StartProofs(ctx context.Context, e *Engine, old, new *schema.Schema, beside bool) *prover {
 	p := &prover{e: e, old: old, new: new}
 	if !beside {
 		return p
@@ -90,10 +90,10 @@ func startProofs(ctx context.Context, e *engine, old, new *schema.Schema, beside
 		// a panic here would end the process: it is raised again on the comparison's
 		// goroutine (by result or stop), where the caller can recover it
 		p.catch.Do(func() {
-			if proofStarts != nil {
-				proofStarts()
+			if ProofStarts != nil {
+				ProofStarts()
 			}
-			pe := newEngine(p.ctx[0], e.opts, e.bodies, e.size)
+			pe := NewEngine(p.ctx[0], e.Opts, e.Bodies, e.Size)
 			p.out[0] <- pe.wholeSub(p.ctx[0], old, new)
 			for range p.more {
 				p.out[1] <- pe.wholeSub(p.ctx[1], new, old)
@@ -104,26 +104,26 @@ func startProofs(ctx context.Context, e *engine, old, new *schema.Schema, beside
 }
 
 // wholeSub proves that every instance of a is an instance of b.
-func (e *engine) wholeSub(ctx context.Context, a, b *schema.Schema) proofOutcome {
+func (e *Engine) wholeSub(ctx context.Context, a, b *schema.Schema) proofOutcome {
 	if ctx.Err() != nil {
 		return proofOutcome{}
 	}
-	e.ctx, e.steps = ctx, 0
-	r := e.sub(e.one(a), e.one(b), schema.TypeAll, 0)
-	return proofOutcome{proved: r, steps: e.steps}
+	e.Ctx, e.Steps = ctx, 0
+	r := e.Sub(e.One(a), e.One(b), schema.TypeAll, 0)
+	return proofOutcome{Proved: r, Steps: e.Steps}
 }
 
 // ask has the goroutine prove the forward direction too.
-func (p *prover) ask() {
+func (p *prover) Ask() {
 	if p.more != nil && !p.asked[1] {
 		p.asked[1] = true
-		p.more <- dirForward
+		p.more <- DirForward
 	}
 }
 
 // result returns the proof of a direction: the goroutine's, or one made now on the
 // comparison's engine.
-func (p *prover) result(dir int) proofOutcome {
+func (p *prover) Result(dir int) proofOutcome {
 	if p.asked[dir-1] {
 		select {
 		case r := <-p.out[dir-1]:
@@ -138,14 +138,14 @@ func (p *prover) result(dir int) proofOutcome {
 			panic("diff: the proof goroutine ended without an answer")
 		}
 	}
-	if dir == dirBackward {
-		return p.e.wholeSub(p.e.ctx, p.old, p.new)
+	if dir == DirBackward {
+		return p.e.wholeSub(p.e.Ctx, p.old, p.new)
 	}
-	return p.e.wholeSub(p.e.ctx, p.new, p.old)
+	return p.e.wholeSub(p.e.Ctx, p.new, p.old)
 }
 
 // skip cancels the proof of a direction whose answer is not needed.
-func (p *prover) skip(dir int) {
+func (p *prover) Skip(dir int) {
 	if c := p.cancel[dir-1]; c != nil {
 		c()
 	}
@@ -153,7 +153,7 @@ func (p *prover) skip(dir int) {
 
 // stop cancels what is left, waits for the goroutine to end and raises its panic, if it
 // had one that result did not raise.
-func (p *prover) stop() {
+func (p *prover) Stop() {
 	if p.more == nil {
 		return
 	}

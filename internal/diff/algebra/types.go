@@ -1,7 +1,8 @@
-package diff
+package algebra
 
 import (
 	"math/big"
+	"sort"
 	"strings"
 
 	"github.com/jstk-dev/jstk/internal/schema"
@@ -13,7 +14,7 @@ import (
 // integer, later drafts count it as an integer), and schema.TypeOf classes a value.
 
 // kinds are the classes the prover reasons about one at a time.
-var kinds = []schema.TypeSet{schema.TypeNull, schema.TypeBoolean, schema.TypeNumber, schema.TypeString, schema.TypeArray, schema.TypeObject}
+var Kinds = []schema.TypeSet{schema.TypeNull, schema.TypeBoolean, schema.TypeNumber, schema.TypeString, schema.TypeArray, schema.TypeObject}
 
 // typesOf returns the classes a "type" keyword value admits in draft d (schema.TypeByName
 // of its name, or of each of its names); ok is false when one of them is not a type.
@@ -76,7 +77,7 @@ func typeNames(t schema.TypeSet) []string {
 
 // typeText is the text of a type set in diff's messages: its names, with commas (not
 // schema.TypeSet's String, which joins with "or"); "nothing", "any type".
-func typeText(t schema.TypeSet) string {
+func TypeText(t schema.TypeSet) string {
 	if t == 0 {
 		return "nothing"
 	}
@@ -111,7 +112,7 @@ func ratOfLiteral(lit string) (*big.Rat, bool) {
 }
 
 // ratLiteral renders a rational with a terminating decimal expansion as a JSON number.
-func ratLiteral(r *big.Rat) (string, bool) {
+func RatLiteral(r *big.Rat) (string, bool) {
 	if r.IsInt() {
 		return r.Num().String(), true
 	}
@@ -139,112 +140,112 @@ func ratLiteral(r *big.Rat) (string, bool) {
 }
 
 // isMultiple reports whether a is an integer multiple of m (m > 0).
-func isMultiple(a, m *big.Rat) bool {
+func IsMultiple(a, m *big.Rat) bool {
 	q := new(big.Rat).Quo(a, m)
 	return q.IsInt()
 }
 
 // bound is a numeric bound: a value and whether it is exclusive.
-type bound struct {
-	v    *big.Rat
-	excl bool
+type Bound struct {
+	V    *big.Rat
+	Excl bool
 }
 
 // tighterLower reports whether lower bound a is stricter than b (admits fewer numbers).
-func tighterLower(a, b *bound) bool {
+func TighterLower(a, b *Bound) bool {
 	if b == nil {
 		return a != nil
 	}
 	if a == nil {
 		return false
 	}
-	c := a.v.Cmp(b.v)
-	return c > 0 || (c == 0 && a.excl && !b.excl)
+	c := a.V.Cmp(b.V)
+	return c > 0 || (c == 0 && a.Excl && !b.Excl)
 }
 
 // tighterUpper reports whether upper bound a is stricter than b.
-func tighterUpper(a, b *bound) bool {
+func TighterUpper(a, b *Bound) bool {
 	if b == nil {
 		return a != nil
 	}
 	if a == nil {
 		return false
 	}
-	c := a.v.Cmp(b.v)
-	return c < 0 || (c == 0 && a.excl && !b.excl)
+	c := a.V.Cmp(b.V)
+	return c < 0 || (c == 0 && a.Excl && !b.Excl)
 }
 
 // lowerImplies reports whether every number satisfying lower bound a (and, when ints is
 // true, being an integer) satisfies lower bound b.
-func lowerImplies(a, b *bound, ints bool) bool {
+func LowerImplies(a, b *Bound, ints bool) bool {
 	if b == nil {
 		return true
 	}
 	if a == nil {
 		return false
 	}
-	av, aex := a.v, a.excl
+	av, aex := a.V, a.Excl
 	if ints {
-		av, aex = intLower(a), false
+		av, aex = IntLower(a), false
 	}
-	c := av.Cmp(b.v)
+	c := av.Cmp(b.V)
 	if c > 0 {
 		return true
 	}
 	if c < 0 {
 		return false
 	}
-	return aex || !b.excl
+	return aex || !b.Excl
 }
 
 // upperImplies is lowerImplies for upper bounds.
-func upperImplies(a, b *bound, ints bool) bool {
+func UpperImplies(a, b *Bound, ints bool) bool {
 	if b == nil {
 		return true
 	}
 	if a == nil {
 		return false
 	}
-	av, aex := a.v, a.excl
+	av, aex := a.V, a.Excl
 	if ints {
-		av, aex = intUpper(a), false
+		av, aex = IntUpper(a), false
 	}
-	c := av.Cmp(b.v)
+	c := av.Cmp(b.V)
 	if c < 0 {
 		return true
 	}
 	if c > 0 {
 		return false
 	}
-	return aex || !b.excl
+	return aex || !b.Excl
 }
 
 // intLower returns the smallest integer satisfying lower bound a.
-func intLower(a *bound) *big.Rat {
-	n := ceilRat(a.v)
-	if a.excl && new(big.Rat).SetInt(n).Cmp(a.v) == 0 {
+func IntLower(a *Bound) *big.Rat {
+	n := CeilRat(a.V)
+	if a.Excl && new(big.Rat).SetInt(n).Cmp(a.V) == 0 {
 		n.Add(n, big.NewInt(1))
 	}
 	return new(big.Rat).SetInt(n)
 }
 
 // intUpper returns the largest integer satisfying upper bound a.
-func intUpper(a *bound) *big.Rat {
-	n := floorRat(a.v)
-	if a.excl && new(big.Rat).SetInt(n).Cmp(a.v) == 0 {
+func IntUpper(a *Bound) *big.Rat {
+	n := FloorRat(a.V)
+	if a.Excl && new(big.Rat).SetInt(n).Cmp(a.V) == 0 {
 		n.Sub(n, big.NewInt(1))
 	}
 	return new(big.Rat).SetInt(n)
 }
 
-func floorRat(r *big.Rat) *big.Int {
+func FloorRat(r *big.Rat) *big.Int {
 	q, m := new(big.Int).DivMod(r.Num(), r.Denom(), new(big.Int))
 	_ = m
 	return q // DivMod rounds toward negative infinity for positive denominators
 }
 
-func ceilRat(r *big.Rat) *big.Int {
-	q := floorRat(r)
+func CeilRat(r *big.Rat) *big.Int {
+	q := FloorRat(r)
 	if !r.IsInt() {
 		q.Add(q, big.NewInt(1))
 	}
@@ -252,21 +253,30 @@ func ceilRat(r *big.Rat) *big.Int {
 }
 
 // boundText renders a bound for messages: "> 5", ">= 5".
-func boundText(b *bound, lower bool) string {
+func BoundText(b *Bound, lower bool) string {
 	if b == nil {
 		return "none"
 	}
-	s, ok := ratLiteral(b.v)
+	s, ok := RatLiteral(b.V)
 	if !ok {
-		s = b.v.RatString()
+		s = b.V.RatString()
 	}
 	switch {
-	case lower && b.excl:
+	case lower && b.Excl:
 		return "> " + s
 	case lower:
 		return ">= " + s
-	case b.excl:
+	case b.Excl:
 		return "< " + s
 	}
 	return "<= " + s
+}
+
+func SortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -1,6 +1,8 @@
-package diff
+package search
 
 import (
+	"github.com/jstk-dev/jstk/internal/diff/algebra"
+	"github.com/jstk-dev/jstk/internal/diff/align"
 	"slices"
 
 	"github.com/jstk-dev/jstk/internal/source"
@@ -19,27 +21,27 @@ const polishBudget = 64
 
 // polish returns x, valid under the side dir reads from, with its format strings filled
 // and its numbers in their shortest form where keep still holds.
-func (s *searcher) polish(x source.Value, dir int, keep func(source.Value) bool) source.Value {
-	src := s.old
-	if dir == dirForward {
-		src = s.new
+func (s *Searcher) polish(x source.Value, dir int, keep func(source.Value) bool) source.Value {
+	src := s.Old
+	if dir == DirForward {
+		src = s.New
 	}
 	budget := polishBudget
 	try := func(y source.Value) bool {
-		if budget <= 0 || s.e.ctx.Err() != nil {
+		if budget <= 0 || s.E.Ctx.Err() != nil {
 			return false
 		}
 		budget--
 		return keep(y)
 	}
-	out, _ := s.polishAt(x, s.e.one(src), 0, try)
+	out, _ := s.polishAt(x, s.E.One(src), 0, try)
 	return out
 }
 
 // polishAt polishes v, whose schemas are those of c, as part of a whole example that
 // accept tries (with v replaced by its argument); it reports whether v changed.
-func (s *searcher) polishAt(v source.Value, c *conj, depth int, accept func(source.Value) bool) (source.Value, bool) {
-	e := s.e
+func (s *Searcher) polishAt(v source.Value, c *algebra.Conj, depth int, accept func(source.Value) bool) (source.Value, bool) {
+	e := s.E
 	if depth > 32 {
 		return v, false
 	}
@@ -65,7 +67,7 @@ func (s *searcher) polishAt(v source.Value, c *conj, depth int, accept func(sour
 	case source.Object:
 		for i := 0; i < v.Len(); i++ {
 			k, member := v.Member(i)
-			vc, forbidden := e.valueConj(c, k.Str())
+			vc, forbidden := e.ValueConj(c, k.Str())
 			if forbidden {
 				continue
 			}
@@ -88,7 +90,7 @@ func (s *searcher) polishAt(v source.Value, c *conj, depth int, accept func(sour
 	case source.Array:
 		items := v.Items()
 		for i, it := range items {
-			ic := e.conjOf(e.itemSchemas(c, i), nil)
+			ic := e.ConjOf(e.ItemSchemas(c, i), nil)
 			cur := items
 			rebuild := func(m source.Value) source.Value {
 				out := slices.Clone(cur)
@@ -107,11 +109,11 @@ func (s *searcher) polishAt(v source.Value, c *conj, depth int, accept func(sour
 
 // formatsOf returns the formats the schemas of c name (asserted or not), those of the
 // branches of its groups too, known formats only.
-func (e *engine) formatsOf(c *conj) []string {
+func (e *Engine) formatsOf(c *algebra.Conj) []string {
 	var out []string
-	add := func(cj *conj) {
-		for _, n := range e.parts(cj) {
-			if v, ok := n.kw("format"); ok && v.Kind() == source.String {
+	add := func(cj *algebra.Conj) {
+		for _, n := range e.Parts(cj) {
+			if v, ok := n.Kw("format"); ok && v.Kind() == source.String {
 				if _, known := formatSamples[v.Str()]; known && !slices.Contains(out, v.Str()) {
 					out = append(out, v.Str())
 				}
@@ -119,10 +121,10 @@ func (e *engine) formatsOf(c *conj) []string {
 		}
 	}
 	add(c)
-	for g := range e.merged(c).groups {
-		for _, br := range g.subs {
+	for g := range e.Merged(c).Groups {
+		for _, br := range g.Subs {
 			if br != nil {
-				add(e.one(br))
+				add(e.One(br))
 			}
 		}
 	}
@@ -132,25 +134,25 @@ func (e *engine) formatsOf(c *conj) []string {
 // polishExamples polishes the examples of the changes and of the two directions (ex, by
 // direction - 1). A direction's example is most often a change's too: it then takes the
 // change's polished example, which still separates the sides.
-func (s *searcher) polishExamples(ex *[2]source.Value) {
+func (s *Searcher) PolishExamples(ex *[2]source.Value) {
 	done := [2]map[string]source.Value{{}, {}}
-	for _, ch := range s.attr.changes {
-		if !ch.example.IsValid() || ch.level != "validation" {
+	for _, ch := range s.Attr.Changes {
+		if !ch.Example.IsValid() || ch.Level != "validation" {
 			continue
 		}
-		raw := string(source.AppendJSON(nil, ch.example))
-		keep := s.separates(ch.exampleDir, nil, nil, ch.it)
-		if ch.failLoc == "" && ch.it != nil {
-			keep = s.separates(ch.exampleDir, ch, &s.attr, ch.it)
+		raw := string(source.AppendJSON(nil, ch.Example))
+		keep := s.separates(ch.ExampleDir, nil, nil, ch.It)
+		if ch.FailLoc == "" && ch.It != nil {
+			keep = s.separates(ch.ExampleDir, ch, &s.Attr, ch.It)
 		}
-		ch.example = s.polish(ch.example, ch.exampleDir, keep)
-		done[ch.exampleDir-1][raw] = ch.example
+		ch.Example = s.polish(ch.Example, ch.ExampleDir, keep)
+		done[ch.ExampleDir-1][raw] = ch.Example
 	}
-	var root *item
-	if len(s.items) > 0 {
-		root = s.items[0]
+	var root *align.Item
+	if len(s.Items) > 0 {
+		root = s.Items[0]
 	}
-	for dir := dirBackward; dir <= dirForward; dir++ {
+	for dir := DirBackward; dir <= DirForward; dir++ {
 		x := ex[dir-1]
 		if !x.IsValid() {
 			continue

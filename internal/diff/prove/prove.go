@@ -1,6 +1,7 @@
-package diff
+package prove
 
 import (
+	"github.com/jstk-dev/jstk/internal/diff/algebra"
 	"math"
 
 	"github.com/jstk-dev/jstk/internal/diff/pattern"
@@ -26,56 +27,49 @@ const maxTriggeredDepth = 32
 
 // maxSplits bounds the alternatives one proof may split a conjunction into (over all its
 // anyOf, oneOf and if groups together).
-const maxSplits = 48
+const MaxSplits = 48
 
-func (e *engine) spend() bool {
-	e.steps++
-	e.proofSteps++
-	if e.steps&1023 == 0 && (e.ctx.Err() != nil || e.overParts()) {
-		e.steps = e.stepBudget + 1
+func (e *Engine) spend() bool {
+	e.Steps++
+	e.ProofSteps++
+	if e.Steps&1023 == 0 && (e.Ctx.Err() != nil || e.OverParts()) {
+		e.Steps = e.StepBudget + 1
 	}
-	return e.steps <= e.stepBudget
+	return e.Steps <= e.StepBudget
 }
 
 // cacheable tells whether a result may be remembered: a proof that rests on no pair still
 // under examination, or a failure that is not due to the step budget running out.
-func (e *engine) cacheable(r bool, idx int) bool {
+func (e *Engine) cacheable(r bool, idx int) bool {
 	if r {
-		return e.minAssume >= idx
+		return e.MinAssume >= idx
 	}
-	return e.steps <= e.stepBudget
+	return e.Steps <= e.StepBudget
 }
 
-// proofKey identifies a question to the prover: the two conjunctions by their keys, and
-// the classes of instances asked about.
-type proofKey struct {
-	a, b int
-	dom  schema.TypeSet
-}
-
-func memoKey(a, b *conj, dom schema.TypeSet) proofKey {
-	return proofKey{a.kid, b.kid, dom}
+func memoKey(a, b *algebra.Conj, dom schema.TypeSet) algebra.ProofKey {
+	return algebra.ProofKey{A: a.Kid, B: b.Kid, Dom: dom}
 }
 
 // sub reports a proof that every instance of a whose class is in dom is an instance of b.
-func (e *engine) sub(a, b *conj, dom schema.TypeSet, depth int) bool {
-	if a == b || len(b.shells) == 0 {
+func (e *Engine) Sub(a, b *algebra.Conj, dom schema.TypeSet, depth int) bool {
+	if a == b || len(b.Shells) == 0 {
 		return true
 	}
-	return e.prove(e.subMemo, e.subProg, memoKey(a, b, dom), depth, func() bool { return e.subCore(a, b, dom, depth) })
+	return e.prove(e.SubMemo, e.SubProg, memoKey(a, b, dom), depth, func() bool { return e.subCore(a, b, dom, depth) })
 }
 
 // prove answers a question of the prover (key) with core, memoised in memo. A question met
 // again while it is being answered (in prog) is assumed true when an instance level was
 // crossed since (a greatest fixpoint over recursive schemas), and an answer that rests on
 // an assumption still open is not memoised (see cacheable).
-func (e *engine) prove(memo map[proofKey]bool, prog map[proofKey]progress, key proofKey, depth int, core func() bool) bool {
+func (e *Engine) prove(memo map[algebra.ProofKey]bool, prog map[algebra.ProofKey]algebra.Progress, key algebra.ProofKey, depth int, core func() bool) bool {
 	if r, ok := memo[key]; ok {
 		return r
 	}
 	if p, ok := prog[key]; ok {
-		if depth > p.depth {
-			e.minAssume = min(e.minAssume, p.idx)
+		if depth > p.Depth {
+			e.MinAssume = min(e.MinAssume, p.Idx)
 			return true
 		}
 		return false
@@ -83,77 +77,77 @@ func (e *engine) prove(memo map[proofKey]bool, prog map[proofKey]progress, key p
 	if !e.spend() {
 		return false
 	}
-	if e.stack >= maxProofDepth {
+	if e.Stack >= maxProofDepth {
 		// As deep as proofs go: the budget counts as spent, and what is not proved yet
 		// stays unknown.
-		e.steps = e.stepBudget + 1
+		e.Steps = e.StepBudget + 1
 		return false
 	}
-	idx := e.stack
-	if idx == 0 && !e.inHere {
-		e.branchesLeft = maxProofBranches // a question from outside the prover
+	idx := e.Stack
+	if idx == 0 && !e.InHere {
+		e.BranchesLeft = maxProofBranches // a question from outside the prover
 	}
-	e.stack++
-	prog[key] = progress{idx, depth}
-	saved := e.minAssume
-	e.minAssume = math.MaxInt
+	e.Stack++
+	prog[key] = algebra.Progress{Idx: idx, Depth: depth}
+	saved := e.MinAssume
+	e.MinAssume = math.MaxInt
 	r := core()
 	delete(prog, key)
-	e.stack--
+	e.Stack--
 	if e.cacheable(r, idx) {
 		memo[key] = r
 	}
-	if e.minAssume < idx {
-		saved = min(saved, e.minAssume)
+	if e.MinAssume < idx {
+		saved = min(saved, e.MinAssume)
 	}
-	e.minAssume = saved
+	e.MinAssume = saved
 	return r
 }
 
-func (e *engine) subCore(a, b *conj, dom schema.TypeSet, depth int) bool {
-	if e.sameConj(a, b) {
+func (e *Engine) subCore(a, b *algebra.Conj, dom schema.TypeSet, depth int) bool {
+	if e.SameConj(a, b) {
 		return true
 	}
-	ma := e.merged(a)
-	d := dom & e.live(a)
+	ma := e.Merged(a)
+	d := dom & e.Live(a)
 	if d == 0 {
 		return true
 	}
-	mb := e.merged(b)
-	if vals, ok := e.finiteValues(a, ma, d, true); ok {
+	mb := e.Merged(b)
+	if vals, ok := e.FiniteValues(a, ma, d, true); ok {
 		for _, v := range vals {
-			if good, ok := e.valid(b, v); !good || !ok {
+			if good, ok := e.Valid(b, v); !good || !ok {
 				return false
 			}
 		}
 		return true
 	}
-	if mb.empty {
+	if mb.Empty {
 		// a is empty: proved by the emptiness rules, on a split if need be
-		return e.proveFacts(a, factsOf(mb, fFalse)[:1], d, depth, maxSplits)
+		return e.ProveFacts(a, algebra.FactsOf(mb, algebra.FFalse)[:1], d, depth, MaxSplits)
 	}
 	// Groups of b that a repeats are satisfied as a whole.
-	facts := make([]*fact, 0, mb.nFacts)
-	for f := range mb.facts {
-		if isGroup(f.kind) && e.groupRepeated(a, ma, f, d, depth) {
+	facts := make([]*algebra.Fact, 0, mb.NFacts)
+	for f := range mb.Facts {
+		if algebra.IsGroup(f.Kind) && e.groupRepeated(a, ma, f, d, depth) {
 			continue
 		}
 		facts = append(facts, f)
 	}
-	if e.proveFacts(a, facts, d, depth, maxSplits) {
+	if e.ProveFacts(a, facts, d, depth, MaxSplits) {
 		return true
 	}
 	// what a's double negations affirm holds for a too
-	if more := e.newAffirmations(a); len(more) > 0 && e.sub(e.with(a, more), b, d, depth) {
+	if more := e.newAffirmations(a); len(more) > 0 && e.Sub(e.With(a, more), b, d, depth) {
 		return true
 	}
 	// an empty a is included in anything; so are its classes that are empty, the others
 	// proved class by class
-	if e.empty(a, d, depth) {
+	if e.Empty(a, d, depth) {
 		return true
 	}
 	several := 0
-	for _, k := range kinds {
+	for _, k := range algebra.Kinds {
 		if d&k != 0 {
 			several++
 		}
@@ -161,8 +155,8 @@ func (e *engine) subCore(a, b *conj, dom schema.TypeSet, depth int) bool {
 	if several < 2 {
 		return false
 	}
-	for _, k := range kinds {
-		if dk := d & k; dk != 0 && !e.empty(a, dk, depth) && !e.proveFacts(a, facts, dk, depth, maxSplits) {
+	for _, k := range algebra.Kinds {
+		if dk := d & k; dk != 0 && !e.Empty(a, dk, depth) && !e.ProveFacts(a, facts, dk, depth, MaxSplits) {
 			return false
 		}
 	}
@@ -171,15 +165,15 @@ func (e *engine) subCore(a, b *conj, dom schema.TypeSet, depth int) bool {
 
 // proveFacts proves each fact for a, splitting a on one of its own anyOf, oneOf or if
 // groups when that helps.
-func (e *engine) proveFacts(a *conj, facts []*fact, dom schema.TypeSet, depth, splits int) bool {
-	ma := e.merged(a)
-	d := dom & e.live(a)
+func (e *Engine) ProveFacts(a *algebra.Conj, facts []*algebra.Fact, dom schema.TypeSet, depth, splits int) bool {
+	ma := e.Merged(a)
+	d := dom & e.Live(a)
 	if d == 0 {
 		return true
 	}
-	var failing []*fact
+	var failing []*algebra.Fact
 	for _, f := range facts {
-		if !e.implies(a, ma, f, d, depth) {
+		if !e.Implies(a, ma, f, d, depth) {
 			failing = append(failing, f)
 		}
 	}
@@ -197,14 +191,14 @@ func (e *engine) proveFacts(a *conj, facts []*fact, dom schema.TypeSet, depth, s
 		left = splits - 1
 	}
 	for _, alt := range alts {
-		if !e.proveFacts(alt, failing, d, depth, left) {
+		if !e.ProveFacts(alt, failing, d, depth, left) {
 			return false
 		}
 	}
 	return true
 }
 
-func nonNil(ss ...*schema.Schema) []*schema.Schema {
+func NonNil(ss ...*schema.Schema) []*schema.Schema {
 	var out []*schema.Schema
 	for _, s := range ss {
 		if s != nil {
@@ -216,32 +210,32 @@ func nonNil(ss ...*schema.Schema) []*schema.Schema {
 
 // split returns conjunctions whose union covers a, from one of its unchosen groups: an
 // anyOf or oneOf first, an if/then/else otherwise.
-func (e *engine) split(a *conj, ma *merged) []*conj {
-	groups := make([]*fact, 0, ma.nGroups)
-	for g := range ma.groups {
-		if g.kind != fCond {
+func (e *Engine) split(a *algebra.Conj, ma *algebra.Merged) []*algebra.Conj {
+	groups := make([]*algebra.Fact, 0, ma.NGroups)
+	for g := range ma.Groups {
+		if g.Kind != algebra.FCond {
 			groups = append(groups, g)
 		}
 	}
-	for g := range ma.groups {
-		if g.kind == fCond {
+	for g := range ma.Groups {
+		if g.Kind == algebra.FCond {
 			groups = append(groups, g)
 		}
 	}
 	for _, g := range groups {
-		id := e.groupOf(g)
-		switch g.kind {
-		case fAnyOf, fOneOf:
-			if len(g.subs) > 24 {
+		id := e.GroupOf(g)
+		switch g.Kind {
+		case algebra.FAnyOf, algebra.FOneOf:
+			if len(g.Subs) > 24 {
 				continue
 			}
-			var out []*conj
-			for _, br := range g.subs {
-				out = append(out, e.with(a, []*schema.Schema{br}, id))
+			var out []*algebra.Conj
+			for _, br := range g.Subs {
+				out = append(out, e.With(a, []*schema.Schema{br}, id))
 			}
 			return out
-		case fCond:
-			i, t, el := g.subs[0], g.subs[1], g.subs[2]
+		case algebra.FCond:
+			i, t, el := g.Subs[0], g.Subs[1], g.Subs[2]
 			yes := []*schema.Schema{i}
 			if t != nil {
 				yes = append(yes, t)
@@ -250,36 +244,36 @@ func (e *engine) split(a *conj, ma *merged) []*conj {
 			if el != nil {
 				no = append(no, el)
 			}
-			return []*conj{e.with(a, yes, id), e.with(a, no, id)}
+			return []*algebra.Conj{e.With(a, yes, id), e.With(a, no, id)}
 		}
 	}
 	return nil
 }
 
 // groupRepeated reports whether a has a group equivalent to f (branch by branch).
-func (e *engine) groupRepeated(a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
-	if f.kind == fCond && ma.nGroups > condScanMax && len(f.subs) > 0 && f.subs[0] != nil {
+func (e *Engine) groupRepeated(a *algebra.Conj, ma *algebra.Merged, f *algebra.Fact, d schema.TypeSet, depth int) bool {
+	if f.Kind == algebra.FCond && ma.NGroups > condScanMax && len(f.Subs) > 0 && f.Subs[0] != nil {
 		return e.condRepeated(ma, f)
 	}
-	for g := range ma.groups {
-		if g.kind != f.kind || len(g.subs) != len(f.subs) {
+	for g := range ma.Groups {
+		if g.Kind != f.Kind || len(g.Subs) != len(f.Subs) {
 			continue
 		}
 		if g == f {
 			return true
 		}
-		if len(g.subs) > 0 && g.subs[0] != nil && f.subs[0] != nil && e.hashOf(g.subs[0]) != e.hashOf(f.subs[0]) && f.kind == fCond {
+		if len(g.Subs) > 0 && g.Subs[0] != nil && f.Subs[0] != nil && e.HashOf(g.Subs[0]) != e.HashOf(f.Subs[0]) && f.Kind == algebra.FCond {
 			continue
 		}
 		if e.sameBranches(g, f) {
 			return true
 		}
-		if len(g.subs) > 16 || f.kind == fCond {
+		if len(g.Subs) > 16 || f.Kind == algebra.FCond {
 			continue // conditions are compared by the fCond rule of implies
 		}
 		ok := true
-		for i := range g.subs {
-			x, y := g.subs[i], f.subs[i]
+		for i := range g.Subs {
+			x, y := g.Subs[i], f.Subs[i]
 			if x == nil || y == nil {
 				if x != y {
 					ok = false
@@ -287,12 +281,12 @@ func (e *engine) groupRepeated(a *conj, ma *merged, f *fact, d schema.TypeSet, d
 				}
 				continue
 			}
-			if e.same(x, y) {
+			if e.Same(x, y) {
 				continue
 			}
 			// context-free equivalence: weaker than within a, but shared by every context
-			cx, cy := e.one(x), e.one(y)
-			if !e.sub(cx, cy, d, depth) || !e.sub(cy, cx, d, depth) {
+			cx, cy := e.One(x), e.One(y)
+			if !e.Sub(cx, cy, d, depth) || !e.Sub(cy, cx, d, depth) {
 				ok = false
 				break
 			}
@@ -306,9 +300,9 @@ func (e *engine) groupRepeated(a *conj, ma *merged, f *fact, d schema.TypeSet, d
 
 // sameBranches reports whether two groups of as many branches have the same schemas,
 // branch by branch.
-func (e *engine) sameBranches(g, f *fact) bool {
-	for i := range g.subs {
-		if g.subs[i] != f.subs[i] && (g.subs[i] == nil || f.subs[i] == nil || !e.same(g.subs[i], f.subs[i])) {
+func (e *Engine) sameBranches(g, f *algebra.Fact) bool {
+	for i := range g.Subs {
+		if g.Subs[i] != f.Subs[i] && (g.Subs[i] == nil || f.Subs[i] == nil || !e.Same(g.Subs[i], f.Subs[i])) {
 			return false
 		}
 	}
@@ -324,20 +318,20 @@ const condScanMax = 16
 // condRepeated is groupRepeated for an if group f (its if schema not nil) and a view with
 // many groups: an if group repeats f when its schemas are the same, branch by branch, and
 // so only one whose if schema hashes alike can.
-func (e *engine) condRepeated(ma *merged, f *fact) bool {
-	idx := e.condIdx[ma]
+func (e *Engine) condRepeated(ma *algebra.Merged, f *algebra.Fact) bool {
+	idx := e.CondIdx[ma]
 	if idx == nil {
-		idx = map[uint64][]*fact{}
-		for g := range ma.groups {
-			if g.kind == fCond && len(g.subs) > 0 && g.subs[0] != nil {
-				h := e.hashOf(g.subs[0])
+		idx = map[uint64][]*algebra.Fact{}
+		for g := range ma.Groups {
+			if g.Kind == algebra.FCond && len(g.Subs) > 0 && g.Subs[0] != nil {
+				h := e.HashOf(g.Subs[0])
 				idx[h] = append(idx[h], g)
 			}
 		}
-		e.condIdx[ma] = idx
+		e.CondIdx[ma] = idx
 	}
-	for _, g := range idx[e.hashOf(f.subs[0])] {
-		if len(g.subs) == len(f.subs) && e.sameBranches(g, f) { // f itself among them
+	for _, g := range idx[e.HashOf(f.Subs[0])] {
+		if len(g.Subs) == len(f.Subs) && e.sameBranches(g, f) { // f itself among them
 			return true
 		}
 	}
@@ -345,18 +339,18 @@ func (e *engine) condRepeated(ma *merged, f *fact) bool {
 }
 
 // implies proves one fact of b for every instance of a within d.
-func (e *engine) implies(a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
-	if k := f.kindOf(); k != schema.TypeAll && d&k == 0 {
+func (e *Engine) Implies(a *algebra.Conj, ma *algebra.Merged, f *algebra.Fact, d schema.TypeSet, depth int) bool {
+	if k := f.KindOf(); k != schema.TypeAll && d&k == 0 {
 		return true
 	}
 	if !e.spend() {
 		return false
 	}
-	switch f.kind {
-	case fDynamic, fLoop, fUnread: // nothing proves these
+	switch f.Kind {
+	case algebra.FDynamic, algebra.FLoop, algebra.FUnread: // nothing proves these
 		return false
 	}
-	if (f.s != nil || len(f.subs) > 0) && e.opaqueSubs(f) {
+	if (f.S != nil || len(f.Subs) > 0) && e.opaqueSubs(f) {
 		// A subschema whose evaluation may never end (a loop): the validator stops with
 		// an error wherever it is applied, whatever the rest says (an if whose condition
 		// loops, a contains of minContains 0 whose schema loops, stop the whole evaluation).
@@ -364,10 +358,10 @@ func (e *engine) implies(a *conj, ma *merged, f *fact, d schema.TypeSet, depth i
 	}
 	// A finite set of values is judged exactly: each value valid under the schema object
 	// that holds the fact satisfies the fact.
-	if vals, ok := e.finiteValues(a, ma, d, true); ok {
+	if vals, ok := e.FiniteValues(a, ma, d, true); ok {
 		all := true
 		for _, v := range vals {
-			if good, err := f.n.s.ValidContext(e.ctx, v); err != nil || !good {
+			if good, err := f.N.S.ValidContext(e.Ctx, v); err != nil || !good {
 				all = false
 				break
 			}
@@ -376,7 +370,7 @@ func (e *engine) implies(a *conj, ma *merged, f *fact, d schema.TypeSet, depth i
 			return true
 		}
 	}
-	if h := impliers[f.kind]; h != nil {
+	if h := impliers[f.Kind]; h != nil {
 		return h(e, a, ma, f, d, depth)
 	}
 	return false
@@ -388,18 +382,18 @@ func (e *engine) implies(a *conj, ma *merged, f *fact, d schema.TypeSet, depth i
 // A fact of f's schema may be a dependent schema in turn, asked of implies without a
 // question to the prover in between: dependent schemas nested in each other (or chained
 // by references) are followed maxTriggeredDepth deep, and below that nothing is proved.
-func (e *engine) triggeredImplies(a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
-	m := e.merged(e.one(f.s))
-	if m.empty || e.triggered >= maxTriggeredDepth {
+func (e *Engine) triggeredImplies(a *algebra.Conj, ma *algebra.Merged, f *algebra.Fact, d schema.TypeSet, depth int) bool {
+	m := e.Merged(e.One(f.S))
+	if m.Empty || e.Triggered >= maxTriggeredDepth {
 		return false
 	}
-	e.triggered++
-	defer func() { e.triggered-- }()
-	for g := range m.facts {
-		if g.kind == fRequired && (g.str == f.str || ma.required[g.str] || ma.depReq[f.str][g.str]) {
+	e.Triggered++
+	defer func() { e.Triggered-- }()
+	for g := range m.Facts {
+		if g.Kind == algebra.FRequired && (g.Str == f.Str || ma.Required[g.Str] || ma.DepReq[f.Str][g.Str]) {
 			continue
 		}
-		if !e.implies(a, ma, g, d, depth) {
+		if !e.Implies(a, ma, g, d, depth) {
 			return false
 		}
 	}
@@ -410,19 +404,19 @@ func (e *engine) triggeredImplies(a *conj, ma *merged, f *fact, d schema.TypeSet
 // all, or, class by class (numbers by their finer classes if need be), one branch holds
 // those of the class or the branches together cover them (unionCovers); or the branches
 // are negations whose conjunction a is disjoint from.
-func (e *engine) anyOfImplied(a *conj, ma *merged, f *fact, d schema.TypeSet, depth int) bool {
-	for _, br := range f.subs {
-		if e.sub(a, e.one(br), d, depth) {
+func (e *Engine) anyOfImplied(a *algebra.Conj, ma *algebra.Merged, f *algebra.Fact, d schema.TypeSet, depth int) bool {
+	for _, br := range f.Subs {
+		if e.Sub(a, e.One(br), d, depth) {
 			return true
 		}
 	}
-	if xs := e.negatedBranches(f); len(xs) > 0 && e.disjoint(a, e.conjOf(xs, nil), d, depth) {
+	if xs := e.negatedBranches(f); len(xs) > 0 && e.Disjoint(a, e.ConjOf(xs, nil), d, depth) {
 		return true
 	}
 	if e.complementCovers(a, f, d, depth) {
 		return true
 	}
-	for _, k := range kinds {
+	for _, k := range algebra.Kinds {
 		dk := d & k
 		if dk == 0 || e.anyBranch(a, f, dk, depth) {
 			continue
@@ -439,9 +433,9 @@ func (e *engine) anyOfImplied(a *conj, ma *merged, f *fact, d schema.TypeSet, de
 }
 
 // anyBranch proves that one branch of the group f holds every instance of a within d.
-func (e *engine) anyBranch(a *conj, f *fact, d schema.TypeSet, depth int) bool {
-	for _, br := range f.subs {
-		if e.sub(a, e.one(br), d, depth) {
+func (e *Engine) anyBranch(a *algebra.Conj, f *algebra.Fact, d schema.TypeSet, depth int) bool {
+	for _, br := range f.Subs {
+		if e.Sub(a, e.One(br), d, depth) {
 			return true
 		}
 	}
@@ -450,14 +444,14 @@ func (e *engine) anyBranch(a *conj, f *fact, d schema.TypeSet, depth int) bool {
 
 // oneBranch proves that one branch of the oneOf f holds every instance of a within d and
 // the others none.
-func (e *engine) oneBranch(a *conj, f *fact, d schema.TypeSet, depth int) bool {
-	for j, br := range f.subs {
-		if !e.sub(a, e.one(br), d, depth) {
+func (e *Engine) oneBranch(a *algebra.Conj, f *algebra.Fact, d schema.TypeSet, depth int) bool {
+	for j, br := range f.Subs {
+		if !e.Sub(a, e.One(br), d, depth) {
 			continue
 		}
 		ok := true
-		for i, other := range f.subs {
-			if i != j && !e.disjoint(a, e.one(other), d, depth) {
+		for i, other := range f.Subs {
+			if i != j && !e.Disjoint(a, e.One(other), d, depth) {
 				ok = false
 				break
 			}
@@ -470,7 +464,7 @@ func (e *engine) oneBranch(a *conj, f *fact, d schema.TypeSet, depth int) bool {
 }
 
 // eachFine reports whether ok holds for each of the finer classes of numbers in d.
-func (e *engine) eachFine(d schema.TypeSet, ok func(schema.TypeSet) bool) bool {
+func (e *Engine) eachFine(d schema.TypeSet, ok func(schema.TypeSet) bool) bool {
 	for _, x := range []schema.TypeSet{schema.TypeInteger, schema.TypeDotted, schema.TypeFraction} {
 		if d&x != 0 && !ok(x) {
 			return false
@@ -482,38 +476,38 @@ func (e *engine) eachFine(d schema.TypeSet, ok func(schema.TypeSet) bool) bool {
 // patternsBound reports that no string of a length in [lo, hi] (hi < 0: unbounded)
 // within ma's lengths matches all of ma's patterns: the patterns bound the length (".+"
 // needs one character, "^.{0,5}$" allows five at most).
-func (e *engine) patternsBound(ma *merged, lo, hi int) bool {
-	if len(ma.patterns) == 0 {
+func (e *Engine) patternsBound(ma *algebra.Merged, lo, hi int) bool {
+	if len(ma.Patterns) == 0 {
 		return false
 	}
-	lo = max(lo, ma.minLen)
-	if ma.maxLen >= 0 && (hi < 0 || ma.maxLen < hi) {
-		hi = ma.maxLen
+	lo = max(lo, ma.MinLen)
+	if ma.MaxLen >= 0 && (hi < 0 || ma.MaxLen < hi) {
+		hi = ma.MaxLen
 	}
 	if hi >= 0 && lo > hi {
 		return true
 	}
 	var must []*pattern.Automaton
-	for _, p := range ma.patterns {
-		if x := e.pats.Get(p); x != nil {
+	for _, p := range ma.Patterns {
+		if x := e.Pats.Get(p); x != nil {
 			must = append(must, x)
 		}
 	}
 	if len(must) == 0 {
 		return false
 	}
-	_, found, exhaustive := e.pats.Solve(pattern.Query{Must: must, MinLen: lo, MaxLen: hi})
+	_, found, exhaustive := e.Pats.Solve(pattern.Query{Must: must, MinLen: lo, MaxLen: hi})
 	return exhaustive && !found
 }
 
 // opaqueSubs reports a subschema of the applicator f whose conjunction is opaque (a part
 // on a loop of in-place applicators).
-func (e *engine) opaqueSubs(f *fact) bool {
-	if f.s != nil && e.reachesLoop(f.s) {
+func (e *Engine) opaqueSubs(f *algebra.Fact) bool {
+	if f.S != nil && e.ReachesLoop(f.S) {
 		return true
 	}
-	for _, s := range f.subs {
-		if s != nil && e.reachesLoop(s) {
+	for _, s := range f.Subs {
+		if s != nil && e.ReachesLoop(s) {
 			return true
 		}
 	}
@@ -521,9 +515,9 @@ func (e *engine) opaqueSubs(f *fact) bool {
 }
 
 // opaque reports a conjunction a part of which reaches a loop of in-place applicators.
-func (e *engine) opaque(c *conj) bool {
-	for _, n := range e.parts(c) {
-		if e.reachesLoop(n.s) {
+func (e *Engine) opaque(c *algebra.Conj) bool {
+	for _, n := range e.Parts(c) {
+		if e.ReachesLoop(n.S) {
 			return true
 		}
 	}
@@ -534,36 +528,36 @@ func (e *engine) opaque(c *conj) bool {
 // of in-place applicators to that same instance (schema.ReachesInPlaceLoop: computed
 // once, with the loops, by the compiler; walking it here for each comparison read the
 // node of every schema reached, a tenth of a large diff's time).
-func (e *engine) reachesLoop(s *schema.Schema) bool { return s.ReachesInPlaceLoop() }
+func (e *Engine) ReachesLoop(s *schema.Schema) bool { return s.ReachesInPlaceLoop() }
 
 // defaultFills reports whether the reader-defaults policy covers a required property: the
 // property's schema (where the fact is) has a default that is valid under it.
-func (e *engine) defaultFills(f *fact) bool {
-	if !e.opts.RequiredWithDefault {
+func (e *Engine) defaultFills(f *algebra.Fact) bool {
+	if !e.Opts.RequiredWithDefault {
 		return false
 	}
-	v, ok := e.defaultsOf(f.n)[f.str]
+	v, ok := e.DefaultsOf(f.N)[f.Str]
 	if !ok {
 		return false
 	}
-	good, err := f.n.props[f.str].ValidContext(e.ctx, v)
+	good, err := f.N.Props[f.Str].ValidContext(e.Ctx, v)
 	return err == nil && good
 }
 
-func (e *engine) isTrue(s *schema.Schema) bool {
-	return len(e.one(s).shells) == 0 || e.merged(e.one(s)).nFacts == 0
+func (e *Engine) isTrue(s *schema.Schema) bool {
+	return len(e.One(s).Shells) == 0 || e.Merged(e.One(s)).NFacts == 0
 }
 
 // tailImplies proves that every item of a at positions from..∞ is valid under s.
-func (e *engine) tailImplies(a *conj, ma *merged, from int, s *schema.Schema, depth int) bool {
-	mx := e.maxItemsOf(a, ma)
-	p := e.prefixLen(a)
-	target := e.one(s)
+func (e *Engine) tailImplies(a *algebra.Conj, ma *algebra.Merged, from int, s *schema.Schema, depth int) bool {
+	mx := e.MaxItemsOf(a, ma)
+	p := e.PrefixLen(a)
+	target := e.One(s)
 	for i := from; i < p; i++ {
 		if mx >= 0 && i >= mx {
 			return true
 		}
-		if !e.sub(e.conjOf(e.itemSchemas(a, i), nil), target, schema.TypeAll, depth+1) {
+		if !e.Sub(e.ConjOf(e.ItemSchemas(a, i), nil), target, schema.TypeAll, depth+1) {
 			return false
 		}
 	}
@@ -571,31 +565,31 @@ func (e *engine) tailImplies(a *conj, ma *merged, from int, s *schema.Schema, de
 	if mx >= 0 && start >= mx {
 		return true
 	}
-	return e.sub(e.conjOf(e.itemSchemas(a, start), nil), target, schema.TypeAll, depth+1)
+	return e.Sub(e.ConjOf(e.ItemSchemas(a, start), nil), target, schema.TypeAll, depth+1)
 }
 
-func (e *engine) containsImplies(a *conj, ma *merged, f *fact, depth int) bool {
-	c := e.one(f.s)
-	minOK := f.i == 0
-	for _, g := range ma.contains {
-		if !minOK && g.i >= f.i && e.sub(e.one(g.s), c, schema.TypeAll, depth+1) {
+func (e *Engine) containsImplies(a *algebra.Conj, ma *algebra.Merged, f *algebra.Fact, depth int) bool {
+	c := e.One(f.S)
+	minOK := f.I == 0
+	for _, g := range ma.Contains {
+		if !minOK && g.I >= f.I && e.Sub(e.One(g.S), c, schema.TypeAll, depth+1) {
 			minOK = true
 		}
 	}
-	if !minOK && ma.minItems >= f.i && e.tailImplies(a, ma, 0, f.s, depth) {
+	if !minOK && ma.MinItems >= f.I && e.tailImplies(a, ma, 0, f.S, depth) {
 		minOK = true
 	}
 	if !minOK {
 		return false
 	}
-	if f.j < 0 {
+	if f.J < 0 {
 		return true
 	}
-	if mx := e.maxItemsOf(a, ma); mx >= 0 && mx <= f.j {
+	if mx := e.MaxItemsOf(a, ma); mx >= 0 && mx <= f.J {
 		return true
 	}
-	for _, g := range ma.contains {
-		if g.j >= 0 && g.j <= f.j && e.sub(c, e.one(g.s), schema.TypeAll, depth+1) {
+	for _, g := range ma.Contains {
+		if g.J >= 0 && g.J <= f.J && e.Sub(c, e.One(g.S), schema.TypeAll, depth+1) {
 			return true
 		}
 	}
@@ -604,19 +598,19 @@ func (e *engine) containsImplies(a *conj, ma *merged, f *fact, depth int) bool {
 
 // additionalImplies proves that every property of a that owner's properties and
 // patternProperties do not cover has a value valid under s.
-func (e *engine) additionalImplies(a *conj, owner *body, s *schema.Schema, depth int) bool {
-	target := e.one(s)
+func (e *Engine) additionalImplies(a *algebra.Conj, owner *algebra.Body, s *schema.Schema, depth int) bool {
+	target := e.One(s)
 	var excl []string
-	for _, p := range owner.patterns {
-		excl = append(excl, p.src)
+	for _, p := range owner.Patterns {
+		excl = append(excl, p.Src)
 	}
-	for _, k := range e.explicitNames(a) {
-		if _, ok := owner.props[k]; ok {
+	for _, k := range e.ExplicitNames(a) {
+		if _, ok := owner.Props[k]; ok {
 			continue
 		}
 		covered := false
 		for _, p := range excl {
-			if e.patternMatches(p, k) {
+			if e.PatternMatches(p, k) {
 				covered = true
 				break
 			}
@@ -624,39 +618,39 @@ func (e *engine) additionalImplies(a *conj, owner *body, s *schema.Schema, depth
 		if covered {
 			continue
 		}
-		vc, forbidden := e.valueConj(a, k)
-		if !forbidden && !e.sub(vc, target, schema.TypeAll, depth+1) {
+		vc, forbidden := e.ValueConj(a, k)
+		if !forbidden && !e.Sub(vc, target, schema.TypeAll, depth+1) {
 			return false
 		}
 	}
-	return e.otherNamesImply(a, "", excl, owner.props, s, depth)
+	return e.otherNamesImply(a, "", excl, owner.Props, s, depth)
 }
 
 // otherNamesImply proves that every property of a whose name is not named explicitly by a,
 // matches the pattern in (when given) and none of the patterns excl, has a value valid
 // under s.
-func (e *engine) otherNamesImply(a *conj, in string, excl []string, exclNames map[string]*schema.Schema, s *schema.Schema, depth int) bool {
-	target := e.one(s)
+func (e *Engine) otherNamesImply(a *algebra.Conj, in string, excl []string, exclNames map[string]*schema.Schema, s *schema.Schema, depth int) bool {
+	target := e.One(s)
 	var region []*pattern.Automaton // names of the region match these
 	var outside []*pattern.Automaton
 	regionExact := true
 	if in != "" {
-		if x := e.pats.Get(in); x != nil {
+		if x := e.Pats.Get(in); x != nil {
 			region = append(region, x)
 		} else {
 			regionExact = false
 		}
 	}
 	for _, p := range excl {
-		if x := e.pats.Get(p); x != nil {
+		if x := e.Pats.Get(p); x != nil {
 			outside = append(outside, x)
 		} else {
 			regionExact = false
 		}
 	}
 	// One part of a suffices: its value schemas over-approximate the conjunction.
-	for _, n := range e.parts(a) {
-		if n.isBool {
+	for _, n := range e.Parts(a) {
+		if n.IsBool {
 			continue
 		}
 		if e.partCovers(n, region, outside, regionExact, target, depth) {
@@ -664,19 +658,19 @@ func (e *engine) otherNamesImply(a *conj, in string, excl []string, exclNames ma
 		}
 	}
 	// No part constrains other names: they are unconstrained in a.
-	return e.sub(e.trueConj, target, schema.TypeAll, depth+1)
+	return e.Sub(e.TrueConj, target, schema.TypeAll, depth+1)
 }
 
-func (e *engine) partCovers(n *node, region, outside []*pattern.Automaton, regionExact bool, target *conj, depth int) bool {
+func (e *Engine) partCovers(n *algebra.Node, region, outside []*pattern.Automaton, regionExact bool, target *algebra.Conj, depth int) bool {
 	var pats []*pattern.Automaton
-	for _, p := range n.patterns {
-		x := e.pats.Get(p.src)
+	for _, p := range n.Patterns {
+		x := e.Pats.Get(p.Src)
 		overlap := true
 		if x != nil && regionExact {
-			_, found, exhaustive := e.pats.Solve(pattern.Query{Must: append(append([]*pattern.Automaton(nil), region...), x), MustNot: outside, MaxLen: -1})
+			_, found, exhaustive := e.Pats.Solve(pattern.Query{Must: append(append([]*pattern.Automaton(nil), region...), x), MustNot: outside, MaxLen: -1})
 			overlap = found || !exhaustive
 		}
-		if overlap && !e.sub(e.one(p.s), target, schema.TypeAll, depth+1) {
+		if overlap && !e.Sub(e.One(p.S), target, schema.TypeAll, depth+1) {
 			return false
 		}
 		if x == nil {
@@ -687,50 +681,50 @@ func (e *engine) partCovers(n *node, region, outside []*pattern.Automaton, regio
 		}
 	}
 	// names of the region that match none of n's patterns get n's additional schema
-	rest := n.additional
-	if rest == nil && n.unevalP != nil && e.unevalAsAdditional(n.body) {
-		rest = n.unevalP
+	rest := n.Additional
+	if rest == nil && n.UnevalP != nil && e.UnevalAsAdditional(n.Body) {
+		rest = n.UnevalP
 	}
 	if regionExact {
-		_, found, exhaustive := e.pats.Solve(pattern.Query{Must: region, MustNot: append(append([]*pattern.Automaton(nil), outside...), pats...), MaxLen: -1})
+		_, found, exhaustive := e.Pats.Solve(pattern.Query{Must: region, MustNot: append(append([]*pattern.Automaton(nil), outside...), pats...), MaxLen: -1})
 		if exhaustive && !found {
 			return true
 		}
 	}
 	if rest == nil {
-		return e.sub(e.trueConj, target, schema.TypeAll, depth+1)
+		return e.Sub(e.TrueConj, target, schema.TypeAll, depth+1)
 	}
-	return e.sub(e.one(rest), target, schema.TypeAll, depth+1)
+	return e.Sub(e.One(rest), target, schema.TypeAll, depth+1)
 }
 
 // ---- disjointness ----
 
 // disjoint reports a proof that no instance with a class in dom is valid under both.
-func (e *engine) disjoint(a, b *conj, dom schema.TypeSet, depth int) bool {
+func (e *Engine) Disjoint(a, b *algebra.Conj, dom schema.TypeSet, depth int) bool {
 	if e.opaque(a) || e.opaque(b) {
 		return false // an evaluation that may not end is neither in nor out
 	}
-	return e.prove(e.disMemo, e.disProg, memoKey(a, b, dom), depth, func() bool { return e.disjointCore(a, b, dom, depth) })
+	return e.prove(e.DisMemo, e.DisProg, memoKey(a, b, dom), depth, func() bool { return e.disjointCore(a, b, dom, depth) })
 }
 
-func (e *engine) disjointCore(a, b *conj, dom schema.TypeSet, depth int) bool {
-	ma, mb := e.merged(a), e.merged(b)
-	d := dom & e.live(a) & e.live(b)
+func (e *Engine) disjointCore(a, b *algebra.Conj, dom schema.TypeSet, depth int) bool {
+	ma, mb := e.Merged(a), e.Merged(b)
+	d := dom & e.Live(a) & e.Live(b)
 	if d == 0 {
 		return true
 	}
-	for _, pair := range [][2]*conj{{a, b}, {b, a}} {
+	for _, pair := range [][2]*algebra.Conj{{a, b}, {b, a}} {
 		x, y := pair[0], pair[1]
-		if vals, ok := e.finiteValues(x, e.merged(x), d, true); ok {
+		if vals, ok := e.FiniteValues(x, e.Merged(x), d, true); ok {
 			for _, v := range vals {
-				if good, ok := e.valid(y, v); good || !ok {
+				if good, ok := e.Valid(y, v); good || !ok {
 					return false
 				}
 			}
 			return true
 		}
 	}
-	for _, k := range kinds {
+	for _, k := range algebra.Kinds {
 		dk := d & k
 		if dk == 0 {
 			continue
@@ -742,87 +736,87 @@ func (e *engine) disjointCore(a, b *conj, dom schema.TypeSet, depth int) bool {
 	return true
 }
 
-func (e *engine) disjointKind(a *conj, ma *merged, b *conj, mb *merged, d schema.TypeSet, depth int) bool {
+func (e *Engine) disjointKind(a *algebra.Conj, ma *algebra.Merged, b *algebra.Conj, mb *algebra.Merged, d schema.TypeSet, depth int) bool {
 	switch {
 	case d&schema.TypeNumber != 0:
-		ints := (ma.intOnly() || mb.intOnly()) || d&^(schema.TypeInteger|schema.TypeDotted) == 0
-		if rangesDisjoint(ma.lo, mb.hi, ints) || rangesDisjoint(mb.lo, ma.hi, ints) {
+		ints := (ma.IntOnly() || mb.IntOnly()) || d&^(schema.TypeInteger|schema.TypeDotted) == 0
+		if rangesDisjoint(ma.Lo, mb.Hi, ints) || rangesDisjoint(mb.Lo, ma.Hi, ints) {
 			return true
 		}
 	case d&schema.TypeString != 0:
-		if (ma.maxLen >= 0 && ma.maxLen < mb.minLen) || (mb.maxLen >= 0 && mb.maxLen < ma.minLen) {
+		if (ma.MaxLen >= 0 && ma.MaxLen < mb.MinLen) || (mb.MaxLen >= 0 && mb.MaxLen < ma.MinLen) {
 			return true
 		}
 		var must []*pattern.Automaton
 		exact := true
-		for _, p := range append(append([]string(nil), ma.patterns...), mb.patterns...) {
-			if x := e.pats.Get(p); x != nil {
+		for _, p := range append(append([]string(nil), ma.Patterns...), mb.Patterns...) {
+			if x := e.Pats.Get(p); x != nil {
 				must = append(must, x)
 			} else {
 				exact = false
 			}
 		}
 		if len(must) > 0 {
-			lo, hi := max(ma.minLen, mb.minLen), ma.maxLen
-			if hi < 0 || (mb.maxLen >= 0 && mb.maxLen < hi) {
-				hi = mb.maxLen
+			lo, hi := max(ma.MinLen, mb.MinLen), ma.MaxLen
+			if hi < 0 || (mb.MaxLen >= 0 && mb.MaxLen < hi) {
+				hi = mb.MaxLen
 			}
-			_, found, exhaustive := e.pats.Solve(pattern.Query{Must: must, MinLen: lo, MaxLen: hi})
+			_, found, exhaustive := e.Pats.Solve(pattern.Query{Must: must, MinLen: lo, MaxLen: hi})
 			if exhaustive && !found {
 				return true
 			}
 			_ = exact
 		}
 	case d&schema.TypeArray != 0:
-		mxa, mxb := e.maxItemsOf(a, ma), e.maxItemsOf(b, mb)
-		if (mxa >= 0 && mxa < mb.minItems) || (mxb >= 0 && mxb < ma.minItems) {
+		mxa, mxb := e.MaxItemsOf(a, ma), e.MaxItemsOf(b, mb)
+		if (mxa >= 0 && mxa < mb.MinItems) || (mxb >= 0 && mxb < ma.MinItems) {
 			return true
 		}
-		for i := 0; i < min(ma.minItems, mb.minItems, 8); i++ {
-			if e.disjoint(e.conjOf(e.itemSchemas(a, i), nil), e.conjOf(e.itemSchemas(b, i), nil), schema.TypeAll, depth+1) {
+		for i := 0; i < min(ma.MinItems, mb.MinItems, 8); i++ {
+			if e.Disjoint(e.ConjOf(e.ItemSchemas(a, i), nil), e.ConjOf(e.ItemSchemas(b, i), nil), schema.TypeAll, depth+1) {
 				return true
 			}
 		}
 	case d&schema.TypeObject != 0:
-		mxa, mxb := e.maxPropsOf(a, ma), e.maxPropsOf(b, mb)
-		if (mxa >= 0 && mxa < mb.minProps) || (mxb >= 0 && mxb < ma.minProps) {
+		mxa, mxb := e.MaxPropsOf(a, ma), e.MaxPropsOf(b, mb)
+		if (mxa >= 0 && mxa < mb.MinProps) || (mxb >= 0 && mxb < ma.MinProps) {
 			return true
 		}
 		for _, pair := range [][4]any{{a, ma, b, mb}, {b, mb, a, ma}} {
-			x, mx, y := pair[0].(*conj), pair[1].(*merged), pair[2].(*conj)
-			my := pair[3].(*merged)
-			for _, k := range sortedKeys(mx.required) {
-				vy, forbidden := e.valueConj(y, k)
+			x, mx, y := pair[0].(*algebra.Conj), pair[1].(*algebra.Merged), pair[2].(*algebra.Conj)
+			my := pair[3].(*algebra.Merged)
+			for _, k := range algebra.SortedKeys(mx.Required) {
+				vy, forbidden := e.ValueConj(y, k)
 				if forbidden {
 					return true
 				}
-				if !my.required[k] {
+				if !my.Required[k] {
 					continue
 				}
-				vx, fx := e.valueConj(x, k)
-				if fx || e.disjoint(vx, vy, schema.TypeAll, depth+1) {
+				vx, fx := e.ValueConj(x, k)
+				if fx || e.Disjoint(vx, vy, schema.TypeAll, depth+1) {
 					return true
 				}
 			}
 		}
 	}
 	// a excludes what b requires, through not
-	for _, pair := range [][2]*conj{{a, b}, {b, a}} {
+	for _, pair := range [][2]*algebra.Conj{{a, b}, {b, a}} {
 		for _, n := range e.negations(pair[0]) {
-			if e.sub(pair[1], e.one(n), d, depth) {
+			if e.Sub(pair[1], e.One(n), d, depth) {
 				return true
 			}
 		}
 	}
 	// every branch of a group is disjoint from the other side
-	for _, pair := range [][2]*conj{{a, b}, {b, a}} {
-		for g := range e.merged(pair[0]).groups {
-			if g.kind == fCond || len(g.subs) > 16 {
+	for _, pair := range [][2]*algebra.Conj{{a, b}, {b, a}} {
+		for g := range e.Merged(pair[0]).Groups {
+			if g.Kind == algebra.FCond || len(g.Subs) > 16 {
 				continue
 			}
 			all := true
-			for _, br := range g.subs {
-				if !e.disjoint(e.with(pair[0], []*schema.Schema{br}, e.groupOf(g)), pair[1], d, depth) {
+			for _, br := range g.Subs {
+				if !e.Disjoint(e.With(pair[0], []*schema.Schema{br}, e.GroupOf(g)), pair[1], d, depth) {
 					all = false
 					break
 				}
@@ -836,14 +830,14 @@ func (e *engine) disjointKind(a *conj, ma *merged, b *conj, mb *merged, d schema
 }
 
 // rangesDisjoint reports whether no number is >= lo and <= hi.
-func rangesDisjoint(lo, hi *bound, ints bool) bool {
+func rangesDisjoint(lo, hi *algebra.Bound, ints bool) bool {
 	if lo == nil || hi == nil {
 		return false
 	}
-	l, h := lo.v, hi.v
-	lex, hex := lo.excl, hi.excl
+	l, h := lo.V, hi.V
+	lex, hex := lo.Excl, hi.Excl
 	if ints {
-		l, h, lex, hex = intLower(lo), intUpper(hi), false, false
+		l, h, lex, hex = algebra.IntLower(lo), algebra.IntUpper(hi), false, false
 	}
 	c := l.Cmp(h)
 	return c > 0 || (c == 0 && (lex || hex))

@@ -1,4 +1,4 @@
-package diff
+package algebra
 
 import (
 	"math/big"
@@ -19,61 +19,61 @@ import (
 // how it adds their facts (facts, nil for those that make none: allOf is applied by the
 // conjunction's closure).
 type nodeReader struct {
-	keywords []string
-	piece    func(r *nodeRead, c schema.Child)
-	facts    func(r *nodeRead)
+	Keywords []string
+	Piece    func(r *nodeRead, c schema.Child)
+	Facts    func(r *nodeRead)
 }
 
 // nodeReaders is the table, in the order in which the facts of a body are added (the
 // order the engine proves and reports them in): keep it. A keyword may have several
 // entries when its facts come at several places (dependencies: the array form with
 // dependentRequired, the schema form with dependentSchemas).
-var nodeReaders = []nodeReader{
-	{keywords: []string{"type"}, facts: readType},
-	{keywords: []string{"enum"}, facts: readEnum},
-	{keywords: []string{"const"}, facts: readConst},
+var NodeReaders = []nodeReader{
+	{Keywords: []string{"type"}, Facts: readType},
+	{Keywords: []string{"enum"}, Facts: readEnum},
+	{Keywords: []string{"const"}, Facts: readConst},
 
-	{keywords: []string{"multipleOf"}, facts: readMultipleOf},
-	{keywords: []string{"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"}, facts: readBounds},
+	{Keywords: []string{"multipleOf"}, Facts: readMultipleOf},
+	{Keywords: []string{"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"}, Facts: readBounds},
 
-	{keywords: []string{"minLength"}, facts: readCount("minLength", fMinLength)},
-	{keywords: []string{"maxLength"}, facts: readCount("maxLength", fMaxLength)},
-	{keywords: []string{"pattern"}, facts: readPattern},
-	{keywords: []string{"format"}, facts: readFormat},
-	{keywords: []string{"contentEncoding", "contentMediaType"}, facts: readContent},
-	{keywords: []string{"dependencies", "dependentSchemas"}, facts: readRepeatedTriggers},
+	{Keywords: []string{"minLength"}, Facts: readCount("minLength", FMinLength)},
+	{Keywords: []string{"maxLength"}, Facts: readCount("maxLength", FMaxLength)},
+	{Keywords: []string{"pattern"}, Facts: readPattern},
+	{Keywords: []string{"format"}, Facts: readFormat},
+	{Keywords: []string{"contentEncoding", "contentMediaType"}, Facts: readContent},
+	{Keywords: []string{"dependencies", "dependentSchemas"}, Facts: readRepeatedTriggers},
 
-	{keywords: []string{"minItems"}, facts: readCount("minItems", fMinItems)},
-	{keywords: []string{"maxItems"}, facts: readCount("maxItems", fMaxItems)},
-	{keywords: []string{"uniqueItems"}, facts: readUnique},
-	{keywords: []string{"prefixItems", "items", "additionalItems"}, piece: pieceItems, facts: readItems},
-	{keywords: []string{"contains", "minContains", "maxContains"}, piece: pieceContains, facts: readContains},
-	{keywords: []string{"unevaluatedItems"}, piece: pieceUnevalItems, facts: readUnevalItems},
+	{Keywords: []string{"minItems"}, Facts: readCount("minItems", FMinItems)},
+	{Keywords: []string{"maxItems"}, Facts: readCount("maxItems", FMaxItems)},
+	{Keywords: []string{"uniqueItems"}, Facts: readUnique},
+	{Keywords: []string{"prefixItems", "items", "additionalItems"}, Piece: pieceItems, Facts: readItems},
+	{Keywords: []string{"contains", "minContains", "maxContains"}, Piece: pieceContains, Facts: readContains},
+	{Keywords: []string{"unevaluatedItems"}, Piece: pieceUnevalItems, Facts: readUnevalItems},
 
-	{keywords: []string{"minProperties"}, facts: readCount("minProperties", fMinProps)},
-	{keywords: []string{"maxProperties"}, facts: readCount("maxProperties", fMaxProps)},
-	{keywords: []string{"required"}, facts: readRequired},
-	{keywords: []string{"properties"}, piece: pieceProperties, facts: readProperties},
-	{keywords: []string{"patternProperties"}, piece: piecePatternProperties, facts: readPatternProperties},
-	{keywords: []string{"additionalProperties"}, piece: pieceAdditional, facts: readAdditional},
-	{keywords: []string{"propertyNames"}, piece: piecePropertyNames, facts: readPropertyNames},
-	{keywords: []string{"dependencies"}, facts: func(r *nodeRead) { r.depRequired("dependencies") }},
-	{keywords: []string{"dependentRequired"}, facts: readDependentRequired},
-	{keywords: []string{"dependencies", "dependentSchemas"}, piece: pieceDepSchema, facts: readDepSchemas},
-	{keywords: []string{"unevaluatedProperties"}, piece: pieceUnevalProps, facts: readUnevalProps},
+	{Keywords: []string{"minProperties"}, Facts: readCount("minProperties", FMinProps)},
+	{Keywords: []string{"maxProperties"}, Facts: readCount("maxProperties", FMaxProps)},
+	{Keywords: []string{"required"}, Facts: readRequired},
+	{Keywords: []string{"properties"}, Piece: pieceProperties, Facts: readProperties},
+	{Keywords: []string{"patternProperties"}, Piece: piecePatternProperties, Facts: readPatternProperties},
+	{Keywords: []string{"additionalProperties"}, Piece: pieceAdditional, Facts: readAdditional},
+	{Keywords: []string{"propertyNames"}, Piece: piecePropertyNames, Facts: readPropertyNames},
+	{Keywords: []string{"dependencies"}, Facts: func(r *nodeRead) { r.depRequired("dependencies") }},
+	{Keywords: []string{"dependentRequired"}, Facts: readDependentRequired},
+	{Keywords: []string{"dependencies", "dependentSchemas"}, Piece: pieceDepSchema, Facts: readDepSchemas},
+	{Keywords: []string{"unevaluatedProperties"}, Piece: pieceUnevalProps, Facts: readUnevalProps},
 
-	{keywords: []string{"allOf"}, piece: func(r *nodeRead, c schema.Child) { r.n.allOf = append(r.n.allOf, c.Schema) }},
-	{keywords: []string{"anyOf"}, piece: pieceAnyOf, facts: readAnyOf},
-	{keywords: []string{"oneOf"}, piece: pieceOneOf, facts: readOneOf},
-	{keywords: []string{"not"}, piece: pieceNot, facts: readNot},
-	{keywords: []string{"if", "then", "else"}, piece: pieceCond, facts: readCond},
+	{Keywords: []string{"allOf"}, Piece: func(r *nodeRead, c schema.Child) { r.n.allOf = append(r.n.allOf, c.Schema) }},
+	{Keywords: []string{"anyOf"}, Piece: pieceAnyOf, Facts: readAnyOf},
+	{Keywords: []string{"oneOf"}, Piece: pieceOneOf, Facts: readOneOf},
+	{Keywords: []string{"not"}, Piece: pieceNot, Facts: readNot},
+	{Keywords: []string{"if", "then", "else"}, Piece: pieceCond, Facts: readCond},
 
-	{keywords: annotationKeywords, facts: readAnnotations},
+	{Keywords: AnnotationKeywords, Facts: readAnnotations},
 }
 
 // readElsewhere are the keywords of the model that act on instances and have no entry in
 // nodeReaders, with the reason.
-var readElsewhere = map[string]string{
+var ReadElsewhere = map[string]string{
 	"$ref":          "read with the shell (newBody): the closure of a conjunction follows it",
 	"$recursiveRef": "read with the shell (newBody): a dynamic one is a fact of its own (fDynamic)",
 	"$dynamicRef":   "read with the shell (newBody): a dynamic one is a fact of its own (fDynamic)",
@@ -83,23 +83,23 @@ var readElsewhere = map[string]string{
 // pieceReaders are the piece handlers of nodeReaders by keyword; readerMask the entries of
 // nodeReaders that read a keyword, a bit each (bit i: nodeReaders[i]).
 var (
-	pieceReaders map[string]func(r *nodeRead, c schema.Child)
+	PieceReaders map[string]func(r *nodeRead, c schema.Child)
 	readerMask   map[string]uint64
 )
 
-func init() { indexReaders() }
+func init() { IndexReaders() }
 
 // indexReaders makes pieceReaders and readerMask from the table.
-func indexReaders() {
-	if len(nodeReaders) > 64 {
+func IndexReaders() {
+	if len(NodeReaders) > 64 {
 		panic("diff: nodeReaders has more entries than readerMask has bits")
 	}
-	pieceReaders, readerMask = map[string]func(r *nodeRead, c schema.Child){}, map[string]uint64{}
-	for i, h := range nodeReaders {
-		for _, kw := range h.keywords {
+	PieceReaders, readerMask = map[string]func(r *nodeRead, c schema.Child){}, map[string]uint64{}
+	for i, h := range NodeReaders {
+		for _, kw := range h.Keywords {
 			readerMask[kw] |= 1 << i
-			if h.piece != nil {
-				pieceReaders[kw] = h.piece
+			if h.Piece != nil {
+				PieceReaders[kw] = h.Piece
 			}
 		}
 	}
@@ -107,44 +107,44 @@ func indexReaders() {
 
 // actsOnInstances reports a keyword of the model that can change a verdict: applicators,
 // assertions, references, and the annotations that assert on request.
-func actsOnInstances(k *schema.Keyword) bool {
+func ActsOnInstances(k *schema.Keyword) bool {
 	return k.Kind == schema.Applicator || k.Kind == schema.Assertion || k.Kind == schema.Reference ||
 		k.Kind == schema.Annotation && k.OnRequest
 }
 
 // nodeRead is one reading of a body's keywords.
 type nodeRead struct {
-	e *engine
-	n *body
+	e *Engine
+	n *Body
 	d int // the draft
 
-	repeated []fact // dependent schemas of a trigger both dependencies and dependentSchemas name
+	repeated []Fact // dependent schemas of a trigger both dependencies and dependentSchemas name
 }
 
 // add adds a fact of the body.
-func (r *nodeRead) add(f fact) {
-	f.n = r.n
-	r.n.facts = append(r.n.facts, f)
+func (r *nodeRead) add(f Fact) {
+	f.N = r.n
+	r.n.Facts = append(r.n.Facts, f)
 }
 
 // readNode reads the keywords of n.s into n (the shell is made): the subschemas into its
 // pieces, then the facts of each entry of nodeReaders in turn.
-func (e *engine) readNode(n *body) {
-	s := n.s
-	if n.isBool {
+func (e *Engine) readNode(n *Body) {
+	s := n.S
+	if n.IsBool {
 		if !n.boolVal {
-			n.facts = append(n.facts, fact{kind: fFalse, n: n})
+			n.Facts = append(n.Facts, Fact{Kind: FFalse, N: n})
 		}
 		return
 	}
 	if n.dynamic {
-		n.facts = append(n.facts, fact{kind: fDynamic, n: n, kw: dynKw(s)})
+		n.Facts = append(n.Facts, Fact{Kind: FDynamic, N: n, kw: dynKw(s)})
 	}
 	if s.InPlaceLoop() {
 		// Its evaluation may apply it to the same instance again, forever: undefined, and
 		// jstk's validator stops with an error. Like a dynamic reference, the fact cannot
 		// be proved, and proves nothing.
-		n.facts = append(n.facts, fact{kind: fLoop, n: n})
+		n.Facts = append(n.Facts, Fact{Kind: FLoop, N: n})
 	}
 	if n.draft <= 7 && n.ref != nil {
 		return // siblings of $ref are ignored in drafts 4 to 7
@@ -162,13 +162,13 @@ func (e *engine) readNode(n *body) {
 		kw := n.v.Key(i)
 		if m := readerMask[kw]; m != 0 {
 			present |= m
-		} else if _, elsewhere := readElsewhere[kw]; !elsewhere {
+		} else if _, elsewhere := ReadElsewhere[kw]; !elsewhere {
 			unread = true
 		}
 	}
-	for i := range nodeReaders {
-		if h := &nodeReaders[i]; h.facts != nil && present&(1<<i) != 0 {
-			h.facts(r)
+	for i := range NodeReaders {
+		if h := &NodeReaders[i]; h.Facts != nil && present&(1<<i) != 0 {
+			h.Facts(r)
 		}
 	}
 	if unread {
@@ -182,14 +182,14 @@ func (e *engine) readNode(n *body) {
 // keyword added to the model and the compiler, not to nodeReaders): the comparison says
 // it cannot tell, and names it, rather than prove anything without it.
 func (r *nodeRead) readUnread() {
-	v, s := r.n.v, r.n.s
+	v, s := r.n.v, r.n.S
 	for i := range v.Len() {
 		kw := v.Key(i)
-		if _, elsewhere := readElsewhere[kw]; readerMask[kw] != 0 || elsewhere {
+		if _, elsewhere := ReadElsewhere[kw]; readerMask[kw] != 0 || elsewhere {
 			continue
 		}
-		if k, ok := s.Draft.Keyword(kw); ok && actsOnInstances(k) && !s.Ignored(kw) {
-			r.add(fact{kind: fUnread, kw: source.EscapeToken(kw)})
+		if k, ok := s.Draft.Keyword(kw); ok && ActsOnInstances(k) && !s.Ignored(kw) {
+			r.add(Fact{Kind: FUnread, kw: source.EscapeToken(kw)})
 		}
 	}
 }
@@ -201,42 +201,42 @@ func (r *nodeRead) readUnread() {
 func (r *nodeRead) readPieces() {
 	e, n := r.e, r.n
 	base := len(e.childBuf)
-	e.childBuf = n.s.AppendChildren(e.childBuf)
+	e.childBuf = n.S.AppendChildren(e.childBuf)
 	defer func() { e.childBuf = e.childBuf[:base] }()
 	if len(e.childBuf) > base {
 		n.pieces = &pieces{}
 	}
 	for _, c := range e.childBuf[base:] {
-		if p := pieceReaders[c.Keyword]; p != nil {
+		if p := PieceReaders[c.Keyword]; p != nil {
 			p(r, c)
 		}
 	}
 }
 
 // count adds a fact of kind k for a keyword whose value is a count.
-func (r *nodeRead) count(kw string, k factKind) {
-	if v, ok := r.n.kw(kw); ok {
+func (r *nodeRead) count(kw string, k FactKind) {
+	if v, ok := r.n.Kw(kw); ok {
 		if c, ok := countOf(v); ok {
-			r.add(fact{kind: k, kw: kw, i: c})
+			r.add(Fact{Kind: k, kw: kw, I: c})
 		}
 	}
 }
 
 // readCount is the handler of a count keyword.
-func readCount(kw string, k factKind) func(r *nodeRead) {
+func readCount(kw string, k FactKind) func(r *nodeRead) {
 	return func(r *nodeRead) { r.count(kw, k) }
 }
 
 // num returns the value of a number keyword, or nil; a number too large to reason about
 // exactly adds a dynamic fact.
 func (r *nodeRead) num(kw string) *big.Rat {
-	v, ok := r.n.kw(kw)
+	v, ok := r.n.Kw(kw)
 	if !ok {
 		return nil
 	}
 	x, ok := ratOf(v)
 	if !ok {
-		r.add(fact{kind: fDynamic, kw: kw})
+		r.add(Fact{Kind: FDynamic, kw: kw})
 		return nil
 	}
 	return x
@@ -244,13 +244,13 @@ func (r *nodeRead) num(kw string) *big.Rat {
 
 // flag reports a boolean keyword that is true.
 func (r *nodeRead) flag(kw string) bool {
-	v, ok := r.n.kw(kw)
+	v, ok := r.n.Kw(kw)
 	return ok && v.Kind() == source.Bool && v.Bool()
 }
 
 // str returns the value of a keyword whose value is a string.
 func (r *nodeRead) str(kw string) (string, bool) {
-	v, ok := r.n.kw(kw)
+	v, ok := r.n.Kw(kw)
 	if !ok || v.Kind() != source.String {
 		return "", false
 	}
@@ -258,35 +258,35 @@ func (r *nodeRead) str(kw string) (string, bool) {
 }
 
 func readType(r *nodeRead) {
-	v, ok := r.n.kw("type")
+	v, ok := r.n.Kw("type")
 	if !ok {
 		return
 	}
-	if t, ok := typesOf(v, r.n.s.Draft); ok {
-		if r.n.s.Nullable() {
+	if t, ok := typesOf(v, r.n.S.Draft); ok {
+		if r.n.S.Nullable() {
 			t |= schema.TypeNull // OpenAPI 3.0: nullable adds null to the types
 		}
-		r.add(fact{kind: fType, kw: "type", types: t})
+		r.add(Fact{Kind: FType, kw: "type", Types: t})
 	}
 }
 
 func readEnum(r *nodeRead) {
-	if v, ok := r.n.kw("enum"); ok && v.Kind() == source.Array {
-		r.add(fact{kind: fEnum, kw: "enum", vals: v.Items()})
+	if v, ok := r.n.Kw("enum"); ok && v.Kind() == source.Array {
+		r.add(Fact{Kind: FEnum, kw: "enum", Vals: v.Items()})
 	}
 }
 
 // readConst: const came with draft 6, but jstk applies it in draft 4 too unless told to
 // be strict (schema.Options.StrictDraft); Ignored says which.
 func readConst(r *nodeRead) {
-	if v, ok := r.n.kw("const"); ok {
-		r.add(fact{kind: fEnum, kw: "const", vals: []source.Value{v}})
+	if v, ok := r.n.Kw("const"); ok {
+		r.add(Fact{Kind: FEnum, kw: "const", Vals: []source.Value{v}})
 	}
 }
 
 func readMultipleOf(r *nodeRead) {
 	if m := r.num("multipleOf"); m != nil && m.Sign() > 0 {
-		r.add(fact{kind: fMultipleOf, kw: "multipleOf", r: m})
+		r.add(Fact{Kind: FMultipleOf, kw: "multipleOf", R: m})
 	}
 }
 
@@ -295,16 +295,16 @@ func readMultipleOf(r *nodeRead) {
 func readBounds(r *nodeRead) {
 	if r.d == 4 {
 		if m := r.num("minimum"); m != nil {
-			r.add(fact{kind: fLower, kw: "minimum", b: &bound{v: m, excl: r.flag("exclusiveMinimum")}})
+			r.add(Fact{Kind: FLower, kw: "minimum", B: &Bound{V: m, Excl: r.flag("exclusiveMinimum")}})
 		}
 		if m := r.num("maximum"); m != nil {
-			r.add(fact{kind: fUpper, kw: "maximum", b: &bound{v: m, excl: r.flag("exclusiveMaximum")}})
+			r.add(Fact{Kind: FUpper, kw: "maximum", B: &Bound{V: m, Excl: r.flag("exclusiveMaximum")}})
 		}
 		return
 	}
 	for _, x := range &bounds {
 		if m := r.num(x.kw); m != nil {
-			r.add(fact{kind: x.kind, kw: x.kw, b: &bound{v: m, excl: x.excl}})
+			r.add(Fact{Kind: x.kind, kw: x.kw, B: &Bound{V: m, Excl: x.excl}})
 		}
 	}
 }
@@ -312,20 +312,20 @@ func readBounds(r *nodeRead) {
 // bounds are the bounds after draft 4, in the order they are read.
 var bounds = [...]struct {
 	kw   string
-	kind factKind
+	kind FactKind
 	excl bool
-}{{"minimum", fLower, false}, {"exclusiveMinimum", fLower, true}, {"maximum", fUpper, false}, {"exclusiveMaximum", fUpper, true}}
+}{{"minimum", FLower, false}, {"exclusiveMinimum", FLower, true}, {"maximum", FUpper, false}, {"exclusiveMaximum", FUpper, true}}
 
 func readPattern(r *nodeRead) {
 	if p, ok := r.str("pattern"); ok {
-		r.add(fact{kind: fPattern, kw: "pattern", str: p})
+		r.add(Fact{Kind: FPattern, kw: "pattern", Str: p})
 	}
 }
 
 // readFormat: a format is a fact only when asserted, and known.
 func readFormat(r *nodeRead) {
-	if f, ok := r.str("format"); ok && r.n.s.FormatAsserted() && r.e.knownFormat(f) {
-		r.add(fact{kind: fFormat, kw: "format", str: f})
+	if f, ok := r.str("format"); ok && r.n.S.FormatAsserted() && r.e.knownFormat(f) {
+		r.add(Fact{Kind: FFormat, kw: "format", Str: f})
 	}
 }
 
@@ -335,16 +335,16 @@ func readContent(r *nodeRead) {
 		return
 	}
 	if v, ok := r.str("contentEncoding"); ok && v == "base64" {
-		r.add(fact{kind: fContent, kw: "contentEncoding", str: "contentEncoding=base64"})
+		r.add(Fact{Kind: FContent, kw: "contentEncoding", Str: "contentEncoding=base64"})
 	}
 	if v, ok := r.str("contentMediaType"); ok && v == "application/json" {
-		r.add(fact{kind: fContent, kw: "contentMediaType", str: "contentMediaType=application/json"})
+		r.add(Fact{Kind: FContent, kw: "contentMediaType", Str: "contentMediaType=application/json"})
 	}
 }
 
 func readUnique(r *nodeRead) {
 	if r.flag("uniqueItems") {
-		r.add(fact{kind: fUnique, kw: "uniqueItems"})
+		r.add(Fact{Kind: FUnique, kw: "uniqueItems"})
 	}
 }
 
@@ -354,20 +354,20 @@ func pieceItems(r *nodeRead, c schema.Child) {
 	n := r.n
 	switch {
 	case c.Keyword == "prefixItems" || c.Keyword == "items" && c.Index >= 0:
-		n.prefix = append(n.prefix, c.Schema)
-		n.prefixKw = c.Keyword
+		n.Prefix = append(n.Prefix, c.Schema)
+		n.PrefixKw = c.Keyword
 	default: // items as one schema, additionalItems
-		n.items, n.itemsKw = c.Schema, c.Keyword
+		n.Items, n.itemsKw = c.Schema, c.Keyword
 	}
 }
 
 func readItems(r *nodeRead) {
 	n := r.n
-	for i, p := range n.prefix {
-		r.add(fact{kind: fItem, kw: n.prefixKw + "/" + itoa(i), i: i, s: p})
+	for i, p := range n.Prefix {
+		r.add(Fact{Kind: FItem, kw: n.PrefixKw + "/" + Itoa(i), I: i, S: p})
 	}
-	if n.items != nil {
-		r.add(fact{kind: fTail, kw: n.itemsKw, i: len(n.prefix), s: n.items})
+	if n.Items != nil {
+		r.add(Fact{Kind: FTail, kw: n.itemsKw, I: len(n.Prefix), S: n.Items})
 	}
 }
 
@@ -378,16 +378,16 @@ func readContains(r *nodeRead) {
 	if r.n.contains == nil {
 		return
 	}
-	f := fact{kind: fContains, kw: "contains", s: r.n.contains, i: 1, j: -1}
+	f := Fact{Kind: FContains, kw: "contains", S: r.n.contains, I: 1, J: -1}
 	if r.d >= 2019 {
-		if v, ok := r.n.kw("minContains"); ok {
+		if v, ok := r.n.Kw("minContains"); ok {
 			if c, ok := countOf(v); ok {
-				f.i = c
+				f.I = c
 			}
 		}
-		if v, ok := r.n.kw("maxContains"); ok {
+		if v, ok := r.n.Kw("maxContains"); ok {
 			if c, ok := countOf(v); ok {
-				f.j = c
+				f.J = c
 			}
 		}
 	}
@@ -398,13 +398,13 @@ func pieceUnevalItems(r *nodeRead, c schema.Child) { r.n.unevalI = c.Schema }
 
 func readUnevalItems(r *nodeRead) {
 	if r.n.unevalI != nil {
-		r.add(fact{kind: fUnevalItems, kw: "unevaluatedItems", s: r.n.unevalI})
+		r.add(Fact{Kind: FUnevalItems, kw: "unevaluatedItems", S: r.n.unevalI})
 	}
 }
 
 // readRequired adds each name once.
 func readRequired(r *nodeRead) {
-	v, ok := r.n.kw("required")
+	v, ok := r.n.Kw("required")
 	if !ok || v.Kind() != source.Array {
 		return
 	}
@@ -412,7 +412,7 @@ func readRequired(r *nodeRead) {
 	for i, it := range v.Items() {
 		if it.Kind() == source.String && !seen[it.Str()] {
 			seen[it.Str()] = true
-			r.add(fact{kind: fRequired, kw: "required/" + itoa(i), str: it.Str()})
+			r.add(Fact{Kind: FRequired, kw: "required/" + Itoa(i), Str: it.Str()})
 		}
 	}
 }
@@ -420,30 +420,30 @@ func readRequired(r *nodeRead) {
 // pieceProperties takes the compiled schema's own map and sorted names, shared and only
 // read.
 func pieceProperties(r *nodeRead, _ schema.Child) {
-	r.n.props, r.n.propOrder = r.n.s.Properties(), r.n.s.PropertyNames()
+	r.n.Props, r.n.PropOrder = r.n.S.Properties(), r.n.S.PropertyNames()
 }
 
 func readProperties(r *nodeRead) {
-	for _, k := range r.n.propOrder {
-		r.add(fact{kind: fProp, str: k, s: r.n.props[k]}) // kw: see keyword
+	for _, k := range r.n.PropOrder {
+		r.add(Fact{Kind: FProp, Str: k, S: r.n.Props[k]}) // kw: see keyword
 	}
 }
 
 func piecePatternProperties(r *nodeRead, c schema.Child) {
-	r.n.patterns = append(r.n.patterns, patProp{c.Key, c.Schema})
+	r.n.Patterns = append(r.n.Patterns, patProp{c.Key, c.Schema})
 }
 
 func readPatternProperties(r *nodeRead) {
-	for _, p := range r.n.patterns {
-		r.add(fact{kind: fPatternProp, kw: "patternProperties/" + source.EscapeToken(p.src), str: p.src, s: p.s})
+	for _, p := range r.n.Patterns {
+		r.add(Fact{Kind: FPatternProp, kw: "patternProperties/" + source.EscapeToken(p.Src), Str: p.Src, S: p.S})
 	}
 }
 
-func pieceAdditional(r *nodeRead, c schema.Child) { r.n.additional = c.Schema }
+func pieceAdditional(r *nodeRead, c schema.Child) { r.n.Additional = c.Schema }
 
 func readAdditional(r *nodeRead) {
-	if r.n.additional != nil {
-		r.add(fact{kind: fAdditional, kw: "additionalProperties", s: r.n.additional})
+	if r.n.Additional != nil {
+		r.add(Fact{Kind: FAdditional, kw: "additionalProperties", S: r.n.Additional})
 	}
 }
 
@@ -451,13 +451,13 @@ func piecePropertyNames(r *nodeRead, c schema.Child) { r.n.propNames = c.Schema 
 
 func readPropertyNames(r *nodeRead) {
 	if r.n.propNames != nil {
-		r.add(fact{kind: fPropNames, kw: "propertyNames", s: r.n.propNames})
+		r.add(Fact{Kind: FPropNames, kw: "propertyNames", S: r.n.propNames})
 	}
 }
 
 // depRequired reads dependentRequired, or the array form of dependencies.
 func (r *nodeRead) depRequired(kw string) {
-	v, ok := r.n.kw(kw)
+	v, ok := r.n.Kw(kw)
 	if !ok || v.Kind() != source.Object {
 		return
 	}
@@ -470,7 +470,7 @@ func (r *nodeRead) depRequired(kw string) {
 		for _, it := range val.Items() {
 			list = append(list, it.Str())
 		}
-		r.add(fact{kind: fDepRequired, kw: kw + "/" + source.EscapeToken(k.Str()), str: k.Str(), list: list})
+		r.add(Fact{Kind: FDepRequired, kw: kw + "/" + source.EscapeToken(k.Str()), Str: k.Str(), List: list})
 	}
 }
 
@@ -489,7 +489,7 @@ func pieceDepSchema(r *nodeRead, c schema.Child) {
 		n.depSchemas, n.depKw = map[string]*schema.Schema{}, map[string]string{}
 	}
 	if _, dup := n.depSchemas[c.Key]; dup {
-		r.repeated = append(r.repeated, fact{kind: fDepSchema, kw: c.Keyword + "/" + source.EscapeToken(c.Key), str: c.Key, s: c.Schema})
+		r.repeated = append(r.repeated, Fact{Kind: FDepSchema, kw: c.Keyword + "/" + source.EscapeToken(c.Key), Str: c.Key, S: c.Schema})
 		return
 	}
 	n.depSchemas[c.Key], n.depKw[c.Key] = c.Schema, c.Keyword
@@ -512,15 +512,15 @@ func readDepSchemas(r *nodeRead) {
 	}
 	sort.Strings(triggers)
 	for _, k := range triggers {
-		r.add(fact{kind: fDepSchema, kw: n.depKw[k] + "/" + source.EscapeToken(k), str: k, s: n.depSchemas[k]})
+		r.add(Fact{Kind: FDepSchema, kw: n.depKw[k] + "/" + source.EscapeToken(k), Str: k, S: n.depSchemas[k]})
 	}
 }
 
-func pieceUnevalProps(r *nodeRead, c schema.Child) { r.n.unevalP = c.Schema }
+func pieceUnevalProps(r *nodeRead, c schema.Child) { r.n.UnevalP = c.Schema }
 
 func readUnevalProps(r *nodeRead) {
-	if r.n.unevalP != nil {
-		r.add(fact{kind: fUnevalProps, kw: "unevaluatedProperties", s: r.n.unevalP})
+	if r.n.UnevalP != nil {
+		r.add(Fact{Kind: FUnevalProps, kw: "unevaluatedProperties", S: r.n.UnevalP})
 	}
 }
 
@@ -528,7 +528,7 @@ func pieceAnyOf(r *nodeRead, c schema.Child) { r.n.anyOf = append(r.n.anyOf, c.S
 
 func readAnyOf(r *nodeRead) {
 	if len(r.n.anyOf) > 0 {
-		r.add(fact{kind: fAnyOf, kw: "anyOf", subs: r.n.anyOf})
+		r.add(Fact{Kind: FAnyOf, kw: "anyOf", Subs: r.n.anyOf})
 	}
 }
 
@@ -536,7 +536,7 @@ func pieceOneOf(r *nodeRead, c schema.Child) { r.n.oneOf = append(r.n.oneOf, c.S
 
 func readOneOf(r *nodeRead) {
 	if len(r.n.oneOf) > 0 {
-		r.add(fact{kind: fOneOf, kw: "oneOf", subs: r.n.oneOf})
+		r.add(Fact{Kind: FOneOf, kw: "oneOf", Subs: r.n.oneOf})
 	}
 }
 
@@ -544,7 +544,7 @@ func pieceNot(r *nodeRead, c schema.Child) { r.n.not = c.Schema }
 
 func readNot(r *nodeRead) {
 	if r.n.not != nil {
-		r.add(fact{kind: fNot, kw: "not", s: r.n.not})
+		r.add(Fact{Kind: FNot, kw: "not", S: r.n.not})
 	}
 }
 
@@ -564,24 +564,24 @@ func pieceCond(r *nodeRead, c schema.Child) {
 func readCond(r *nodeRead) {
 	n := r.n
 	if n.ifS != nil && (n.thenS != nil || n.elseS != nil) {
-		r.add(fact{kind: fCond, kw: "if", subs: []*schema.Schema{n.ifS, n.thenS, n.elseS}})
+		r.add(Fact{Kind: FCond, kw: "if", Subs: []*schema.Schema{n.ifS, n.thenS, n.elseS}})
 	}
 }
 
 // readAnnotations keeps the annotations; only the docs level compares them.
 func readAnnotations(r *nodeRead) {
-	if !r.e.opts.docs() {
+	if !r.e.Opts.Docs() {
 		return
 	}
-	for _, kw := range annotationKeywords {
-		if v, ok := r.n.raw(kw); ok {
-			r.n.ann = append(r.n.ann, annotation{kw, v})
+	for _, kw := range AnnotationKeywords {
+		if v, ok := r.n.Raw(kw); ok {
+			r.n.Ann = append(r.n.Ann, Annotation{kw, v})
 		}
 	}
 }
 
 // unreadNames lists the keywords of fUnread facts, each once, in the order met.
-func unreadNames(fs ...[]*fact) string {
+func UnreadNames(fs ...[]*Fact) string {
 	var names []string
 	for _, side := range fs {
 		for _, f := range side {

@@ -1,4 +1,4 @@
-package diff
+package algebra
 
 import (
 	"hash/maphash"
@@ -23,47 +23,47 @@ import (
 // keywords are read once under its own lock, and after that nothing writes to it or to its
 // facts (the proof's goroutine copies facts while the search runs); what an engine learns
 // about a body on its own goes on its node or in its own tables.
-type body struct {
-	s     *schema.Schema
+type Body struct {
+	S     *schema.Schema
 	v     source.Value // the schema's JSON value
 	draft int
 
 	mu   sync.Mutex  // held while the keywords are read
 	done atomic.Bool // the keywords are read (facts and the raw pieces below)
 
-	isBool  bool
+	IsBool  bool
 	boolVal bool
 	hasAll  bool  // an applied allOf: its keywords are read with the shell
 	nGroups int32 // the anyOf, oneOf and if facts among facts
 	// forbidsNames: the body may forbid a property by its name (forbidsNames)
-	forbidsNames bool
+	ForbidsNames bool
 
 	ref     *schema.Schema // $ref target (in place)
 	dynRefs []*schema.Schema
 	dynamic bool // a $dynamicRef/$recursiveRef whose target depends on the dynamic scope
 
-	facts []fact // the assertions and applicators of this object, in a fixed order
+	Facts []Fact // the assertions and applicators of this object, in a fixed order
 
 	*pieces // the subschemas; noPieces for a schema without any
 
-	ann []annotation // at --level docs
+	Ann []Annotation // at --level docs
 
-	merged atomic.Pointer[merged] // the merged view of the body alone, once made
+	merged atomic.Pointer[Merged] // the merged view of the body alone, once made
 }
 
 // pieces are the subschemas of a body as the compiler applies them, the raw material of
 // the generator and the walk. A schema with no subschema (about half of them, the leaves)
 // shares noPieces, which is never written.
 type pieces struct {
-	props      map[string]*schema.Schema
-	propOrder  []string
-	patterns   []patProp
-	additional *schema.Schema
-	prefix     []*schema.Schema
-	prefixKw   string
-	items      *schema.Schema
+	Props      map[string]*schema.Schema
+	PropOrder  []string
+	Patterns   []patProp
+	Additional *schema.Schema
+	Prefix     []*schema.Schema
+	PrefixKw   string
+	Items      *schema.Schema
 	itemsKw    string
-	unevalP    *schema.Schema
+	UnevalP    *schema.Schema
 	unevalI    *schema.Schema
 	allOf      []*schema.Schema
 	anyOf      []*schema.Schema
@@ -82,17 +82,17 @@ var noPieces pieces
 
 // node is one engine's view of a body: the number the engine gave it when first met
 // (which orders conjunctions, so it is the engine's own) and the engine's marks.
-type node struct {
-	*body
-	id   int
+type Node struct {
+	*Body
+	Id   int
 	mark uint32 // the engine's epoch when conjClose last saw this node
-	one  *conj  // the conjunction of this schema alone (conjOf), once made
+	one  *Conj  // the conjunction of this schema alone (conjOf), once made
 
-	closure  []*node // this node and those it implies in place, by id (closed)
+	closure  []*Node // this node and those it implies in place, by id (closed)
 	isClosed bool
 }
 
-// bodies holds the bodies of one comparison, shared by its engines. The bodies of the
+// Bodies holds the bodies of one comparison, shared by its engines. The bodies of the
 // schemas of the compilers compared sit in slices by schema number (schema.Index), made at
 // their full size when the comparison starts and read without a lock: a body is installed
 // with a compare-and-swap, and the engine that loses the race takes the winner's. Schemas
@@ -100,28 +100,28 @@ type node struct {
 //
 // When two engines run, they also share the hashes of the compared documents' values
 // (shareHashes: a hashTable by document, the map read-only once made), made with one seed.
-type bodies struct {
+type Bodies struct {
 	tabs   []bodyTab
 	mu     sync.Mutex
-	other  map[*schema.Schema]*body
+	other  map[*schema.Schema]*Body
 	seed   maphash.Seed
 	hashes map[*source.Document]*hashTable
 }
 
 type bodyTab struct {
 	id     schema.CompilerID
-	bodies []atomic.Pointer[body]
+	bodies []atomic.Pointer[Body]
 }
 
 // newBodies returns the table for a comparison of schemas made by the compilers of ss.
-func newBodies(ss ...*schema.Schema) *bodies {
-	t := &bodies{seed: maphash.MakeSeed(), hashes: map[*source.Document]*hashTable{}}
+func NewBodies(ss ...*schema.Schema) *Bodies {
+	t := &Bodies{seed: maphash.MakeSeed(), hashes: map[*source.Document]*hashTable{}}
 	for _, s := range ss {
 		if s == nil {
 			continue
 		}
 		if id, _ := s.Index(); !slices.ContainsFunc(t.tabs, func(b bodyTab) bool { return b.id == id }) {
-			t.tabs = append(t.tabs, bodyTab{id: id, bodies: make([]atomic.Pointer[body], schema.CompiledCount(s))})
+			t.tabs = append(t.tabs, bodyTab{id: id, bodies: make([]atomic.Pointer[Body], schema.CompiledCount(s))})
 		}
 	}
 	return t
@@ -131,7 +131,7 @@ func newBodies(ss ...*schema.Schema) *bodies {
 // the values of the documents of ss (a comparison with one engine keeps them in its own
 // maps). The arrays and objects hashed are about two thirds of the schemas: 12k in each
 // document of the largest pair, which has 9k schemas on each side.
-func (t *bodies) shareHashes(ss ...*schema.Schema) {
+func (t *Bodies) ShareHashes(ss ...*schema.Schema) {
 	for _, s := range ss {
 		if doc := s.Document(); t.hashes[doc] == nil {
 			t.hashes[doc] = newHashTable(2 * schema.CompiledCount(s))
@@ -211,7 +211,7 @@ func (t *hashTable) put(key, h uint64) bool {
 // shell returns the body of s, made when first asked for with what a conjunction's
 // closure needs: whether it is a boolean schema, $ref, a static $dynamicRef/$recursiveRef,
 // allOf.
-func (t *bodies) shell(s *schema.Schema) *body {
+func (t *Bodies) shell(s *schema.Schema) *Body {
 	id, i := s.Index()
 	for k := range t.tabs {
 		if tab := &t.tabs[k]; tab.id == id && i < len(tab.bodies) {
@@ -231,7 +231,7 @@ func (t *bodies) shell(s *schema.Schema) *body {
 		return b
 	}
 	if t.other == nil {
-		t.other = map[*schema.Schema]*body{}
+		t.other = map[*schema.Schema]*Body{}
 	}
 	b := newBody(s)
 	t.other[s] = b
@@ -239,10 +239,10 @@ func (t *bodies) shell(s *schema.Schema) *body {
 }
 
 // newBody makes the body of s with what its shell needs (bodies.shell).
-func newBody(s *schema.Schema) *body {
-	b := &body{s: s, draft: s.Draft.Version, v: s.Value(), pieces: &noPieces}
+func newBody(s *schema.Schema) *Body {
+	b := &Body{S: s, draft: s.Draft.Version, v: s.Value(), pieces: &noPieces}
 	if v, isBool := s.Bool(); isBool {
-		b.isBool, b.boolVal = true, v
+		b.IsBool, b.boolVal = true, v
 		return b
 	}
 	b.ref = s.Ref()
@@ -261,111 +261,111 @@ func newBody(s *schema.Schema) *body {
 }
 
 type patProp struct {
-	src string
-	s   *schema.Schema
+	Src string
+	S   *schema.Schema
 }
 
-type annotation struct {
-	kw string
-	v  source.Value
+type Annotation struct {
+	Kw string
+	V  source.Value
 }
 
 // factKind names one kind of constraint.
-type factKind uint8
+type FactKind uint8
 
 const (
-	fFalse       factKind = iota // the schema is false: nothing is valid
-	fType                        // types
-	fEnum                        // vals (enum, or const as a one-element list)
-	fLower                       // b
-	fUpper                       // b
-	fMultipleOf                  // r
-	fMinLength                   // i
-	fMaxLength                   // i
-	fPattern                     // str
-	fFormat                      // str (only when asserted)
-	fContent                     // str: "contentEncoding=base64" or "contentMediaType=application/json" (draft 7)
-	fMinItems                    // i
-	fMaxItems                    // i
-	fUnique                      //
-	fItem                        // i (position), s
-	fTail                        // i (first position), s: items after the prefix
-	fContains                    // s, i = min, j = max (-1: none)
-	fMinProps                    // i
-	fMaxProps                    // i
-	fRequired                    // str
-	fProp                        // str (name), s
-	fPatternProp                 // str (pattern), s
-	fAdditional                  // s; applies to names not in n.props and not matching n.patterns
-	fPropNames                   // s
-	fDepRequired                 // str (trigger), list
-	fDepSchema                   // str (trigger), s
-	fUnevalProps                 // s
-	fUnevalItems                 // s
-	fAnyOf                       // subs
-	fOneOf                       // subs
-	fNot                         // s
-	fCond                        // subs = [if, then or nil, else or nil]
-	fDynamic                     // an unresolved dynamic reference
-	fLoop                        // the schema lies on a loop of in-place applicators (schema.InPlaceLoop)
-	fUnread                      // kw: a keyword of the model that acts on instances and that readNode does not read
+	FFalse       FactKind = iota // the schema is false: nothing is valid
+	FType                        // types
+	FEnum                        // vals (enum, or const as a one-element list)
+	FLower                       // b
+	FUpper                       // b
+	FMultipleOf                  // r
+	FMinLength                   // i
+	FMaxLength                   // i
+	FPattern                     // str
+	FFormat                      // str (only when asserted)
+	FContent                     // str: "contentEncoding=base64" or "contentMediaType=application/json" (draft 7)
+	FMinItems                    // i
+	FMaxItems                    // i
+	FUnique                      //
+	FItem                        // i (position), s
+	FTail                        // i (first position), s: items after the prefix
+	FContains                    // s, i = min, j = max (-1: none)
+	FMinProps                    // i
+	FMaxProps                    // i
+	FRequired                    // str
+	FProp                        // str (name), s
+	FPatternProp                 // str (pattern), s
+	FAdditional                  // s; applies to names not in n.props and not matching n.patterns
+	FPropNames                   // s
+	FDepRequired                 // str (trigger), list
+	FDepSchema                   // str (trigger), s
+	FUnevalProps                 // s
+	FUnevalItems                 // s
+	FAnyOf                       // subs
+	FOneOf                       // subs
+	FNot                         // s
+	FCond                        // subs = [if, then or nil, else or nil]
+	FDynamic                     // an unresolved dynamic reference
+	FLoop                        // the schema lies on a loop of in-place applicators (schema.InPlaceLoop)
+	FUnread                      // kw: a keyword of the model that acts on instances and that readNode does not read
 
-	nFactKinds // the number of kinds
+	NFactKinds // the number of kinds
 )
 
 // fact is one constraint of one schema object.
-type fact struct {
-	kind  factKind
-	types schema.TypeSet
-	n     *body
+type Fact struct {
+	Kind  FactKind
+	Types schema.TypeSet
+	N     *Body
 	kw    string // the keyword's pointer relative to the schema, escaped ("maxLength"); see keyword
-	vals  []source.Value
-	b     *bound
-	r     *big.Rat
-	i, j  int
-	str   string
-	list  []string
-	s     *schema.Schema
-	subs  []*schema.Schema
+	Vals  []source.Value
+	B     *Bound
+	R     *big.Rat
+	I, J  int
+	Str   string
+	List  []string
+	S     *schema.Schema
+	Subs  []*schema.Schema
 }
 
 // factMatch is what matchScore compares validation errors with, for one fact.
-type factMatch struct {
-	loc    string // the fact's location()
-	ploc   string // for required: the location of the keyword itself
-	quoted string // for required: the quoted name
+type FactMatch struct {
+	Loc    string // the fact's location()
+	Ploc   string // for required: the location of the keyword itself
+	Quoted string // for required: the quoted name
 }
 
 // kindOf is the instance class a fact constrains (schema.TypeAll for applicators).
-func (f *fact) kindOf() schema.TypeSet {
-	switch f.kind {
-	case fLower, fUpper, fMultipleOf:
+func (f *Fact) KindOf() schema.TypeSet {
+	switch f.Kind {
+	case FLower, FUpper, FMultipleOf:
 		return schema.TypeNumber
-	case fMinLength, fMaxLength, fPattern, fFormat, fContent:
+	case FMinLength, FMaxLength, FPattern, FFormat, FContent:
 		return schema.TypeString
-	case fMinItems, fMaxItems, fUnique, fItem, fTail, fContains, fUnevalItems:
+	case FMinItems, FMaxItems, FUnique, FItem, FTail, FContains, FUnevalItems:
 		return schema.TypeArray
-	case fMinProps, fMaxProps, fRequired, fProp, fPatternProp, fAdditional, fPropNames, fDepRequired, fDepSchema, fUnevalProps:
+	case FMinProps, FMaxProps, FRequired, FProp, FPatternProp, FAdditional, FPropNames, FDepRequired, FDepSchema, FUnevalProps:
 		return schema.TypeObject
 	}
 	return schema.TypeAll
 }
 
 // kw returns a keyword's value when the dialect applies it, from the node's cached value.
-func (n *body) kw(kw string) (source.Value, bool) {
-	if n.isBool {
+func (n *Body) Kw(kw string) (source.Value, bool) {
+	if n.IsBool {
 		return source.Value{}, false
 	}
 	v, ok := n.v.Get(kw)
-	if !ok || n.s.Ignored(kw) {
+	if !ok || n.S.Ignored(kw) {
 		return source.Value{}, false
 	}
 	return v, true
 }
 
 // raw returns a keyword's value whether or not the dialect applies it.
-func (n *body) raw(kw string) (source.Value, bool) {
-	if n.isBool {
+func (n *Body) Raw(kw string) (source.Value, bool) {
+	if n.IsBool {
 		return source.Value{}, false
 	}
 	return n.v.Get(kw)
@@ -390,24 +390,24 @@ func countOf(v source.Value) (int, bool) {
 // the comparison's engines share. A body with allOf has its keywords read at once (allOf
 // comes with the other subschemas); the others are read on first use (node, and the parts
 // of a conjunction): a proof that finds two conjunctions the same never needs them.
-func (e *engine) shell(s *schema.Schema) *node {
+func (e *Engine) Shell(s *schema.Schema) *Node {
 	id, i := s.Index()
 	t := e.nodeTab(id, s)
 	t.nodes = reach(t.nodes, i)
 	if n := t.nodes[i]; n != nil {
 		return n
 	}
-	n := &node{body: e.bodies.shell(s), id: e.nNodes}
+	n := &Node{Body: e.Bodies.shell(s), Id: e.nNodes}
 	e.nNodes++
 	t.nodes[i] = n
 	if n.hasAll {
-		e.read(n.body)
+		e.read(n.Body)
 	}
 	return n
 }
 
 // read reads the keywords of b once, whichever engine asks first.
-func (e *engine) read(b *body) {
+func (e *Engine) read(b *Body) {
 	if b.done.Load() {
 		return
 	}
@@ -417,19 +417,19 @@ func (e *engine) read(b *body) {
 		return
 	}
 	// the facts are gathered in a scratch slice and copied once, at their final size
-	b.facts = e.factBuf[:0]
+	b.Facts = e.factBuf[:0]
 	e.readNode(b)
-	e.factBuf = b.facts[:0]
-	b.facts = slices.Clone(b.facts)
-	if len(b.facts) == 0 {
-		b.facts = nil
+	e.factBuf = b.Facts[:0]
+	b.Facts = slices.Clone(b.Facts)
+	if len(b.Facts) == 0 {
+		b.Facts = nil
 	}
-	for i := range b.facts {
-		if isGroup(b.facts[i].kind) {
+	for i := range b.Facts {
+		if IsGroup(b.Facts[i].Kind) {
 			b.nGroups++
 		}
 	}
-	b.forbidsNames = forbidsNames(b)
+	b.ForbidsNames = forbidsNames(b)
 	b.done.Store(true)
 }
 
@@ -437,20 +437,20 @@ func (e *engine) read(b *body) {
 // decides it: the body is false, or a property, pattern, additional or unevaluated
 // properties schema of it is false. A conjunction none of whose parts does forbids no
 // property (noObject asks no further).
-func forbidsNames(b *body) bool {
-	if b.isBool {
+func forbidsNames(b *Body) bool {
+	if b.IsBool {
 		return !b.boolVal
 	}
-	if b.additional != nil && isFalse(b.additional) || b.unevalP != nil && isFalse(b.unevalP) {
+	if b.Additional != nil && isFalse(b.Additional) || b.UnevalP != nil && isFalse(b.UnevalP) {
 		return true
 	}
-	for _, s := range b.props {
+	for _, s := range b.Props {
 		if isFalse(s) {
 			return true
 		}
 	}
-	for _, p := range b.patterns {
-		if isFalse(p.s) {
+	for _, p := range b.Patterns {
+		if isFalse(p.S) {
 			return true
 		}
 	}
@@ -461,13 +461,13 @@ func forbidsNames(b *body) bool {
 // reader-defaults policy. They are read on first use, by each engine for itself: building
 // the nodes of every property subtree up front would cost the walk as much as the
 // comparison itself.
-func (e *engine) defaultsOf(n *body) map[string]source.Value {
+func (e *Engine) DefaultsOf(n *Body) map[string]source.Value {
 	if d, ok := e.defaults[n]; ok {
 		return d
 	}
 	var d map[string]source.Value
-	for _, k := range n.propOrder {
-		if v, ok := e.node(n.props[k]).kw("default"); ok {
+	for _, k := range n.PropOrder {
+		if v, ok := e.Node(n.Props[k]).Kw("default"); ok {
 			if d == nil {
 				d = map[string]source.Value{}
 			}
@@ -479,7 +479,7 @@ func (e *engine) defaultsOf(n *body) map[string]source.Value {
 }
 
 // annotationKeywords are reported at --level docs.
-var annotationKeywords = []string{"title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment"}
+var AnnotationKeywords = []string{"title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment"}
 
 func dynKw(s *schema.Schema) string {
 	if _, ok := s.Keyword("$dynamicRef"); ok {
@@ -488,7 +488,7 @@ func dynKw(s *schema.Schema) string {
 	return "$recursiveRef"
 }
 
-func itoa(i int) string {
+func Itoa(i int) string {
 	if i >= 0 && i < 10 {
 		return string(rune('0' + i))
 	}
@@ -512,7 +512,7 @@ func itoa(i int) string {
 
 // patternMatches tells whether a property name matches a patternProperties source, with
 // jstk's own ECMA-262 matcher.
-func (e *engine) patternMatches(src, name string) bool {
+func (e *Engine) PatternMatches(src, name string) bool {
 	k := [2]string{src, name}
 	if m, ok := e.matchMemo[k]; ok {
 		return m
@@ -522,7 +522,7 @@ func (e *engine) patternMatches(src, name string) bool {
 	return m
 }
 
-func (e *engine) patternMatch(src, name string) bool {
+func (e *Engine) patternMatch(src, name string) bool {
 	re, ok := e.regexps[src]
 	if !ok {
 		r, err := schema.CompileRegexp(src, e.regexTimeout)
@@ -535,39 +535,39 @@ func (e *engine) patternMatch(src, name string) bool {
 	if re == nil {
 		return false
 	}
-	m, err := re.MatchContext(e.ctx, name)
+	m, err := re.MatchContext(e.Ctx, name)
 	return err == nil && m
 }
 
 // keyword is the path of a fact's keyword relative to its schema ("" for the schema
 // itself). A property's is made when asked: most are never shown.
-func (f *fact) keyword() string {
-	if f.kind == fProp {
-		return "properties/" + source.EscapeToken(f.str)
+func (f *Fact) Keyword() string {
+	if f.Kind == FProp {
+		return "properties/" + source.EscapeToken(f.Str)
 	}
 	return f.kw
 }
 
 // pointer is the JSON Pointer of a fact's keyword in its document.
-func (f *fact) pointer() string {
-	_, p := f.n.s.Pointer()
-	if kw := f.keyword(); kw != "" {
+func (f *Fact) Pointer() string {
+	_, p := f.N.S.Pointer()
+	if kw := f.Keyword(); kw != "" {
 		return p + "/" + kw
 	}
 	return p
 }
 
 // location is the fact's absolute keyword location, as the validator reports it.
-func (f *fact) location() string {
-	if kw := f.keyword(); kw != "" {
-		return f.n.s.Location() + "/" + kw
+func (f *Fact) Location() string {
+	if kw := f.Keyword(); kw != "" {
+		return f.N.S.Location() + "/" + kw
 	}
-	return f.n.s.Location()
+	return f.N.S.Location()
 }
 
 // kwName is the keyword of a fact (the first token of its path).
-func (f *fact) kwName() string {
-	if f.kind == fProp {
+func (f *Fact) KwName() string {
+	if f.Kind == FProp {
 		return "properties"
 	}
 	k, _, _ := strings.Cut(f.kw, "/")

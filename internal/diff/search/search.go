@@ -1,6 +1,8 @@
-package diff
+package search
 
 import (
+	"github.com/jstk-dev/jstk/internal/diff/algebra"
+	"github.com/jstk-dev/jstk/internal/diff/align"
 	"slices"
 	"sort"
 	"strconv"
@@ -20,19 +22,19 @@ import (
 // An example is attributed to the change whose keyword the failing side reports.
 
 const (
-	dirBackward = 1
-	dirForward  = 2
+	DirBackward = 1
+	DirForward  = 2
 )
 
-type searcher struct {
-	e        *engine
-	old, new *schema.Schema
-	items    []*item
+type Searcher struct {
+	E        *Engine
+	Old, New *schema.Schema
+	Items    []*align.Item
 	dirState               // of the direction being searched
-	attr     attributor    // attributes the examples the search finds; it has the changes
-	settled  func(dir int) // called when a direction's first example is found
-	beside   bool          // examples are made smaller on a goroutine of their own
-	shrinks  *shrinker     // the examples being made smaller, until drained
+	Attr     Attributor    // attributes the examples the search finds; it has the changes
+	Settled  func(dir int) // called when a direction's first example is found
+	Beside   bool          // examples are made smaller on a goroutine of their own
+	Shrinks  *Shrinker     // the examples being made smaller, until drained
 }
 
 // dirState is the state of one direction's search (start), set aside while the other
@@ -54,62 +56,62 @@ const postFirstCandidates = 256
 
 // expired reports whether the direction's time is up or the comparison cancelled,
 // without counting a candidate (stop does).
-func (s *searcher) expired() bool {
-	return time.Now().After(s.deadline) || s.e.ctx.Err() != nil
+func (s *Searcher) expired() bool {
+	return time.Now().After(s.deadline) || s.E.Ctx.Err() != nil
 }
 
-func (s *searcher) stop() bool {
+func (s *Searcher) stop() bool {
 	s.ticks++
 	if s.ticks%8 == 0 {
 		s.count++ // generating and judging values at a location costs like candidates
 	}
-	if s.count >= s.limit || s.expired() || s.e.overParts() {
-		s.e.searchTimedOut = true
+	if s.count >= s.limit || s.expired() || s.E.OverParts() {
+		s.E.SearchTimedOut = true
 		return true
 	}
 	return s.until > 0 && s.count >= s.until
 }
 
 // start begins the search of one direction, with its own budget.
-func (s *searcher) start(dir int) {
-	e := s.e
+func (s *Searcher) Start(dir int) {
+	e := s.E
 	s.tried = map[string]bool{}
-	s.deadline = time.Now().Add(e.opts.SearchBudget)
-	s.count, s.limit, s.ticks, s.found = 0, e.opts.SearchCandidates, 0, false
-	s.gen = e.newGen(e.opts.Seed+uint64(dir), s.stop)
+	s.deadline = time.Now().Add(e.Opts.SearchBudget)
+	s.count, s.limit, s.ticks, s.found = 0, e.Opts.SearchCandidates, 0, false
+	s.gen = e.newGen(e.Opts.Seed+uint64(dir), s.stop)
 }
 
 // pausedSearch is a direction's search set aside: its state, and the time left of its
 // budget.
-type pausedSearch struct {
+type PausedSearch struct {
 	dirState
 	left time.Duration
 }
 
 // pause sets the current direction's search aside; the time until resume does not count
 // against its budget.
-func (s *searcher) pause() pausedSearch { return pausedSearch{s.dirState, time.Until(s.deadline)} }
+func (s *Searcher) Pause() PausedSearch { return PausedSearch{s.dirState, time.Until(s.deadline)} }
 
 // resume takes up a direction's search where pause left it.
-func (s *searcher) resume(p pausedSearch) {
+func (s *Searcher) Resume(p PausedSearch) {
 	s.dirState = p.dirState
 	s.deadline = time.Now().Add(p.left)
 }
 
 // finish ends the search of one direction.
-func (s *searcher) finish() {
-	s.e.searchCandidates += s.count
+func (s *Searcher) Finish() {
+	s.E.SearchCandidates += s.count
 }
 
 // targeted searches at the locations with a change not proved harmless in this direction
 // and returns the first example found (the zero Value if none). A first pass tries a few
 // values at every location, a second pass many, each location with a share of the budget.
-func (s *searcher) targeted(dir int) source.Value {
-	e, g := s.e, s.gen
+func (s *Searcher) Targeted(dir int) source.Value {
+	e, g := s.E, s.gen
 	var first source.Value
-	var firstJob *shrinkJob // first, made smaller beside the search
-	var todo []*item
-	for _, it := range s.items {
+	var firstJob *ShrinkJob // first, made smaller beside the search
+	var todo []*align.Item
+	for _, it := range s.Items {
 		if s.needs(it, dir) {
 			todo = append(todo, it)
 		}
@@ -126,9 +128,9 @@ func (s *searcher) targeted(dir int) source.Value {
 			if !s.needs(it, dir) {
 				continue
 			}
-			fo, fn := e.full(it)
+			fo, fn := e.Full(it)
 			src, hint := fo, fn
-			if dir == dirForward {
+			if dir == DirForward {
 				src, hint = fn, fo
 			}
 			// each location gets its share, making values as well as trying them: one
@@ -147,7 +149,7 @@ func (s *searcher) targeted(dir int) source.Value {
 				if s.stop() || !s.needs(it, dir) {
 					break
 				}
-				for _, x := range s.embed(g, it.path, dir, v) {
+				for _, x := range s.embed(g, it.Path, dir, v) {
 					ex, job, ok := s.check(x, dir, it)
 					if !ok && unmatchTries > 0 {
 						// the other side may accept it whole through another branch of a
@@ -165,8 +167,8 @@ func (s *searcher) targeted(dir int) source.Value {
 							// count, not a share of the time left: the same schemas give the
 							// same examples however busy the machine is.
 							first = ex
-							if s.settled != nil {
-								s.settled(dir)
+							if s.Settled != nil {
+								s.Settled(dir)
 							}
 							s.limit = min(s.limit, s.count+min((s.limit-s.count)/10, postFirstCandidates))
 						}
@@ -177,12 +179,12 @@ func (s *searcher) targeted(dir int) source.Value {
 			s.until = 0
 		}
 	}
-	s.drain()
+	s.Drain()
 	if firstJob != nil {
-		first = firstJob.out
+		first = firstJob.Out
 	}
 	if first.IsValid() {
-		s.finish()
+		s.Finish()
 	}
 	return first
 }
@@ -192,16 +194,16 @@ func (s *searcher) targeted(dir int) source.Value {
 // branch of an anyOf or oneOf (the branch changed, its siblings did not), members are
 // changed until no branch does (gen.unmatch). For a branch of a group, the other side's
 // location is its context, the group with every branch.
-func (s *searcher) unmatched(it *item, dir int, src, hint *conj, vals []source.Value) []source.Value {
+func (s *Searcher) unmatched(it *align.Item, dir int, src, hint *algebra.Conj, vals []source.Value) []source.Value {
 	target := hint
-	if it.branch {
-		ctx := it.ctxN
-		if dir == dirForward {
-			ctx = it.ctxO
+	if it.Branch {
+		ctx := it.CtxN
+		if dir == DirForward {
+			ctx = it.CtxO
 		}
-		target = s.e.conjOf(ctx, nil)
+		target = s.E.ConjOf(ctx, nil)
 	}
-	if s.e.merged(target).nGroups == 0 {
+	if s.E.Merged(target).NGroups == 0 {
 		return nil
 	}
 	var out []source.Value
@@ -209,7 +211,7 @@ func (s *searcher) unmatched(it *item, dir int, src, hint *conj, vals []source.V
 		if i >= 6 || s.stop() {
 			break
 		}
-		if ok, _ := s.e.valid(target, v); !ok {
+		if ok, _ := s.E.Valid(target, v); !ok {
 			continue // rejected already
 		}
 		if w, ok := s.gen.unmatch(v, src, target); ok {
@@ -224,18 +226,18 @@ func (s *searcher) unmatched(it *item, dir int, src, hint *conj, vals []source.V
 // where it now accepts what another branch alone accepted ({crate_name, min_version},
 // valid under the plugin branch only, until the crate branch stopped requiring binary),
 // and such a value is no value of the changed branch.
-func (s *searcher) siblingValues(it *item, dir int, hint *conj, wide bool) []source.Value {
-	if !it.branch || s.found {
+func (s *Searcher) siblingValues(it *align.Item, dir int, hint *algebra.Conj, wide bool) []source.Value {
+	if !it.Branch || s.found {
 		return nil // once the direction has an example, the candidates left go to the changes' own values
 	}
-	ctx := it.ctxO
-	if dir == dirForward {
-		ctx = it.ctxN
+	ctx := it.CtxO
+	if dir == DirForward {
+		ctx = it.CtxN
 	}
 	if len(ctx) == 0 {
 		return nil
 	}
-	return s.gen.values(s.e.conjOf(ctx, nil), hint, 0, wide)
+	return s.gen.values(s.E.ConjOf(ctx, nil), hint, 0, wide)
 }
 
 // elseValues returns values of src made from vals that fail the condition of an
@@ -243,12 +245,12 @@ func (s *searcher) siblingValues(it *item, dir int, hint *conj, wide bool) []sou
 // it the group's context, not the negated condition), a value the condition accepts is
 // judged by then, and the change in else is never reached. A member of each such value
 // is changed until the condition rejects it (gen.breakBranch).
-func (s *searcher) elseValues(src *conj, vals []source.Value) []source.Value {
-	e := s.e
+func (s *Searcher) elseValues(src *algebra.Conj, vals []source.Value) []source.Value {
+	e := s.E
 	var ifs []*schema.Schema
-	for f := range e.merged(src).groups {
-		if f.kind == fCond && f.subs[0] != nil && f.subs[2] != nil && slices.Contains(src.roots, f.subs[2]) {
-			ifs = append(ifs, f.subs[0])
+	for f := range e.Merged(src).Groups {
+		if f.Kind == algebra.FCond && f.Subs[0] != nil && f.Subs[2] != nil && slices.Contains(src.Roots, f.Subs[2]) {
+			ifs = append(ifs, f.Subs[0])
 		}
 	}
 	if len(ifs) == 0 {
@@ -261,7 +263,7 @@ func (s *searcher) elseValues(src *conj, vals []source.Value) []source.Value {
 		}
 		w, changed := v, false
 		for _, cond := range ifs {
-			if ok, err := cond.ValidContext(e.ctx, w); err != nil || !ok {
+			if ok, err := cond.ValidContext(e.Ctx, w); err != nil || !ok {
 				continue
 			}
 			x, ok := s.gen.breakBranch(w, src, cond)
@@ -281,19 +283,19 @@ func (s *searcher) elseValues(src *conj, vals []source.Value) []source.Value {
 // unmatchWhole returns x (a whole instance) changed so that the other side's groups reject
 // it (gen.unmatch over the root schemas), when x is valid under the source side and the
 // other side accepts it.
-func (s *searcher) unmatchWhole(x source.Value, dir int) (source.Value, bool) {
-	e := s.e
-	src, other := e.one(s.old), e.one(s.new)
-	if dir == dirForward {
+func (s *Searcher) unmatchWhole(x source.Value, dir int) (source.Value, bool) {
+	e := s.E
+	src, other := e.One(s.Old), e.One(s.New)
+	if dir == DirForward {
 		src, other = other, src
 	}
-	if e.merged(other).nGroups == 0 {
+	if e.Merged(other).NGroups == 0 {
 		return source.Value{}, false
 	}
-	if ok, _ := e.valid(src, x); !ok {
+	if ok, _ := e.Valid(src, x); !ok {
 		return source.Value{}, false
 	}
-	if ok, _ := e.valid(other, x); !ok {
+	if ok, _ := e.Valid(other, x); !ok {
 		return source.Value{}, false
 	}
 	return s.gen.unmatch(x, src, other)
@@ -301,27 +303,27 @@ func (s *searcher) unmatchWhole(x source.Value, dir int) (source.Value, bool) {
 
 // generic searches from the whole schemas. When the direction is proved, it is a short
 // backstop (an example would reveal a bug in a rule, and would win).
-func (s *searcher) generic(dir int, proved bool) source.Value {
-	e := s.e
-	src, hint := e.one(s.old), e.one(s.new)
-	if dir == dirForward {
+func (s *Searcher) Generic(dir int, proved bool) source.Value {
+	e := s.E
+	src, hint := e.One(s.Old), e.One(s.New)
+	if dir == DirForward {
 		src, hint = hint, src
 	}
 	if proved {
 		s.limit = min(s.limit, s.count+200)
 	}
-	var root *item
-	if len(s.items) > 0 {
-		root = s.items[0]
+	var root *align.Item
+	if len(s.Items) > 0 {
+		root = s.Items[0]
 	}
 	for _, x := range s.gen.values(src, hint, 0, true) {
 		if s.stop() {
 			break
 		}
 		if ex, job, ok := s.check(x, dir, root); ok {
-			s.drain()
+			s.Drain()
 			if job != nil {
-				ex = job.out
+				ex = job.Out
 			}
 			return ex
 		}
@@ -330,8 +332,8 @@ func (s *searcher) generic(dir int, proved bool) source.Value {
 }
 
 // needsAny reports whether some item needs the search in a direction.
-func (s *searcher) needsAny(dir int) bool {
-	for _, it := range s.items {
+func (s *Searcher) NeedsAny(dir int) bool {
+	for _, it := range s.Items {
 		if s.needs(it, dir) {
 			return true
 		}
@@ -340,16 +342,16 @@ func (s *searcher) needsAny(dir int) bool {
 }
 
 // needs reports whether an item has a change whose direction is neither proved nor shown.
-func (s *searcher) needs(it *item, dir int) bool {
-	for _, ch := range it.changes {
-		if ch.level != "validation" {
+func (s *Searcher) needs(it *align.Item, dir int) bool {
+	for _, ch := range it.Changes {
+		if ch.Level != "validation" {
 			continue
 		}
-		p := ch.bw
-		if dir == dirForward {
-			p = ch.fw
+		p := ch.Bw
+		if dir == DirForward {
+			p = ch.Fw
 		}
-		if p == pUnknown {
+		if p == align.PUnknown {
 			return true
 		}
 	}
@@ -357,13 +359,13 @@ func (s *searcher) needs(it *item, dir int) bool {
 }
 
 // embed wraps a value into whole instances along a path of steps.
-func (s *searcher) embed(g *gen, path *pathStep, dir int, v source.Value) []source.Value {
+func (s *Searcher) embed(g *gen, path *align.PathStep, dir int, v source.Value) []source.Value {
 	cur := []source.Value{v}
-	for p := path; p != nil; p = p.up {
-		st, i := &p.step, p.depth
-		src, hint := st.o, st.n
-		if dir == dirForward {
-			src, hint = st.n, st.o
+	for p := path; p != nil; p = p.Up {
+		st, i := &p.Step, p.Depth
+		src, hint := st.O, st.N
+		if dir == DirForward {
+			src, hint = st.N, st.O
 		}
 		src = s.inParent(p, dir, src)
 		var next []source.Value
@@ -386,23 +388,23 @@ func (s *searcher) embed(g *gen, path *pathStep, dir int, v source.Value) []sour
 // oneOf carries the branch's schema of the member, not the one its context declares
 // (bundle.properties.minify requires enabled; jsBundle's minify, the branch's, does not),
 // and a container built without it is invalid as a whole.
-func (s *searcher) inParent(p *pathStep, dir int, src *conj) *conj {
-	up := p.up
-	if up == nil || up.kind != stProp || src == nil {
+func (s *Searcher) inParent(p *align.PathStep, dir int, src *algebra.Conj) *algebra.Conj {
+	up := p.Up
+	if up == nil || up.Kind != align.StProp || src == nil {
 		return src
 	}
-	outer := up.o
-	if dir == dirForward {
-		outer = up.n
+	outer := up.O
+	if dir == DirForward {
+		outer = up.N
 	}
 	if outer == nil {
 		return src
 	}
-	more, forbidden := s.e.valueSchemas(outer, up.key)
+	more, forbidden := s.E.ValueSchemas(outer, up.Key)
 	if forbidden || len(more) == 0 {
 		return src
 	}
-	return s.e.with(src, more)
+	return s.E.With(src, more)
 }
 
 // check judges one candidate; on success it attributes the example and returns it. An
@@ -410,48 +412,48 @@ func (s *searcher) inParent(p *pathStep, dir int, src *conj) *conj {
 // when it may be (the search goes on as it would after the shrink: which change the
 // example is attributed to is known, and so is what the search does next); the job's
 // result is the example once the search drains its shrinks.
-func (s *searcher) check(x source.Value, dir int, at *item) (source.Value, *shrinkJob, bool) {
+func (s *Searcher) check(x source.Value, dir int, at *align.Item) (source.Value, *ShrinkJob, bool) {
 	k := string(source.AppendJSON(nil, x))
 	if s.tried[k] {
 		return source.Value{}, nil, false
 	}
 	s.tried[k] = true
 	s.count++
-	src, other := s.old, s.new
-	if dir == dirForward {
-		src, other = s.new, s.old
+	src, other := s.Old, s.New
+	if dir == DirForward {
+		src, other = s.New, s.Old
 	}
-	ok, err := src.ValidContext(s.e.ctx, x)
+	ok, err := src.ValidContext(s.E.Ctx, x)
 	if err != nil || !ok {
 		return source.Value{}, nil, false
 	}
 	read := x
-	if s.e.opts.RequiredWithDefault {
-		read = s.e.fillDefaults(s.e.one(other), x, 0)
+	if s.E.Opts.RequiredWithDefault {
+		read = s.E.fillDefaults(s.E.One(other), x, 0)
 	}
-	ok, err = other.ValidContext(s.e.ctx, read)
+	ok, err = other.ValidContext(s.E.Ctx, read)
 	if err != nil || ok {
 		return source.Value{}, nil, false
 	}
 	errs := s.failures(other, read)
 	s.prepare(dir)
-	ch := s.attr.best(dir, errs, at, x)
-	if ch != nil && ch.example.IsValid() && s.found {
+	ch := s.Attr.best(dir, errs, at, x)
+	if ch != nil && ch.Example.IsValid() && s.found {
 		s.assign(ch, x, dir) // only the first example of a change is shown: no need to shrink
 		return x, nil, true
 	}
 	s.found = true
 	if ch != nil {
-		job := &shrinkJob{s: s, x: x, ch: ch, dir: dir, at: at, shows: !ch.example.IsValid(), deadline: s.deadline,
-			attr: attributor{changes: s.attr.changes[:len(s.attr.changes):len(s.attr.changes)]}}
+		job := &ShrinkJob{S: s, X: x, Ch: ch, Dir: dir, at: at, Shows: !ch.Example.IsValid(), deadline: s.deadline,
+			attr: Attributor{Changes: s.Attr.Changes[:len(s.Attr.Changes):len(s.Attr.Changes)]}}
 		s.assign(ch, x, dir)
-		s.shrinkBeside(job)
+		s.ShrinkBeside(job)
 		return x, job, true
 	}
 	x = s.shrink(x, s.separates(dir, nil, nil, at), s.expired)
 	read = x
-	if s.e.opts.RequiredWithDefault {
-		read = s.e.fillDefaults(s.e.one(other), x, 0)
+	if s.E.Opts.RequiredWithDefault {
+		read = s.E.fillDefaults(s.E.One(other), x, 0)
 	}
 	errs = s.failures(other, read)
 	s.assign(s.orphan(dir, errs, at), x, dir)
@@ -466,8 +468,8 @@ const maxFailures = 512
 
 // failures returns the errors of v under sch, at most maxFailures of them (none when the
 // evaluation could not be completed, the run's context cancelled included).
-func (s *searcher) failures(sch *schema.Schema, v source.Value) []schema.Error {
-	errs, _, err := sch.ValidateLimitContext(s.e.ctx, v, maxFailures)
+func (s *Searcher) failures(sch *schema.Schema, v source.Value) []schema.Error {
+	errs, _, err := sch.ValidateLimitContext(s.E.Ctx, v, maxFailures)
 	if err != nil {
 		return nil
 	}
@@ -477,20 +479,20 @@ func (s *searcher) failures(sch *schema.Schema, v source.Value) []schema.Error {
 // separates returns the test an example keeps passing while it is made smaller: valid on
 // the source side of dir, invalid on the other and, when ch is set, failing where ch is
 // (attributed by a).
-func (s *searcher) separates(dir int, ch *change, a *attributor, at *item) func(source.Value) bool {
-	src, other := s.old, s.new
-	if dir == dirForward {
-		src, other = s.new, s.old
+func (s *Searcher) separates(dir int, ch *align.Change, a *Attributor, at *align.Item) func(source.Value) bool {
+	src, other := s.Old, s.New
+	if dir == DirForward {
+		src, other = s.New, s.Old
 	}
 	return func(y source.Value) bool {
-		if ok, err := src.ValidContext(s.e.ctx, y); err != nil || !ok {
+		if ok, err := src.ValidContext(s.E.Ctx, y); err != nil || !ok {
 			return false
 		}
 		r := y
-		if s.e.opts.RequiredWithDefault {
-			r = s.e.fillDefaults(s.e.one(other), y, 0)
+		if s.E.Opts.RequiredWithDefault {
+			r = s.E.fillDefaults(s.E.One(other), y, 0)
 		}
-		if ok, err := other.ValidContext(s.e.ctx, r); err != nil || ok {
+		if ok, err := other.ValidContext(s.E.Ctx, r); err != nil || ok {
 			return false
 		}
 		if ch == nil {
@@ -510,72 +512,72 @@ func (s *searcher) separates(dir int, ch *change, a *attributor, at *item) func(
 // search does not change), so it gives the same example on whichever goroutine it runs
 // and whenever, unless the direction's time is up (then it stops where it is, as the
 // search does).
-type shrinkJob struct {
-	s        *searcher
-	x        source.Value // the example
-	out      source.Value // the smaller example, once run
-	ch       *change
-	dir      int
-	at       *item
-	shows    bool // the example is the one ch shows
-	attr     attributor
+type ShrinkJob struct {
+	S        *Searcher
+	X        source.Value // the example
+	Out      source.Value // the smaller example, once run
+	Ch       *align.Change
+	Dir      int
+	at       *align.Item
+	Shows    bool // the example is the one ch shows
+	attr     Attributor
 	deadline time.Time // the direction's (none when zero)
 }
 
-func (j *shrinkJob) run() {
-	j.out = j.s.shrink(j.x, j.s.separates(j.dir, j.ch, &j.attr, j.at), j.expired)
+func (j *ShrinkJob) run() {
+	j.Out = j.S.shrink(j.X, j.S.separates(j.Dir, j.Ch, &j.attr, j.at), j.expired)
 }
 
 // expired reports whether the job should stop: the comparison is cancelled, or the
 // direction's time is up (a validation of a large example can take long, and a search
 // makes up to one job per change).
-func (j *shrinkJob) expired() bool {
-	return j.s.e.ctx.Err() != nil || !j.deadline.IsZero() && time.Now().After(j.deadline)
+func (j *ShrinkJob) expired() bool {
+	return j.S.E.Ctx.Err() != nil || !j.deadline.IsZero() && time.Now().After(j.deadline)
 }
 
 // shrinker makes examples smaller on a goroutine of its own, in the order they come.
-type shrinker struct {
-	jobs  chan *shrinkJob
-	done  []*shrinkJob // in the order they came
-	end   chan struct{}
+type Shrinker struct {
+	Jobs  chan *ShrinkJob
+	Done  []*ShrinkJob // in the order they came
+	End   chan struct{}
 	catch panics.Catcher
 }
 
 // shrinkBeside makes the example of job smaller: on the shrinker's goroutine when the
 // search has a core beside it (and the reader-defaults policy, which reads with the
 // comparison's engine, is off), at once otherwise.
-func (s *searcher) shrinkBeside(job *shrinkJob) {
-	if !s.beside || s.e.opts.RequiredWithDefault {
+func (s *Searcher) ShrinkBeside(job *ShrinkJob) {
+	if !s.Beside || s.E.Opts.RequiredWithDefault {
 		job.run()
 		s.settle(job)
 		return
 	}
-	if s.shrinks == nil {
-		sh := &shrinker{jobs: make(chan *shrinkJob, 64), end: make(chan struct{})}
-		s.shrinks = sh
+	if s.Shrinks == nil {
+		sh := &Shrinker{Jobs: make(chan *ShrinkJob, 64), End: make(chan struct{})}
+		s.Shrinks = sh
 		go func() {
-			defer close(sh.end)
+			defer close(sh.End)
 			sh.catch.Do(func() {
-				for j := range sh.jobs {
+				for j := range sh.Jobs {
 					j.run() // once the comparison is cancelled, the example as found
 				}
 			})
 		}()
 	}
-	s.shrinks.done = append(s.shrinks.done, job)
-	s.shrinks.jobs <- job
+	s.Shrinks.Done = append(s.Shrinks.Done, job)
+	s.Shrinks.Jobs <- job
 }
 
 // drain waits for the examples being made smaller and shows them. Meanwhile it runs the
 // jobs still queued itself (a job gives the same example on either goroutine): the search
 // waited for the shrinker about 3 ms per comparison of the largest pair.
-func (s *searcher) drain() {
-	if sh := s.shrinks; sh != nil {
+func (s *Searcher) Drain() {
+	if sh := s.Shrinks; sh != nil {
 		sh.help()
 	}
-	if sh := s.stopShrinks(); sh != nil {
+	if sh := s.StopShrinks(); sh != nil {
 		sh.catch.Repanic()
-		for _, j := range sh.done {
+		for _, j := range sh.Done {
 			s.settle(j)
 		}
 	}
@@ -583,10 +585,10 @@ func (s *searcher) drain() {
 
 // help runs the queued jobs on the calling goroutine until none is left or one panics
 // (the panic is kept for Repanic, as the shrinker's own).
-func (sh *shrinker) help() {
+func (sh *Shrinker) help() {
 	for {
 		select {
-		case j := <-sh.jobs:
+		case j := <-sh.Jobs:
 			if !sh.catch.Do(j.run) {
 				return
 			}
@@ -599,21 +601,21 @@ func (sh *shrinker) help() {
 // stopShrinks ends the shrinker's goroutine, if one runs, once its jobs are done, and
 // returns the shrinker (the comparison calls it on its way out, so that a panic of the
 // search leaves no goroutine behind).
-func (s *searcher) stopShrinks() *shrinker {
-	sh := s.shrinks
+func (s *Searcher) StopShrinks() *Shrinker {
+	sh := s.Shrinks
 	if sh == nil {
 		return nil
 	}
-	s.shrinks = nil
-	close(sh.jobs)
-	<-sh.end
+	s.Shrinks = nil
+	close(sh.Jobs)
+	<-sh.End
 	return sh
 }
 
 // settle shows the smaller example of a done job on its change.
-func (s *searcher) settle(j *shrinkJob) {
-	if j.shows {
-		j.ch.example = j.out
+func (s *Searcher) settle(j *ShrinkJob) {
+	if j.Shows {
+		j.Ch.Example = j.Out
 	}
 }
 
@@ -622,7 +624,7 @@ const shrinkBudget = 120
 
 // shrink makes an example smaller while it still separates the schemas: members and
 // items are dropped, values replaced by simpler ones, greedily, until stop says so.
-func (s *searcher) shrink(x source.Value, keep func(source.Value) bool, stop func() bool) source.Value {
+func (s *Searcher) shrink(x source.Value, keep func(source.Value) bool, stop func() bool) source.Value {
 	budget := shrinkBudget
 	for budget > 0 {
 		var next source.Value
@@ -715,7 +717,7 @@ func simpler(v source.Value, try func(source.Value) bool) bool {
 
 // fillDefaults applies the reader-defaults policy: a required property missing from an
 // object gets the default its schema declares, recursively.
-func (e *engine) fillDefaults(c *conj, x source.Value, depth int) source.Value {
+func (e *Engine) fillDefaults(c *algebra.Conj, x source.Value, depth int) source.Value {
 	if depth > 32 {
 		return x
 	}
@@ -724,15 +726,15 @@ func (e *engine) fillDefaults(c *conj, x source.Value, depth int) source.Value {
 		var b source.ObjectBuilder
 		for i := 0; i < x.Len(); i++ {
 			k, v := x.Member(i)
-			vc, forbidden := e.valueConj(c, k.Str())
+			vc, forbidden := e.ValueConj(c, k.Str())
 			if !forbidden {
 				v = e.fillDefaults(vc, v, depth+1)
 			}
 			b.Set(k.Str(), v)
 		}
-		m := e.merged(c)
+		m := e.Merged(c)
 		var req []string
-		for k := range m.required {
+		for k := range m.Required {
 			req = append(req, k)
 		}
 		sort.Strings(req)
@@ -740,8 +742,8 @@ func (e *engine) fillDefaults(c *conj, x source.Value, depth int) source.Value {
 			if x.Has(k) {
 				continue
 			}
-			for _, n := range e.parts(c) {
-				if d, ok := e.defaultsOf(n.body)[k]; ok {
+			for _, n := range e.Parts(c) {
+				if d, ok := e.DefaultsOf(n.Body)[k]; ok {
 					b.Set(k, d)
 					break
 				}
@@ -752,7 +754,7 @@ func (e *engine) fillDefaults(c *conj, x source.Value, depth int) source.Value {
 		items := x.Items()
 		out := make([]source.Value, len(items))
 		for i, v := range items {
-			out[i] = e.fillDefaults(e.conjOf(e.itemSchemas(c, i), nil), v, depth+1)
+			out[i] = e.fillDefaults(e.ConjOf(e.ItemSchemas(c, i), nil), v, depth+1)
 		}
 		return source.ArrayValue(out...)
 	}
@@ -763,31 +765,31 @@ func (e *engine) fillDefaults(c *conj, x source.Value, depth int) source.Value {
 // read of each change: what its fact is compared with and whether the rule engine proved
 // the direction. Nothing writes to them after, so examples can be attributed on two
 // goroutines at once; the changes the search adds (orphans) have no fact to match.
-func (s *searcher) prepare(dir int) {
-	if s.attr.prepared[dir-1] {
+func (s *Searcher) prepare(dir int) {
+	if s.Attr.prepared[dir-1] {
 		return
 	}
-	s.attr.prepared[dir-1] = true
-	for _, ch := range s.attr.changes {
-		f, p := ch.nf, ch.bw
-		if dir == dirForward {
-			f, p = ch.of, ch.fw
+	s.Attr.prepared[dir-1] = true
+	for _, ch := range s.Attr.Changes {
+		f, p := ch.Nf, ch.Bw
+		if dir == DirForward {
+			f, p = ch.Of, ch.Fw
 		}
-		ch.ruled[dir-1] = p == pProved
-		if ch.level != "validation" || f == nil {
+		ch.Ruled[dir-1] = p == align.PProved
+		if ch.Level != "validation" || f == nil {
 			continue
 		}
-		matchScore(f, &ch.match[dir-1], nil)
-		if ch.it != nil {
-			ch.memberTokens(dir, f)
+		matchScore(f, &ch.Match[dir-1], nil)
+		if ch.It != nil {
+			ch.MemberTokens(dir, f)
 		}
 	}
 }
 
 // attributor attributes examples to changes. The search's own sees the changes as they
 // grow; a shrinkJob has one that sees those known when it was made.
-type attributor struct {
-	changes  []*change
+type Attributor struct {
+	Changes  []*align.Change
 	splits   map[string][]string // split instance locations, within one best
 	prepared [2]bool             // by direction (the search's own)
 }
@@ -796,36 +798,36 @@ type attributor struct {
 // nil. A change whose direction the rule engine proved only qualifies when the failure is
 // at its own keyword on a matching instance path and x gets to the change's location on
 // the side it is valid on (reached): that is a refuted claim (a bug, counted and shown).
-func (a *attributor) best(dir int, errs []schema.Error, at *item, x source.Value) *change {
-	var best *change
+func (a *Attributor) best(dir int, errs []schema.Error, at *align.Item, x source.Value) *align.Change {
+	var best *align.Change
 	bestScore := 0
 	if a.splits == nil {
 		a.splits = map[string][]string{}
 	}
 	clear(a.splits)
-	for _, ch := range a.changes {
-		if ch.level != "validation" {
+	for _, ch := range a.Changes {
+		if ch.Level != "validation" {
 			continue
 		}
-		f, proved := ch.nf, ch.ruled[dir-1]
-		if dir == dirForward {
-			f = ch.of
+		f, proved := ch.Nf, ch.Ruled[dir-1]
+		if dir == DirForward {
+			f = ch.Of
 		}
 		if f == nil {
 			// a location one side of which holds nothing: any failure at or below it
-			if ch.whole && !proved && ch.it != nil && a.errorBelow(a.split(ch.it.ipath), errs) {
-				if score := 2*len(ch.it.ipath) + 1; score > bestScore {
+			if ch.Whole && !proved && ch.It != nil && a.errorBelow(a.split(ch.It.Ipath), errs) {
+				if score := 2*len(ch.It.Ipath) + 1; score > bestScore {
 					best, bestScore = ch, score
 				}
 			}
 			continue
 		}
-		score, strong, inst := matchScore(f, &ch.match[dir-1], errs)
+		score, strong, inst := matchScore(f, &ch.Match[dir-1], errs)
 		// whether the error is on the change's instance path matters only for a match
-		pathOK := score != 0 && ch.it != nil && a.pathMatches(ch.it.ipath, inst)
+		pathOK := score != 0 && ch.It != nil && a.pathMatches(ch.It.Ipath, inst)
 		switch {
 		case score == 0:
-		case proved && (!(strong && pathOK) || regionDependent(f.kind) || !a.reached(ch, dir, x, inst)):
+		case proved && (!(strong && pathOK) || regionDependent(f.Kind) || !a.reached(ch, dir, x, inst)):
 			score = 0
 		case strong && pathOK:
 			score *= 4
@@ -834,15 +836,15 @@ func (a *attributor) best(dir int, errs []schema.Error, at *item, x source.Value
 		}
 		// a member's schema (reached through $ref, the validator reports the target's
 		// location): an error at or below that member of the instance
-		if score == 0 && !proved && ch.it != nil {
-			if m := ch.memberTokens(dir, f); m.ok && a.errorBelow(m.toks, errs) {
-				score = 2 * m.n
+		if score == 0 && !proved && ch.It != nil {
+			if m := ch.MemberTokens(dir, f); m.Ok && a.errorBelow(m.Toks, errs) {
+				score = 2 * m.N
 			}
 		}
 		if score == 0 {
 			continue
 		}
-		if ch.it == at {
+		if ch.It == at {
 			score++
 		}
 		if score > bestScore {
@@ -853,18 +855,18 @@ func (a *attributor) best(dir int, errs []schema.Error, at *item, x source.Value
 }
 
 // assign records an example on a change.
-func (s *searcher) assign(ch *change, x source.Value, dir int) {
-	p := &ch.bw
-	if dir == dirForward {
-		p = &ch.fw
+func (s *Searcher) assign(ch *align.Change, x source.Value, dir int) {
+	p := &ch.Bw
+	if dir == DirForward {
+		p = &ch.Fw
 	}
-	if *p == pProved {
-		ch.contra = true
-		s.e.contradictions++
+	if *p == align.PProved {
+		ch.Contra = true
+		s.E.Contradictions++
 	}
-	*p = pBroken
-	if !ch.example.IsValid() {
-		ch.example, ch.exampleDir = x, dir
+	*p = align.PBroken
+	if !ch.Example.IsValid() {
+		ch.Example, ch.ExampleDir = x, dir
 	}
 }
 
@@ -873,12 +875,12 @@ func (s *searcher) assign(ch *change, x source.Value, dir int) {
 // that contains the fact is weak. inst is the instance location of the best error. *m
 // keeps what the errors are compared with, made on first use: it is the change's, not the
 // fact's, since facts are shared with the proof's goroutine.
-func matchScore(f *fact, m **factMatch, errs []schema.Error) (score int, strong bool, inst string) {
+func matchScore(f *algebra.Fact, m **algebra.FactMatch, errs []schema.Error) (score int, strong bool, inst string) {
 	if *m == nil {
-		fm := &factMatch{loc: f.location()}
-		if f.kind == fRequired {
-			fm.ploc = strings.TrimSuffix(fm.loc, "/"+lastToken(fm.loc))
-			fm.quoted = strconv.Quote(f.str)
+		fm := &algebra.FactMatch{Loc: f.Location()}
+		if f.Kind == algebra.FRequired {
+			fm.Ploc = strings.TrimSuffix(fm.Loc, "/"+lastToken(fm.Loc))
+			fm.Quoted = strconv.Quote(f.Str)
 		}
 		*m = fm
 	}
@@ -886,15 +888,15 @@ func matchScore(f *fact, m **factMatch, errs []schema.Error) (score int, strong 
 }
 
 // matchErrors is matchScore over errs and their causes, from the best match so far.
-func matchErrors(f *fact, m *factMatch, errs []schema.Error, score int, strong bool, inst string) (int, bool, string) {
-	loc := m.loc
+func matchErrors(f *algebra.Fact, m *algebra.FactMatch, errs []schema.Error, score int, strong bool, inst string) (int, bool, string) {
+	loc := m.Loc
 	for i := range errs {
 		er := &errs[i]
 		el := er.AbsoluteKeywordLocation
 		sc, st := 0, false
 		switch {
-		case f.kind == fRequired:
-			if el == m.ploc && strings.Contains(er.Message, m.quoted) {
+		case f.Kind == algebra.FRequired:
+			if el == m.Ploc && strings.Contains(er.Message, m.Quoted) {
 				sc, st = len(loc), true
 			}
 		case el == loc || underPointer(el, loc):
@@ -920,7 +922,7 @@ func underPointer(p, q string) bool {
 // pathMatches tells whether an instance location is one the pattern of a change's
 // location describes ("*" and "<...>" stand for any token). Errors at a member of the
 // location (a missing or extra property) also match.
-func (a *attributor) pathMatches(pattern, inst string) bool {
+func (a *Attributor) pathMatches(pattern, inst string) bool {
 	p, q := a.split(pattern), a.split(inst)
 	if len(q) < len(p) || len(q) > len(p)+1 {
 		return false
@@ -941,15 +943,15 @@ func (a *attributor) pathMatches(pattern, inst string) bool {
 // keyword without getting there on the other side: a condition that changed (an if, a
 // branch's context) sends it there under one side only. When the part cannot be told, it
 // counts as reached.
-func (a *attributor) reached(ch *change, dir int, x source.Value, inst string) bool {
-	c := ch.it.fo
-	if dir == dirForward {
-		c = ch.it.fn
+func (a *Attributor) reached(ch *align.Change, dir int, x source.Value, inst string) bool {
+	c := ch.It.Fo
+	if dir == DirForward {
+		c = ch.It.Fn
 	}
 	if c == nil || !x.IsValid() {
 		return true
 	}
-	p, q := a.split(ch.it.ipath), a.split(inst)
+	p, q := a.split(ch.It.Ipath), a.split(inst)
 	v := x
 	for i, tok := range p {
 		if i >= len(q) {
@@ -968,7 +970,7 @@ func (a *attributor) reached(ch *change, dir int, x source.Value, inst string) b
 		}
 		v = next
 	}
-	for _, r := range c.roots {
+	for _, r := range c.Roots {
 		if ok, err := r.Valid(v); err == nil && !ok {
 			return false
 		}
@@ -985,17 +987,17 @@ func lastToken(p string) string {
 
 // orphan records an example no change explains: a difference the rule engine did not
 // describe. It points at the keyword that failed.
-func (s *searcher) orphan(dir int, errs []schema.Error, at *item) *change {
-	if at == nil && len(s.items) > 0 {
-		at = s.items[0]
+func (s *Searcher) orphan(dir int, errs []schema.Error, at *align.Item) *align.Change {
+	if at == nil && len(s.Items) > 0 {
+		at = s.Items[0]
 	}
 	who, other := "OLD", "NEW"
-	if dir == dirForward {
+	if dir == DirForward {
 		who, other = "NEW", "OLD"
 	}
 	msg := "an instance valid under " + who + " is rejected by " + other
 	var failLoc, failInst string
-	var failPos Location
+	var failPos align.Location
 	if leaf := deepest(errs); leaf != nil {
 		loc := leaf.InstanceLocation
 		if loc == "" {
@@ -1004,26 +1006,26 @@ func (s *searcher) orphan(dir int, errs []schema.Error, at *item) *change {
 		msg += " at " + loc + ": " + leaf.Message
 		failLoc, failInst = leaf.AbsoluteKeywordLocation, leaf.InstanceLocation
 		file, line, col := leaf.SchemaPosition()
-		failPos = Location{File: file, Line: line, Column: col}
+		failPos = align.Location{File: file, Line: line, Column: col}
 	}
 	// Another example failing at the same keyword and instance location, in the same
 	// direction (an orphan's example direction, set when it is made), is the same difference
 	// (the messages differ only by the value), whichever location the search was at: the
 	// report names it once, with its first example. Over the compat cases' reports this
 	// made 76 such changes 14; over all the corpus reports, 2,954 made 426.
-	for _, ch := range s.attr.changes {
-		if ch.kind == "semantic-difference" && ch.exampleDir == dir && ch.failLoc == failLoc && ch.failInst == failInst {
+	for _, ch := range s.Attr.Changes {
+		if ch.Kind == "semantic-difference" && ch.ExampleDir == dir && ch.FailLoc == failLoc && ch.FailInst == failInst {
 			return ch
 		}
 	}
-	ch := &change{kind: "semantic-difference", level: "validation", it: at, bw: pUnknown, fw: pUnknown,
-		on: s.e.node(s.old), nn: s.e.node(s.new), msg: msg, failLoc: failLoc, failPos: failPos, failInst: failInst}
+	ch := &align.Change{Kind: "semantic-difference", Level: "validation", It: at, Bw: align.PUnknown, Fw: align.PUnknown,
+		On: s.E.Node(s.Old), Nn: s.E.Node(s.New), Msg: msg, FailLoc: failLoc, FailPos: failPos, FailInst: failInst}
 	if at != nil {
-		ch.on, ch.nn = s.e.node(at.so), s.e.node(at.sn)
+		ch.On, ch.Nn = s.E.Node(at.So), s.E.Node(at.Sn)
 	}
-	s.attr.changes = append(s.attr.changes, ch)
+	s.Attr.Changes = append(s.Attr.Changes, ch)
 	if at != nil {
-		at.changes = append(at.changes, ch)
+		at.Changes = append(at.Changes, ch)
 	}
 	return ch
 }
@@ -1046,38 +1048,9 @@ func deepest(errs []schema.Error) *schema.Error {
 	return best
 }
 
-// memberTokens returns memberPattern for the change's fact in direction dir, split once.
-func (ch *change) memberTokens(dir int, f *fact) *memberToks {
-	m := &ch.members[dir-1]
-	if !m.done {
-		m.done = true
-		var pat string
-		if pat, m.ok = memberPattern(ch.it.ipath, f); m.ok {
-			m.toks, _ = source.SplitPointer(pat)
-			m.n = len(pat)
-		}
-	}
-	return m
-}
-
-// memberPattern returns the instance location pattern of the member a fact constrains.
-func memberPattern(ipath string, f *fact) (string, bool) {
-	switch f.kind {
-	case fProp:
-		return ipath + "/" + source.EscapeToken(f.str), true
-	case fItem:
-		return ipath + "/" + strconv.Itoa(f.i), true
-	case fPatternProp:
-		return ipath + "/<" + f.str + ">", true
-	case fAdditional, fTail, fUnevalProps, fUnevalItems:
-		return ipath + "/*", true
-	}
-	return "", false
-}
-
 // split returns the tokens of a pointer (nil when it is not one), splitting each
 // distinct pointer once per best.
-func (a *attributor) split(ptr string) []string {
+func (a *Attributor) split(ptr string) []string {
 	if toks, ok := a.splits[ptr]; ok {
 		return toks
 	}
@@ -1088,7 +1061,7 @@ func (a *attributor) split(ptr string) []string {
 
 // errorBelow tells whether an error (or a cause) is at or below an instance location
 // pattern (its tokens p).
-func (a *attributor) errorBelow(p []string, errs []schema.Error) bool {
+func (a *Attributor) errorBelow(p []string, errs []schema.Error) bool {
 	for i := range errs {
 		er := &errs[i]
 		q := a.split(er.InstanceLocation)
@@ -1114,9 +1087,9 @@ func (a *attributor) errorBelow(p []string, errs []schema.Error) bool {
 // regionDependent tells whether which members or items a keyword applies to depends on its
 // siblings (properties, patternProperties, prefix items, annotations): a failure there may
 // come from a change of a sibling, not of the keyword.
-func regionDependent(k factKind) bool {
+func regionDependent(k algebra.FactKind) bool {
 	switch k {
-	case fAdditional, fUnevalProps, fTail, fUnevalItems, fPatternProp:
+	case algebra.FAdditional, algebra.FUnevalProps, algebra.FTail, algebra.FUnevalItems, algebra.FPatternProp:
 		return true
 	}
 	return false
