@@ -62,8 +62,10 @@ func (s *Schema) Annotate(ctx context.Context, v source.Value) (errs []Error, an
 }
 
 // evalAnnotated is eval when annotations are collected: s's annotations are added once s
-// passes, and everything its subschemas added is dropped when it fails. No memo: a
-// remembered verdict has no annotations.
+// passes, and everything its subschemas added is dropped when it fails. Of eval's memo of
+// verdicts in alternatives nested in alternatives, only the failures are taken (a failing
+// schema has no annotations; a passing one is evaluated again for its own), so that
+// nested alternatives that fail are not evaluated exponentially often here either.
 func (e *evaluator) evalAnnotated(s *Schema, v source.Value, ann *annotations) bool {
 	switch s.always {
 	case alwaysTrue:
@@ -71,8 +73,23 @@ func (e *evaluator) evalAnnotated(s *Schema, v source.Value, ann *annotations) b
 	case alwaysFalse:
 		return e.fail(s, "", "no value is allowed here (the schema is false)")
 	}
+	var k memoKey
+	memo := e.quietDepth >= 2 && !e.collect && ann == nil && !e.verbose && !s.info.dynamic.Load()
+	if memo {
+		k = memoKey{s, v.Identity()}
+		if ok, seen := e.memo[k]; seen && !ok {
+			return false
+		}
+		memo = k.id != 0
+	}
 	mark := len(e.annots)
 	ok := e.evalScoped(s, v, ann)
+	if memo && !e.stopped() {
+		if e.memo == nil {
+			e.memo = map[memoKey]bool{}
+		}
+		e.memo[k] = ok
+	}
 	if e.verbose {
 		e.recordNode(s, ok)
 	}

@@ -2,9 +2,11 @@ package schema
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jstk-dev/jstk/internal/source"
 )
@@ -67,5 +69,31 @@ func TestAnnotateInvalid(t *testing.T) {
 	errs, anns := annotateText(t, `{"title":"T","properties":{"a":{"type":"string"}}}`, `{"a":1}`)
 	if len(errs) != 1 || errs[0].KeywordLocation != "/properties/a/type" || len(anns) != 0 {
 		t.Errorf("got %v and %v", errs, anns)
+	}
+}
+
+// Alternatives nested in alternatives that fail are evaluated once per value, not
+// exponentially often, when annotations are collected too (2^40 evaluations otherwise; the
+// deadline turns a regression into a failure rather than a hang). As in boolean mode, the
+// values remembered are arrays and objects (source.Value.Identity).
+func TestAnnotateNestedAlternatives(t *testing.T) {
+	defs := `"d0":{"required":["b"]}`
+	for i := 1; i <= 40; i++ {
+		defs += fmt.Sprintf(`,"d%d":{"anyOf":[{"$ref":"#/$defs/d%d"},{"$ref":"#/$defs/d%d"}]}`, i, i-1, i-1)
+	}
+	sch := `{"$defs":{` + defs + `},"anyOf":[{"$ref":"#/$defs/d40"},{"title":"T"}]}`
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	doc, err := source.ParseJSON("s.json", []byte(sch), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := compileInline(doc.Root, "https://jstk.test/nested.json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs, anns, err := s.Annotate(ctx, parse(t, `{"a":1}`).Root)
+	if err != nil || len(errs) != 0 || len(anns) != 1 || anns[0].KeywordLocation != "/anyOf/1/title" {
+		t.Fatalf("got %v %v %v", errs, anns, err)
 	}
 }
