@@ -132,6 +132,30 @@ func BenchmarkValues(b *testing.B) {
 		}
 		b.ReportMetric(float64(benchN*b.N)/b.Elapsed().Seconds(), "instances/s")
 	})
+	// the cost of annotations and of the output formats, asked for (the paths above never
+	// take them)
+	b.Run("jstk/Annotate", func(b *testing.B) {
+		s := jstkSchema(b)
+		for b.Loop() {
+			for _, v := range values {
+				if anns, errs, err := s.Annotate(ctx, v); err != nil || errs != nil || len(anns) == 0 {
+					b.Fatal(errs, err)
+				}
+			}
+		}
+		b.ReportMetric(float64(benchN*b.N)/b.Elapsed().Seconds(), "instances/s")
+	})
+	b.Run("jstk/Output-basic", func(b *testing.B) {
+		s := jstkSchema(b)
+		for b.Loop() {
+			for _, v := range values {
+				if out, err := s.Output(ctx, v, jsonschema.Basic); err != nil || !out.Valid {
+					b.Fatal(out, err)
+				}
+			}
+		}
+		b.ReportMetric(float64(benchN*b.N)/b.Elapsed().Seconds(), "instances/s")
+	})
 	b.Run("santhosh/Validate", func(b *testing.B) {
 		s := santhoshSchema(b)
 		for b.Loop() {

@@ -29,6 +29,13 @@
 // evaluation could not be completed (cancelled context, pattern budget used up, a reference
 // loop, a nesting deeper than the limit).
 //
+// Annotate also returns the annotations of the schemas the instance passes (title,
+// default, readOnly, format, unknown keywords, what properties or items applied to, ...),
+// dropped with the schemas that fail, as 2020-12 section 7.7 says. Output and OutputBytes
+// give the result in one of the specification's output formats (section 12: Flag, Basic,
+// Detailed, Verbose), an OutputUnit that encoding/json writes as the specification shapes
+// it. Options.Formats adds formats of the caller's, always asserted.
+//
 // # Stability
 //
 // This package is v0: its API may change between minor versions until jstk 1.0; changes

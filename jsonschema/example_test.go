@@ -133,3 +133,79 @@ func ExampleSetMaxEvalDepth() {
 	// Output:
 	// true
 }
+
+func ExampleSchema_Annotate() {
+	ctx := context.Background()
+	s, _ := jsonschema.Compile(ctx, "", []byte(`{
+		"properties": {"name": {"title": "Name", "default": "anonymous"}},
+		"deprecated": true
+	}`), nil)
+	anns, errs, _ := s.Annotate(ctx, map[string]any{"name": "Ada"})
+	fmt.Println(len(errs), "errors")
+	for _, a := range anns {
+		fmt.Printf("%q %s %s\n", a.InstanceLocation, a.Keyword, a.Value)
+	}
+	// Output:
+	// 0 errors
+	// "/name" title "Name"
+	// "/name" default "anonymous"
+	// "" properties ["name"]
+	// "" deprecated true
+}
+
+func ExampleSchema_Output() {
+	ctx := context.Background()
+	s, _ := jsonschema.Compile(ctx, "https://example.com/port.json",
+		[]byte(`{"type": "integer", "maximum": 65535}`), nil)
+	out, _ := s.Output(ctx, 70000, jsonschema.Basic)
+	b, _ := json.Marshal(out)
+	fmt.Println(string(b))
+	out, _ = s.Output(ctx, 80, jsonschema.Flag)
+	b, _ = json.Marshal(out)
+	fmt.Println(string(b))
+	// Output:
+	// {"valid":false,"keywordLocation":"","absoluteKeywordLocation":"https://example.com/port.json#","instanceLocation":"","errors":[{"valid":false,"keywordLocation":"/maximum","absoluteKeywordLocation":"https://example.com/port.json#/maximum","instanceLocation":"","error":"70000 is greater than the maximum 65535"}]}
+	// {"valid":true}
+}
+
+func ExampleSchema_OutputBytes() {
+	ctx := context.Background()
+	s, _ := jsonschema.Compile(ctx, "https://example.com/tags.json",
+		[]byte(`{"items": {"type": "string"}}`), nil)
+	out, _ := s.OutputBytes(ctx, []byte(`["a", 2]`), jsonschema.Detailed)
+	b, _ := json.MarshalIndent(out, "", "  ")
+	fmt.Println(string(b))
+	// Output:
+	// {
+	//   "valid": false,
+	//   "keywordLocation": "",
+	//   "absoluteKeywordLocation": "https://example.com/tags.json#",
+	//   "instanceLocation": "",
+	//   "errors": [
+	//     {
+	//       "valid": false,
+	//       "keywordLocation": "/items/type",
+	//       "absoluteKeywordLocation": "https://example.com/tags.json#/items/type",
+	//       "instanceLocation": "/1",
+	//       "error": "value must be string, not integer"
+	//     }
+	//   ]
+	// }
+}
+
+func ExampleOptions_formats() {
+	ctx := context.Background()
+	opts := &jsonschema.Options{Formats: map[string]func(any) error{
+		"sku": func(v any) error {
+			if s, ok := v.(string); ok && !strings.HasPrefix(s, "SKU-") {
+				return fmt.Errorf("does not start with SKU-")
+			}
+			return nil
+		},
+	}}
+	s, _ := jsonschema.Compile(ctx, "", []byte(`{"format": "sku"}`), opts)
+	errs, _ := s.Validate(ctx, "X-1")
+	fmt.Println(errs[0].Message)
+	// Output:
+	// "X-1" is not a valid sku: does not start with SKU-
+}

@@ -16,7 +16,10 @@ func FuzzCompile(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := Compile(context.Background(), "https://fuzz.test/s.json", data, &Options{MaxDocumentDepth: 200})
 		if err == nil {
-			s.Valid(context.Background(), map[string]any{"a": []any{1, "x", nil}})
+			v := map[string]any{"a": []any{1, "x", nil}}
+			s.Valid(context.Background(), v)
+			s.Annotate(context.Background(), v)
+			s.Output(context.Background(), v, Verbose)
 		}
 	})
 }
@@ -47,6 +50,16 @@ func FuzzValidate(f *testing.F) {
 				if e.Line < 1 {
 					t.Fatalf("an error of bytes without a line: %+v", e)
 				}
+			}
+		}
+		// the output formats agree with the errors on the verdict
+		for _, f := range []OutputFormat{Flag, Basic, Detailed, Verbose} {
+			out, oerr := s.OutputBytes(context.Background(), data, f)
+			if (oerr == nil) != (err == nil) {
+				t.Fatalf("%s: OutputBytes says %v, ValidateBytes %v", f, oerr, err)
+			}
+			if oerr == nil && out.Valid != (len(errs) == 0) {
+				t.Fatalf("%s: valid %v with %d errors", f, out.Valid, len(errs))
 			}
 		}
 	})

@@ -43,6 +43,13 @@ type Options struct {
 	AssertFormat bool
 	// AssertContent makes contentEncoding and contentMediaType assertions.
 	AssertContent bool
+	// Formats are formats of the caller's by name: each checks a value (as encoding/json
+	// decodes it with UseNumber: nil, bool, string, json.Number, []any, map[string]any)
+	// and returns why it is not of the format, or nil. A format given here replaces the
+	// built-in one of its name and is always asserted, whatever AssertFormat says (defining
+	// a format asks for it to be checked), on values of every type: a check that is only
+	// about strings lets the others pass.
+	Formats map[string]func(v any) error
 	// Resources are in-memory schema documents by absolute URI (without fragment), found
 	// by $ref and $schema before the Resolve map and every other source. Each is parsed and
 	// compiled only when something refers to it.
@@ -87,9 +94,10 @@ type Error struct {
 	Keyword string `json:"keyword"`
 	// Message says what is wrong, in words.
 	Message string `json:"message"`
-	// Line and Column locate the failing value in the instance (ValidateBytes only; zero
-	// otherwise). Columns count characters.
-	Line   int `json:"line,omitempty"`
+	// Line is the line of the failing value in the instance (ValidateBytes and
+	// ValidateReader only; zero otherwise).
+	Line int `json:"line,omitempty"`
+	// Column is its column on that line, counted in characters (zero when Line is).
 	Column int `json:"column,omitempty"`
 	// Causes explain a failed anyOf, oneOf or similar: why each alternative failed.
 	Causes []Error `json:"causes,omitempty"`
@@ -139,6 +147,15 @@ func compiler(opts *Options, fsys workspace.FS) (*schema.Compiler, *source.Limit
 	}
 	lim := opts.limits()
 	so := &schema.Options{AssertFormat: opts.AssertFormat, AssertContent: opts.AssertContent, RegexTimeout: opts.RegexTimeout}
+	if len(opts.Formats) > 0 {
+		so.Formats = make(map[string]func(source.Value) error, len(opts.Formats))
+		for name, fn := range opts.Formats {
+			if fn == nil {
+				return nil, nil, fmt.Errorf("format %q: its check is nil", name)
+			}
+			so.Formats[name] = func(v source.Value) error { return fn(source.ToAny(v)) }
+		}
+	}
 	if opts.Draft != "" {
 		d, ok := schema.DraftByName(string(opts.Draft))
 		if !ok {
@@ -328,6 +345,10 @@ type SyntaxError struct {
 
 // Error returns the message, which names the line and column.
 func (e *SyntaxError) Error() string { return e.Message }
+
+// validateLocate turns the engine's errors into validate's, unlocated (a Go value has no
+// lines).
+func validateLocate(found []schema.Error) []validate.Error { return validate.Locate(found, nil) }
 
 func convert(in []validate.Error) []Error {
 	if len(in) == 0 {

@@ -32,6 +32,11 @@ type Options struct {
 	AssertFormat bool
 	// AssertContent makes contentEncoding and contentMediaType assertions.
 	AssertContent bool
+	// Formats are formats of the caller's by name, which replace the built-in ones of the
+	// same name. They are always asserted (whatever AssertFormat says: defining a format
+	// asks for it to be checked), on values of every type; a non-nil error is the reason
+	// the value is not of the format.
+	Formats map[string]func(v source.Value) error
 	// Loader finds referenced documents; nil allows only the built-in meta-schemas.
 	Loader *Loader
 	// RegexTimeout bounds one pattern match (default 2s).

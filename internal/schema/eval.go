@@ -143,6 +143,14 @@ type evaluator struct {
 	recorded   int  // errors recorded, causes included
 	truncated  bool // the limit was reached: evaluation stops
 
+	// annot: annotations are collected into annots (see Annotate); every evaluation then
+	// goes through evalAnnotated. verbose, with annot: every schema evaluated is recorded
+	// in nodes (see Output).
+	annot   bool
+	annots  []AnnotationUnit
+	verbose bool
+	nodes   []evalNode
+
 	// When tracing: the evaluations recorded, their steps, and the nesting of those being
 	// recorded (see evalReplayed).
 	traced    map[memoKey]traced
@@ -307,6 +315,11 @@ func putEvaluator(e *evaluator) {
 	e.chainBase, e.depth, e.causeDepth, e.fatal, e.trace, e.replay, e.recordings = 0, 0, 0, nil, nil, nil, 0
 	e.maxErrors, e.recorded, e.truncated = 0, 0, false
 	e.quietDepth, e.memo = 0, nil
+	if e.annot {
+		clear(e.annots)
+		e.annot, e.annots = false, e.annots[:0]
+		e.verbose, e.nodes = false, nil
+	}
 	if e.traced != nil || len(e.steps) > 0 {
 		clear(e.steps)
 		e.steps, e.recording = e.steps[:0], 0
@@ -458,6 +471,9 @@ func (a *annotations) item(i int) {
 func (e *evaluator) eval(s *Schema, v source.Value, ann *annotations) bool {
 	if e.halted() {
 		return false
+	}
+	if e.annot {
+		return e.evalAnnotated(s, v, ann)
 	}
 	if e.trace != nil {
 		e.emit(s, "", s.always != alwaysFalse, "")
@@ -657,8 +673,8 @@ func (e *evaluator) evalValueKeywords(s *Schema, v source.Value) (valid, goOn bo
 		}
 		valid = e.fail(s, "enum", "value must be one of %s", enumList(s.enum))
 	}
-	if s.format != nil && s.assertFmt && v.Kind() == source.String {
-		err := s.format.validate(v.Str(), s.Draft.Version)
+	if s.format != nil && s.assertFmt && (v.Kind() == source.String || s.format.value != nil) {
+		err := s.format.check1(v, s.Draft.Version)
 		e.emit(s, "format", err == nil, "")
 		if err != nil {
 			if !e.collect {
@@ -1370,7 +1386,11 @@ func (e *evaluator) evalMemberRest(s *Schema, i int, k, val source.Value, matche
 	if s.propertyNames != nil {
 		e.pushK("propertyNames")
 		e.pushI(key)
+		mark := len(e.annots)
 		ok := e.child(s.propertyNames, k)
+		if e.annot {
+			e.dropAnnotations(mark) // a name's annotations are not its value's
+		}
 		e.popI()
 		e.popK(1)
 		if !ok {
@@ -1517,7 +1537,7 @@ func (e *evaluator) evalAnyOf(s *Schema, v source.Value, ann *annotations) bool 
 			matched = true
 			if e.trace != nil {
 				which = append(which, strconv.Itoa(i))
-			} else if ann == nil {
+			} else if ann == nil && !e.annot {
 				return true
 			}
 			ann.merge(branchAnn)
@@ -1616,11 +1636,15 @@ func (e *evaluator) evalOneOf(s *Schema, v source.Value, ann *annotations) bool 
 func (e *evaluator) evalUnevaluated(s *Schema, v source.Value, ann *annotations) bool {
 	valid := true
 	if s.unevalProps != nil && v.Kind() == source.Object {
+		var names []string // when collecting annotations
 		for i := 0; i < v.Len(); i++ {
 			if ann.props[i] {
 				continue
 			}
 			k, val := v.Member(i)
+			if e.annot {
+				names = append(names, k.Str())
+			}
 			e.pushI(k.Str())
 			var ok bool
 			if s.unevalProps.always == alwaysFalse {
@@ -1639,12 +1663,17 @@ func (e *evaluator) evalUnevaluated(s *Schema, v source.Value, ann *annotations)
 			}
 			ann.props[i] = true
 		}
+		if len(names) > 0 && valid {
+			e.annotateUnevaluated(s, "unevaluatedProperties", names)
+		}
 	}
 	if s.unevalItems != nil && v.Kind() == source.Array && !ann.allItems {
+		applied := false
 		for i, item := range v.Items() {
 			if ann.items[i] {
 				continue
 			}
+			applied = true
 			e.pushK("unevaluatedItems")
 			e.pushIi(i)
 			ok := e.child(s.unevalItems, item)
@@ -1658,6 +1687,9 @@ func (e *evaluator) evalUnevaluated(s *Schema, v source.Value, ann *annotations)
 			}
 		}
 		ann.allItems = true
+		if applied && valid && e.annot {
+			e.annotateUnevaluated(s, "unevaluatedItems", nil)
+		}
 	}
 	return valid
 }

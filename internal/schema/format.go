@@ -10,6 +10,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/jstk-dev/jstk/internal/source"
+
 	"github.com/dlclark/regexp2/v2"
 	"golang.org/x/net/idna"
 )
@@ -20,6 +22,17 @@ type formatDef struct {
 	check func(s string) error
 	// checkDraft, when set, replaces check with a draft-aware rule.
 	checkDraft func(s string, version int) error
+	// value, when set, is a format of Options.Formats: it checks values of every type.
+	value func(v source.Value) error
+}
+
+// check1 checks one value: a string against a built-in format, any value against a
+// format of Options.Formats.
+func (f *formatDef) check1(v source.Value, version int) error {
+	if f.value != nil {
+		return f.value(v)
+	}
+	return f.validate(v.Str(), version)
 }
 
 func (f *formatDef) validate(s string, version int) error {

@@ -307,6 +307,12 @@ func compileFormat(r *kwReader) {
 	s.formatName = fv.Str()
 	s.format = formats()[fv.Str()]
 	s.assertFmt = r.c.opts.AssertFormat || (s.Draft.Version >= 2020 && s.res.vocabs != nil && s.res.vocabs["format-assertion"])
+	if fn, ok := r.c.opts.Formats[fv.Str()]; ok && fn != nil {
+		// a format of the caller's: always asserted (defining it asks for it), on values
+		// of every type
+		s.format = &formatDef{name: fv.Str(), value: fn}
+		s.assertFmt = true
+	}
 }
 
 func compileContentEncoding(r *kwReader) {

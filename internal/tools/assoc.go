@@ -362,7 +362,7 @@ func validateGroup(ctx context.Context, env *Env, in *ValidateInput, schemaRef s
 		srcs[i] = validate.Source{Name: f.file, Path: f.file}
 	}
 	k := 0
-	r, err := validate.Run(ctx, s, srcs, env.FS, &validate.Options{Limits: env.Limits, MaxErrors: in.MaxErrors,
+	r, err := validate.Run(ctx, s, srcs, env.FS, &validate.Options{Limits: env.Limits, MaxErrors: in.MaxErrors, Output: schema.OutputFormat(in.Output),
 		OnInstance: func(inst *validate.Instance) {
 			// instances come in input order; a YAML stream's later documents follow their
 			// file's first

@@ -10,7 +10,7 @@ import (
 
 // InferInput are the arguments of infer.
 type InferInput struct {
-	Instances     []Doc  `json:"instances" pointer:"-" brief:"Paths may be directories or globs" desc:"The example documents. A path may name a file (JSON, YAML, TOML, or NDJSON with one instance per line, streamed), a directory (its .json/.yaml/.yml/.toml/.ndjson/.jsonl files) or a glob pattern; \"-\" reads standard input."`
+	Instances     []Doc  `json:"instances" pointer:"-" brief:"Files, dirs or globs" desc:"The example documents. A path may name a file (JSON, YAML, TOML, or NDJSON with one instance per line, streamed), a directory (its .json/.yaml/.yml/.toml/.ndjson/.jsonl files) or a glob pattern; \"-\" reads standard input."`
 	Draft         string `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" default:"\"2020-12\"" brief:"Of the inferred schema" desc:"The dialect of the inferred schema (default 2020-12)."`
 	From          Doc    `json:"from,omitempty" role:"schema" brief:"A schema to widen" desc:"A schema to refine: it is read as a summary of earlier examples and widened until it accepts every new instance; its titles and descriptions are kept."`
 	Closed        bool   `json:"closed,omitempty" brief:"additionalProperties: false on objects" desc:"Write additionalProperties: false on every object that is not a map."`

@@ -21,7 +21,7 @@ import (
 
 // LintInput are the arguments of lint.
 type LintInput struct {
-	Schemas []Doc    `json:"schemas,omitempty" role:"schema" brief:"Paths may be directories or globs" desc:"The schemas to lint. A path may name a file (JSON or YAML), a directory (its .json/.yaml/.yml files) or a glob pattern."`
+	Schemas []Doc    `json:"schemas,omitempty" role:"schema" brief:"Files, dirs or globs" desc:"The schemas to lint. A path may name a file (JSON or YAML), a directory (its .json/.yaml/.yml files) or a glob pattern."`
 	FailOn  string   `json:"failOn,omitempty" enum:"error,warning,info" brief:"Least severity that fails (default warning)" desc:"The least severity that counts as a failure (exit status 1). Default: warning, or lint.failOn in jstk.json."`
 	Rules   []string `json:"rules,omitempty" cli:"flag" brief:"RULE=off|on|error|warning|info; RULE: an id, a category or all" desc:"Rule settings RULE=off|on|error|warning|info, where RULE is a rule id, a category (correctness, redundancy, portability, documentation, style) or all; e.g. style=off, unknown-format=error. They apply after lint.rules of jstk.json."`
 	Draft   string   `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" brief:"For schemas without $schema" desc:"Read schemas that have no $schema as this draft (default 2020-12)."`

@@ -12,7 +12,7 @@ import (
 
 // TestInput are the arguments of test.
 type TestInput struct {
-	Tests        []Doc  `json:"tests" role:"schema" pointer:"-" brief:"Paths may be directories or globs" desc:"The tests files: JSON or YAML, in either format (told apart by shape). A path may name a file, a directory (its .json/.yaml/.yml files) or a glob pattern."`
+	Tests        []Doc  `json:"tests" role:"schema" pointer:"-" brief:"Files, dirs or globs" desc:"The tests files: JSON or YAML, in either format (told apart by shape). A path may name a file, a directory (its .json/.yaml/.yml files) or a glob pattern."`
 	Draft        string `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" brief:"For schemas without $schema" desc:"The dialect of schemas that have no $schema. By default: the draft named by a draftN directory of the JSON-Schema-Test-Suite's layout for files in that format, else 2020-12."`
 	AssertFormat bool   `json:"assertFormat,omitempty" brief:"-" desc:"Check format keywords as assertions in every file. Without it format is an annotation, except in JSON-Schema-Test-Suite files under optional/format/, whose tests assume assertion."`
 	FailedOnly   bool   `json:"failedOnly,omitempty" brief:"-" desc:"List only the tests that failed or could not run (the summary still counts all)."`

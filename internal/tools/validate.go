@@ -6,20 +6,22 @@ import (
 	"io"
 
 	"github.com/jstk-dev/jstk/internal/diag"
+	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/validate"
 )
 
 // ValidateInput are the arguments of validate.
 type ValidateInput struct {
 	Schema        Doc    `json:"schema,omitempty" role:"schema" brief:"-" desc:"The JSON Schema to validate against; FILE#/pointer names one inside a document, such as an OpenAPI document's /components/schemas/Pet, read in that document's dialect. Without it, each file is checked against the schema that applies to it: its own $schema (or YAML modeline, TOML #:schema), the schemas map of jstk.json, else SchemaStore's catalog by file name; a file whose $schema is a meta-schema is checked as a schema."`
-	Instances     []Doc  `json:"instances,omitempty" pointer:"-" brief:"Paths may be directories or globs" desc:"The documents to check. A path may name a file (JSON, YAML, TOML, or NDJSON with one instance per line), a directory (its .json/.yaml/.yml/.toml/.ndjson/.jsonl files; without a schema, every file under it that has one, honouring .gitignore) or a glob pattern. Without a schema the default is the whole workspace (.)."`
+	Instances     []Doc  `json:"instances,omitempty" pointer:"-" brief:"Files, dirs or globs" desc:"The documents to check. A path may name a file (JSON, YAML, TOML, or NDJSON with one instance per line), a directory (its .json/.yaml/.yml/.toml/.ndjson/.jsonl files; without a schema, every file under it that has one, honouring .gitignore) or a glob pattern. Without a schema the default is the whole workspace (.)."`
 	RequireSchema bool   `json:"requireSchema,omitempty" cli:"only" brief:"-" desc:"Without a schema: a file that no schema applies to is a finding (exit 1), not only listed."`
 	AssertFormat  bool   `json:"assertFormat,omitempty" brief:"-" desc:"Check format keywords (date-time, email, uri, ...) as assertions instead of annotations."`
 	Draft         string `json:"draft,omitempty" enum:"4,6,7,2019-09,2020-12" brief:"Overrides $schema" desc:"Read the schema as this draft, whatever its $schema says. By default $schema decides, and 2020-12 when there is none."`
-	MaxErrors     int    `json:"maxErrors,omitempty" min:"0" default:"1000" brief:"Errors listed per instance" desc:"Report at most this many errors of one instance (causes of anyOf/oneOf count; default 1000); the instance is then marked truncated."`
+	MaxErrors     int    `json:"maxErrors,omitempty" min:"0" default:"1000" brief:"Per instance" desc:"Report at most this many errors of one instance (causes of anyOf/oneOf count; default 1000); the instance is then marked truncated."`
 	InvalidOnly   bool   `json:"invalidOnly,omitempty" brief:"-" desc:"List only the instances that are invalid or unreadable (the summary still counts all)."`
 	Offset        int    `json:"offset,omitempty" min:"0" brief:"-" desc:"Skip this many instances of the list (for paging through long results)."`
 	Limit         int    `json:"limit,omitempty" min:"0" default:"100" brief:"-" desc:"List at most this many instances (0: the default of the surface; the CLI lists all)."`
+	Output        string `json:"output,omitempty" enum:"flag,basic,detailed,verbose" brief:"-" desc:"Add to each instance of the JSON result (--format json) its result in this output format of JSON Schema 2020-12 (section 12), annotations included."`
 }
 
 // printedWhole: without a schema, the instances are grouped by schema, printed whole.
@@ -34,7 +36,7 @@ func init() {
 		Title:         "Validate documents",
 		Summary:       "check documents against a schema, reporting every error with its position",
 		Usage:         "[--schema SCHEMA] [flags] INSTANCE...",
-		Description:   "Answers: does each document satisfy its JSON Schema (the one given, else each file's own)? Use it instead of judging validity by reading the schema. instances lists each error with pointers, line and column; groups counts them.",
+		Description:   "Answers: does each document satisfy its JSON Schema (the one given, else its own)? Use it rather than judging validity by reading the schema. Errors have pointers, line and column; groups count them.",
 		Help:          "Checks each instance against the schema (the one given with `schema`, else the one each file names or is associated with) and reports every error of every instance: its file, line and column, its JSON Pointer, the failing keyword and the message; errors that repeat are grouped by keyword, schema location and message. Instances are JSON, YAML, TOML, NDJSON or JSONC files, directories, glob patterns, or - for standard input.",
 		ExitCodes:     validateExitCodes,
 		ProgressBytes: true,
@@ -115,7 +117,7 @@ func runValidate(ctx context.Context, env *Env, in *ValidateInput) (*validate.Re
 	for _, p := range bad {
 		problems = append(problems, validate.Instance{File: p.Path, Errors: []validate.Error{}, Problem: p.Err.Error()})
 	}
-	opts := &validate.Options{Limits: env.Limits, MaxErrors: in.MaxErrors}
+	opts := &validate.Options{Limits: env.Limits, MaxErrors: in.MaxErrors, Output: schema.OutputFormat(in.Output)}
 	// A paged call keeps only its page, however many instances stream by: memory follows
 	// the answer, not the input (the summary counts them all).
 	paged := env.OnItem == nil && (in.Offset > 0 || in.Limit > 0)
@@ -192,5 +194,8 @@ func instanceSize(in *validate.Instance) int {
 		}
 	}
 	errs(in.Errors)
+	if in.Output != nil {
+		n += in.Output.Size()
+	}
 	return n
 }

@@ -54,6 +54,10 @@ type Options struct {
 	// instances they held were passed to OnInstance (or listed): a file's size, or an NDJSON
 	// stream's bytes, a chunk at a time. Progress reports use it.
 	OnRead func(bytes int64)
+	// Output, when set, adds to each instance its result in that output format of the
+	// specification (Instance.Output), from a second evaluation that collects annotations
+	// (and stops at MaxErrors errors, as the first).
+	Output schema.OutputFormat
 }
 
 // Result is the outcome of a run. Its JSON form is the CLI's --format json output and the
@@ -126,6 +130,9 @@ type Instance struct {
 	// Association says which schema the instance was checked against and why, when no
 	// schema was named and each file's own was found (assoc.Associator).
 	Association *assoc.Association `json:"association,omitempty"`
+	// Output is the instance's result in the output format the run asked for
+	// (Options.Output), as the specification shapes it.
+	Output *schema.OutputUnit `json:"output,omitempty"`
 
 	stopped bool // the run ended while this instance was checked: it is not reported
 }
@@ -245,7 +252,7 @@ func Run(ctx context.Context, s *schema.Schema, srcs []Source, fsys workspace.FS
 
 	// One document needs no pipeline: validate it here (the common call over MCP).
 	if len(srcs) == 1 && srcs[0].Reader == nil && !isNDJSONPath(srcs[0].Path) {
-		p := &pipeline{ctx: ctx, schema: s, fsys: fsys, lim: opts.Limits, maxErrors: maxErrors(opts), halt: &halt}
+		p := &pipeline{ctx: ctx, schema: s, fsys: fsys, lim: opts.Limits, maxErrors: maxErrors(opts), halt: &halt, output: opts.Output}
 		j := &job{name: srcs[0].Name, src: srcs[0]}
 		out := p.process(j)
 		if err := ctx.Err(); err != nil {
@@ -257,7 +264,7 @@ func Run(ctx context.Context, s *schema.Schema, srcs []Source, fsys workspace.FS
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	p := &pipeline{ctx: ctx, schema: s, fsys: fsys, lim: opts.Limits, maxErrors: maxErrors(opts), halt: &halt,
+	p := &pipeline{ctx: ctx, schema: s, fsys: fsys, lim: opts.Limits, maxErrors: maxErrors(opts), halt: &halt, output: opts.Output,
 		work: make(chan *job, 4*workers), order: make(chan *job, 8*workers)}
 	var wg sync.WaitGroup
 	// A panic of a worker or of the producer stops the pipeline and is raised again here
@@ -349,6 +356,7 @@ type job struct {
 type pipeline struct {
 	halt      *schema.Halt // records the error that ends the run
 	maxErrors int
+	output    schema.OutputFormat // Options.Output
 	ctx       context.Context
 	schema    *schema.Schema
 	fsys      workspace.FS
@@ -596,6 +604,13 @@ func (p *pipeline) check(name string, line int, doc *source.Document) Instance {
 		return Instance{File: name, Line: line, Errors: []Error{}, Problem: loc + ": " + err.Error()}
 	}
 	in := Instance{File: name, Line: line, Valid: len(errs) == 0, Errors: convert(errs, doc), Truncated: truncated}
+	if p.output != "" {
+		out, _, err := p.schema.OutputLimit(p.ctx, doc.Root, p.output, p.maxErrors)
+		if err != nil && p.halt.Note(err) {
+			return Instance{File: name, Line: line, stopped: true}
+		}
+		in.Output = out
+	}
 	return in
 }
 
