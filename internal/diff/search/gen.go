@@ -1242,9 +1242,19 @@ func (g *gen) unmatch(v source.Value, src, target *algebra.Conj) (source.Value, 
 // breakBranch changes one member of the object v (valid under src) so that it is still
 // valid under src and invalid under br.
 func (g *gen) breakBranch(v source.Value, src *algebra.Conj, br *schema.Schema) (source.Value, bool) {
+	if ws := g.breakBranchN(v, src, br, 1); len(ws) > 0 {
+		return ws[0], true
+	}
+	return source.Value{}, false
+}
+
+// breakBranchN is breakBranch's changes, up to n of them: each is valid under src and
+// invalid under br, but only the whole schemas tell whether it breaks a direction (a member
+// removed may hand the object to another branch), so the caller tries several.
+func (g *gen) breakBranchN(v source.Value, src *algebra.Conj, br *schema.Schema, n int) []source.Value {
 	e := g.e
-	if v.Kind() != source.Object {
-		return source.Value{}, false
+	if v.Kind() != source.Object || n <= 0 {
+		return nil
 	}
 	cb := e.One(br)
 	mb := e.Merged(cb)
@@ -1256,6 +1266,11 @@ func (g *gen) breakBranch(v source.Value, src *algebra.Conj, br *schema.Schema) 
 		ok, err := br.ValidContext(e.Ctx, w)
 		return err == nil && !ok
 	}
+	var out []source.Value
+	add := func(w source.Value) bool {
+		out = append(out, w)
+		return len(out) == n
+	}
 	var b objBuilder
 	for i := 0; i < v.Len(); i++ {
 		k, m := v.Member(i)
@@ -1263,8 +1278,8 @@ func (g *gen) breakBranch(v source.Value, src *algebra.Conj, br *schema.Schema) 
 	}
 	for _, k := range e.ExplicitNames(cb) {
 		if _, present := b.vals[k]; present && mb.Required[k] && !ms.Required[k] {
-			if w := b.without(k).value(); keep(w) {
-				return w, true
+			if w := b.without(k).value(); keep(w) && add(w) {
+				return out
 			}
 		}
 		vc, forbidden := e.ValueConj(src, k)
@@ -1277,8 +1292,8 @@ func (g *gen) breakBranch(v source.Value, src *algebra.Conj, br *schema.Schema) 
 				if x, ok := g.quiet(vc, nil, 1); ok {
 					c := b.clone()
 					c.set(k, x)
-					if w := c.value(); keep(w) {
-						return w, true
+					if w := c.value(); keep(w) && add(w) {
+						return out
 					}
 				}
 			}
@@ -1290,12 +1305,12 @@ func (g *gen) breakBranch(v source.Value, src *algebra.Conj, br *schema.Schema) 
 			}
 			c := b.clone()
 			c.set(k, x)
-			if w := c.value(); keep(w) {
-				return w, true
+			if w := c.value(); keep(w) && add(w) {
+				return out
 			}
 		}
 	}
-	return source.Value{}, false
+	return out
 }
 
 // ---- building an instance around a value ----

@@ -118,7 +118,7 @@ func (s *Searcher) contexts(it *align.Item, dir int) []*algebra.Conj {
 
 // breakDeep returns changes of the object v that src accepts and br rejects: a member
 // whose value br judges changed the same way inside (against the schema br applies to
-// it), deepest first, then one member changed or removed (breakBranch).
+// it), deepest first, then members changed or removed one at a time (breakBranchN).
 func (g *gen) breakDeep(v source.Value, src *algebra.Conj, br *schema.Schema, depth int) []source.Value {
 	e := g.e
 	if v.Kind() != source.Object || depth > maxBreakDepth || g.stop() {
@@ -159,8 +159,5 @@ func (g *gen) breakDeep(v source.Value, src *algebra.Conj, br *schema.Schema, de
 			}
 		}
 	}
-	if w, ok := g.breakBranch(v, src, br); ok {
-		out = append(out, w)
-	}
-	return out
+	return append(out, g.breakBranchN(v, src, br, maxTakeOverValues)...)
 }
