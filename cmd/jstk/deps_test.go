@@ -140,7 +140,12 @@ var layering = []floor{
 			"internal/diff/align":    {"internal/diff/algebra", "internal/diff/prove"},
 			"internal/diff/search":   {"internal/diff/pattern", "internal/diff/algebra", "internal/diff/prove", "internal/diff/align"},
 			"internal/diff":          {"internal/diff/algebra", "internal/diff/align", "internal/diff/search"},
-			"internal/diff/document": {"internal/diff"}}},
+			"internal/diff/document": {"internal/diff"}},
+		// the rooms' tests compare as Compare does, with the helpers of difftest
+		testsMay: []string{"internal/diff/difftest"}},
+	{name: "diff test helpers", owns: "what the tests of diff's rooms share: schemas from text, Compare's options, the checks of every comparison",
+		pkgs: []string{"internal/diff/difftest"},
+		may:  []string{"base", "schema", "internal/diff"}},
 	{name: "library", owns: "the public Go API (package jsonschema): compile and validate with the engine's code, nothing of internal/ in its signatures",
 		pkgs: []string{"jsonschema"},
 		may:  []string{"base", "schema", "internal/store", "internal/validate"}},
