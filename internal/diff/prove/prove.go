@@ -769,13 +769,11 @@ func (e *Engine) stringsDisjoint(ma, mb *algebra.Merged) bool {
 	if (ma.MaxLen >= 0 && ma.MaxLen < mb.MinLen) || (mb.MaxLen >= 0 && mb.MaxLen < ma.MinLen) {
 		return true
 	}
+	// Patterns without an automaton are left out: no string of the rest is no string of all.
 	var must []*pattern.Automaton
-	exact := true
 	for _, p := range append(append([]string(nil), ma.Patterns...), mb.Patterns...) {
 		if x := e.Pats.Get(p); x != nil {
 			must = append(must, x)
-		} else {
-			exact = false
 		}
 	}
 	if len(must) > 0 {
@@ -787,7 +785,6 @@ func (e *Engine) stringsDisjoint(ma, mb *algebra.Merged) bool {
 		if exhaustive && !found {
 			return true
 		}
-		_ = exact
 	}
 	return false
 }
