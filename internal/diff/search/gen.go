@@ -1259,13 +1259,7 @@ func (g *gen) breakBranchN(v source.Value, src *algebra.Conj, br *schema.Schema,
 	cb := e.One(br)
 	mb := e.Merged(cb)
 	ms := e.Merged(src)
-	keep := func(w source.Value) bool {
-		if ok, _ := e.Valid(src, w); !ok {
-			return false
-		}
-		ok, err := br.ValidContext(e.Ctx, w)
-		return err == nil && !ok
-	}
+	keep := func(w source.Value) bool { return g.breaks(w, src, br) }
 	var out []source.Value
 	add := func(w source.Value) bool {
 		out = append(out, w)

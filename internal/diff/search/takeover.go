@@ -124,13 +124,7 @@ func (g *gen) breakDeep(v source.Value, src *algebra.Conj, br *schema.Schema, de
 	if v.Kind() != source.Object || depth > maxBreakDepth || g.stop() {
 		return nil
 	}
-	keep := func(w source.Value) bool {
-		if ok, _ := e.Valid(src, w); !ok {
-			return false
-		}
-		ok, err := br.ValidContext(e.Ctx, w)
-		return err == nil && !ok
-	}
+	keep := func(w source.Value) bool { return g.breaks(w, src, br) }
 	var out []source.Value
 	cb := e.One(br)
 	for _, k := range e.ExplicitNames(cb) {
@@ -160,4 +154,14 @@ func (g *gen) breakDeep(v source.Value, src *algebra.Conj, br *schema.Schema, de
 		}
 	}
 	return append(out, g.breakBranchN(v, src, br, maxTakeOverValues)...)
+}
+
+// breaks reports whether w is valid under src and invalid under br: a change of an
+// instance that keeps it in the source side and takes it out of the branch.
+func (g *gen) breaks(w source.Value, src *algebra.Conj, br *schema.Schema) bool {
+	if ok, _ := g.e.Valid(src, w); !ok {
+		return false
+	}
+	ok, err := br.ValidContext(g.e.Ctx, w)
+	return err == nil && !ok
 }
