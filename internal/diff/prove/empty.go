@@ -580,12 +580,7 @@ func (e *Engine) kindEmpty(a *algebra.Conj, ma *algebra.Merged, k schema.TypeSet
 		if len(ma.Patterns) == 0 || len(ma.Patterns) == 1 && ma.MaxLen < 0 {
 			return false
 		}
-		var must []*pattern.Automaton
-		for _, p := range ma.Patterns {
-			if x := e.Pats.Get(p); x != nil {
-				must = append(must, x)
-			}
-		}
+		must := e.automata(ma.Patterns)
 		if len(must) == 0 {
 			return false
 		}

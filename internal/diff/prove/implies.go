@@ -122,13 +122,7 @@ func impliesPattern(e *Engine, a *algebra.Conj, ma *algebra.Merged, f *algebra.F
 	if b == nil {
 		return false
 	}
-	var must []*pattern.Automaton
-	for _, p := range ma.Patterns {
-		if x := e.Pats.Get(p); x != nil {
-			must = append(must, x)
-		}
-	}
-	_, found, exhaustive := e.Pats.Solve(pattern.Query{Must: must, MustNot: []*pattern.Automaton{b}, MinLen: ma.MinLen, MaxLen: ma.MaxLen})
+	_, found, exhaustive := e.Pats.Solve(pattern.Query{Must: e.automata(ma.Patterns), MustNot: []*pattern.Automaton{b}, MinLen: ma.MinLen, MaxLen: ma.MaxLen})
 	return exhaustive && !found
 }
 

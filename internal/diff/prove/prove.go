@@ -491,12 +491,7 @@ func (e *Engine) patternsBound(ma *algebra.Merged, lo, hi int) bool {
 	if hi >= 0 && lo > hi {
 		return true
 	}
-	var must []*pattern.Automaton
-	for _, p := range ma.Patterns {
-		if x := e.Pats.Get(p); x != nil {
-			must = append(must, x)
-		}
-	}
+	must := e.automata(ma.Patterns)
 	if len(must) == 0 {
 		return false
 	}
@@ -769,13 +764,7 @@ func (e *Engine) stringsDisjoint(ma, mb *algebra.Merged) bool {
 	if (ma.MaxLen >= 0 && ma.MaxLen < mb.MinLen) || (mb.MaxLen >= 0 && mb.MaxLen < ma.MinLen) {
 		return true
 	}
-	// Patterns without an automaton are left out: no string of the rest is no string of all.
-	var must []*pattern.Automaton
-	for _, p := range append(append([]string(nil), ma.Patterns...), mb.Patterns...) {
-		if x := e.Pats.Get(p); x != nil {
-			must = append(must, x)
-		}
-	}
+	must := e.automata(ma.Patterns, mb.Patterns)
 	if len(must) > 0 {
 		lo, hi := max(ma.MinLen, mb.MinLen), ma.MaxLen
 		if hi < 0 || (mb.MaxLen >= 0 && mb.MaxLen < hi) {
@@ -918,4 +907,19 @@ func rangesDisjoint(lo, hi *algebra.Bound, ints bool) bool {
 	}
 	c := l.Cmp(h)
 	return c > 0 || (c == 0 && (lex || hex))
+}
+
+// automata returns the automata of the patterns of every list that has one: a pattern
+// without an automaton is left out, since no string matching the rest means no string
+// matching all.
+func (e *Engine) automata(lists ...[]string) []*pattern.Automaton {
+	var must []*pattern.Automaton
+	for _, l := range lists {
+		for _, p := range l {
+			if x := e.Pats.Get(p); x != nil {
+				must = append(must, x)
+			}
+		}
+	}
+	return must
 }
