@@ -1256,6 +1256,21 @@ func (m *memberNames) has(name string) bool {
 	return m.v.Has(name)
 }
 
+// evalRequired checks required, name by name (the index found a name missing, or s has
+// none).
+func (e *evaluator) evalRequired(s *Schema, names *memberNames) bool {
+	valid := true
+	for _, r := range s.required {
+		if !names.has(r) {
+			if !e.collect {
+				return false // before the message's arguments are boxed: an allocation
+			}
+			valid = e.fail(s, "required", "missing required property %q", r)
+		}
+	}
+	return valid
+}
+
 func (e *evaluator) evalObject(s *Schema, v source.Value, ann *annotations) bool {
 	n := v.Len()
 	if e.trace != nil {
@@ -1275,12 +1290,11 @@ func (e *evaluator) evalObject(s *Schema, v source.Value, ann *annotations) bool
 		}
 	}
 	names := s.memberNames(v, n)
-	for _, r := range s.required {
-		if !names.has(r) {
-			if !e.collect {
-				return false // before the message's arguments are boxed: an allocation
-			}
-			valid = e.fail(s, "required", "missing required property %q", r)
+	x := s.propIdx
+	if len(s.required) > 0 && !(x != nil && x.hasRequired(v, n)) {
+		valid = e.evalRequired(s, &names) && valid
+		if !valid && !e.collect {
+			return false
 		}
 	}
 	for _, dr := range s.depRequired {
@@ -1305,7 +1319,15 @@ func (e *evaluator) evalObject(s *Schema, v source.Value, ann *annotations) bool
 		for i := 0; i < n; i++ {
 			k, val := v.Member(i)
 			key := k.Str()
-			sub, matched := s.properties[key]
+			var sub *Schema
+			var matched bool
+			if x != nil {
+				if sl := x.slot(key); sl != nil && sl.prop {
+					sub, matched = sl.sub, true
+				}
+			} else {
+				sub, matched = s.properties[key]
+			}
 			if matched {
 				e.pushK("properties")
 				e.pushK(key)

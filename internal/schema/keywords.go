@@ -59,6 +59,8 @@ type Schema struct {
 
 	ref *Schema
 
+	propIdx *propIndex // properties and required by name, when it could be built
+
 	*rareKeywords // never nil: noRare when the schema has none of them
 }
 

@@ -108,6 +108,9 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 		}
 	}
 	err := r.err
+	if err == nil {
+		s.buildPropIndex()
+	}
 	*r = kwReader{}
 	c.readers = append(c.readers, r)
 	return err

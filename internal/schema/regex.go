@@ -43,6 +43,9 @@ func CompileRegexp(pattern string, timeout time.Duration) (Regexp, error) {
 	}
 	if tr, ok := toRE2(pattern); ok {
 		if re, err := regexp.Compile(tr); err == nil {
+			if sr, ok := simplePattern(re, pattern); ok {
+				return sr, nil
+			}
 			return re2{re, pattern}, nil
 		}
 	}
