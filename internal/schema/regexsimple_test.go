@@ -30,8 +30,8 @@ var simpleCases = []struct {
 	{`^\w+@\w+$`, true},
 	{`^x{2,}y$`, true},
 	{`^a?b?c$`, true},
-	{`^[^a]$`, false},     // a negated class reaches beyond ASCII
-	{`^a*a$`, false},      // greedy would take the last a
+	{`^[^a]$`, false}, // a negated class reaches beyond ASCII
+	{`^a*a$`, false},  // greedy would take the last a
 	{`^[a-z]+[0-9a-f]$`, false},
 	{`^a?a$`, false},
 	{`^a*b?a$`, false}, // the a after an optional b
