@@ -81,6 +81,14 @@ func splitNumber(s string) (neg bool, intPart, frac string, ok bool) {
 
 // ParseDecimal parses a number in JSON syntax exactly.
 func ParseDecimal(s string) (Decimal, error) {
+	if d, ok := parseShortDecimal(s); ok {
+		return d, nil
+	}
+	return parseDecimal(s)
+}
+
+// parseDecimal is ParseDecimal for any literal.
+func parseDecimal(s string) (Decimal, error) {
 	neg, intPart, frac, ok := splitNumber(s)
 	if !ok {
 		return Decimal{}, errNumberSyntax
@@ -139,6 +147,50 @@ func ParseDecimal(s string) (Decimal, error) {
 	return d, nil
 }
 
+// parseShortDecimal parses, in one pass, the literals most JSON holds: an integer or a
+// fraction without exponent of at most 19 digits (the mantissa fits in 64 bits). ok is
+// false for any other text, which ParseDecimal then reads in full (and rejects if wrong).
+func parseShortDecimal(s string) (d Decimal, ok bool) {
+	i := 0
+	if len(s) > 0 && s[0] == '-' {
+		d.neg = true
+		i = 1
+	}
+	if i >= len(s) || len(s)-i > 20 || (s[i] == '0' && i+1 < len(s) && s[i+1] != '.') {
+		return Decimal{}, false
+	}
+	var m uint64
+	digits, fracLen, dot := 0, 0, false
+	for ; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			m = m*10 + uint64(c-'0')
+			digits++
+			if dot {
+				fracLen++
+			}
+		case c == '.' && !dot && digits > 0:
+			dot = true
+		default:
+			return Decimal{}, false
+		}
+	}
+	if digits == 0 || digits > 19 || (dot && fracLen == 0) {
+		return Decimal{}, false
+	}
+	if m == 0 {
+		return Decimal{}, true
+	}
+	d.exp = -int64(fracLen)
+	for m%10 == 0 {
+		m /= 10
+		d.exp++
+	}
+	d.mant = m
+	return d, true
+}
+
 // MustDecimal parses a literal known to be valid; it panics otherwise.
 func MustDecimal(s string) Decimal {
 	d, err := ParseDecimal(s)
@@ -175,6 +227,16 @@ func (d Decimal) digits(buf []byte) []byte {
 	}
 	return strconv.AppendUint(buf[:0], d.mant, 10)
 }
+
+func abs64(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// pow10u holds the powers of ten that fit in 64 bits.
+var pow10u = [20]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
 
 func (d Decimal) numDigits() int64 {
 	if d.big != nil {
@@ -226,8 +288,27 @@ func cmpMagnitude(d, e Decimal) int {
 		}
 		return 1
 	}
-	var b1, b2 [24]byte
-	return strings.Compare(string(d.digits(b1[:])), string(e.digits(b2[:])))
+	if d.big == nil && e.big == nil {
+		// the same leading position: align the mantissas, the one of fewer digits scaled
+		// up (at most 19 places); past 64 bits it is the larger
+		a, b, sign := d.mant, e.mant, 1
+		if d.exp < e.exp {
+			a, b, sign = e.mant, d.mant, -1
+		}
+		hi, lo := bits.Mul64(a, pow10u[abs64(d.exp-e.exp)])
+		if hi != 0 {
+			return sign
+		}
+		a = lo
+		switch {
+		case a < b:
+			return -sign
+		case a > b:
+			return sign
+		}
+		return 0
+	}
+	return strings.Compare(string(d.digits(nil)), string(e.digits(nil)))
 }
 
 // MultipleOf reports whether d is an integer multiple of m, exactly. m must be positive.

@@ -3,6 +3,7 @@ package source
 import (
 	"math"
 	"math/big"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -255,6 +256,77 @@ func TestLCMRat(t *testing.T) {
 	} {
 		if got := LCMRat(tc.a, tc.b); got.String() != tc.want {
 			t.Errorf("LCMRat(%v, %v) = %v, want %s", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+// TestShortDecimal checks the one-pass parse of short literals against the full parse, and
+// comparisons of random numbers against big.Rat.
+func TestShortDecimal(t *testing.T) {
+	t.Parallel()
+	lits := []string{"", "-", "0", "-0", "00", "01", "-01", "0.", ".5", "1.", "1..2", "1.2.3", "0.0", "-0.000",
+		"1e5", "1E5", "100", "100.00", "0.05", "-12.340", "9999999999999999999", "18446744073709551615",
+		"99999999999999999999", "0.0000000000000000001", "-1000000000000000000", "12345678901234567890",
+		"1.234567890123456789", "12a", "+1", "- 1", "1-"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 3000 {
+		var b []byte
+		if rng.IntN(4) == 0 {
+			b = append(b, '-')
+		}
+		for range 1 + rng.IntN(21) {
+			b = append(b, byte('0'+rng.IntN(10)))
+		}
+		if rng.IntN(2) == 0 {
+			k := 1 + rng.IntN(len(b))
+			b = append(b[:k], append([]byte{'.'}, b[k:]...)...)
+		}
+		lits = append(lits, string(b))
+	}
+	var nums []string
+	for _, s := range lits {
+		full, ferr := parseDecimal(s)
+		short, ok := parseShortDecimal(s)
+		if ok {
+			if ferr != nil {
+				t.Errorf("%q: short parse accepts what the full parse refuses (%v)", s, ferr)
+				continue
+			}
+			if short.neg != full.neg || short.mant != full.mant || short.exp != full.exp || full.big != nil {
+				t.Errorf("%q: short %+v, full %+v", s, short, full)
+			}
+		}
+		if ferr == nil {
+			nums = append(nums, s)
+		}
+	}
+	for _, p := range [][2]string{{"90000000000000000000", "18446744073709551615"}, {"18446744073709551615", "90000000000000000000"}, {"-90000000000000000000", "-18446744073709551615"}} {
+		if got, want := MustDecimal(p[0]).Cmp(MustDecimal(p[1])), ratOf(p[0]).Cmp(ratOf(p[1])); got != want {
+			t.Errorf("Cmp(%s, %s) = %d, big.Rat says %d", p[0], p[1], got, want)
+		}
+	}
+	for range 20000 {
+		a, b := nums[rng.IntN(len(nums))], nums[rng.IntN(len(nums))]
+		if strings.ContainsAny(a, "eE") {
+			continue
+		}
+		switch rng.IntN(3) { // numbers whose leading digits are in the same place
+		case 0:
+			if strings.Contains(a, ".") {
+				b = a + string(rune('0'+rng.IntN(10)))
+			} else {
+				b = a + ".0" + string(rune('0'+rng.IntN(10)))
+			}
+		case 1:
+			if len(a) > 1 && a[len(a)-2] != '.' && a[len(a)-2] != '-' {
+				b = a[:len(a)-1]
+				if !strings.Contains(b, ".") {
+					b += "0"
+				}
+			}
+		}
+		if got, want := MustDecimal(a).Cmp(MustDecimal(b)), ratOf(a).Cmp(ratOf(b)); got != want {
+			t.Errorf("Cmp(%s, %s) = %d, big.Rat says %d", a, b, got, want)
 		}
 	}
 }
