@@ -1,7 +1,9 @@
 package schema
 
 import (
+	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -115,6 +117,54 @@ func BenchmarkValidateSuite(b *testing.B) {
 				if _, err := c.s.Validate(d); err != nil {
 					b.Fatal(err)
 				}
+			}
+		}
+	}
+	reportCPU(b, start)
+}
+
+// BenchmarkValidateOrders evaluates the reference workload's instances (bench-gen.py, in
+// /tmp/bench or $JSTK_BENCH_DIR), parsed beforehand: the evaluation alone, on one
+// goroutine, as `jstk validate` runs it on each line (ValidateLimitContext). At most
+// 20,000 lines are read.
+func BenchmarkValidateOrders(b *testing.B) {
+	dir := os.Getenv("JSTK_BENCH_DIR")
+	if dir == "" {
+		dir = "/tmp/bench"
+	}
+	fsys, err := workspace.Root(dir)
+	if err != nil {
+		b.Skip(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "data.jsonl"))
+	if err != nil {
+		b.Skipf("no reference workload (%v): run bench-gen.py in %s", err, dir)
+	}
+	s, err := NewCompiler(&Options{Loader: &Loader{FS: fsys}}).Compile(FileURI(fsys.Abs("schema.json")))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var docs []source.Value
+	var size int
+	for line := range strings.Lines(string(data)) {
+		if len(docs) == 20_000 {
+			break
+		}
+		d, err := source.ParseJSON("data.jsonl", []byte(line), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		docs = append(docs, d.Root)
+		size += len(line)
+	}
+	ctx := context.Background()
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	start := cpuTime()
+	for b.Loop() {
+		for _, v := range docs {
+			if errs, _, err := s.ValidateLimitContext(ctx, v, 100); err != nil || errs != nil {
+				b.Fatalf("%v %v: the workload should be valid", errs, err)
 			}
 		}
 	}

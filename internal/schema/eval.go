@@ -615,13 +615,14 @@ func (e *evaluator) evalIn(s *Schema, v source.Value, ann *annotations) bool {
 		e.traceValues(s, v)
 	}
 	valid := true
-	if s.constV != nil || s.enum != nil || s.format != nil {
+	g := s.groups
+	if g&groupValue != 0 {
 		var goOn bool
 		if valid, goOn = e.evalValueKeywords(s, v); !goOn {
 			return false
 		}
 	}
-	if s.ref != nil || s.dynRef != nil || s.recursiveRef != nil {
+	if g&groupRefs != 0 {
 		if !e.evalRefs(s, v, sink) {
 			if !e.collect || e.stopped() {
 				return false
@@ -632,20 +633,30 @@ func (e *evaluator) evalIn(s *Schema, v source.Value, ann *annotations) bool {
 
 	switch v.Kind() {
 	case source.Number:
-		valid = e.evalNumber(s, v) && valid
+		if g&groupNumber != 0 {
+			valid = e.evalNumber(s, v) && valid
+		}
 	case source.String:
-		valid = e.evalString(s, v) && valid
+		if g&groupString != 0 {
+			valid = e.evalString(s, v) && valid
+		}
 	case source.Array:
-		valid = e.evalArray(s, v, sink) && valid
+		if g&groupArray != 0 {
+			valid = e.evalArray(s, v, sink) && valid
+		}
 	case source.Object:
-		valid = e.evalObject(s, v, sink) && valid
+		if g&groupObject != 0 {
+			valid = e.evalObject(s, v, sink) && valid
+		}
 	}
 	if (!valid && !e.collect) || e.stopped() {
 		return false
 	}
-	valid = e.evalApplicators(s, v, sink) && valid
-	if (!valid && !e.collect) || e.stopped() {
-		return false
+	if g&groupApplicators != 0 {
+		valid = e.evalApplicators(s, v, sink) && valid
+		if (!valid && !e.collect) || e.stopped() {
+			return false
+		}
 	}
 	if s.needAnn {
 		valid = e.evalUnevaluated(s, v, sink) && valid

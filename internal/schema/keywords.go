@@ -60,6 +60,7 @@ type Schema struct {
 	ref *Schema
 
 	propIdx *propIndex // properties and required by name, when it could be built
+	groups  kwGroup    // the groups of keywords s has, so that evaluation skips the others
 
 	*rareKeywords // never nil: noRare when the schema has none of them
 }

@@ -110,6 +110,7 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 	err := r.err
 	if err == nil {
 		s.buildPropIndex()
+		s.groups = s.keywordGroups()
 	}
 	*r = kwReader{}
 	c.readers = append(c.readers, r)

@@ -142,3 +142,35 @@ func (x *propIndex) hasRequired(v source.Value, n int) bool {
 	}
 	return seen == x.all
 }
+
+// kwGroup is a set of the groups of keywords evalIn dispatches to.
+type kwGroup uint8
+
+const (
+	groupValue        kwGroup = 1 << iota // const, enum, format
+	groupRefs                             // $ref beside other keywords, $dynamicRef, $recursiveRef
+	groupNumber                           // minimum, maximum, exclusive bounds, multipleOf
+	groupString                           // minLength, maxLength, pattern, content
+	groupArray                            // the array keywords (see evalArray)
+	groupObject                           // the object keywords (see evalObject)
+	groupApplicators                      // allOf, anyOf, oneOf, not, if
+)
+
+// keywordGroups returns the groups of keywords s has (after its keywords are compiled).
+func (s *Schema) keywordGroups() kwGroup {
+	var g kwGroup
+	set := func(has bool, bit kwGroup) {
+		if has {
+			g |= bit
+		}
+	}
+	set(s.constV != nil || s.enum != nil || s.format != nil, groupValue)
+	set(s.ref != nil || s.dynRef != nil || s.recursiveRef != nil, groupRefs)
+	set(s.multipleOf != nil || s.minimum != nil || s.maximum != nil || s.exclMin != nil || s.exclMax != nil, groupNumber)
+	set(s.minLength >= 0 || s.maxLength >= 0 || s.pattern != nil || s.assertContent, groupString)
+	set(s.minItems >= 0 || s.maxItems >= 0 || s.uniqueItems || s.prefixItems != nil || s.items != nil || s.contains != nil, groupArray)
+	set(s.minProps >= 0 || s.maxProps >= 0 || s.required != nil || s.depRequired != nil || s.properties != nil ||
+		s.patternProps != nil || s.additionalProps != nil || s.propertyNames != nil || s.depSchemas != nil, groupObject)
+	set(s.allOf != nil || s.anyOf != nil || s.oneOf != nil || s.not != nil || s.ifS != nil, groupApplicators)
+	return g
+}
