@@ -147,13 +147,13 @@ func (x *propIndex) hasRequired(v source.Value, n int) bool {
 type kwGroup uint8
 
 const (
-	groupValue        kwGroup = 1 << iota // const, enum, format
-	groupRefs                             // $ref beside other keywords, $dynamicRef, $recursiveRef
-	groupNumber                           // minimum, maximum, exclusive bounds, multipleOf
-	groupString                           // minLength, maxLength, pattern, content
-	groupArray                            // the array keywords (see evalArray)
-	groupObject                           // the object keywords (see evalObject)
-	groupApplicators                      // allOf, anyOf, oneOf, not, if
+	groupValue       kwGroup = 1 << iota // const, enum, format
+	groupRefs                            // $ref beside other keywords, $dynamicRef, $recursiveRef
+	groupNumber                          // minimum, maximum, exclusive bounds, multipleOf
+	groupString                          // minLength, maxLength, pattern, content
+	groupArray                           // the array keywords (see evalArray)
+	groupObject                          // the object keywords (see evalObject)
+	groupApplicators                     // allOf, anyOf, oneOf, not, if
 )
 
 // keywordGroups returns the groups of keywords s has (after its keywords are compiled).
