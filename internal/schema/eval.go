@@ -82,7 +82,15 @@ func (s *Schema) ValidateLimit(v source.Value, max int) (errs []Error, truncated
 }
 
 // ValidateLimitContext is ValidateLimit within a run (see ValidateContext).
+//
+// A valid instance, the common case, is found valid by a first evaluation that stops at
+// the first failure and keeps no locations (jsonschema-rs's and Blaze's valid path); only
+// an instance it finds invalid, or that it cannot finish, is evaluated again in full,
+// collecting its errors.
 func (s *Schema) ValidateLimitContext(ctx context.Context, v source.Value, max int) (errs []Error, truncated bool, err error) {
+	if s.verdict(ctx, v) {
+		return nil, false, nil
+	}
 	e := getEvaluator(ctx, true)
 	defer putEvaluator(e)
 	e.maxErrors = max
@@ -96,6 +104,16 @@ func (s *Schema) ValidateLimitContext(ctx context.Context, v source.Value, max i
 	out := make([]Error, len(e.errs))
 	copy(out, e.errs)
 	return out, e.truncated, nil
+}
+
+// verdict reports whether v is valid, by an evaluation that keeps no locations; false also
+// when the evaluation could not be completed.
+func (s *Schema) verdict(ctx context.Context, v source.Value) bool {
+	e := getEvaluator(ctx, false)
+	e.noPaths = true
+	ok := e.eval(s, v, nil) && e.fatal == nil
+	putEvaluator(e)
+	return ok
 }
 
 // Valid reports whether an instance is valid, stopping at the first error.
@@ -125,6 +143,9 @@ type evaluator struct {
 	ctx       context.Context // the run's: cancellation, deadline, pattern budget
 	ticks     uint            // evaluations since the context was last checked
 	collect   bool
+	// noPaths: the instance and keyword locations (ipath, kpath) are not kept, in a first
+	// evaluation for the verdict alone (see ValidateLimitContext).
+	noPaths bool
 	errs      []Error
 	ipath     []pathTok
 	kpath     []pathTok
@@ -313,6 +334,7 @@ func putEvaluator(e *evaluator) {
 	e.ipath, e.kpath, e.scope, e.chain = e.ipath[:0], e.kpath[:0], e.scope[:0], e.chain[:0]
 	clear(e.onChain)
 	e.chainBase, e.depth, e.causeDepth, e.fatal, e.trace, e.replay, e.recordings = 0, 0, 0, nil, nil, nil, 0
+	e.noPaths = false
 	e.maxErrors, e.recorded, e.truncated = 0, 0, false
 	e.quietDepth, e.memo = 0, nil
 	if e.annot {
@@ -352,12 +374,37 @@ func joinPath(toks []pathTok) string {
 	return sb.String()
 }
 
-func (e *evaluator) pushK(s string) { e.kpath = append(e.kpath, pathTok{s: s, i: -1}) }
-func (e *evaluator) pushKi(i int)   { e.kpath = append(e.kpath, pathTok{i: i}) }
-func (e *evaluator) popK(n int)     { e.kpath = e.kpath[:len(e.kpath)-n] }
-func (e *evaluator) pushI(s string) { e.ipath = append(e.ipath, pathTok{s: s, i: -1}) }
-func (e *evaluator) pushIi(i int)   { e.ipath = append(e.ipath, pathTok{i: i}) }
-func (e *evaluator) popI()          { e.ipath = e.ipath[:len(e.ipath)-1] }
+// The locations under evaluation are kept unless noPaths (see ValidateLimitContext).
+func (e *evaluator) pushK(s string) {
+	if !e.noPaths {
+		e.kpath = append(e.kpath, pathTok{s: s, i: -1})
+	}
+}
+func (e *evaluator) pushKi(i int) {
+	if !e.noPaths {
+		e.kpath = append(e.kpath, pathTok{i: i})
+	}
+}
+func (e *evaluator) popK(n int) {
+	if !e.noPaths {
+		e.kpath = e.kpath[:len(e.kpath)-n]
+	}
+}
+func (e *evaluator) pushI(s string) {
+	if !e.noPaths {
+		e.ipath = append(e.ipath, pathTok{s: s, i: -1})
+	}
+}
+func (e *evaluator) pushIi(i int) {
+	if !e.noPaths {
+		e.ipath = append(e.ipath, pathTok{i: i})
+	}
+}
+func (e *evaluator) popI() {
+	if !e.noPaths {
+		e.ipath = e.ipath[:len(e.ipath)-1]
+	}
+}
 func (e *evaluator) stopped() bool  { return e.fatal != nil || e.truncated }
 
 // record keeps an error, and stops the evaluation once the error limit is reached (the
