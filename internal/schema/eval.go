@@ -140,12 +140,12 @@ type pathTok struct {
 }
 
 type evaluator struct {
-	ctx       context.Context // the run's: cancellation, deadline, pattern budget
-	ticks     uint            // evaluations since the context was last checked
-	collect   bool
+	ctx     context.Context // the run's: cancellation, deadline, pattern budget
+	ticks   uint            // evaluations since the context was last checked
+	collect bool
 	// noPaths: the instance and keyword locations (ipath, kpath) are not kept, in a first
 	// evaluation for the verdict alone (see ValidateLimitContext).
-	noPaths bool
+	noPaths   bool
 	errs      []Error
 	ipath     []pathTok
 	kpath     []pathTok
@@ -405,7 +405,7 @@ func (e *evaluator) popI() {
 		e.ipath = e.ipath[:len(e.ipath)-1]
 	}
 }
-func (e *evaluator) stopped() bool  { return e.fatal != nil || e.truncated }
+func (e *evaluator) stopped() bool { return e.fatal != nil || e.truncated }
 
 // record keeps an error, and stops the evaluation once the error limit is reached (the
 // verdict, invalid, is known by then).
@@ -1349,7 +1349,11 @@ func (e *evaluator) evalObject(s *Schema, v source.Value, ann *annotations) bool
 	}
 	names := s.memberNames(v, n)
 	x := s.propIdx
-	if len(s.required) > 0 && !(x != nil && x.hasRequired(v, n)) {
+	loop := s.properties != nil || s.patternProps != nil || s.additionalProps != nil || s.propertyNames != nil
+	// fused: for the verdict alone (no error is recorded, so their order does not matter)
+	// the members' names found by the member loop settle required too
+	fused := e.noPaths && x != nil && loop
+	if len(s.required) > 0 && !fused && !(x != nil && x.hasRequired(v, n)) {
 		valid = e.evalRequired(s, &names) && valid
 		if !valid && !e.collect {
 			return false
@@ -1372,41 +1376,16 @@ func (e *evaluator) evalObject(s *Schema, v source.Value, ann *annotations) bool
 			}
 		}
 	}
-	if s.properties != nil || s.patternProps != nil || s.additionalProps != nil || s.propertyNames != nil {
-		rest := s.patternProps != nil || s.additionalProps != nil || s.propertyNames != nil
-		for i := 0; i < n; i++ {
-			k, val := v.Member(i)
-			key := k.Str()
-			var sub *Schema
-			var matched bool
-			if x != nil {
-				if sl := x.slot(key); sl != nil && sl.prop {
-					sub, matched = sl.sub, true
-				}
-			} else {
-				sub, matched = s.properties[key]
+	if loop {
+		ok, seen := e.evalMembers(s, v, n, ann)
+		if !ok {
+			valid = false
+			if !e.collect || e.stopped() {
+				return false
 			}
-			if matched {
-				e.pushK("properties")
-				e.pushK(key)
-				e.pushI(key)
-				ok := e.child(sub, val)
-				e.popI()
-				e.popK(2)
-				ann.prop(i)
-				if !ok {
-					valid = false
-					if !e.collect || e.stopped() {
-						return false
-					}
-				}
-			}
-			if rest && !e.evalMemberRest(s, i, k, val, matched, ann) {
-				valid = false
-				if !e.collect || e.stopped() {
-					return false
-				}
-			}
+		}
+		if fused && seen != x.all {
+			return false // required, checked after the members
 		}
 	}
 	for _, ds := range s.depSchemas {
@@ -1426,6 +1405,52 @@ func (e *evaluator) evalObject(s *Schema, v source.Value, ann *annotations) bool
 		}
 	}
 	return valid
+}
+
+// evalMembers evaluates each member of the object v (of n members) against properties and
+// the keywords of evalMemberRest, and returns the required names found among them (as
+// bits, see propIndex) when s has an index. It stops at the first failure unless
+// collecting.
+func (e *evaluator) evalMembers(s *Schema, v source.Value, n int, ann *annotations) (valid bool, seen uint64) {
+	valid = true
+	x := s.propIdx
+	rest := s.patternProps != nil || s.additionalProps != nil || s.propertyNames != nil
+	for i := 0; i < n; i++ {
+		k, val := v.Member(i)
+		key := k.Str()
+		var sub *Schema
+		var matched bool
+		if x != nil {
+			if sl := x.slot(key); sl != nil {
+				seen |= sl.req
+				sub, matched = sl.sub, sl.prop
+			}
+		} else {
+			sub, matched = s.properties[key]
+		}
+		if matched {
+			e.pushK("properties")
+			e.pushK(key)
+			e.pushI(key)
+			ok := e.child(sub, val)
+			e.popI()
+			e.popK(2)
+			ann.prop(i)
+			if !ok {
+				valid = false
+				if !e.collect || e.stopped() {
+					return false, seen
+				}
+			}
+		}
+		if rest && !e.evalMemberRest(s, i, k, val, matched, ann) {
+			valid = false
+			if !e.collect || e.stopped() {
+				return false, seen
+			}
+		}
+	}
+	return valid, seen
 }
 
 // evalMemberRest evaluates member i (name k, value val) of an object against
