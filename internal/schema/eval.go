@@ -903,6 +903,11 @@ func (e *evaluator) evalRef(s *Schema, kw string, target *Schema, v source.Value
 		}
 		e.onChain[target] = len(e.chain)
 	}
+	if !loopy && e.noPaths {
+		// for the verdict alone, the chain need only hold the targets that may loop: a
+		// loop is found by the places on it of those (see onChain)
+		return e.eval(target, v, ann)
+	}
 	e.chain = append(e.chain, target)
 	e.pushK(kw)
 	ok := e.eval(target, v, ann)
@@ -951,6 +956,13 @@ func (e *evaluator) recursiveTarget(s *Schema) *Schema {
 
 // child evaluates a subschema on a member or item of v: the in-place chain restarts.
 func (e *evaluator) child(s *Schema, v source.Value) bool {
+	if s.leaf && !e.annot && e.trace == nil && e.depth < evalDepthLimit {
+		// no reference, applicator or subschema: nothing to scope, nest or remember
+		if e.halted() {
+			return false
+		}
+		return e.evalIn(s, v, nil)
+	}
 	base := e.chainBase
 	e.chainBase = len(e.chain)
 	ok := e.eval(s, v, nil)

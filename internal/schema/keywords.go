@@ -61,6 +61,7 @@ type Schema struct {
 
 	propIdx *propIndex // properties and required by name, when it could be built
 	groups  kwGroup    // the groups of keywords s has, so that evaluation skips the others
+	leaf    bool       // a schema object without references, applicators or subschemas
 
 	*rareKeywords // never nil: noRare when the schema has none of them
 }

@@ -111,6 +111,7 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 	if err == nil {
 		s.buildPropIndex()
 		s.groups = s.keywordGroups()
+		s.leaf = !s.hasRef && !s.needAnn && s.groups&(groupRefs|groupArray|groupObject|groupApplicators) == 0
 	}
 	*r = kwReader{}
 	c.readers = append(c.readers, r)
