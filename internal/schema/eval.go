@@ -956,6 +956,9 @@ func (e *evaluator) recursiveTarget(s *Schema) *Schema {
 
 // child evaluates a subschema on a member or item of v: the in-place chain restarts.
 func (e *evaluator) child(s *Schema, v source.Value) bool {
+	if s.pureRef && e.noPaths && !e.annot && e.trace == nil {
+		return e.childThroughRefs(s, v)
+	}
 	if s.leaf && !e.annot && e.trace == nil && e.depth < evalDepthLimit {
 		// no reference, applicator or subschema: nothing to scope, nest or remember
 		if e.halted() {
@@ -967,6 +970,33 @@ func (e *evaluator) child(s *Schema, v source.Value) bool {
 	e.chainBase = len(e.chain)
 	ok := e.eval(s, v, nil)
 	e.chainBase = base
+	return ok
+}
+
+// childThroughRefs is child for a schema that is only a $ref, evaluated for the verdict
+// alone: its targets are followed without evaluating the schemas that only refer, while
+// the targets cannot loop (the nesting is counted as if they were evaluated).
+func (e *evaluator) childThroughRefs(s *Schema, v source.Value) bool {
+	skipped := 0
+	for s.pureRef && e.depth < evalDepthLimit {
+		t := s.ref
+		if t.onLoop || t.info.dynamic.Load() {
+			break
+		}
+		e.depth++
+		skipped++
+		s = t
+	}
+	var ok bool
+	if s.leaf && e.depth < evalDepthLimit {
+		ok = !e.halted() && e.evalIn(s, v, nil)
+	} else {
+		base := e.chainBase
+		e.chainBase = len(e.chain)
+		ok = e.eval(s, v, nil)
+		e.chainBase = base
+	}
+	e.depth -= skipped
 	return ok
 }
 

@@ -62,6 +62,7 @@ type Schema struct {
 	propIdx *propIndex // properties and required by name, when it could be built
 	groups  kwGroup    // the groups of keywords s has, so that evaluation skips the others
 	leaf    bool       // a schema object without references, applicators or subschemas
+	pureRef bool       // a schema object whose only assertion is a $ref beside (2019-09 on)
 
 	*rareKeywords // never nil: noRare when the schema has none of them
 }

@@ -111,6 +111,8 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 	if err == nil {
 		s.buildPropIndex()
 		s.groups = s.keywordGroups()
+		s.pureRef = !s.hasRef && !s.needAnn && s.groups == groupRefs && s.types == 0 && s.ref != nil &&
+			s.dynRef == nil && s.recursiveRef == nil
 		s.leaf = !s.hasRef && !s.needAnn && s.groups&(groupRefs|groupArray|groupObject|groupApplicators) == 0
 	}
 	*r = kwReader{}
