@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -79,12 +80,17 @@ func runSuite(t *testing.T, dir string) []suiteResult {
 					} else {
 						ok, verr := schema.Valid(data)
 						errs, verr2 := schema.Validate(data)
+						// Validate's first evaluation, for the verdict alone, hides its
+						// mistakes when it says invalid (errors are then collected in full)
+						quick := schema.verdict(context.Background(), data)
 						r.keywords = errorKeywords(nil, errs)
 						switch {
 						case verr != nil || verr2 != nil:
 							r.detail = fmt.Sprintf("evaluation failed: %v %v", verr, verr2)
 						case ok != (len(errs) == 0):
 							r.detail = fmt.Sprintf("Valid says %v but Validate found %d errors", ok, len(errs))
+						case quick != ok:
+							r.detail = fmt.Sprintf("the verdict alone says %v, Valid %v", quick, ok)
 						case ok != want.Bool():
 							r.detail = fmt.Sprintf("got valid=%v, want %v", ok, want.Bool())
 							if len(errs) > 0 {
