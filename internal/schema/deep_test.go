@@ -201,3 +201,41 @@ func TestSetMaxEvalDepth(t *testing.T) {
 		t.Errorf("stack limit %d after a low limit, want it kept at %d", got, 1<<30)
 	}
 }
+
+// TestRefChainUnderItemsAtLimit puts a chain of schemas that are only a $ref under items,
+// where the evaluation for the verdict alone passes over them (childThroughRefs), and
+// checks around the depth limit that it stops exactly where the full evaluation does:
+// Validate (verdict first, then in full) and Valid (the full path) agree on every length,
+// and their "too deep" errors are the same.
+func TestRefChainUnderItemsAtLimit(t *testing.T) {
+	defer func(d int) { evalDepthLimit = d }(evalDepthLimit)
+	evalDepthLimit = 100
+	for hops := 90; hops <= 102; hops++ {
+		var sb strings.Builder
+		sb.WriteString(`{"$schema":"https://json-schema.org/draft/2020-12/schema","items":{"$ref":"#/$defs/a0"},"$defs":{`)
+		for i := range hops {
+			fmt.Fprintf(&sb, `"a%d":{"$ref":"#/$defs/a%d"},`, i, i+1)
+		}
+		fmt.Fprintf(&sb, `"a%d":{"type":"string"}}}`, hops)
+		s, err := compileFiles(t, map[string]string{"s.json": sb.String()}, "s.json", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, inst := range []string{`["x"]`, `[1]`} {
+			v := parse(t, inst).Root
+			ok, verr := s.Valid(v)
+			errs, err := s.Validate(v)
+			switch {
+			case (verr == nil) != (err == nil):
+				t.Errorf("%d hops, %s: Valid %v, %v; Validate %v, %v", hops, inst, ok, verr, errs, err)
+			case err != nil && err.Error() != verr.Error():
+				t.Errorf("%d hops, %s: Validate's error %q, Valid's %q", hops, inst, err, verr)
+			case err == nil && ok != (len(errs) == 0):
+				t.Errorf("%d hops, %s: Valid %v, Validate %v", hops, inst, ok, errs)
+			}
+			if quick := s.verdict(t.Context(), v); quick != (ok && verr == nil) {
+				t.Errorf("%d hops, %s: the verdict alone %v, Valid %v, %v", hops, inst, quick, ok, verr)
+			}
+		}
+	}
+}
