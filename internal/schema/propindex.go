@@ -1,6 +1,10 @@
 package schema
 
-import "github.com/jstk-dev/jstk/internal/source"
+import (
+	"slices"
+
+	"github.com/jstk-dev/jstk/internal/source"
+)
 
 // propIndex finds, for a member name of an instance, the subschema properties gives it
 // and whether required names it, with one multiply and one string comparison: a perfect
@@ -58,17 +62,13 @@ func (s *Schema) buildPropIndex() {
 	if len(s.required) > 64 {
 		return
 	}
-	names := make([]string, 0, len(s.propKeys)+len(s.required))
-	seen := make(map[string]bool, cap(names))
-	for _, k := range s.propKeys {
-		if !seen[k] {
-			seen[k] = true
-			names = append(names, k)
-		}
+	if len(s.propKeys)+len(s.required) > 2*maxIndexedNames {
+		return
 	}
-	for _, r := range s.required {
-		if !seen[r] {
-			seen[r] = true
+	names := make([]string, 0, len(s.propKeys)+len(s.required))
+	names = append(names, s.propKeys...) // the keys of a map: distinct
+	for i, r := range s.required {
+		if _, ok := s.properties[r]; !ok && !slices.Contains(s.required[:i], r) {
 			names = append(names, r)
 		}
 	}
