@@ -35,8 +35,8 @@ func defaultMemoryBudget() int64 {
 	return total / memoryFraction
 }
 
-// machineMemory reads MemTotal from /proc/meminfo, in bytes; 0 when unknown.
-func machineMemory() int64 {
+// meminfoMemory reads MemTotal from /proc/meminfo, in bytes; 0 when unknown.
+func meminfoMemory() int64 {
 	data, err := os.ReadFile("/proc/meminfo")
 	if err != nil {
 		return 0
