@@ -97,6 +97,7 @@ func tuneGC() {
 }
 
 func usage(w io.Writer) {
+	stamped()
 	fmt.Fprintf(w, "jstk %s: a JSON Schema toolkit\n\nUsage: jstk <command> [flags] [arguments]\n\nCommands:\n", Version)
 	commandList(w)
 	fmt.Fprintf(w, "\nRun 'jstk <command> --help' for a command's flags, 'jstk --version' for the version.\nExit codes: 0 clean, 1 findings, 2 could not run.\n")
