@@ -144,7 +144,7 @@ var Rules = sync.OnceValue(func() []diag.Rule {
 	for k, d := range kindDocs() {
 		out = append(out, diag.Rule{Code: "diff/" + k, Description: d, Severity: diag.Warning})
 	}
-	for k, d := range openapi.ChangeKinds {
+	for k, d := range openapi.ChangeKinds() {
 		out = append(out, diag.Rule{Code: "diff/" + k, Description: "(OpenAPI, AsyncAPI) " + d, Severity: diag.Warning})
 	}
 	for _, kw := range algebra.AnnotationKeywords {
