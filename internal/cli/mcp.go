@@ -140,7 +140,18 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 				return ExitError
 			}
 		}
-		return serveWorker(ctx, local, st.Stdin, st.Stdout, st.Stderr, mem.budget, grace)
+		// Its pipes are the server's alone: read and written with raw system calls (see
+		// pipeIO).
+		in, out := st.Stdin, st.Stdout
+		if p, restore, ok := pipeIO(in); ok {
+			defer restore()
+			in = p
+		}
+		if p, restore, ok := pipeIO(out); ok {
+			defer restore()
+			out = p
+		}
+		return serveWorker(ctx, local, in, out, st.Stderr, mem.budget, grace)
 	}
 	logf := func(format string, args ...any) { fmt.Fprintf(st.Stderr, "jstk mcp: "+format+"\n", args...) }
 	opts := &mcp.Options{Name: "jstk", Version: Version, PageSize: *pageSize, MaxConcurrent: *maxCalls, Logf: logf}
@@ -161,6 +172,11 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 	names := make([]string, len(selected))
 	for i, d := range selected {
 		names[i] = d.Name
+	}
+	// The client's messages are read through the poller with raw reads (see pipeIO).
+	if p, restore, ok := pipeIO(st.Stdin); ok {
+		defer restore()
+		st.Stdin = p
 	}
 	fmt.Fprintf(st.Stderr, "jstk mcp: serving %d tools (%s) for workspace %s\n", len(selected), strings.Join(names, ", "), fsys.Abs("."))
 	for _, l := range left {

@@ -1,0 +1,164 @@
+//go:build unix
+
+package cli
+
+import (
+	"io"
+	"os"
+	"syscall"
+	"time"
+	"unsafe"
+)
+
+// The pipes of `jstk mcp` (the client's stdin, the engine process's pipes) are read and
+// written through Go's network poller with raw system calls. Why, measured on a warm
+// validate call: a blocking read(2) holds a thread in the system call, and every system
+// call made through package syscall, when the process was idle, wakes the runtime's
+// monitor thread (sysmon), which then polls every 20 us until the process is idle again:
+// with a message each way in each process per call, those wake-ups were the largest part
+// of a warm call's CPU. A raw read or write of a non-blocking pipe never blocks (it
+// returns EAGAIN, and the goroutine waits in the poller), so it needs no thread hand-off
+// and wakes no one.
+
+// keptFiles keeps the files pipeIO made (a *os.File that is collected closes its
+// descriptor, which the original file still names).
+var keptFiles []*os.File
+
+// pipeIO returns x (a standard stream) as a rawPipe when it is a pipe (see above); ok is
+// false, and x is to be used as it is, otherwise. The pipe's end must be this process's
+// alone: the non-blocking flag is on the open file, shared by its copies, so restore puts
+// it back (call it when done).
+func pipeIO(x any) (_ io.ReadWriter, restore func(), ok bool) {
+	f, isFile := x.(*os.File)
+	if !isFile {
+		return nil, nil, false
+	}
+	if p := rawPipeOf(f); p != nil {
+		return p, func() {}, true // already non-blocking, in the poller
+	}
+	fi, err := f.Stat()
+	if err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		return nil, nil, false
+	}
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return nil, nil, false
+	}
+	var fd uintptr
+	var setErr error
+	if err := rc.Control(func(d uintptr) { fd, setErr = d, syscall.SetNonblock(int(d), true) }); err != nil || setErr != nil {
+		return nil, nil, false
+	}
+	restore = func() { _ = syscall.SetNonblock(int(fd), false) }
+	nf := os.NewFile(fd, f.Name()) // non-blocking now: os.NewFile puts it in the poller
+	keptFiles = append(keptFiles, nf)
+	p := rawPipeOf(nf)
+	if p == nil {
+		restore()
+		return nil, nil, false
+	}
+	return p, restore, true
+}
+
+// rawPipe reads and writes a non-blocking pipe with raw system calls, waiting in the
+// poller when it is empty (or full).
+type rawPipe struct {
+	rc syscall.RawConn
+}
+
+// rawPipeOf returns a rawPipe of x (an *os.File, or a wrapper of one such as os/exec's
+// pipes) when it is in the poller; nil otherwise.
+func rawPipeOf(x any) *rawPipe {
+	f, ok := x.(interface {
+		SyscallConn() (syscall.RawConn, error)
+		SetDeadline(time.Time) error
+	})
+	if !ok {
+		return nil
+	}
+	if f.SetDeadline(time.Time{}) != nil { // os.ErrNoDeadline: not in the poller
+		return nil
+	}
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return nil
+	}
+	return &rawPipe{rc: rc}
+}
+
+// Read reads what the pipe holds, at most len(b) bytes, waiting until it holds something.
+func (p *rawPipe) Read(b []byte) (int, error) {
+	if len(b) == 0 {
+		return 0, nil
+	}
+	var n int
+	var errno syscall.Errno
+	err := p.rc.Read(func(fd uintptr) bool {
+		for {
+			r, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
+			switch e {
+			case syscall.EINTR:
+				continue
+			case syscall.EAGAIN:
+				return false // wait in the poller
+			}
+			n, errno = int(r), e
+			return true
+		}
+	})
+	switch {
+	case err != nil:
+		return 0, err
+	case errno != 0:
+		return 0, os.NewSyscallError("read", errno)
+	case n == 0:
+		return 0, io.EOF
+	}
+	return n, nil
+}
+
+// Write writes all of b, waiting while the pipe is full.
+func (p *rawPipe) Write(b []byte) (int, error) {
+	written := 0
+	var errno syscall.Errno
+	err := p.rc.Write(func(fd uintptr) bool {
+		for written < len(b) {
+			r, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&b[written])), uintptr(len(b)-written))
+			switch e {
+			case 0:
+				written += int(r)
+			case syscall.EINTR:
+			case syscall.EAGAIN:
+				return false // wait in the poller
+			default:
+				errno = e
+				return true
+			}
+		}
+		return true
+	})
+	if err == nil && errno != 0 {
+		err = os.NewSyscallError("write", errno)
+	}
+	if err == nil && written < len(b) {
+		err = io.ErrShortWrite
+	}
+	return written, err
+}
+
+// rawWriter returns w as a rawPipe when it is a pipe in the poller (os/exec's pipes to
+// the engine process), else w.
+func rawWriter(w io.Writer) io.Writer {
+	if p := rawPipeOf(w); p != nil {
+		return p
+	}
+	return w
+}
+
+// rawReader is rawWriter for a reader.
+func rawReader(r io.Reader) io.Reader {
+	if p := rawPipeOf(r); p != nil {
+		return p
+	}
+	return r
+}
