@@ -173,10 +173,15 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 	for i, d := range selected {
 		names[i] = d.Name
 	}
-	// The client's messages are read through the poller with raw reads (see pipeIO).
+	// The client's messages are read, and the answers written, through the poller with raw
+	// system calls (see pipeIO).
 	if p, restore, ok := pipeIO(st.Stdin); ok {
 		defer restore()
 		st.Stdin = p
+	}
+	if p, restore, ok := pipeIO(st.Stdout); ok {
+		defer restore()
+		st.Stdout = p
 	}
 	fmt.Fprintf(st.Stderr, "jstk mcp: serving %d tools (%s) for workspace %s\n", len(selected), strings.Join(names, ", "), fsys.Abs("."))
 	for _, l := range left {

@@ -57,6 +57,12 @@ func pipeIO(x any) (_ io.ReadWriter, restore func(), ok bool) {
 		restore()
 		return nil, nil, false
 	}
+	// A write to a pipe whose reader is gone ends the process with SIGPIPE when it is
+	// standard output or error, as Go's own writes do (the runtime ignores the signal of
+	// a raw write): the write is made again through f, which does that.
+	if fd == 1 || fd == 2 {
+		p.broken = func() { f.Write([]byte{'\n'}) }
+	}
 	return p, restore, true
 }
 
@@ -64,6 +70,8 @@ func pipeIO(x any) (_ io.ReadWriter, restore func(), ok bool) {
 // poller when it is empty (or full).
 type rawPipe struct {
 	rc syscall.RawConn
+	// broken, if not nil, is called when a write finds the reader gone (EPIPE).
+	broken func()
 }
 
 // rawPipeOf returns a rawPipe of x (an *os.File, or a wrapper of one such as os/exec's
@@ -137,6 +145,9 @@ func (p *rawPipe) Write(b []byte) (int, error) {
 		}
 		return true
 	})
+	if errno == syscall.EPIPE && p.broken != nil {
+		p.broken()
+	}
 	if err == nil && errno != 0 {
 		err = os.NewSyscallError("write", errno)
 	}
