@@ -23,9 +23,26 @@ func TestMain(m *testing.M) {
 	})
 }
 
+// raceScripts are the scripts run under the race detector: those whose subject is what the
+// command layer itself runs concurrently (the validate pipeline's workers, the progress line,
+// the memory watchdog and the time and pattern budgets that stop a run from another
+// goroutine). Every script runs without -race; under it each command re-executes the race
+// build of this binary, several times slower, and the engines' own concurrency is raced in
+// their packages' tests and through the race-built binary of internal/e2e.
+var raceScripts = []string{"validate", "progress", "budget", "limits"}
+
 func TestScripts(t *testing.T) {
+	dir, files := "testdata/script", []string(nil)
+	if raceEnabled {
+		for _, name := range raceScripts {
+			files = append(files, dir+"/"+name+".txtar")
+		}
+		t.Logf("under the race detector: the scripts %v only (all run without -race)", raceScripts)
+		dir = ""
+	}
 	testscript.Run(t, testscript.Params{
-		Dir: "testdata/script",
+		Dir:   dir,
+		Files: files,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			// exitcode N cmd args... runs cmd and expects exit status N (0, 1 or 2), keeping
 			// its stdout and stderr for the next checks: '!' cannot tell 1 from 2.

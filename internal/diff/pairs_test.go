@@ -115,6 +115,14 @@ type pairOutcome struct {
 func TestSchemaPairs(t *testing.T) {
 	fsys, loader := pairsLoader(t)
 	names := pairNames(t)
+	if corpusPairStep > 1 {
+		var some []string
+		for i := 0; i < len(names); i += corpusPairStep {
+			some = append(some, names[i])
+		}
+		t.Logf("under the race detector: one pair in %d, %d of %d (all of them, and their stats, run without -race)", corpusPairStep, len(some), len(names))
+		names = some
+	}
 	start := time.Now()
 	outcomes := make([]pairOutcome, len(names))
 	work := make(chan int)
@@ -164,7 +172,9 @@ func TestSchemaPairs(t *testing.T) {
 	for _, l := range lines {
 		sb.WriteString(l + "\n")
 	}
-	golden.Check(t, "testdata/schema-pairs-stats.txt", sb.String())
+	if corpusPairStep == 1 {
+		golden.Check(t, "testdata/schema-pairs-stats.txt", sb.String())
+	}
 }
 
 // runPair compares one pair and checks its examples and claims.

@@ -9,3 +9,7 @@ const propertyPairStep = 3
 // TestClassPairs): 1 without the race detector, where the full counts and their
 // committed stats run.
 const oracleShare = 1
+
+// corpusPairStep samples schema-pairs for TestSchemaPairs: every pair without the race
+// detector (the committed stats are of all of them).
+const corpusPairStep = 1

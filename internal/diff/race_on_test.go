@@ -15,3 +15,8 @@ const propertyPairStep = 15
 // shared automata, the hash table, proofs beside the walk, the corpus pairs' workers) run
 // at full strength, and the full counts run without -race.
 const oracleShare = 10
+
+// corpusPairStep samples schema-pairs for TestSchemaPairs under the race detector (every
+// n-th pair): the pairs still run on GOMAXPROCS workers sharing the loader and the automata,
+// which is what the detector watches; all pairs, and their committed stats, run without it.
+const corpusPairStep = 3

@@ -168,6 +168,7 @@ func TestHostileDeepSchema(t *testing.T) {
 // per hop and died of a stack overflow (lint, validate, bundle, diff, catalog: every command
 // that compiles it). Evaluation now stops at its depth limit with an error.
 func TestHostileRefChain(t *testing.T) {
+	singleThreaded(t)
 	t.Parallel()
 	hops := 2100 // 107,100 schemas: past evaluation's limit of 100,000 levels
 	if hostileFull() {
@@ -228,6 +229,7 @@ func TestHostilePlainChain(t *testing.T) {
 // object once took 3.4 GB and wrote 1.3 GB), and explains the failure of 4,900 nested anyOf
 // (once 9 s and 48 MB of text).
 func TestHostileDeepInstances(t *testing.T) {
+	singleThreaded(t)
 	t.Parallel()
 	dir := writeHostile(t, map[string][]byte{
 		"obj.json":   nested(9001, `{"a":`, "1", "}"),

@@ -124,6 +124,7 @@ func TestHostilePatterns(t *testing.T) {
 // pre-check) and a YAML "billion laughs" are refused as unreadable, on the command line
 // and over MCP.
 func TestHostileDataParsers(t *testing.T) {
+	singleThreaded(t)
 	t.Parallel()
 	needTool(t, "validate")
 	var laughs strings.Builder

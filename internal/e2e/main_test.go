@@ -49,6 +49,16 @@ var (
 	bigLines    = 300_000
 )
 
+// singleThreaded skips a test under the race detector: its subject (a parser, the compiler or
+// infer on one deep input) runs on one goroutine, where the detector can find nothing and the
+// race build runs several times slower. It runs in the suite without -race.
+func singleThreaded(t *testing.T) {
+	t.Helper()
+	if raceEnabled {
+		t.Skip("one goroutine's work: run without the race detector")
+	}
+}
+
 func TestMain(m *testing.M) {
 	probeMain()
 	flag.Parse()

@@ -1,0 +1,6 @@
+//go:build !race
+
+package cli
+
+// raceEnabled: the tests run without the race detector.
+const raceEnabled = false
