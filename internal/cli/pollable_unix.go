@@ -24,8 +24,9 @@ import (
 // descriptor, which the original file still names).
 var keptFiles []*os.File
 
-// pipeIO returns x (a standard stream) as a rawPipe when it is a pipe (see above); ok is
-// false, and x is to be used as it is, otherwise. The pipe's end must be this process's
+// pipeIO returns x (a standard stream) as a rawPipe when it is a pipe or a socket (Node's
+// child processes get socket pairs as their pipes); ok is false, and x is to be used as it
+// is, otherwise. The pipe's end must be this process's
 // alone: the non-blocking flag is on the open file, shared by its copies, so restore puts
 // it back (call it when done).
 func pipeIO(x any) (_ io.ReadWriter, restore func(), ok bool) {
@@ -37,7 +38,7 @@ func pipeIO(x any) (_ io.ReadWriter, restore func(), ok bool) {
 		return p, func() {}, true // already non-blocking, in the poller
 	}
 	fi, err := f.Stat()
-	if err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+	if err != nil || fi.Mode()&(os.ModeNamedPipe|os.ModeSocket) == 0 {
 		return nil, nil, false
 	}
 	rc, err := f.SyscallConn()

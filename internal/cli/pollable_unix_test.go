@@ -48,7 +48,8 @@ func TestRawPipe(t *testing.T) {
 }
 
 // TestPipeIO: a blocking pipe (as a child process's standard streams are) is made a
-// rawPipe, and restore makes it blocking again; a file that is no pipe is left alone.
+// rawPipe, and restore makes it blocking again; so is a socket; a file that is neither is
+// left alone.
 func TestPipeIO(t *testing.T) {
 	var fds [2]int
 	if err := syscall.Pipe(fds[:]); err != nil {
@@ -76,6 +77,23 @@ func TestPipeIO(t *testing.T) {
 	restore()
 	if nb, _ := isNonblock(fds[0]); nb {
 		t.Error("restore left the pipe non-blocking")
+	}
+	// A socket pair, as Node gives a child process for its pipes.
+	sp, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := os.NewFile(uintptr(sp[0]), "a"), os.NewFile(uintptr(sp[1]), "b")
+	defer a.Close()
+	defer b.Close()
+	ra, restoreA, ok := pipeIO(a)
+	if !ok {
+		t.Fatal("a socket was not made a rawPipe")
+	}
+	defer restoreA()
+	go b.Write([]byte("over a socket\n"))
+	if n, err := ra.Read(buf); err != nil || string(buf[:n]) != "over a socket\n" {
+		t.Errorf("read %q, %v", buf[:n], err)
 	}
 	f, err := os.CreateTemp(t.TempDir(), "x")
 	if err != nil {
