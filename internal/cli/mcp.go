@@ -143,11 +143,12 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 		// Its pipes are the server's alone: read and written with raw system calls (see
 		// pipeIO).
 		in, out := st.Stdin, st.Stdout
-		if p, restore, ok := pipeIO(in); ok {
+		var std rawGuard
+		if p, restore, ok := pipeIO(in, &std); ok {
 			defer restore()
 			in = p
 		}
-		if p, restore, ok := pipeIO(out); ok {
+		if p, restore, ok := pipeIO(out, &std); ok {
 			defer restore()
 			out = p
 		}
@@ -175,11 +176,12 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 	}
 	// The client's messages are read, and the answers written, through the poller with raw
 	// system calls (see pipeIO).
-	if p, restore, ok := pipeIO(st.Stdin); ok {
+	var std rawGuard
+	if p, restore, ok := pipeIO(st.Stdin, &std); ok {
 		defer restore()
 		st.Stdin = p
 	}
-	if p, restore, ok := pipeIO(st.Stdout); ok {
+	if p, restore, ok := pipeIO(st.Stdout, &std); ok {
 		defer restore()
 		st.Stdout = p
 	}

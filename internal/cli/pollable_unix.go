@@ -5,6 +5,7 @@ package cli
 import (
 	"io"
 	"os"
+	"sync"
 	"syscall"
 	"time"
 	"unsafe"
@@ -24,18 +25,28 @@ import (
 // descriptor, which the original file still names).
 var keptFiles []*os.File
 
+// rawGuard is shared by the rawPipes that pipeIO makes of one process's standard streams:
+// it orders their system calls before the restore that makes the streams blocking again
+// (standard input and output may be one socket, whose flag they share). A raw read of a
+// blocking stream would hold its thread and P without telling the runtime, and a stop of
+// the world would wait for it; after the restore, the pipes answer os.ErrClosed instead.
+type rawGuard struct {
+	mu       sync.Mutex
+	restored bool
+}
+
 // pipeIO returns x (a standard stream) as a rawPipe when it is a pipe or a socket (Node's
 // child processes get socket pairs as their pipes); ok is false, and x is to be used as it
-// is, otherwise. The pipe's end must be this process's
-// alone: the non-blocking flag is on the open file, shared by its copies, so restore puts
-// it back (call it when done).
-func pipeIO(x any) (_ io.ReadWriter, restore func(), ok bool) {
+// is, otherwise. The stream's end must be this process's alone while it runs: the
+// non-blocking flag is on the open file, shared by its copies, so restore puts it back
+// (call it when done; from then on the rawPipes of g say os.ErrClosed).
+func pipeIO(x any, g *rawGuard) (_ io.ReadWriter, restore func(), ok bool) {
 	f, isFile := x.(*os.File)
 	if !isFile {
 		return nil, nil, false
 	}
 	if p := rawPipeOf(f); p != nil {
-		return p, func() {}, true // already non-blocking, in the poller
+		return p, func() {}, true // non-blocking from the start, in the poller
 	}
 	fi, err := f.Stat()
 	if err != nil || fi.Mode()&(os.ModeNamedPipe|os.ModeSocket) == 0 {
@@ -50,7 +61,12 @@ func pipeIO(x any) (_ io.ReadWriter, restore func(), ok bool) {
 	if err := rc.Control(func(d uintptr) { fd, setErr = d, syscall.SetNonblock(int(d), true) }); err != nil || setErr != nil {
 		return nil, nil, false
 	}
-	restore = func() { _ = syscall.SetNonblock(int(fd), false) }
+	restore = func() {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		g.restored = true
+		_ = syscall.SetNonblock(int(fd), false)
+	}
 	nf := os.NewFile(fd, f.Name()) // non-blocking now: os.NewFile puts it in the poller
 	keptFiles = append(keptFiles, nf)
 	p := rawPipeOf(nf)
@@ -58,6 +74,7 @@ func pipeIO(x any) (_ io.ReadWriter, restore func(), ok bool) {
 		restore()
 		return nil, nil, false
 	}
+	p.guard = g
 	// A write to a pipe whose reader is gone ends the process with SIGPIPE when it is
 	// standard output or error, as Go's own writes do (the runtime ignores the signal of
 	// a raw write): the write is made again through f, which does that.
@@ -73,6 +90,21 @@ type rawPipe struct {
 	rc syscall.RawConn
 	// broken, if not nil, is called when a write finds the reader gone (EPIPE).
 	broken func()
+	// guard, if not nil, is held during each system call (see rawGuard).
+	guard *rawGuard
+}
+
+// call makes one raw read or write of b; closed when the guard's streams were restored.
+func (p *rawPipe) call(trap, fd uintptr, b []byte) (n int, errno syscall.Errno, closed bool) {
+	if g := p.guard; g != nil {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if g.restored {
+			return 0, 0, true
+		}
+	}
+	r, _, e := syscall.RawSyscall(trap, fd, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
+	return int(r), e, false
 }
 
 // rawPipeOf returns a rawPipe of x (an *os.File, or a wrapper of one such as os/exec's
@@ -102,22 +134,24 @@ func (p *rawPipe) Read(b []byte) (int, error) {
 	}
 	var n int
 	var errno syscall.Errno
+	closed := false
 	err := p.rc.Read(func(fd uintptr) bool {
 		for {
-			r, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
-			switch e {
+			n, errno, closed = p.call(syscall.SYS_READ, fd, b)
+			switch errno {
 			case syscall.EINTR:
 				continue
 			case syscall.EAGAIN:
 				return false // wait in the poller
 			}
-			n, errno = int(r), e
 			return true
 		}
 	})
 	switch {
 	case err != nil:
 		return 0, err
+	case closed:
+		return 0, os.ErrClosed
 	case errno != 0:
 		return 0, os.NewSyscallError("read", errno)
 	case n == 0:
@@ -130,12 +164,15 @@ func (p *rawPipe) Read(b []byte) (int, error) {
 func (p *rawPipe) Write(b []byte) (int, error) {
 	written := 0
 	var errno syscall.Errno
+	closed := false
 	err := p.rc.Write(func(fd uintptr) bool {
-		for written < len(b) {
-			r, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&b[written])), uintptr(len(b)-written))
+		for written < len(b) && !closed {
+			var n int
+			var e syscall.Errno
+			n, e, closed = p.call(syscall.SYS_WRITE, fd, b[written:])
 			switch e {
 			case 0:
-				written += int(r)
+				written += n
 			case syscall.EINTR:
 			case syscall.EAGAIN:
 				return false // wait in the poller
@@ -149,10 +186,13 @@ func (p *rawPipe) Write(b []byte) (int, error) {
 	if errno == syscall.EPIPE && p.broken != nil {
 		p.broken()
 	}
-	if err == nil && errno != 0 {
+	switch {
+	case err != nil:
+	case closed:
+		err = os.ErrClosed
+	case errno != 0:
 		err = os.NewSyscallError("write", errno)
-	}
-	if err == nil && written < len(b) {
+	case written < len(b):
 		err = io.ErrShortWrite
 	}
 	return written, err

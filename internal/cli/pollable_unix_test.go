@@ -4,6 +4,7 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"syscall"
@@ -61,7 +62,8 @@ func TestPipeIO(t *testing.T) {
 	if rawPipeOf(r) != nil {
 		t.Fatal("a blocking pipe was taken as one in the poller")
 	}
-	rw, restore, ok := pipeIO(r)
+	var g rawGuard
+	rw, restore, ok := pipeIO(r, &g)
 	if !ok {
 		t.Fatal("a pipe was not made a rawPipe")
 	}
@@ -78,6 +80,14 @@ func TestPipeIO(t *testing.T) {
 	if nb, _ := isNonblock(fds[0]); nb {
 		t.Error("restore left the pipe non-blocking")
 	}
+	// Restored, the pipe is blocking: the rawPipe must not read it (a raw read would
+	// block its thread unseen), nor write.
+	if n, err := rw.Read(buf); n != 0 || !errors.Is(err, os.ErrClosed) {
+		t.Errorf("read after restore: %d, %v; want os.ErrClosed", n, err)
+	}
+	if n, err := rw.Write([]byte("x")); n != 0 || !errors.Is(err, os.ErrClosed) {
+		t.Errorf("write after restore: %d, %v; want os.ErrClosed", n, err)
+	}
 	// A socket pair, as Node gives a child process for its pipes.
 	sp, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
 	if err != nil {
@@ -86,7 +96,8 @@ func TestPipeIO(t *testing.T) {
 	a, b := os.NewFile(uintptr(sp[0]), "a"), os.NewFile(uintptr(sp[1]), "b")
 	defer a.Close()
 	defer b.Close()
-	ra, restoreA, ok := pipeIO(a)
+	var ga rawGuard
+	ra, restoreA, ok := pipeIO(a, &ga)
 	if !ok {
 		t.Fatal("a socket was not made a rawPipe")
 	}
@@ -100,10 +111,10 @@ func TestPipeIO(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if _, _, ok := pipeIO(f); ok {
+	if _, _, ok := pipeIO(f, &g); ok {
 		t.Error("a regular file was taken as a pipe")
 	}
-	if _, _, ok := pipeIO(bytes.NewReader(nil)); ok {
+	if _, _, ok := pipeIO(bytes.NewReader(nil), &g); ok {
 		t.Error("a bytes.Reader was taken as a pipe")
 	}
 }
