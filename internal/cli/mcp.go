@@ -155,6 +155,7 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 		return serveWorker(ctx, local, in, out, st.Stderr, mem.budget, grace)
 	}
 	logf := func(format string, args ...any) { fmt.Fprintf(st.Stderr, "jstk mcp: "+format+"\n", args...) }
+	stamped()
 	opts := &mcp.Options{Name: "jstk", Version: Version, PageSize: *pageSize, MaxConcurrent: *maxCalls, Logf: logf}
 	if *audit != "" {
 		f, err := os.OpenFile(*audit, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)

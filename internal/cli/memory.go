@@ -22,8 +22,13 @@ import (
 // default budget takes.
 const memoryFraction = 4
 
-// memoryInterval is how often the watchdog samples the heap.
-const memoryInterval = 20 * time.Millisecond
+// memoryInterval is how often the watchdog samples the heap. A command's first sample is
+// taken after memoryFirst: most small validations end before it, and the runtime's memory
+// limit, set at once, holds the collector to the budget from the start.
+const (
+	memoryInterval = 20 * time.Millisecond
+	memoryFirst    = 50 * time.Millisecond
+)
 
 // defaultMemoryBudget is a quarter of the memory this process may use: the smaller of the
 // machine's (/proc/meminfo) and its cgroup's limit; 0 (no budget) when neither can be read.
@@ -35,8 +40,8 @@ func defaultMemoryBudget() int64 {
 	return total / memoryFraction
 }
 
-// machineMemory reads MemTotal from /proc/meminfo, in bytes; 0 when unknown.
-func machineMemory() int64 {
+// meminfoMemory reads MemTotal from /proc/meminfo, in bytes; 0 when unknown.
+func meminfoMemory() int64 {
 	data, err := os.ReadFile("/proc/meminfo")
 	if err != nil {
 		return 0
@@ -125,6 +130,11 @@ func heapBytes(s []metrics.Sample) uint64 {
 // exceeded, once, with the heap's size, when the heap passes it. It returns a function that
 // stops the watchdog. A budget <= 0 watches nothing.
 func watchMemory(budget int64, exceeded func(heap uint64)) (stop func()) {
+	return watchMemoryFrom(budget, memoryInterval, exceeded)
+}
+
+// watchMemoryFrom is watchMemory whose first sample is taken after first.
+func watchMemoryFrom(budget int64, first time.Duration, exceeded func(heap uint64)) (stop func()) {
 	if budget <= 0 {
 		return func() {}
 	}
@@ -132,27 +142,29 @@ func watchMemory(budget int64, exceeded func(heap uint64)) (stop func()) {
 		debug.SetMemoryLimit(budget)
 	}
 	done := make(chan struct{})
-	go func() {
+	// The first sample is taken after first, on a goroutine started then: a run that ends
+	// before it starts no goroutine and no thread for the watchdog, and never reads the
+	// runtime's metrics (whose first read builds their table).
+	timer := time.AfterFunc(first, func() {
 		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 		t := time.NewTicker(memoryInterval)
 		defer t.Stop()
 		for {
+			if heapBytes(s) > uint64(budget) {
+				// Garbage not yet collected counts until a collection: only what survives
+				// one is over the budget.
+				runtime.GC()
+				if h := heapBytes(s); h > uint64(budget) {
+					exceeded(h)
+					return
+				}
+			}
 			select {
 			case <-done:
 				return
 			case <-t.C:
 			}
-			if heapBytes(s) <= uint64(budget) {
-				continue
-			}
-			// Garbage not yet collected counts until a collection: only what survives one
-			// is over the budget.
-			runtime.GC()
-			if h := heapBytes(s); h > uint64(budget) {
-				exceeded(h)
-				return
-			}
 		}
-	}()
-	return func() { close(done) }
+	})
+	return func() { timer.Stop(); close(done) }
 }

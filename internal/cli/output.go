@@ -13,6 +13,7 @@ import (
 
 // toolInfo names jstk in SARIF output.
 func toolInfo() diag.Tool {
+	stamped()
 	return diag.Tool{Name: "jstk", Version: Version, URI: "https://github.com/jstk-dev/jstk"}
 }
 
@@ -20,7 +21,10 @@ func toolInfo() diag.Tool {
 // the handler returns (the progress line ends there).
 func output(ctx context.Context, d *tools.Descriptor, env *tools.Env, in any, g *globals, st Streams, ran func()) int {
 	format, _ := outputFormat(d, g.format)
-	info := toolInfo()
+	var info diag.Tool // only SARIF names the tool and lists the rules
+	if format == diag.SARIF {
+		info = toolInfo()
+	}
 	var stream *tools.Stream
 	if tools.Streamable(in) {
 		stream = tools.NewStream(d, format, st.Stdout, info)
@@ -37,7 +41,7 @@ func output(ctx context.Context, d *tools.Descriptor, env *tools.Env, in any, g 
 		message(st, d.Name, err)
 		return ExitError
 	}
-	if rr, ok := report.(interface{ SARIFRules() []diag.Rule }); ok {
+	if rr, ok := report.(interface{ SARIFRules() []diag.Rule }); ok && format == diag.SARIF {
 		info.Rules = rr.SARIFRules()
 	}
 	switch {

@@ -101,8 +101,10 @@ var (
 // two dashes, and the closest flag offered for an unknown one.
 // renamedFlags maps the old names of renamed flags to their new ones, so that a script
 // written for an older jstk is told what to write.
-var renamedFlags = map[string]string{
-	"any-of": "alternatives", // infer: an input named like a JSON Schema keyword confuses schema sanitisers
+func renamedFlags() map[string]string {
+	return map[string]string{
+		"any-of": "alternatives", // infer: an input named like a JSON Schema keyword confuses schema sanitisers
+	}
 }
 
 func flagError(err error, fs *flag.FlagSet) error {
@@ -125,7 +127,7 @@ func flagError(err error, fs *flag.FlagSet) error {
 		})
 		sort.Strings(names)
 		name, _, _ := strings.Cut(m[1], "=")
-		if now, ok := renamedFlags[name]; ok && slices.Contains(names, now) {
+		if now, ok := renamedFlags()[name]; ok && slices.Contains(names, now) {
 			return fmt.Errorf("unknown flag %s: it was renamed --%s", dashes(name), now)
 		}
 		return fmt.Errorf("unknown flag %s%s", dashes(name), didYouMean(name, names, "--%s"))
@@ -152,10 +154,12 @@ func flagError(err error, fs *flag.FlagSet) error {
 }
 
 // flagArgs names the values of flags whose usage does not name them in backquotes.
-var flagArgs = map[string]string{
-	"max-size": "SIZE", "max-memory": "SIZE", "max-depth": "N", "max-alias-nodes": "N", "max-ref-depth": "N", "timeout": "DURATION",
-	"regex-budget": "DURATION", "drain": "DURATION", "page-size": "N", "max-calls": "N", "max-result-bytes": "N", "root": "DIR",
-	"expose": "TOOLS", "exclude": "TOOLS",
+func flagArgs() map[string]string {
+	return map[string]string{
+		"max-size": "SIZE", "max-memory": "SIZE", "max-depth": "N", "max-alias-nodes": "N", "max-ref-depth": "N", "timeout": "DURATION",
+		"regex-budget": "DURATION", "drain": "DURATION", "page-size": "N", "max-calls": "N", "max-result-bytes": "N", "root": "DIR",
+		"expose": "TOOLS", "exclude": "TOOLS",
+	}
 }
 
 // printFlags prints the flags of fs in the style of every command's help: "--name VALUE",
@@ -172,6 +176,7 @@ func printFlags(w io.Writer, fs *flag.FlagSet) {
 			})
 		}
 	})
+	args := flagArgs()
 	fs.VisitAll(func(f *flag.Flag) {
 		if len(f.Name) == 1 && f.Usage != "" {
 			for _, s := range short {
@@ -181,7 +186,7 @@ func printFlags(w io.Writer, fs *flag.FlagSet) {
 			}
 		}
 		name, usage := flag.UnquoteUsage(f)
-		if a, ok := flagArgs[f.Name]; ok {
+		if a, ok := args[f.Name]; ok {
 			name = a
 		} else if name != "" {
 			name = strings.ToUpper(name)

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -203,6 +204,9 @@ func TestMemoryBudgetSources(t *testing.T) {
 		if got := parseCgroupLimit([]byte(in)); got != want {
 			t.Errorf("parseCgroupLimit(%q) = %d, want %d", in, got, want)
 		}
+	}
+	if m, p := machineMemory(), meminfoMemory(); runtime.GOOS == "linux" && (m != p || m <= 0) {
+		t.Errorf("machineMemory: %d bytes, /proc/meminfo says %d", m, p)
 	}
 	if b := defaultMemoryBudget(); b < 0 {
 		t.Errorf("defaultMemoryBudget: %d", b)

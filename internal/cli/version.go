@@ -3,6 +3,7 @@ package cli
 import (
 	"runtime/debug"
 	"strings"
+	"sync"
 )
 
 // Commit and Date are stamped by the release command with -ldflags -X, beside Version: the
@@ -13,10 +14,17 @@ var (
 	Date   string
 )
 
-func init() {
-	info, _ := debug.ReadBuildInfo()
-	Version, Commit, Date = stamp(Version, Commit, Date, info)
+// stamped completes Version, Commit and Date from the build information on first use (not
+// in init: reading it allocates at every start, and most runs never print the version).
+// Call it before reading them.
+func stamped() {
+	stampOnce.Do(func() {
+		info, _ := debug.ReadBuildInfo()
+		Version, Commit, Date = stamp(Version, Commit, Date, info)
+	})
 }
+
+var stampOnce sync.Once
 
 // stamp fills what -ldflags did not set from the build information Go records: a module
 // version only when the main module came from the module proxy (`go install
@@ -52,6 +60,7 @@ func stamp(version, commit, date string, info *debug.BuildInfo) (string, string,
 // versionLine is what `jstk --version` prints: the version, then the commit and the
 // commit's date when known, e.g. "jstk 0.1.0 (commit 5ccc08c..., 2026-09-02T10:00:00Z)".
 func versionLine() string {
+	stamped()
 	line := "jstk " + Version
 	var more []string
 	if Commit != "" {

@@ -33,6 +33,7 @@ func TestStamp(t *testing.T) {
 }
 
 func TestVersionLine(t *testing.T) {
+	stamped() // so that it does not change what the test sets
 	defer func(v, c, d string) { Version, Commit, Date = v, c, d }(Version, Commit, Date)
 	for _, tc := range []struct{ v, c, d, want string }{
 		{"(devel)", "", "", "jstk (devel)"},

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/jstk-dev/jstk/internal/schema"
@@ -76,12 +77,21 @@ const (
 	maxKwID kwID = 31
 )
 
-// kwIDs numbers the traced keywords of the model; kwRequired is required's number.
+// kwIDs numbers the traced keywords of the model; kwRequired is required's number. They
+// are made by numberKeywords when the first model is (newModel), not at every start of
+// jstk: reading the keyword model costs a fraction of a millisecond.
 var (
-	kwIDs      = tracedIDs()
-	kwRequired = kwIDs["required"]
-	kwByLen    = byLength(kwIDs)
+	kwOnce     sync.Once
+	kwIDs      map[string]kwID
+	kwRequired kwID
+	kwByLen    [32][]kwName
 )
+
+func numberKeywords() {
+	kwIDs = tracedIDs()
+	kwRequired = kwIDs["required"]
+	kwByLen = byLength(kwIDs)
+}
 
 // kwName is a keyword's name with its number.
 type kwName struct {
@@ -223,6 +233,7 @@ type ignore struct {
 }
 
 func newModel(root *schema.Schema, resolve map[string]string) *model {
+	kwOnce.Do(numberKeywords)
 	return &model{root: root, byLoc: map[string]*sinfo{}, files: map[string]bool{}, external: map[string]bool{},
 		resolve: resolve, rootDoc: root.Document()}
 }

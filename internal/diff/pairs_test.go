@@ -209,7 +209,7 @@ func runPair(fsys workspace.FS, loader *schema.Loader, name string) pairOutcome 
 		o.failures = append(o.failures, fmt.Sprintf("%s: %d claim(s) of the rule engine refuted by examples", name, res.Search.Contradictions))
 	}
 	for _, ch := range res.Changes {
-		if _, ok := kindDocs[ch.Kind]; !ok && ch.Level == "validation" {
+		if _, ok := kindDocs()[ch.Kind]; !ok && ch.Level == "validation" {
 			o.failures = append(o.failures, fmt.Sprintf("%s: change kind %q is not in the rule table", name, ch.Kind))
 		}
 	}

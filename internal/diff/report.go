@@ -272,17 +272,21 @@ func (r *Result) KeepFirst(k, limit int) diag.Report {
 	return &c
 }
 
-var verdictText = map[string]map[Verdict]string{
-	Backward: {
-		Compatible:   "NEW accepts every instance OLD accepts",
-		Incompatible: "NEW rejects some instances OLD accepts",
-		Unknown:      "not proved either way; treat as possibly breaking",
-	},
-	Forward: {
-		Compatible:   "OLD accepts every instance NEW accepts",
-		Incompatible: "NEW accepts some instances OLD rejects",
-		Unknown:      "not proved either way",
-	},
+// verdictText says what a verdict means in each direction (made when a report is printed,
+// not at every start).
+func verdictText() map[string]map[Verdict]string {
+	return map[string]map[Verdict]string{
+		Backward: {
+			Compatible:   "NEW accepts every instance OLD accepts",
+			Incompatible: "NEW rejects some instances OLD accepts",
+			Unknown:      "not proved either way; treat as possibly breaking",
+		},
+		Forward: {
+			Compatible:   "OLD accepts every instance NEW accepts",
+			Incompatible: "NEW accepts some instances OLD rejects",
+			Unknown:      "not proved either way",
+		},
+	}
 }
 
 // WriteText prints the report a reviewer reads: the verdicts first, then each change, the
@@ -292,8 +296,8 @@ func (r *Result) WriteText(w io.Writer) error {
 	if r.Document != nil {
 		r.writeDocument(pw)
 	}
-	pw.printf("backward: %-12s %s\n", r.Backward, verdictText[Backward][r.Backward])
-	pw.printf("forward:  %-12s %s\n", r.Forward, verdictText[Forward][r.Forward])
+	pw.printf("backward: %-12s %s\n", r.Backward, verdictText()[Backward][r.Backward])
+	pw.printf("forward:  %-12s %s\n", r.Forward, verdictText()[Forward][r.Forward])
 	if r.Check != nil {
 		state := "passed"
 		if !r.Check.Passed {

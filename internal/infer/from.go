@@ -3,6 +3,7 @@ package infer
 import (
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/jstk-dev/jstk/internal/schema"
@@ -52,9 +53,7 @@ const (
 
 // annotationKeywords are copied from the --from schema as they are: $id, $comment, and the
 // keyword model's annotations that never assert and hold no subschema (title, default, ...).
-var annotationKeywords = append([]string{"$id", "$comment"}, schema.KeywordNames(schema.AllDrafts, func(k *schema.Keyword) bool {
-	return k.Kind == schema.Annotation && !k.OnRequest && k.Shape == schema.NoSchema
-})...)
+var annotationKeywords []string
 
 // understood are the keywords infer reads in the --from schema: the model's core and
 // identifier keywords, which it reads past, $ref, which it follows, and the keywords it
@@ -65,16 +64,26 @@ var understood map[string]bool
 // Reads reports whether infer reads keyword name in a --from schema (copies it, reads past
 // it, follows it, or writes it itself); it drops any other keyword with a note. The
 // keyword model's contract test (internal/schema) holds it to the notes.
-func Reads(name string) bool { return understood[name] || slices.Contains(annotationKeywords, name) }
+func Reads(name string) bool {
+	tablesOnce.Do(makeTables)
+	return understood[name] || slices.Contains(annotationKeywords, name)
+}
 
 // seedFunc reads one keyword kw of schema s, whose value is v, into node n.
 type seedFunc func(sr *seeder, n *node, s *schema.Schema, kw string, v source.Value)
 
-// seeders read the keywords infer writes itself. Made in init: they reach understood
+// seeders read the keywords infer writes itself. Made by makeTables: they reach understood
 // through seeder.apply.
 var seeders map[string]seedFunc
 
-func init() {
+// tablesOnce makes annotationKeywords, understood and seeders (makeTables) when infer first
+// reads a --from schema, not at every start of jstk.
+var tablesOnce sync.Once
+
+func makeTables() {
+	annotationKeywords = append([]string{"$id", "$comment"}, schema.KeywordNames(schema.AllDrafts, func(k *schema.Keyword) bool {
+		return k.Kind == schema.Annotation && !k.OnRequest && k.Shape == schema.NoSchema
+	})...)
 	counted := func(set func(sd *seed, c int)) seedFunc {
 		return func(_ *seeder, n *node, _ *schema.Schema, _ string, v source.Value) { set(n.seed, count(v)) }
 	}

@@ -176,6 +176,7 @@ func NewSummary(opts *Options) (*Summary, error) {
 	}
 	s := &Summary{opts: o, obs: newObserver(o, fs), root: &node{}}
 	if o.From != nil {
+		tablesOnce.Do(makeTables)
 		sr := &seeder{draft: o.Draft, fmts: map[string]*schema.Schema{}}
 		s.root = sr.build(o.From)
 		s.notes = sr.notes
@@ -247,6 +248,7 @@ func Run(ctx context.Context, srcs []Source, fsys workspace.FS, opts *Options) (
 	for i := range workers {
 		w := &worker{obs: newObserver(o, fmts), root: &node{}}
 		if o.From != nil {
+			tablesOnce.Do(makeTables)
 			sr := &seeder{draft: o.Draft, fmts: map[string]*schema.Schema{}}
 			w.root = sr.build(o.From)
 			notes = sr.notes

@@ -11,6 +11,7 @@ import (
 // infer kept before it asked the model.
 func TestKeywordListsFromModel(t *testing.T) {
 	t.Parallel()
+	tablesOnce.Do(makeTables)
 	ann := slices.Clone(annotationKeywords)
 	slices.Sort(ann)
 	want := []string{"$comment", "$id", "default", "deprecated", "description", "examples", "readOnly", "title", "writeOnly"}

@@ -11,18 +11,22 @@ import (
 // What lint knows of keywords beyond the keyword model (schema.Keywords).
 var (
 	// draft3Only are keywords of draft 3, which later drafts dropped or renamed.
-	draft3Only = map[string]string{
-		"extends":     "use allOf",
-		"disallow":    "use not",
-		"divisibleBy": "use multipleOf",
-	}
+	draft3Only = sync.OnceValue(func() map[string]string {
+		return map[string]string{
+			"extends":     "use allOf",
+			"disallow":    "use not",
+			"divisibleBy": "use multipleOf",
+		}
+	})
 
 	// vendorKeywords are widely used extension keywords of editors (VS Code's JSON language
 	// service), which lint does not report as unknown.
-	vendorKeywords = words(`markdownDescription deprecationMessage markdownDeprecationMessage
+	vendorKeywords = sync.OnceValue(func() map[string]bool {
+		return words(`markdownDescription deprecationMessage markdownDeprecationMessage
 		enumDescriptions markdownEnumDescriptions enumItemLabels enumSortTexts defaultSnippets
 		errorMessage patternErrorMessage doNotSuggest suggestSortText allowComments
 		allowTrailingCommas completionDetail`)
+	})
 )
 
 // isAnnotation reports a keyword that never changes which instances are valid: an

@@ -3,44 +3,47 @@ package lint
 import (
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // letterEscapes says what the escapes that ECMA-262 does not have mean elsewhere.
-var letterEscapes = map[byte]string{
-	'A': "the start of the text (Perl, Python, .NET); use ^",
-	'Z': "the end of the text (Perl, Python, .NET); use $",
-	'z': "the end of the text (Perl, .NET); use $",
-	'h': "a horizontal space (Perl, PCRE); use [ \\t]",
-	'H': "a non-horizontal-space (Perl, PCRE)",
-	'e': "the escape character (Perl, PCRE); use \\x1B",
-	'R': "a line break (Perl, PCRE)",
-	'K': "\"keep\" (Perl, PCRE)",
-	'G': "the end of the previous match (Perl, PCRE, .NET)",
-	'Q': "a quoted section (Perl, PCRE)",
-	'E': "the end of a quoted section (Perl, PCRE)",
-	'a': "the bell character (Perl, PCRE); use \\x07",
-	'l': "lower-case the next character (Perl)",
-	'L': "lower-case until \\E (Perl)",
-	'U': "upper-case until \\E (Perl)",
-	'N': "a non-newline (Perl, PCRE)",
-	'X': "an extended grapheme cluster (Perl, PCRE)",
-	'i': "nothing in particular",
-	'j': "nothing in particular",
-	'g': "a back-reference (Perl, PCRE); use \\1 or \\k<name>",
-	'm': "nothing in particular",
-	'o': "nothing in particular",
-	'q': "nothing in particular",
-	'y': "nothing in particular",
-	'C': "a single byte (Perl, PCRE)",
-	'F': "fold case (Perl)",
-	'I': "nothing in particular",
-	'J': "nothing in particular",
-	'M': "nothing in particular",
-	'O': "nothing in particular",
-	'T': "nothing in particular",
-	'V': "a non-vertical-space (Perl, PCRE)",
-	'Y': "nothing in particular",
-}
+var letterEscapes = sync.OnceValue(func() map[byte]string {
+	return map[byte]string{
+		'A': "the start of the text (Perl, Python, .NET); use ^",
+		'Z': "the end of the text (Perl, Python, .NET); use $",
+		'z': "the end of the text (Perl, .NET); use $",
+		'h': "a horizontal space (Perl, PCRE); use [ \\t]",
+		'H': "a non-horizontal-space (Perl, PCRE)",
+		'e': "the escape character (Perl, PCRE); use \\x1B",
+		'R': "a line break (Perl, PCRE)",
+		'K': "\"keep\" (Perl, PCRE)",
+		'G': "the end of the previous match (Perl, PCRE, .NET)",
+		'Q': "a quoted section (Perl, PCRE)",
+		'E': "the end of a quoted section (Perl, PCRE)",
+		'a': "the bell character (Perl, PCRE); use \\x07",
+		'l': "lower-case the next character (Perl)",
+		'L': "lower-case until \\E (Perl)",
+		'U': "upper-case until \\E (Perl)",
+		'N': "a non-newline (Perl, PCRE)",
+		'X': "an extended grapheme cluster (Perl, PCRE)",
+		'i': "nothing in particular",
+		'j': "nothing in particular",
+		'g': "a back-reference (Perl, PCRE); use \\1 or \\k<name>",
+		'm': "nothing in particular",
+		'o': "nothing in particular",
+		'q': "nothing in particular",
+		'y': "nothing in particular",
+		'C': "a single byte (Perl, PCRE)",
+		'F': "fold case (Perl)",
+		'I': "nothing in particular",
+		'J': "nothing in particular",
+		'M': "nothing in particular",
+		'O': "nothing in particular",
+		'T': "nothing in particular",
+		'V': "a non-vertical-space (Perl, PCRE)",
+		'Y': "nothing in particular",
+	}
+})
 
 const syntaxChars = `^$\.*+?()[]{}|/`
 
@@ -100,7 +103,7 @@ func (s *ecmaScan) escape() string {
 		s.skipArgument(e)
 	case isASCIILetter(e):
 		return fmt.Sprintf("\\%c is not an ECMA-262 escape (elsewhere it means %s); ECMA-262 engines reject it or read it as the letter %c",
-			e, letterEscapes[e], e)
+			e, letterEscapes()[e], e)
 	case strings.IndexByte(syntaxChars, e) >= 0, s.inClass && e == '-':
 	case e < 0x80:
 		return fmt.Sprintf("\\%c escapes a character that needs no escape; ECMA-262 engines in Unicode mode (such as ajv's) reject it: write %c", e, e)

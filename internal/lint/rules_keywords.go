@@ -284,14 +284,14 @@ func classifyKeyword(d *schema.Draft, k string) (keywordClass, string) {
 
 func classifyKeywordSlow(d *schema.Draft, k string) (keywordClass, string) {
 	switch {
-	case d.Defines(k), strings.HasPrefix(k, "x-"), vendorKeywords[k]:
+	case d.Defines(k), strings.HasPrefix(k, "x-"), vendorKeywords()[k]:
 		return kwKnown, ""
 	case isDefinitionsKeyword(k):
 		return kwKnown, "" // locations for definitions, reached by pointer in every draft
 	case isAnnotation(k) && len(draftsOf(k)) > 0:
 		return kwKnown, "" // an annotation of another draft changes nothing
 	}
-	if hint, ok := draft3Only[k]; ok {
+	if hint, ok := draft3Only()[k]; ok {
 		return kwWrongDraft, fmt.Sprintf("%s is a draft 3 keyword, which %s ignores; %s", k, d.Name, hint)
 	}
 	if ds := draftsOf(k); len(ds) > 0 {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jstk-dev/jstk/internal/diag"
@@ -211,7 +212,7 @@ func redundancyRules() {
 // trivialKeyword says why a keyword constrains nothing, and whether removing it is safe.
 func trivialKeyword(n *node, k string, v source.Value) (why string, fixable bool) {
 	a := trivialArgs{n: n, k: k, v: v, version: n.draft.Version}
-	if check, ok := trivialChecks[k]; ok {
+	if check, ok := trivialChecks()[k]; ok {
 		return check(a)
 	}
 	e, ok := n.draft.Keyword(k)
@@ -271,22 +272,24 @@ type trivialCheck func(a trivialArgs) (why string, fixable bool)
 // trivialChecks holds a check per keyword that can constrain nothing in a way of its own.
 // The others are the model's: an applicator's map of subschemas that is empty, and a
 // keyword written with its default (schema.Keyword.Default).
-var trivialChecks = map[string]trivialCheck{
-	"dependentRequired":     declaresNothingFrom(2019),
-	"required":              trivialRequired,
-	"items":                 trivialItems,
-	"prefixItems":           trivialPrefixItems,
-	"additionalItems":       trivialAdditionalItems,
-	"unevaluatedItems":      trivialUnevaluated,
-	"unevaluatedProperties": trivialUnevaluated,
-	"contentSchema":         trivialContentSchema,
-	"propertyNames":         trivialPropertyNames,
-	"then":                  trivialThenElse,
-	"else":                  trivialThenElse,
-	"not":                   trivialNot,
-	"multipleOf":            trivialMultipleOf,
-	"minContains":           trivialMinContains,
-}
+var trivialChecks = sync.OnceValue(func() map[string]trivialCheck {
+	return map[string]trivialCheck{
+		"dependentRequired":     declaresNothingFrom(2019),
+		"required":              trivialRequired,
+		"items":                 trivialItems,
+		"prefixItems":           trivialPrefixItems,
+		"additionalItems":       trivialAdditionalItems,
+		"unevaluatedItems":      trivialUnevaluated,
+		"unevaluatedProperties": trivialUnevaluated,
+		"contentSchema":         trivialContentSchema,
+		"propertyNames":         trivialPropertyNames,
+		"then":                  trivialThenElse,
+		"else":                  trivialThenElse,
+		"not":                   trivialNot,
+		"multipleOf":            trivialMultipleOf,
+		"minContains":           trivialMinContains,
+	}
+})
 
 // declaresNothingFrom is the check of a keyword whose empty object declares nothing, in
 // the drafts from version from on.

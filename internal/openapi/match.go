@@ -3,6 +3,7 @@ package openapi
 import (
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // Pair is a schema location both versions hold, to be compared.
@@ -32,34 +33,37 @@ type Change struct {
 	Message string
 }
 
-// ChangeKinds describes the kinds of Change, for the rule table of the diff package.
-var ChangeKinds = map[string]string{
-	"operation-added":       "an operation (or an AsyncAPI channel operation) was added",
-	"operation-removed":     "an operation was removed: requests clients make to it fail (breaks backward)",
-	"parameter-added":       "a parameter was added (breaks backward when it is required)",
-	"parameter-removed":     "a parameter is no longer described (servers usually ignore parameters they do not describe)",
-	"parameter-required":    "a parameter became required (breaks backward)",
-	"parameter-optional":    "a parameter became optional",
-	"request-body-added":    "a request body was added (breaks backward when it is required)",
-	"request-body-removed":  "a request body is no longer described",
-	"request-body-required": "a request body became required (breaks backward)",
-	"request-body-optional": "a request body became optional",
-	"media-type-added":      "a media type was added (breaks forward in a response: clients may receive content they cannot read)",
-	"media-type-removed":    "a media type was removed (breaks backward in a request: clients sending it are refused)",
-	"response-added":        "a status code was added; it is compared with the response clients read it as (its range, its class's x00 code, default), and breaks forward when it is a success code none covered",
-	"response-removed":      "a status code was removed (the API answers with fewer kinds of responses)",
-	"header-added":          "a response header was added",
-	"header-removed":        "a response header was removed (breaks forward when it was required)",
-	"header-required":       "a response header became required",
-	"header-optional":       "a response header became optional (breaks forward)",
-	"message-added":         "a message was added to an operation (breaks forward when the application sends it)",
-	"message-removed":       "a message was removed from an operation (breaks backward when the application received it)",
-	"component-added":       "a component schema or message was added",
-	"component-removed":     "a component schema or message was removed",
-	"schema-added":          "a location that had no schema (anything) got one (breaks backward in a request)",
-	"schema-removed":        "a location lost its schema: anything goes (breaks forward in a response)",
-	"not-compared":          "a schema whose format is not JSON Schema (Avro, RAML, Protobuf...): not compared",
-}
+// ChangeKinds describes the kinds of Change, for the rule table of the diff package; the
+// map is made on the first call (not at every start of jstk) and must not be modified.
+var ChangeKinds = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"operation-added":       "an operation (or an AsyncAPI channel operation) was added",
+		"operation-removed":     "an operation was removed: requests clients make to it fail (breaks backward)",
+		"parameter-added":       "a parameter was added (breaks backward when it is required)",
+		"parameter-removed":     "a parameter is no longer described (servers usually ignore parameters they do not describe)",
+		"parameter-required":    "a parameter became required (breaks backward)",
+		"parameter-optional":    "a parameter became optional",
+		"request-body-added":    "a request body was added (breaks backward when it is required)",
+		"request-body-removed":  "a request body is no longer described",
+		"request-body-required": "a request body became required (breaks backward)",
+		"request-body-optional": "a request body became optional",
+		"media-type-added":      "a media type was added (breaks forward in a response: clients may receive content they cannot read)",
+		"media-type-removed":    "a media type was removed (breaks backward in a request: clients sending it are refused)",
+		"response-added":        "a status code was added; it is compared with the response clients read it as (its range, its class's x00 code, default), and breaks forward when it is a success code none covered",
+		"response-removed":      "a status code was removed (the API answers with fewer kinds of responses)",
+		"header-added":          "a response header was added",
+		"header-removed":        "a response header was removed (breaks forward when it was required)",
+		"header-required":       "a response header became required",
+		"header-optional":       "a response header became optional (breaks forward)",
+		"message-added":         "a message was added to an operation (breaks forward when the application sends it)",
+		"message-removed":       "a message was removed from an operation (breaks backward when the application received it)",
+		"component-added":       "a component schema or message was added",
+		"component-removed":     "a component schema or message was removed",
+		"schema-added":          "a location that had no schema (anything) got one (breaks backward in a request)",
+		"schema-removed":        "a location lost its schema: anything goes (breaks forward in a response)",
+		"not-compared":          "a schema whose format is not JSON Schema (Avro, RAML, Protobuf...): not compared",
+	}
+})
 
 // Match aligns two versions of a document: the schema locations both hold, and what one
 // holds and the other lacks.

@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
@@ -153,7 +154,7 @@ func (s *Sameness) closed(refs []string) bool {
 // other than $ref of 2019-09 and 2020-12 (the drafts of OpenAPI 3.1's dialect and the one
 // before it), from the keyword model. Draft 4's id is not among them: OpenAPI 3.0 reads no
 // identifier, and "id" is a common property name.
-var unclean = func() map[string]bool {
+var unclean = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{"$schema": true}
 	for _, name := range schema.KeywordNames(schema.InDraft2019|schema.InDraft2020, func(k *schema.Keyword) bool {
 		return k.Kind == schema.Identifier || k.Kind == schema.Reference && k.Name != "$ref"
@@ -161,7 +162,7 @@ var unclean = func() map[string]bool {
 		m[name] = true
 	}
 	return m
-}()
+})
 
 // scan lists the local reference targets in v (anywhere inside it) and reports whether v is
 // clean: no identifier, anchor, dynamic reference or $schema, and no reference Same cannot
@@ -181,7 +182,7 @@ func (s *Sameness) scan(v source.Value) (refs []string, clean bool) {
 		case source.Object:
 			for i := 0; i < v.Len(); i++ {
 				k, val := v.Member(i)
-				if unclean[k.Str()] {
+				if unclean()[k.Str()] {
 					return nil, false
 				}
 				if k.Str() == "$ref" && val.Kind() == source.String {

@@ -14,7 +14,7 @@ func TestAnnotationOnlyFromModel(t *testing.T) {
 	want := []string{"$anchor", "$comment", "$defs", "$id", "$schema", "$vocabulary", "default", "definitions",
 		"deprecated", "description", "examples", "id", "readOnly", "title", "writeOnly"}
 	var got []string
-	for kw := range annotationOnly {
+	for kw := range annotationOnly() {
 		got = append(got, kw)
 	}
 	slices.Sort(got)

@@ -169,7 +169,7 @@ func (g *gen) info(s *schema.Schema) *info {
 		}
 	}
 	for _, c := range s.Children() {
-		if read := infoChildren[c.Keyword]; read != nil {
+		if read := infoChildren()[c.Keyword]; read != nil {
 			read(g, in, c)
 		}
 	}

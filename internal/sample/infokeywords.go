@@ -3,6 +3,7 @@ package sample
 import (
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
+	"sync"
 )
 
 // This file is sample's side of the keyword model: the handlers that read a schema
@@ -21,7 +22,7 @@ func Reads(d *schema.Draft, name string) bool {
 			return true
 		}
 	}
-	if infoChildren[name] != nil {
+	if infoChildren()[name] != nil {
 		return true
 	}
 	k, ok := d.Keyword(name)
@@ -222,42 +223,44 @@ func readPropertyOrder(_ *gen, in *info, v source.Value) {
 }
 
 // infoChildren are the handlers of the subschemas, by the keyword that holds them.
-var infoChildren = map[string]func(g *gen, in *info, c schema.Child){
-	"properties": func(_ *gen, in *info, c schema.Child) {
-		if in.props == nil {
-			in.props = map[string]*schema.Schema{}
-		}
-		in.props[c.Key] = c.Schema
-	},
-	"patternProperties": func(g *gen, in *info, c schema.Child) {
-		if pg, err := g.patternGen(c.Key); err == nil {
-			in.patProps = append(in.patProps, patProp{c.Key, pg, c.Schema})
-		}
-	},
-	"additionalProperties": func(_ *gen, in *info, c schema.Child) { in.addl = c.Schema },
-	"propertyNames":        func(_ *gen, in *info, c schema.Child) { in.propNames = c.Schema },
-	"dependentSchemas":     readDepSchema,
-	"dependencies":         readDepSchema,
-	"prefixItems":          func(_ *gen, in *info, c schema.Child) { in.prefix = append(in.prefix, c.Schema) },
-	"items": func(_ *gen, in *info, c schema.Child) {
-		if c.Index >= 0 { // items as an array of schemas, before 2020-12
-			in.prefix = append(in.prefix, c.Schema)
-		} else {
-			in.items = c.Schema
-		}
-	},
-	"additionalItems":       func(_ *gen, in *info, c schema.Child) { in.items = c.Schema },
-	"contains":              func(_ *gen, in *info, c schema.Child) { in.contains = c.Schema },
-	"allOf":                 func(_ *gen, in *info, c schema.Child) { in.allOf = append(in.allOf, c.Schema) },
-	"anyOf":                 func(_ *gen, in *info, c schema.Child) { in.anyOf = append(in.anyOf, c.Schema) },
-	"oneOf":                 func(_ *gen, in *info, c schema.Child) { in.oneOf = append(in.oneOf, c.Schema) },
-	"not":                   func(_ *gen, in *info, c schema.Child) { in.not = c.Schema },
-	"if":                    func(_ *gen, in *info, c schema.Child) { in.ifS = c.Schema },
-	"then":                  func(_ *gen, in *info, c schema.Child) { in.thenS = c.Schema },
-	"else":                  func(_ *gen, in *info, c schema.Child) { in.elseS = c.Schema },
-	"unevaluatedProperties": func(_ *gen, in *info, c schema.Child) { in.unevalProps = c.Schema },
-	"unevaluatedItems":      func(_ *gen, in *info, c schema.Child) { in.unevalItems = c.Schema },
-}
+var infoChildren = sync.OnceValue(func() map[string]func(g *gen, in *info, c schema.Child) {
+	return map[string]func(g *gen, in *info, c schema.Child){
+		"properties": func(_ *gen, in *info, c schema.Child) {
+			if in.props == nil {
+				in.props = map[string]*schema.Schema{}
+			}
+			in.props[c.Key] = c.Schema
+		},
+		"patternProperties": func(g *gen, in *info, c schema.Child) {
+			if pg, err := g.patternGen(c.Key); err == nil {
+				in.patProps = append(in.patProps, patProp{c.Key, pg, c.Schema})
+			}
+		},
+		"additionalProperties": func(_ *gen, in *info, c schema.Child) { in.addl = c.Schema },
+		"propertyNames":        func(_ *gen, in *info, c schema.Child) { in.propNames = c.Schema },
+		"dependentSchemas":     readDepSchema,
+		"dependencies":         readDepSchema,
+		"prefixItems":          func(_ *gen, in *info, c schema.Child) { in.prefix = append(in.prefix, c.Schema) },
+		"items": func(_ *gen, in *info, c schema.Child) {
+			if c.Index >= 0 { // items as an array of schemas, before 2020-12
+				in.prefix = append(in.prefix, c.Schema)
+			} else {
+				in.items = c.Schema
+			}
+		},
+		"additionalItems":       func(_ *gen, in *info, c schema.Child) { in.items = c.Schema },
+		"contains":              func(_ *gen, in *info, c schema.Child) { in.contains = c.Schema },
+		"allOf":                 func(_ *gen, in *info, c schema.Child) { in.allOf = append(in.allOf, c.Schema) },
+		"anyOf":                 func(_ *gen, in *info, c schema.Child) { in.anyOf = append(in.anyOf, c.Schema) },
+		"oneOf":                 func(_ *gen, in *info, c schema.Child) { in.oneOf = append(in.oneOf, c.Schema) },
+		"not":                   func(_ *gen, in *info, c schema.Child) { in.not = c.Schema },
+		"if":                    func(_ *gen, in *info, c schema.Child) { in.ifS = c.Schema },
+		"then":                  func(_ *gen, in *info, c schema.Child) { in.thenS = c.Schema },
+		"else":                  func(_ *gen, in *info, c schema.Child) { in.elseS = c.Schema },
+		"unevaluatedProperties": func(_ *gen, in *info, c schema.Child) { in.unevalProps = c.Schema },
+		"unevaluatedItems":      func(_ *gen, in *info, c schema.Child) { in.unevalItems = c.Schema },
+	}
+})
 
 func readDepSchema(_ *gen, in *info, c schema.Child) {
 	if in.depSchemas == nil {

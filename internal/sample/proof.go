@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/schema"
@@ -49,13 +50,13 @@ func (g *gen) unsatisfiable(s *schema.Schema) *reason {
 }
 
 // annotationOnly are the keywords that assert nothing (schema.Keyword.AssertsNothing).
-var annotationOnly = func() map[string]bool {
+var annotationOnly = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, name := range schema.KeywordNames(schema.AllDrafts, (*schema.Keyword).AssertsNothing) {
 		m[name] = true
 	}
 	return m
-}()
+})
 
 // vacuous reports a schema that accepts every value on its own: true, or an object with
 // only annotations.
@@ -67,7 +68,7 @@ func (g *gen) vacuous(s *schema.Schema) bool {
 		return false
 	}
 	for _, k := range s.Keywords() {
-		if !annotationOnly[k] {
+		if !annotationOnly()[k] {
 			return false
 		}
 	}

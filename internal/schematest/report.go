@@ -1,11 +1,11 @@
 package schematest
 
 import (
-	"encoding/xml"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jstk-dev/jstk/internal/diag"
 	"github.com/jstk-dev/jstk/internal/validate"
@@ -347,39 +347,40 @@ func (r *Result) WriteFormat(w io.Writer, format string) error {
 	return r.writeJUnit(w)
 }
 
+// The JUnit report: a document of three levels, written by junitWriter (encoding/xml is not
+// linked for it: its initialisation ran at every start of jstk).
 type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Errors   int          `xml:"errors,attr"`
-	Time     string       `xml:"time,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
+	Name     string
+	Tests    int
+	Failures int
+	Errors   int
+	Time     string
+	Suites   []junitSuite
 }
 
 type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Errors   int         `xml:"errors,attr"`
-	Time     string      `xml:"time,attr"`
-	Cases    []junitCase `xml:"testcase"`
+	Name     string
+	Tests    int
+	Failures int
+	Errors   int
+	Time     string
+	Cases    []junitCase
 }
 
 type junitCase struct {
-	Name      string        `xml:"name,attr"`
-	ClassName string        `xml:"classname,attr"`
-	File      string        `xml:"file,attr,omitempty"`
-	Line      int           `xml:"line,attr,omitempty"`
-	Time      string        `xml:"time,attr"`
-	Failure   *junitProblem `xml:"failure"`
-	Error     *junitProblem `xml:"error"`
+	Name      string
+	ClassName string
+	File      string // left out when empty
+	Line      int    // left out when 0
+	Time      string
+	Failure   *junitProblem
+	Error     *junitProblem
 }
 
 type junitProblem struct {
-	Message string `xml:"message,attr"`
-	Type    string `xml:"type,attr"`
-	Text    string `xml:",chardata"`
+	Message string
+	Type    string
+	Text    string
 }
 
 func seconds(ms int64) string { return strconv.FormatFloat(float64(ms)/1000, 'f', 3, 64) }
@@ -419,14 +420,117 @@ func (r *Result) writeJUnit(w io.Writer) error {
 	for i := range doc.Suites {
 		doc.Suites[i].Time = seconds(total[i])
 	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
+	return doc.write(w)
+}
+
+// write prints the report as encoding/xml's Encoder, indented by two spaces, after
+// xml.Header (the test of the package compares them).
+func (doc *junitSuites) write(w io.Writer) error {
+	var x junitWriter
+	x.b.WriteString("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+	x.open(0, "testsuites", "name", doc.Name, "tests", strconv.Itoa(doc.Tests), "failures", strconv.Itoa(doc.Failures),
+		"errors", strconv.Itoa(doc.Errors), "time", doc.Time)
+	for _, js := range doc.Suites {
+		x.open(1, "testsuite", "name", js.Name, "tests", strconv.Itoa(js.Tests), "failures", strconv.Itoa(js.Failures),
+			"errors", strconv.Itoa(js.Errors), "time", js.Time)
+		for _, jc := range js.Cases {
+			attrs := []string{"name", jc.Name, "classname", jc.ClassName}
+			if jc.File != "" {
+				attrs = append(attrs, "file", jc.File)
+			}
+			if jc.Line != 0 {
+				attrs = append(attrs, "line", strconv.Itoa(jc.Line))
+			}
+			x.open(2, "testcase", append(attrs, "time", jc.Time)...)
+			for _, p := range []struct {
+				tag string
+				p   *junitProblem
+			}{{"failure", jc.Failure}, {"error", jc.Error}} {
+				if p.p != nil {
+					x.open(3, p.tag, "message", p.p.Message, "type", p.p.Type)
+					x.escape(p.p.Text)
+					x.close(3, p.tag, true)
+				}
+			}
+			x.close(2, "testcase", jc.Failure == nil && jc.Error == nil)
+		}
+		x.close(1, "testsuite", len(js.Cases) == 0)
 	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
+	x.close(0, "testsuites", len(doc.Suites) == 0)
+	x.b.WriteString("\n")
+	_, err := io.WriteString(w, x.b.String())
 	return err
+}
+
+// junitWriter writes XML as encoding/xml's Encoder with an indent of two spaces does: an
+// element on a line of its own at its depth, its end tag on the same line when it holds no
+// element, never self-closed; attribute values and text escaped as xml.EscapeText does.
+type junitWriter struct{ b strings.Builder }
+
+// open writes a start tag at depth with attributes given as name, value pairs.
+func (x *junitWriter) open(depth int, tag string, attrs ...string) {
+	if depth > 0 {
+		x.b.WriteByte('\n')
+	}
+	x.b.WriteString(strings.Repeat("  ", depth))
+	x.b.WriteString("<" + tag)
+	for i := 0; i+1 < len(attrs); i += 2 {
+		x.b.WriteString(" " + attrs[i] + "=\"")
+		x.escape(attrs[i+1])
+		x.b.WriteByte('"')
+	}
+	x.b.WriteByte('>')
+}
+
+// close writes an end tag: on the line of its start tag when the element holds no element
+// (inline), else on a line of its own at depth.
+func (x *junitWriter) close(depth int, tag string, inline bool) {
+	if !inline {
+		x.b.WriteString("\n" + strings.Repeat("  ", depth))
+	}
+	x.b.WriteString("</" + tag + ">")
+}
+
+// escape writes s as XML text: the five markup characters, tab, newline and carriage
+// return as character references, what XML cannot hold (invalid UTF-8, control
+// characters, U+FFFE and U+FFFF) as U+FFFD.
+func (x *junitWriter) escape(s string) {
+	last := 0
+	for i := 0; i < len(s); {
+		r, width := utf8.DecodeRuneInString(s[i:])
+		i += width
+		var esc string
+		switch r {
+		case '"':
+			esc = "&#34;"
+		case '\'':
+			esc = "&#39;"
+		case '&':
+			esc = "&amp;"
+		case '<':
+			esc = "&lt;"
+		case '>':
+			esc = "&gt;"
+		case '\t':
+			esc = "&#x9;"
+		case '\n':
+			esc = "&#xA;"
+		case '\r':
+			esc = "&#xD;"
+		default:
+			if xmlChar(r) && (r != utf8.RuneError || width > 1) {
+				continue
+			}
+			esc = "\uFFFD"
+		}
+		x.b.WriteString(s[last : i-width])
+		x.b.WriteString(esc)
+		last = i
+	}
+	x.b.WriteString(s[last:])
+}
+
+// xmlChar reports whether XML 1.0 allows r in a document (its Char production).
+func xmlChar(r rune) bool {
+	return r == 0x09 || r == 0x0A || r == 0x0D || r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
 }

@@ -385,7 +385,7 @@ func TestJUnit(t *testing.T) {
 	if err := res.WriteFormat(&buf, "junit"); err != nil {
 		t.Fatal(err)
 	}
-	var doc junitSuites
+	var doc xmlSuites
 	if err := xml.Unmarshal(buf.Bytes(), &doc); err != nil {
 		t.Fatalf("%v\n%s", err, buf.String())
 	}
@@ -563,4 +563,95 @@ func TestFailedOnlyText(t *testing.T) {
 		!strings.Contains(got, "(1 file where every test passed not listed)") {
 		t.Errorf("failed-only text:\n%s", got)
 	}
+}
+
+// The JUnit report as encoding/xml reads and writes it (junitWriter writes it by hand).
+type xmlSuites struct {
+	XMLName  xml.Name   `xml:"testsuites"`
+	Name     string     `xml:"name,attr"`
+	Tests    int        `xml:"tests,attr"`
+	Failures int        `xml:"failures,attr"`
+	Errors   int        `xml:"errors,attr"`
+	Time     string     `xml:"time,attr"`
+	Suites   []xmlSuite `xml:"testsuite"`
+}
+
+type xmlSuite struct {
+	Name     string    `xml:"name,attr"`
+	Tests    int       `xml:"tests,attr"`
+	Failures int       `xml:"failures,attr"`
+	Errors   int       `xml:"errors,attr"`
+	Time     string    `xml:"time,attr"`
+	Cases    []xmlCase `xml:"testcase"`
+}
+
+type xmlCase struct {
+	Name      string      `xml:"name,attr"`
+	ClassName string      `xml:"classname,attr"`
+	File      string      `xml:"file,attr,omitempty"`
+	Line      int         `xml:"line,attr,omitempty"`
+	Time      string      `xml:"time,attr"`
+	Failure   *xmlProblem `xml:"failure"`
+	Error     *xmlProblem `xml:"error"`
+}
+
+type xmlProblem struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+// The hand-written JUnit report is byte for byte what encoding/xml's Encoder writes:
+// empty and nested elements, optional attributes, and text that needs escaping (markup,
+// quotes, tabs and newlines, control characters, invalid UTF-8, U+FFFD, U+FFFF).
+func TestJUnitLikeEncodingXML(t *testing.T) {
+	texts := []string{"", "plain", `a "quoted" 'word' & <tag>`, "tab\there\nline\r\nend", "ctl \x01\x1f del \x7f",
+		"bad \xff\xfe utf8", "repl \uFFFD and \uFFFF and \U0001F600", "über ✓"}
+	docs := []junitSuites{{Name: "jstk test", Time: "0.000"}}
+	for i, s := range texts {
+		d := junitSuites{Name: s, Tests: i, Failures: i / 2, Errors: i % 2, Time: s}
+		d.Suites = append(d.Suites, junitSuite{Name: s + "-empty", Time: "1.500"})
+		js := junitSuite{Name: s, Tests: 3, Time: s}
+		js.Cases = append(js.Cases,
+			junitCase{Name: s, ClassName: s, Time: "0.001"},
+			junitCase{Name: "f", ClassName: "a / b", File: s, Line: i, Time: s, Failure: &junitProblem{Message: s, Type: "failed", Text: s}},
+			junitCase{Name: "e", File: "x.json", Line: 3, Error: &junitProblem{Message: s, Type: "not-run"}})
+		d.Suites = append(d.Suites, js)
+		docs = append(docs, d)
+	}
+	for _, d := range docs {
+		var got, want bytes.Buffer
+		if err := d.write(&got); err != nil {
+			t.Fatal(err)
+		}
+		want.WriteString(xml.Header)
+		enc := xml.NewEncoder(&want)
+		enc.Indent("", "  ")
+		if err := enc.Encode(toXML(d)); err != nil {
+			t.Fatal(err)
+		}
+		want.WriteString("\n")
+		if got.String() != want.String() {
+			t.Errorf("junit of %q (-encoding/xml +jstk):\n%s", d.Name, cmp.Diff(want.String(), got.String()))
+		}
+	}
+}
+
+func toXML(d junitSuites) xmlSuites {
+	problem := func(p *junitProblem) *xmlProblem {
+		if p == nil {
+			return nil
+		}
+		return &xmlProblem{Message: p.Message, Type: p.Type, Text: p.Text}
+	}
+	x := xmlSuites{Name: d.Name, Tests: d.Tests, Failures: d.Failures, Errors: d.Errors, Time: d.Time}
+	for _, s := range d.Suites {
+		xs := xmlSuite{Name: s.Name, Tests: s.Tests, Failures: s.Failures, Errors: s.Errors, Time: s.Time}
+		for _, c := range s.Cases {
+			xs.Cases = append(xs.Cases, xmlCase{Name: c.Name, ClassName: c.ClassName, File: c.File, Line: c.Line, Time: c.Time,
+				Failure: problem(c.Failure), Error: problem(c.Error)})
+		}
+		x.Suites = append(x.Suites, xs)
+	}
+	return x
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"runtime"
 	"slices"
 	"strings"
@@ -223,6 +224,9 @@ type lazyFS struct {
 }
 
 func (l lazyFS) Open(string) (io.ReadCloser, error) { return io.NopCloser(l.open()), nil }
+
+// Stat knows no size: the run reads the stream as it comes.
+func (l lazyFS) Stat(string) (fs.FileInfo, error) { return nil, fs.ErrNotExist }
 
 // A 300 MB line over the limit is skipped without being held in memory, and the next lines
 // are still validated: in a file, and on standard input.

@@ -262,6 +262,22 @@ func Run(ctx context.Context, s *schema.Schema, srcs []Source, fsys workspace.FS
 		return finish(nil)
 	}
 
+	// A small input is validated here too, in order, one job after the other: on it, the
+	// workers' start (threads woken, stacks grown afresh) costs more than they win.
+	if opts.Workers <= 1 && smallInput(srcs, fsys, opts.Limits) {
+		p := &pipeline{ctx: ctx, schema: s, fsys: fsys, lim: opts.Limits, maxErrors: maxErrors(opts), halt: &halt, output: opts.Output,
+			inline: emitAll}
+		for _, src := range srcs {
+			if !p.produce(src) {
+				break
+			}
+		}
+		if halt.Err() == nil && ctx.Err() != nil {
+			return finish(ctx.Err())
+		}
+		return finish(nil)
+	}
+
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	p := &pipeline{ctx: ctx, schema: s, fsys: fsys, lim: opts.Limits, maxErrors: maxErrors(opts), halt: &halt, output: opts.Output,
@@ -363,10 +379,60 @@ type pipeline struct {
 	lim       *source.Limits
 	work      chan *job
 	order     chan *job
+	// inline, when set, makes the run sequential: a job is done as it is made, and its
+	// instances are given to inline, which returns false when the run ends there.
+	inline func(*job, []Instance) bool
+}
+
+// smallInputSize is the input (instance bytes, all sources together) under which a run
+// starts no workers: a whole validation of that much takes a few milliseconds of CPU, of
+// the order of what starting the workers costs.
+const smallInputSize = 1 << 20
+
+// smallInput reports whether the sources are files and inline documents of fewer than
+// smallInputSize bytes in all (standard input, whose size is unknown, is not small), and
+// none is larger than the size limit (which the NDJSON reader reports line by line).
+func smallInput(srcs []Source, fsys workspace.FS, lim *source.Limits) bool {
+	if len(srcs) > 64 {
+		return false // a stat of each file costs more than it saves
+	}
+	limit := int64(source.DefaultMaxSize)
+	if lim != nil && lim.MaxSize > 0 {
+		limit = lim.MaxSize
+	}
+	total := int64(0)
+	for _, src := range srcs {
+		switch {
+		case src.Path != "":
+			fi, err := fsys.Stat(src.Path)
+			if err != nil || !fi.Mode().IsRegular() || fi.Size() > limit {
+				return false
+			}
+			total += fi.Size()
+		case src.Reader != nil:
+			return false
+		default:
+			total += int64(len(src.Text))
+		}
+		if total >= smallInputSize {
+			return false
+		}
+	}
+	return true
 }
 
 // send queues a job for a worker and for the ordered emitter.
 func (p *pipeline) send(j *job) bool {
+	if p.inline != nil {
+		if p.ctx.Err() != nil {
+			return false
+		}
+		out := j.ready
+		if out == nil {
+			out = p.process(j)
+		}
+		return p.ctx.Err() == nil && p.inline(j, out)
+	}
 	j.out = make(chan []Instance, 1)
 	select {
 	case p.order <- j:
@@ -406,7 +472,7 @@ func (p *pipeline) produce(src Source) bool {
 	name := src.Name
 	switch {
 	case src.Path != "":
-		if f, ok := source.FormatOf(src.Path); ok && f == source.NDJSON {
+		if f, ok := source.FormatOf(src.Path); ok && f == source.NDJSON && p.inline == nil {
 			rc, err := p.fsys.Open(src.Path)
 			if err != nil {
 				return p.send(&job{name: name, ready: problem(name, 0, err)})

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -671,5 +672,53 @@ func TestProducerPanicReachesCaller(t *testing.T) {
 	}()
 	if e, ok := got.(*panics.Error); !ok || e.Value != "boom" {
 		t.Fatalf("recovered %#v, want the producer's panic", got)
+	}
+}
+
+// A small input is validated without workers (smallInput), and its result is the one the
+// workers give: NDJSON with a byte order mark, CRLF, blank and broken lines, YAML streams,
+// a missing file, inline text, each in input order.
+func TestSmallInline(t *testing.T) {
+	t.Parallel()
+	s := compileSchema(t, orderSchema)
+	var b strings.Builder
+	b.WriteString("\uFEFF{\"id\": 1}\r\n\n")
+	for i := range 300 {
+		switch {
+		case i%13 == 0:
+			b.WriteString("{\"id\": null}\n")
+		case i%41 == 0:
+			b.WriteString("{broken\n")
+		default:
+			fmt.Fprintf(&b, "{\"id\": %d}\r\n", i)
+		}
+	}
+	b.WriteString(`{"id": "last, no newline"}`)
+	fsys := workspace.Memory(map[string]string{"a.ndjson": b.String(), "b.json": `{"id": 1}`, "c.yaml": "id: x\n---\nid: 2\n",
+		"d.jsonl": "", "e.json": `{"id": 1, "name": "a name longer than eight"}`})
+	srcs := append(files("a.ndjson", "b.json", "nope.json", "c.yaml", "d.jsonl", "e.json"),
+		Source{Name: "inline", Text: []byte("{\"id\": 3}\n{\"id\": true}\n")})
+	if !smallInput(srcs[:2], fsys, nil) || smallInput(srcs, fsys, nil) || smallInput(srcs[:1], fsys, &source.Limits{MaxSize: 100}) {
+		t.Fatal("smallInput: a missing file is not small, a file over the size limit is not, two small files are")
+	}
+	srcs = slices.DeleteFunc(srcs, func(s Source) bool { return s.Name == "nope.json" })
+	var streamed []Instance
+	var read []int64
+	inline := run(t, s, srcs, fsys, &Options{OnInstance: func(in *Instance) { streamed = append(streamed, *in) },
+		OnRead: func(n int64) { read = append(read, n) }})
+	workers := run(t, s, srcs, fsys, &Options{Workers: 2})
+	if !reflect.DeepEqual(workers.Instances, streamed) {
+		t.Errorf("inline and with workers differ (-workers +inline):\n%s", cmp.Diff(workers.Instances, streamed))
+	}
+	if diff := cmp.Diff(workers.Summary, inline.Summary); diff != "" || inline.Valid || workers.Summary.Total != 308 {
+		t.Errorf("summary (-workers +inline):\n%s (total %d)", diff, workers.Summary.Total)
+	}
+	if total := func() (n int64) {
+		for _, r := range read {
+			n += r
+		}
+		return n
+	}(); total != int64(b.Len()+len(`{"id": 1}`)+len("id: x\n---\nid: 2\n")+len(`{"id": 1, "name": "a name longer than eight"}`)+len("{\"id\": 3}\n{\"id\": true}\n")) {
+		t.Errorf("OnRead: %v bytes, not the input's", read)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
@@ -36,22 +37,22 @@ var NodeReaders = []nodeReader{
 	{Keywords: []string{"multipleOf"}, Facts: readMultipleOf},
 	{Keywords: []string{"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"}, Facts: readBounds},
 
-	{Keywords: []string{"minLength"}, Facts: readCount("minLength", FMinLength)},
-	{Keywords: []string{"maxLength"}, Facts: readCount("maxLength", FMaxLength)},
+	{Keywords: []string{"minLength"}, Facts: func(r *nodeRead) { r.count("minLength", FMinLength) }},
+	{Keywords: []string{"maxLength"}, Facts: func(r *nodeRead) { r.count("maxLength", FMaxLength) }},
 	{Keywords: []string{"pattern"}, Facts: readPattern},
 	{Keywords: []string{"format"}, Facts: readFormat},
 	{Keywords: []string{"contentEncoding", "contentMediaType"}, Facts: readContent},
 	{Keywords: []string{"dependencies", "dependentSchemas"}, Facts: readRepeatedTriggers},
 
-	{Keywords: []string{"minItems"}, Facts: readCount("minItems", FMinItems)},
-	{Keywords: []string{"maxItems"}, Facts: readCount("maxItems", FMaxItems)},
+	{Keywords: []string{"minItems"}, Facts: func(r *nodeRead) { r.count("minItems", FMinItems) }},
+	{Keywords: []string{"maxItems"}, Facts: func(r *nodeRead) { r.count("maxItems", FMaxItems) }},
 	{Keywords: []string{"uniqueItems"}, Facts: readUnique},
 	{Keywords: []string{"prefixItems", "items", "additionalItems"}, Piece: pieceItems, Facts: readItems},
 	{Keywords: []string{"contains", "minContains", "maxContains"}, Piece: pieceContains, Facts: readContains},
 	{Keywords: []string{"unevaluatedItems"}, Piece: pieceUnevalItems, Facts: readUnevalItems},
 
-	{Keywords: []string{"minProperties"}, Facts: readCount("minProperties", FMinProps)},
-	{Keywords: []string{"maxProperties"}, Facts: readCount("maxProperties", FMaxProps)},
+	{Keywords: []string{"minProperties"}, Facts: func(r *nodeRead) { r.count("minProperties", FMinProps) }},
+	{Keywords: []string{"maxProperties"}, Facts: func(r *nodeRead) { r.count("maxProperties", FMaxProps) }},
 	{Keywords: []string{"required"}, Facts: readRequired},
 	{Keywords: []string{"properties"}, Piece: pieceProperties, Facts: readProperties},
 	{Keywords: []string{"patternProperties"}, Piece: piecePatternProperties, Facts: readPatternProperties},
@@ -87,7 +88,9 @@ var (
 	readerMask   map[string]uint64
 )
 
-func init() { IndexReaders() }
+// readersOnce indexes the table (IndexReaders) when the first body is read, not at every
+// start of jstk.
+var readersOnce sync.Once
 
 // IndexReaders makes pieceReaders and readerMask from the table.
 func IndexReaders() {
@@ -149,6 +152,7 @@ func (e *Engine) readNode(n *Body) {
 	if n.draft <= 7 && n.ref != nil {
 		return // siblings of $ref are ignored in drafts 4 to 7
 	}
+	readersOnce.Do(IndexReaders)
 	r := &e.reading
 	*r = nodeRead{e: e, n: n, d: n.draft, repeated: r.repeated[:0]}
 	r.readPieces()
@@ -220,11 +224,6 @@ func (r *nodeRead) count(kw string, k FactKind) {
 			r.add(Fact{Kind: k, kw: kw, I: c})
 		}
 	}
-}
-
-// readCount is the handler of a count keyword.
-func readCount(kw string, k FactKind) func(r *nodeRead) {
-	return func(r *nodeRead) { r.count(kw, k) }
 }
 
 // num returns the value of a number keyword, or nil; a number too large to reason about

@@ -46,6 +46,7 @@ func TestNodeReadersCoverModel(t *testing.T) {
 		}
 	}
 	// every subschema the compiler applies has a piece handler
+	readersOnce.Do(IndexReaders)
 	for _, k := range schema.Keywords() {
 		if k.Kind == schema.Applicator && k.Shape != schema.NoSchema && PieceReaders[k.Name] == nil {
 			t.Errorf("the applicator %s has no piece handler: its subschemas would be lost", k.Name)

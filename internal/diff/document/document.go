@@ -491,7 +491,7 @@ func VerdictLines(r *diff.Result) []string {
 		out = append(out, fmt.Sprintf("unchanged %d", d.Unchanged))
 	}
 	for _, c := range r.Changes {
-		if _, ok := openapi.ChangeKinds[c.Kind]; !ok {
+		if _, ok := openapi.ChangeKinds()[c.Kind]; !ok {
 			continue
 		}
 		line := "change " + c.Kind + " " + c.Location

@@ -193,7 +193,7 @@ func onlyRef(s *schema.Schema) bool {
 		return true
 	}
 	for _, k := range s.Keywords() {
-		if k != "$ref" && !annotationOnly[k] {
+		if k != "$ref" && !annotationOnly()[k] {
 			return false
 		}
 	}
@@ -202,13 +202,13 @@ func onlyRef(s *schema.Schema) bool {
 
 // annotationOnly are the keywords that assert nothing and apply nothing
 // (schema.Keyword.AssertsNothing).
-var annotationOnly = func() map[string]bool {
+var annotationOnly = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, name := range schema.KeywordNames(schema.AllDrafts, (*schema.Keyword).AssertsNothing) {
 		m[name] = true
 	}
 	return m
-}()
+})
 
 // noNumber reports that no number of the classes t allows satisfies the bounds and
 // multiples of m.

@@ -25,10 +25,12 @@ type implier func(e *Engine, a *algebra.Conj, ma *algebra.Merged, f *algebra.Fac
 var impliers [algebra.NFactKinds]implier
 
 // unproved are the kinds of facts that have no implier, with the reason.
-var unproved = map[algebra.FactKind]string{
-	algebra.FDynamic: "an unresolved dynamic reference: its target depends on the dynamic scope",
-	algebra.FLoop:    "a schema on a loop of in-place applicators: its evaluation may never end",
-	algebra.FUnread:  "a keyword diff does not read: nothing is known of what it does",
+func unproved() map[algebra.FactKind]string {
+	return map[algebra.FactKind]string{
+		algebra.FDynamic: "an unresolved dynamic reference: its target depends on the dynamic scope",
+		algebra.FLoop:    "a schema on a loop of in-place applicators: its evaluation may never end",
+		algebra.FUnread:  "a keyword diff does not read: nothing is known of what it does",
+	}
 }
 
 func init() {

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/jstk-dev/jstk/internal/diff/algebra"
 	"github.com/jstk-dev/jstk/internal/diff/align"
@@ -434,15 +435,17 @@ func inRange(m *algebra.Merged, r *big.Rat) bool {
 
 // ---- strings ----
 
-var formatSamples = map[string][]string{
-	"date-time": {"2024-01-02T03:04:05Z"}, "date": {"2024-01-02"}, "time": {"03:04:05Z"},
-	"duration": {"P1D"}, "email": {"a@example.com"}, "idn-email": {"a@example.com"},
-	"hostname": {"example.com"}, "idn-hostname": {"example.com"}, "ipv4": {"192.0.2.1"},
-	"ipv6": {"2001:db8::1"}, "uri": {"https://example.com/a"}, "uri-reference": {"a/b"},
-	"iri": {"https://example.com/a"}, "iri-reference": {"a/b"}, "uuid": {"123e4567-e89b-12d3-a456-426614174000"},
-	"uri-template": {"https://example.com/{id}"}, "json-pointer": {"/a/b"}, "relative-json-pointer": {"0/a"},
-	"regex": {"^a+$"},
-}
+var formatSamples = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"date-time": {"2024-01-02T03:04:05Z"}, "date": {"2024-01-02"}, "time": {"03:04:05Z"},
+		"duration": {"P1D"}, "email": {"a@example.com"}, "idn-email": {"a@example.com"},
+		"hostname": {"example.com"}, "idn-hostname": {"example.com"}, "ipv4": {"192.0.2.1"},
+		"ipv6": {"2001:db8::1"}, "uri": {"https://example.com/a"}, "uri-reference": {"a/b"},
+		"iri": {"https://example.com/a"}, "iri-reference": {"a/b"}, "uuid": {"123e4567-e89b-12d3-a456-426614174000"},
+		"uri-template": {"https://example.com/{id}"}, "json-pointer": {"/a/b"}, "relative-json-pointer": {"0/a"},
+		"regex": {"^a+$"},
+	}
+})
 
 func (g *gen) strings(alt *algebra.Conj, m *algebra.Merged, hints []*algebra.Merged, wide bool) []source.Value {
 	var out []string
@@ -507,7 +510,7 @@ func (g *gen) strings(alt *algebra.Conj, m *algebra.Merged, hints []*algebra.Mer
 	}
 	for _, n := range g.e.Parts(alt) {
 		if v, ok := n.Kw("format"); ok && v.Kind() == source.String {
-			out = append(out, formatSamples[v.Str()]...)
+			out = append(out, formatSamples()[v.Str()]...)
 		}
 	}
 	if !exact || len(must) == 0 {

@@ -49,7 +49,7 @@ func (s *Searcher) polishAt(v source.Value, c *algebra.Conj, depth int, accept f
 	switch v.Kind() {
 	case source.String:
 		for _, f := range e.formatsOf(c) {
-			for _, sample := range formatSamples[f] {
+			for _, sample := range formatSamples()[f] {
 				if sample == v.Str() {
 					return v, false
 				}
@@ -114,7 +114,7 @@ func (e *Engine) formatsOf(c *algebra.Conj) []string {
 	add := func(cj *algebra.Conj) {
 		for _, n := range e.Parts(cj) {
 			if v, ok := n.Kw("format"); ok && v.Kind() == source.String {
-				if _, known := formatSamples[v.Str()]; known && !slices.Contains(out, v.Str()) {
+				if _, known := formatSamples()[v.Str()]; known && !slices.Contains(out, v.Str()) {
 					out = append(out, v.Str())
 				}
 			}
