@@ -140,7 +140,19 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 				return ExitError
 			}
 		}
-		return serveWorker(ctx, local, st.Stdin, st.Stdout, st.Stderr, mem.budget, grace)
+		// Its pipes are the server's alone: read and written with raw system calls (see
+		// pipeIO).
+		in, out := st.Stdin, st.Stdout
+		var std rawGuard
+		if p, restore, ok := pipeIO(in, &std); ok {
+			defer restore()
+			in = p
+		}
+		if p, restore, ok := pipeIO(out, &std); ok {
+			defer restore()
+			out = p
+		}
+		return serveWorker(ctx, local, in, out, st.Stderr, mem.budget, grace)
 	}
 	logf := func(format string, args ...any) { fmt.Fprintf(st.Stderr, "jstk mcp: "+format+"\n", args...) }
 	stamped()
@@ -162,6 +174,17 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 	names := make([]string, len(selected))
 	for i, d := range selected {
 		names[i] = d.Name
+	}
+	// The client's messages are read, and the answers written, through the poller with raw
+	// system calls (see pipeIO).
+	var std rawGuard
+	if p, restore, ok := pipeIO(st.Stdin, &std); ok {
+		defer restore()
+		st.Stdin = p
+	}
+	if p, restore, ok := pipeIO(st.Stdout, &std); ok {
+		defer restore()
+		st.Stdout = p
 	}
 	fmt.Fprintf(st.Stderr, "jstk mcp: serving %d tools (%s) for workspace %s\n", len(selected), strings.Join(names, ", "), fsys.Abs("."))
 	for _, l := range left {

@@ -155,6 +155,7 @@ type supervisor struct {
 type worker struct {
 	cmd   *exec.Cmd
 	stdin io.WriteCloser
+	in    io.Writer  // stdin, written with raw system calls when it can be (see pipeIO)
 	wmu   sync.Mutex // serializes writes to stdin
 	wbuf  []byte     // the frame being written, under wmu
 
@@ -210,10 +211,10 @@ func (s *supervisor) worker() (*worker, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting the engine process: %w", err)
 	}
-	w := &worker{cmd: cmd, stdin: stdin, jobs: map[uint64]*pendingJob{}, gone: make(chan struct{})}
+	w := &worker{cmd: cmd, stdin: stdin, in: rawWriter(stdin), jobs: map[uint64]*pendingJob{}, gone: make(chan struct{})}
 	fatal := make(chan string, 1)
 	go copyStderr(stderr, s.logf, fatal)
-	go s.read(w, stdout, fatal)
+	go s.read(w, rawReader(stdout), fatal)
 	s.cur = w
 	return w, nil
 }
@@ -332,7 +333,7 @@ func (w *worker) send(m jobMessage) error {
 	w.wmu.Lock()
 	defer w.wmu.Unlock()
 	w.wbuf = appendJobMessage(w.wbuf[:0], m)
-	_, err := w.stdin.Write(w.wbuf)
+	_, err := w.in.Write(w.wbuf)
 	if cap(w.wbuf) > 64<<10 {
 		w.wbuf = nil // not kept for the next message
 	}

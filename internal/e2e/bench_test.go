@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -83,9 +84,9 @@ type warmServer struct {
 	stdout *bufio.Reader
 }
 
-func startWarm(b *testing.B) *warmServer {
+func startWarm(b *testing.B, flags ...string) *warmServer {
 	b.Helper()
-	cmd := exec.Command(jstkBin, "mcp", "--root", workDir)
+	cmd := exec.Command(jstkBin, append([]string{"mcp", "--root", workDir}, flags...)...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		b.Fatal(err)
@@ -132,24 +133,43 @@ func callRequest(id int, args string) string {
 
 // BenchmarkValidateRoundTrip: one tools/call validate at a time on a warm server (the
 // compiled schema is cached after the first call), from writing the request to reading the
-// answer.
+// answer; with the engine process (the default) and without it (isolate=false). Besides the
+// latency it reports cpu-us/call: the CPU time (user and system, from /proc) of the server
+// and its engine process over the timed calls, divided by their number (Linux only; the
+// clock ticks are 10 ms, so take it from runs of 1000 calls or more).
+//
+//	go test -run '^$' -bench ValidateRoundTrip -benchtime 2000x ./internal/e2e
+//
+// JSTK_E2E_BIN=path runs a binary built beforehand (to alternate two builds: go test -c, then
+// the test binary with JSTK_E2E_BIN of each in turn).
 func BenchmarkValidateRoundTrip(b *testing.B) {
-	for _, name := range []string{"inline", "files"} {
-		b.Run(name, func(b *testing.B) {
-			w := startWarm(b)
-			for i := range 20 { // warm: compile and cache the schema, fault the code in
-				w.roundTrip(b, callRequest(1000+i, smallValidate[name]))
+	for _, v := range []struct{ name, args string }{
+		{"inline", "inline"}, {"files", "files"}, {"inline-isolate=false", "inline"},
+	} {
+		b.Run(v.name, func(b *testing.B) {
+			var flags []string
+			if strings.HasSuffix(v.name, "isolate=false") {
+				flags = []string{"--isolate=false"}
+			}
+			w := startWarm(b, flags...)
+			for i := range 50 { // warm: compile and cache the schema, fault the code in
+				w.roundTrip(b, callRequest(1000+i, smallValidate[v.args]))
 			}
 			var lat []time.Duration
 			id := 2000
+			cpu0, cpuOK := processTreeCPU(w.cmd.Process.Pid)
 			for b.Loop() {
 				id++
-				req := callRequest(id, smallValidate[name])
+				req := callRequest(id, smallValidate[v.args])
 				start := time.Now()
 				w.roundTrip(b, req)
 				lat = append(lat, time.Since(start))
 			}
+			cpu1, _ := processTreeCPU(w.cmd.Process.Pid)
 			reportLatency(b, lat, time.Microsecond, "us", 50, 90, 99)
+			if cpuOK && len(lat) > 0 {
+				b.ReportMetric(float64(cpu1-cpu0)/float64(time.Microsecond)/float64(len(lat)), "cpu-us/call")
+			}
 		})
 	}
 }

@@ -78,16 +78,19 @@ func run(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(tmp)
-	jstkBin = filepath.Join(tmp, "bin", "jstk")
-	args := []string{"build", "-o", jstkBin}
-	if raceEnabled {
-		args = append(args, "-race")
-	}
-	cmd := exec.Command("go", append(args, "../../cmd/jstk")...)
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "e2e: building jstk:", err)
-		return 1
+	// JSTK_E2E_BIN: a binary built beforehand (the benchmarks alternate two builds so).
+	if jstkBin = os.Getenv("JSTK_E2E_BIN"); jstkBin == "" {
+		jstkBin = filepath.Join(tmp, "bin", "jstk")
+		args := []string{"build", "-o", jstkBin}
+		if raceEnabled {
+			args = append(args, "-race")
+		}
+		cmd := exec.Command("go", append(args, "../../cmd/jstk")...)
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		if err := cmd.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "e2e: building jstk:", err)
+			return 1
+		}
 	}
 	workDir, outsideDir, parityDir = filepath.Join(tmp, "ws"), filepath.Join(tmp, "outside"), filepath.Join(tmp, "parity")
 	if err := writeFiles(parityDir); err != nil {
