@@ -103,8 +103,22 @@ func (p *rawPipe) call(trap, fd uintptr, b []byte) (n int, errno syscall.Errno, 
 			return 0, 0, true
 		}
 	}
+	if p.guard != nil && !nonBlocking(fd) {
+		// Another process sharing this end of the pipe cleared O_NONBLOCK: a raw call could
+		// block a thread the runtime does not know is blocked, so the call goes through
+		// package syscall, which tells it.
+		r, _, e := syscall.Syscall(trap, fd, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
+		return int(r), e, false
+	}
 	r, _, e := syscall.RawSyscall(trap, fd, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
 	return int(r), e, false
+}
+
+// nonBlocking reports whether the open file of fd has O_NONBLOCK set (a raw fcntl, which
+// never blocks; true when it cannot be read, as pipeIO set it).
+func nonBlocking(fd uintptr) bool {
+	fl, _, e := syscall.RawSyscall(syscall.SYS_FCNTL, fd, syscall.F_GETFL, 0)
+	return e != 0 || fl&syscall.O_NONBLOCK != 0
 }
 
 // rawPipeOf returns a rawPipe of x (an *os.File, or a wrapper of one such as os/exec's

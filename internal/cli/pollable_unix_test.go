@@ -7,8 +7,10 @@ import (
 	"errors"
 	"io"
 	"os"
+	"runtime"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestRawPipe: what a rawPipe writes (more than a pipe holds, so that it waits while the
@@ -126,4 +128,50 @@ func isNonblock(fd int) (bool, error) {
 		return false, e
 	}
 	return flags&syscall.O_NONBLOCK != 0, nil
+}
+
+// TestRawPipeFlagCleared: when another process sharing the stream clears O_NONBLOCK, a read
+// waits through package syscall, where the runtime sees it blocked: a collection (which
+// stops the world) completes while the read waits, and the read gets what is written later.
+func TestRawPipeFlagCleared(t *testing.T) {
+	var fds [2]int
+	if err := syscall.Pipe(fds[:]); err != nil {
+		t.Fatal(err)
+	}
+	r, w := os.NewFile(uintptr(fds[0]), "r"), os.NewFile(uintptr(fds[1]), "w")
+	defer r.Close()
+	defer w.Close()
+	var g rawGuard
+	rw, restore, ok := pipeIO(r, &g)
+	if !ok {
+		t.Fatal("a pipe was not made a rawPipe")
+	}
+	defer restore()
+	if err := syscall.SetNonblock(fds[0], false); err != nil { // as another process would
+		t.Fatal(err)
+	}
+	got := make(chan string, 1)
+	go func() {
+		buf := make([]byte, 16)
+		n, err := rw.Read(buf)
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		got <- string(buf[:n])
+	}()
+	time.Sleep(50 * time.Millisecond) // the read is waiting
+	gcDone := make(chan struct{})
+	go func() { runtime.GC(); close(gcDone) }()
+	select {
+	case <-gcDone:
+	case <-time.After(20 * time.Second):
+		t.Fatal("a collection did not complete while the read waited: the read holds its thread unseen")
+	}
+	if _, err := w.Write([]byte("late\n")); err != nil {
+		t.Fatal(err)
+	}
+	if s := <-got; s != "late\n" {
+		t.Errorf("read %q, want %q", s, "late\n")
+	}
 }
