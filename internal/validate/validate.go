@@ -281,7 +281,7 @@ func Run(ctx context.Context, s *schema.Schema, srcs []Source, fsys workspace.FS
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	p := &pipeline{ctx: ctx, schema: s, fsys: fsys, lim: opts.Limits, maxErrors: maxErrors(opts), halt: &halt, output: opts.Output,
-		work: make(chan *job, 4*workers), order: make(chan *job, 8*workers)}
+		work: make(chan *job, 4*workers), order: make(chan *job, 8*workers), free: make(chan []byte, 8*workers+4)}
 	var wg sync.WaitGroup
 	// A panic of a worker or of the producer stops the pipeline and is raised again here
 	// once the workers are done.
@@ -345,6 +345,7 @@ emitLoop:
 		if !emitAll(j, out) {
 			break // the run ended at an instance of this job: the others are not emitted
 		}
+		p.recycle(j, out)
 	}
 	cancel()
 	wg.Wait()
@@ -379,6 +380,12 @@ type pipeline struct {
 	lim       *source.Limits
 	work      chan *job
 	order     chan *job
+	// free holds NDJSON chunk buffers whose lines were validated and reported, for the
+	// producer to fill again (see recycle). A buffer is made only when free is empty, that
+	// is when every buffer made so far is in flight (in order, at the emitter, or being
+	// filled): room for all of those (order's capacity and 4) means none is ever dropped
+	// and made again, and no more chunk memory is held than the jobs in flight held before.
+	free chan []byte
 	// inline, when set, makes the run sequential: a job is done as it is made, and its
 	// instances are given to inline, which returns false when the run ends there.
 	inline func(*job, []Instance) bool
@@ -502,19 +509,60 @@ func (p *pipeline) produce(src Source) bool {
 
 const chunkSize = 256 << 10
 
+// onRecycle, when set (by tests), sees each chunk buffer as it is handed back for reuse.
+var onRecycle func([]byte)
+
+// recycle hands the chunk of job j, whose instances out were reported, back to the
+// producer, when nothing reported keeps any of its memory: every instance is valid,
+// with no errors, no output unit and no problem (only the file name and the line are
+// kept, neither taken from the chunk). The strings of a parsed line share the chunk's
+// memory, so a chunk with any other instance is left to the collector. A chunk that grew
+// past chunkSize (a long line) is not kept either. The emitter calls it after the
+// worker's results came through j.out, so the worker is done with the chunk.
+func (p *pipeline) recycle(j *job, out []Instance) {
+	if !j.ndjson || cap(j.data) != chunkSize || p.free == nil {
+		return
+	}
+	for i := range out {
+		in := &out[i]
+		if !in.Valid || len(in.Errors) > 0 || in.Output != nil || in.Problem != "" || in.stopped {
+			return
+		}
+	}
+	b := j.data[:0]
+	j.data = nil
+	if onRecycle != nil {
+		onRecycle(b[:chunkSize])
+	}
+	select {
+	case p.free <- b:
+	default: // cannot happen (see pipeline.free); if it did, this one goes to the collector
+	}
+}
+
+// newChunk returns an empty chunk buffer: one handed back by recycle, or a new one.
+func (p *pipeline) newChunk() []byte {
+	select {
+	case b := <-p.free:
+		return b
+	default:
+		return make([]byte, 0, chunkSize)
+	}
+}
+
 // produceNDJSON cuts an NDJSON stream into chunks of whole lines. A line longer than the
 // size limit is reported and skipped without being kept in memory.
 func (p *pipeline) produceNDJSON(name string, r io.Reader) bool {
 	br := bufio.NewReaderSize(r, 1<<20)
 	limit := p.maxSize()
 	line, start := 1, 1
-	chunk := make([]byte, 0, chunkSize)
+	chunk := p.newChunk()
 	flush := func() bool {
 		if len(chunk) == 0 {
 			return true
 		}
 		ok := p.send(&job{name: name, data: chunk, startLine: start, ndjson: true, size: int64(len(chunk))})
-		chunk = make([]byte, 0, chunkSize)
+		chunk = p.newChunk()
 		return ok
 	}
 	for {
