@@ -254,7 +254,7 @@ func Run(ctx context.Context, s *schema.Schema, srcs []Source, fsys workspace.FS
 	if len(srcs) == 1 && srcs[0].Reader == nil && !isNDJSONPath(srcs[0].Path) {
 		p := &pipeline{ctx: ctx, schema: s, fsys: fsys, lim: opts.Limits, maxErrors: maxErrors(opts), halt: &halt, output: opts.Output}
 		j := &job{name: srcs[0].Name, src: srcs[0]}
-		out := p.process(j)
+		out := p.process(j, nil)
 		if err := ctx.Err(); err != nil {
 			return finish(err)
 		}
@@ -290,6 +290,7 @@ func Run(ctx context.Context, s *schema.Schema, srcs []Source, fsys workspace.FS
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var lines source.LineParser // the worker's, kept from chunk to chunk
 			for {
 				select {
 				case j, ok := <-p.work:
@@ -297,7 +298,7 @@ func Run(ctx context.Context, s *schema.Schema, srcs []Source, fsys workspace.FS
 						return
 					}
 					var out []Instance
-					if !catch.Do(func() { out = p.process(j) }) {
+					if !catch.Do(func() { out = p.process(j, &lines) }) {
 						cancel()
 					}
 					j.out <- out
@@ -436,7 +437,7 @@ func (p *pipeline) send(j *job) bool {
 		}
 		out := j.ready
 		if out == nil {
-			out = p.process(j)
+			out = p.process(j, nil)
 		}
 		return p.ctx.Err() == nil && p.inline(j, out)
 	}
@@ -618,13 +619,14 @@ func oversize(name string, line int, limit int64) error {
 		Msg: fmt.Sprintf("line is longer than the limit of %d bytes (raise it with --max-size)", limit)}
 }
 
-// process does one job's work.
-func (p *pipeline) process(j *job) []Instance {
+// process does one job's work. lines, when not nil, is the worker's line parser, which
+// the lines of an NDJSON chunk are parsed with.
+func (p *pipeline) process(j *job, lines *source.LineParser) []Instance {
 	if p.ctx.Err() != nil {
 		return nil
 	}
 	if j.ndjson {
-		return p.processLines(j)
+		return p.processLines(j, lines)
 	}
 	src := j.src
 	data := src.Text
@@ -645,7 +647,7 @@ func (p *pipeline) process(j *job) []Instance {
 		if src.Path == "" {
 			data = bytes.Clone(data) // the lines' documents share it: a copy the caller cannot change
 		}
-		return p.processLines(&job{name: j.name, data: data, startLine: 1})
+		return p.processLines(&job{name: j.name, data: data, startLine: 1}, nil)
 	}
 	docs, err := source.Parse(j.name, data, format, p.lim)
 	if err != nil {
@@ -662,12 +664,17 @@ func (p *pipeline) process(j *job) []Instance {
 	return out
 }
 
-// processLines validates the lines of an NDJSON chunk.
-func (p *pipeline) processLines(j *job) []Instance {
+// processLines validates the lines of an NDJSON chunk, parsed with lines (the worker's
+// parser, whose memory the chunks it validates share) or, when nil or when the chunk grew
+// past chunkSize for a long line (whose values a kept parser would hold on to), with one
+// of the chunk's own.
+func (p *pipeline) processLines(j *job, lines *source.LineParser) []Instance {
 	data := j.data
 	out := make([]Instance, 0, bytes.Count(data, []byte{'\n'})+1)
 	line := j.startLine
-	var lines source.LineParser
+	if lines == nil || cap(data) > chunkSize {
+		lines = new(source.LineParser)
+	}
 	for len(data) > 0 {
 		var l []byte
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
