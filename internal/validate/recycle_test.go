@@ -45,11 +45,12 @@ func recycleInput() string {
 	return b.String()
 }
 
-// TestChunkRecycling checks that a chunk buffer handed back for reuse is never read
-// again: each recycled buffer is overwritten at once (onRecycle), so that a worker still
-// reading it, or an instance that kept a string of it, would report something else than
-// the run that recycles nothing (the inline text's chunks are never recycled). Under
-// -race, a buffer refilled by the producer while a worker reads it is a race.
+// TestChunkRecycling checks that a chunk buffer or a slice of instances handed back for
+// reuse is never read again: each is overwritten at once (onRecycle, onRecycleOut), so
+// that a worker still reading a chunk, an instance that kept a string of it, or an
+// instance reported after its slice went back would report something else than the run
+// that recycles nothing (the inline text's chunks are never recycled). Under -race, a
+// buffer refilled by the producer while a worker reads it is a race.
 func TestChunkRecycling(t *testing.T) {
 	s := compileSchema(t, recycleSchema)
 	text := recycleInput()
@@ -60,7 +61,14 @@ func TestChunkRecycling(t *testing.T) {
 			b[i] = '"'
 		}
 	}
-	defer func() { onRecycle = nil }()
+	var recycledOut int
+	onRecycleOut = func(out []Instance) {
+		recycledOut++
+		for i := range out {
+			out[i] = Instance{File: "recycled", Line: -1, Problem: "recycled"}
+		}
+	}
+	defer func() { onRecycle, onRecycleOut = nil, nil }()
 	fsys := workspace.Memory(map[string]string{"d.ndjson": text})
 	for _, output := range []schema.OutputFormat{"", schema.OutputBasic} {
 		want := run(t, s, []Source{{Name: "d.ndjson", Text: []byte(text)}}, nil, &Options{Workers: 1, Output: output})
@@ -68,7 +76,7 @@ func TestChunkRecycling(t *testing.T) {
 			t.Fatalf("summary %+v: the input should have valid, invalid and unreadable lines", want.Summary)
 		}
 		for _, workers := range []int{1, 2, 4} {
-			recycled = 0
+			recycled, recycledOut = 0, 0
 			var streamed []Instance
 			opts := &Options{Workers: workers, Output: output, OnInstance: func(in *Instance) { streamed = append(streamed, *in) }}
 			got := run(t, s, []Source{{Name: "d.ndjson", Path: "d.ndjson"}}, fsys, opts)
@@ -78,6 +86,9 @@ func TestChunkRecycling(t *testing.T) {
 				if d := cmp.Diff(marshal(t, want), marshal(t, res)); d != "" {
 					t.Errorf("output %q, %d workers, %s: differs from the run that recycles nothing (-want +got):\n%s", output, workers, name, d)
 				}
+			}
+			if workers > 1 && recycledOut == 0 {
+				t.Errorf("output %q, %d workers: no slice of instances was recycled: the test does not exercise reuse", output, workers)
 			}
 			switch {
 			case output == "" && recycled == 0:

@@ -48,7 +48,9 @@ type Options struct {
 	MaxErrors int
 	// OnInstance, when set, receives every instance's result in input order as soon as it
 	// is known, and Result.Instances stays empty (the summary still counts them). The CLI
-	// streams this way; callers that want the whole list leave it nil.
+	// streams this way; callers that want the whole list leave it nil. The *Instance is
+	// the run's: it is reused once the call returns, so a callback that keeps it keeps a
+	// copy (*in; the instance's errors are its own).
 	OnInstance func(*Instance)
 	// OnRead, when set, is told how many bytes of input are done, in input order, after the
 	// instances they held were passed to OnInstance (or listed): a file's size, or an NDJSON
@@ -281,7 +283,7 @@ func Run(ctx context.Context, s *schema.Schema, srcs []Source, fsys workspace.FS
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	p := &pipeline{ctx: ctx, schema: s, fsys: fsys, lim: opts.Limits, maxErrors: maxErrors(opts), halt: &halt, output: opts.Output,
-		work: make(chan *job, 4*workers), order: make(chan *job, 8*workers), free: make(chan []byte, 8*workers+4)}
+		work: make(chan *job, 4*workers), order: make(chan *job, 8*workers), free: make(chan []byte, 8*workers+4), outs: make(chan []Instance, 8*workers+4)}
 	var wg sync.WaitGroup
 	// A panic of a worker or of the producer stops the pipeline and is raised again here
 	// once the workers are done.
@@ -387,6 +389,9 @@ type pipeline struct {
 	// filled): room for all of those (order's capacity and 4) means none is ever dropped
 	// and made again, and no more chunk memory is held than the jobs in flight held before.
 	free chan []byte
+	// outs holds the instance slices of NDJSON chunks whose instances were reported, for
+	// the workers to fill again: as free, it has room for all that can be in flight.
+	outs chan []Instance
 	// inline, when set, makes the run sequential: a job is done as it is made, and its
 	// instances are given to inline, which returns false when the run ends there.
 	inline func(*job, []Instance) bool
@@ -510,8 +515,12 @@ func (p *pipeline) produce(src Source) bool {
 
 const chunkSize = 256 << 10
 
-// onRecycle, when set (by tests), sees each chunk buffer as it is handed back for reuse.
-var onRecycle func([]byte)
+// onRecycle, when set (by tests), sees each chunk buffer as it is handed back for reuse,
+// and onRecycleOut each slice of instances.
+var (
+	onRecycle    func([]byte)
+	onRecycleOut func([]Instance)
+)
 
 // recycle hands the chunk of job j, whose instances out were reported, back to the
 // producer, when nothing reported keeps any of its memory: every instance is valid,
@@ -520,15 +529,33 @@ var onRecycle func([]byte)
 // memory, so a chunk with any other instance is left to the collector. A chunk that grew
 // past chunkSize (a long line) is not kept either. The emitter calls it after the
 // worker's results came through j.out, so the worker is done with the chunk.
+//
+// The slice out itself goes back to the workers whatever its instances: the collector
+// copied them, or handed them to Options.OnInstance, which does not keep them.
 func (p *pipeline) recycle(j *job, out []Instance) {
-	if !j.ndjson || cap(j.data) != chunkSize || p.free == nil {
+	if !j.ndjson || p.free == nil {
 		return
 	}
+	keep := cap(j.data) == chunkSize
 	for i := range out {
 		in := &out[i]
 		if !in.Valid || len(in.Errors) > 0 || in.Output != nil || in.Problem != "" || in.stopped {
-			return
+			keep = false
+			break
 		}
+	}
+	if cap(out) > 0 {
+		clear(out[:cap(out)]) // nothing the instances held stays reachable from here
+		if onRecycleOut != nil {
+			onRecycleOut(out[:cap(out)])
+		}
+		select {
+		case p.outs <- out[:0]:
+		default: // cannot happen (see pipeline.outs)
+		}
+	}
+	if !keep {
+		return
 	}
 	b := j.data[:0]
 	j.data = nil
@@ -670,7 +697,15 @@ func (p *pipeline) process(j *job, lines *source.LineParser) []Instance {
 // of the chunk's own.
 func (p *pipeline) processLines(j *job, lines *source.LineParser) []Instance {
 	data := j.data
-	out := make([]Instance, 0, bytes.Count(data, []byte{'\n'})+1)
+	n := bytes.Count(data, []byte{'\n'}) + 1
+	var out []Instance
+	select {
+	case out = <-p.outs: // nil when the pipeline has no workers
+	default:
+	}
+	if cap(out) < n {
+		out = make([]Instance, 0, n)
+	}
 	line := j.startLine
 	if lines == nil || cap(data) > chunkSize {
 		lines = new(source.LineParser)
