@@ -11,7 +11,7 @@ import (
 	"unsafe"
 )
 
-// The pipes of `jstk mcp` (the client's stdin, the engine process's pipes) are read and
+// The pipes between `jstk mcp` and its engine process (both ends) are read and
 // written through Go's network poller with raw system calls. Why, measured on a warm
 // validate call: a blocking read(2) holds a thread in the system call, and every system
 // call made through package syscall, when the process was idle, wakes the runtime's
