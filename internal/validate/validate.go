@@ -252,21 +252,11 @@ func Run(ctx context.Context, s *schema.Schema, srcs []Source, fsys workspace.FS
 	finish := func(err error) (*Result, error) { return c.finish(parent, &halt, err) }
 	emitAll := c.addAll
 
-	// One document needs no pipeline: validate it here (the common call over MCP).
-	if len(srcs) == 1 && srcs[0].Reader == nil && !isNDJSONPath(srcs[0].Path) {
-		p := &pipeline{ctx: ctx, schema: s, fsys: fsys, lim: opts.Limits, maxErrors: maxErrors(opts), halt: &halt, output: opts.Output}
-		j := &job{name: srcs[0].Name, src: srcs[0]}
-		out := p.process(j, nil)
-		if err := ctx.Err(); err != nil {
-			return finish(err)
-		}
-		emitAll(j, out)
-		return finish(nil)
-	}
-
-	// A small input is validated here too, in order, one job after the other: on it, the
-	// workers' start (threads woken, stacks grown afresh) costs more than they win.
-	if opts.Workers <= 1 && smallInput(srcs, fsys, opts.Limits) {
+	// One document (the common call over MCP), or a small input, needs no workers: it is
+	// validated here, in order, one job after the other. On a small input the workers'
+	// start (threads woken, stacks grown afresh) costs more than they win.
+	if len(srcs) == 1 && srcs[0].Reader == nil && !isNDJSONPath(srcs[0].Path) ||
+		opts.Workers <= 1 && smallInput(srcs, fsys, opts.Limits) {
 		p := &pipeline{ctx: ctx, schema: s, fsys: fsys, lim: opts.Limits, maxErrors: maxErrors(opts), halt: &halt, output: opts.Output,
 			inline: emitAll}
 		for _, src := range srcs {
