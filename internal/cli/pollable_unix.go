@@ -27,7 +27,7 @@ var keptFiles []*os.File
 
 // rawGuard is shared by the rawPipes that pipeIO makes of one process's standard streams:
 // it orders their system calls before the restore that makes the streams blocking again
-// (standard input and output may be one socket, whose flag they share). A raw read of a
+// (a call still in flight when the engine process ends). A raw read of a
 // blocking stream would hold its thread and P without telling the runtime, and a stop of
 // the world would wait for it; after the restore, the pipes answer os.ErrClosed instead.
 type rawGuard struct {
@@ -35,9 +35,9 @@ type rawGuard struct {
 	restored bool
 }
 
-// pipeIO returns x (a standard stream) as a rawPipe when it is a pipe or a socket (Node's
-// child processes get socket pairs as their pipes); ok is false, and x is to be used as it
-// is, otherwise. The stream's end must be this process's alone while it runs: the
+// pipeIO returns x (a standard stream of the engine process, a pipe the server made) as a
+// rawPipe when it is a pipe; ok is false, and x is to be used as it is, otherwise. The
+// stream's end must be this process's alone while it runs: the
 // non-blocking flag is on the open file, shared by its copies, so restore puts it back
 // (call it when done; from then on the rawPipes of g say os.ErrClosed).
 func pipeIO(x any, g *rawGuard) (_ io.ReadWriter, restore func(), ok bool) {
@@ -49,7 +49,7 @@ func pipeIO(x any, g *rawGuard) (_ io.ReadWriter, restore func(), ok bool) {
 		return p, func() {}, true // non-blocking from the start, in the poller
 	}
 	fi, err := f.Stat()
-	if err != nil || fi.Mode()&(os.ModeNamedPipe|os.ModeSocket) == 0 {
+	if err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
 		return nil, nil, false
 	}
 	rc, err := f.SyscallConn()
