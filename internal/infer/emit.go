@@ -361,14 +361,17 @@ func (e *emitter) mapValues(n *node) *node {
 }
 
 func (e *emitter) mergedProps(n *node) *node {
-	m := &node{}
+	vals := make([]*node, 0, len(n.props)+1)
 	for _, key := range sortedKeys(n.props) {
-		mergeNode(m, n.props[key].n, caps{})
+		vals = append(vals, n.props[key].n)
 	}
 	if n.seed != nil && n.seed.mapSeed != nil {
-		mergeNode(m, n.seed.mapSeed, caps{})
+		vals = append(vals, n.seed.mapSeed)
 	}
-	return m
+	if m := union(vals); m != nil {
+		return m
+	}
+	return &node{}
 }
 
 // dataLike reports keys that are data rather than names: numbers, UUIDs, dates, long hex.
@@ -468,22 +471,13 @@ func withShapesMerged(n *node) *node {
 	if len(n.shapes) == 0 {
 		return n
 	}
-	if len(n.shapes) == 1 && len(n.props) == 0 && n.mapVals == nil {
-		// One shape: its members are the merge, shared rather than copied (a copy at every
-		// level of a deep object made the emission quadratic in its depth).
-		for _, sh := range n.shapes {
-			m := *n
-			m.shapes, m.props, m.mapVals = nil, sh.n.props, sh.n.mapVals
-			return &m
-		}
-	}
 	m := *n
-	m.shapes, m.props = nil, nil
-	c := caps{}
-	mergeMembers(&m, n, c)
+	m.shapes = nil
+	srcs := []*node{n}
 	for _, sig := range sortedKeys(n.shapes) {
-		mergeMembers(&m, n.shapes[sig].n, c)
+		srcs = append(srcs, n.shapes[sig].n)
 	}
+	unionMembers(&m, srcs)
 	return &m
 }
 
@@ -548,10 +542,7 @@ func groupShapes(shapes map[string]*shape) []*node {
 			out[gi] = ms[0] // shared, not copied: the emission only reads it
 			continue
 		}
-		out[gi] = &node{}
-		for _, m := range ms {
-			mergeNode(out[gi], m, caps{})
-		}
+		out[gi] = union(ms)
 	}
 	return out
 }

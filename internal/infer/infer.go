@@ -247,6 +247,7 @@ func Run(ctx context.Context, srcs []Source, fsys workspace.FS, opts *Options) (
 	var notes []string
 	for i := range workers {
 		w := &worker{obs: newObserver(o, fmts), root: &node{}}
+		w.obs.caps.done = ctx.Done()
 		if o.From != nil {
 			tablesOnce.Do(makeTables)
 			sr := &seeder{draft: o.Draft, fmts: map[string]*schema.Schema{}}
@@ -293,6 +294,7 @@ func Run(ctx context.Context, srcs []Source, fsys workspace.FS, opts *Options) (
 	total := int64(0)
 	root := workers[0].root
 	c := o.caps()
+	c.done = ctx.Done()
 	for i, w := range workers {
 		total += w.count
 		if i > 0 {

@@ -71,11 +71,27 @@ type shape struct {
 	first order
 }
 
-// limits that bound the memory of a summary.
+// limits that bound the memory of a summary, and the channel that stops its merges.
 type caps struct {
 	values int // distinct strings tracked per location
 	keys   int // distinct keys per object location before it is treated as a map
 	shapes int // distinct key sets per location (anyOf mode)
+
+	// done, closed when the run is cancelled, stops a merge where it is: a merge of worker
+	// summaries, or the cascade of merges one instance can set off (a location turned into
+	// a map at every level), takes seconds on a large input, and the run is abandoned
+	// anyway. Nil: never stops.
+	done <-chan struct{}
+}
+
+// stopped reports whether the run the merges belong to was cancelled.
+func (c caps) stopped() bool {
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
+	}
 }
 
 // observer adds instances to a summary.
@@ -248,7 +264,7 @@ func (o *observer) members(n *node, v source.Value) {
 		p := n.props[key.Str()]
 		if p == nil {
 			if len(n.props) >= o.caps.keys {
-				toMap(n)
+				toMap(n, o.caps)
 				o.observe(n.mapVals, val)
 				continue
 			}
@@ -261,11 +277,11 @@ func (o *observer) members(n *node, v source.Value) {
 }
 
 // toMap turns an object location with too many keys into a map: every property's values
-// merge into one node.
-func toMap(n *node) {
+// merge into one node, under the same caps as the rest of the summary.
+func toMap(n *node, c caps) {
 	m := &node{}
 	for _, k := range sortedProps(n.props) {
-		mergeNode(m, n.props[k].n, caps{})
+		mergeNode(m, n.props[k].n, c)
 	}
 	n.mapVals, n.props = m, nil
 }
@@ -298,12 +314,34 @@ func sortedKeys[V any](m map[string]V) []string {
 
 func sortedProps(m map[string]*prop) []string { return sortedKeys(m) }
 
-// mergeNode adds everything b has seen to a. b is not modified, and a shares no memory
-// with b afterwards.
+// mergeNode adds everything b has seen to a, and consumes b: a takes over the children of b
+// that it has no counterpart of, instead of copying them, so b must not be used afterwards
+// (every caller drops it: a worker's summary, the properties of a location turned into a
+// map, the shapes of a location that gave up tracking them). A merge so costs the size of
+// what a and b have in common, and the merges of a whole run cost no more than the nodes
+// it made: copying made them quadratic in the depth of deep objects whose keys vary
+// (collapsing shapes or keys again at every level).
 func mergeNode(a, b *node, c caps) {
-	if b == nil {
+	if b == nil || a == b || c.stopped() {
 		return
 	}
+	mergeCounts(a, b)
+	mergeValues(a, b, c)
+	if b.items != nil {
+		if a.items == nil {
+			a.items = b.items
+		} else {
+			mergeNode(a.items, b.items, c)
+		}
+	}
+	mergeMembers(a, b, c)
+	mergeShapes(a, b, c)
+	mergeSeed(a, b)
+}
+
+// mergeCounts adds b's counts, lengths, bounds and formats to a's: everything of a node but
+// its values, children and seed.
+func mergeCounts(a, b *node) {
 	a.count += b.count
 	a.nNull += b.nNull
 	a.nBool += b.nBool
@@ -317,7 +355,6 @@ func mergeNode(a, b *node, c caps) {
 		}
 		a.nStr += b.nStr
 	}
-	mergeValues(a, b, c)
 	// numbers
 	if b.nInt+b.nNum > 0 {
 		if a.nInt+a.nNum == 0 {
@@ -342,12 +379,6 @@ func mergeNode(a, b *node, c caps) {
 		}
 		a.nArr += b.nArr
 	}
-	if b.items != nil {
-		if a.items == nil {
-			a.items = &node{}
-		}
-		mergeNode(a.items, b.items, c)
-	}
 	// objects
 	if b.nObj > 0 {
 		if a.nObj == 0 {
@@ -357,9 +388,6 @@ func mergeNode(a, b *node, c caps) {
 		}
 		a.nObj += b.nObj
 	}
-	mergeMembers(a, b, c)
-	mergeShapes(a, b, c)
-	mergeSeed(a, b)
 }
 
 // mergeObjects adds the object part of b (a shape's node) to a's members; the kind counts
@@ -372,7 +400,7 @@ func mergeMembers(a, b *node, c caps) {
 	switch {
 	case b.mapVals != nil:
 		if a.mapVals == nil {
-			toMap(a)
+			toMap(a, c)
 		}
 		mergeNode(a.mapVals, b.mapVals, c)
 	case a.mapVals != nil:
@@ -380,7 +408,8 @@ func mergeMembers(a, b *node, c caps) {
 			mergeNode(a.mapVals, b.props[k].n, c)
 		}
 	default:
-		for _, k := range sortedProps(b.props) {
+		keys := sortedProps(b.props)
+		for i, k := range keys {
 			bp := b.props[k]
 			if a.props == nil {
 				a.props = map[string]*prop{}
@@ -388,12 +417,16 @@ func mergeMembers(a, b *node, c caps) {
 			ap := a.props[k]
 			if ap == nil {
 				if c.keys > 0 && len(a.props) >= c.keys {
-					toMap(a)
-					mergeMembers(a, b, c)
+					// Too many keys: a becomes a map, and the properties of b not merged
+					// yet join its values.
+					toMap(a, c)
+					for _, k := range keys[i:] {
+						mergeNode(a.mapVals, b.props[k].n, c)
+					}
 					return
 				}
-				ap = &prop{n: &node{}, first: bp.first}
-				a.props[k] = ap
+				a.props[k] = bp
+				continue
 			}
 			ap.present += bp.present
 			if bp.first.less(ap.first) {
@@ -437,7 +470,8 @@ func mergeShapes(a, b *node, c caps) {
 		}
 		return
 	}
-	for _, sig := range sortedKeys(b.shapes) {
+	sigs := sortedKeys(b.shapes)
+	for i, sig := range sigs {
 		bs := b.shapes[sig]
 		if a.shapes == nil {
 			a.shapes = map[string]*shape{}
@@ -445,14 +479,16 @@ func mergeShapes(a, b *node, c caps) {
 		as := a.shapes[sig]
 		if as == nil {
 			if c.shapes > 0 && len(a.shapes) >= c.shapes {
+				// Too many key sets: a gives up tracking them, and the shapes of b not
+				// merged yet join its members.
 				collapseShapes(a, c)
-				for _, sig2 := range sortedKeys(b.shapes) {
-					mergeObjects(a, b.shapes[sig2].n, c)
+				for _, sig := range sigs[i:] {
+					mergeObjects(a, b.shapes[sig].n, c)
 				}
 				return
 			}
-			as = &shape{n: &node{}, first: bs.first}
-			a.shapes[sig] = as
+			a.shapes[sig] = bs
+			continue
 		}
 		if bs.first.less(as.first) {
 			as.first = bs.first
