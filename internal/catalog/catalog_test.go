@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -770,6 +771,46 @@ func TestPathGlobsLeadingDot(t *testing.T) {
 		}
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.glob, got, tc.want)
+		}
+	}
+}
+
+// cancelLater is a context that answers Err with nil for its first calls and is cancelled
+// from then on: it cancels a run at a chosen look.
+type cancelLater struct {
+	context.Context
+	looks atomic.Int32
+	after int32
+}
+
+func (c *cancelLater) Err() error {
+	if c.looks.Add(1) > c.after {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestCancelledCompileIsNoVerdict: a compile stopped by the cancellation of its call is no
+// verdict on the schema. Before, the last schema of a workspace cancelled while it compiled
+// was recorded as "does not compile: compilation stopped: context canceled", and that scan
+// was kept in the session's cache: the next call of the session said so of a schema that
+// compiles.
+func TestCancelledCompileIsNoVerdict(t *testing.T) {
+	t.Parallel()
+	w := scanFiles(t, map[string]string{"a.schema.json": `{"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {"x": {"type": "string"}}, "$ref": "#/$defs/x"}`}, nil)
+	for after := int32(1); after <= 4; after++ {
+		ctx := &cancelLater{Context: context.Background(), after: after}
+		roots, err := w.compileAll(ctx, w.compileLoader(w.loader()))
+		if err == nil && len(roots) == 1 {
+			continue // compiled before its context was asked again
+		}
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("cancelled at look %d: error %v, roots %d, want the cancellation", after, err, len(roots))
+		}
+		for _, e := range w.Entries() {
+			if strings.Contains(e.Problem, "compilation stopped") {
+				t.Errorf("cancelled at look %d: %s recorded %q", after, e.Path, e.Problem)
+			}
 		}
 	}
 }

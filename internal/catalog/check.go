@@ -121,9 +121,14 @@ func (w *Workspace) compileAll(ctx context.Context, loader *schema.Loader) (map[
 		f := s.file
 		uri := schema.FileURI(w.fsys.Abs(f.path))
 		root, err := c.Compile(uri)
-		if err != nil && shared {
+		if err != nil && shared && !runStopped(ctx, err) {
 			c = nil
 			root, err = schema.NewCompiler(&schema.Options{Loader: loader, NoMetaValidation: true, Context: ctx}).Compile(uri)
+		}
+		if err != nil && runStopped(ctx, err) {
+			// Cancelled, or out of the run's time or pattern budget: no verdict on the
+			// schema (recorded, it was kept in the session's cache and repeated).
+			return nil, err
 		}
 		if err != nil {
 			c = nil
@@ -144,6 +149,12 @@ func (w *Workspace) compileAll(ctx context.Context, loader *schema.Loader) (map[
 		roots[s] = root
 	}
 	return roots, nil
+}
+
+// runStopped reports whether a compile failed because its run ended (cancelled, or out of
+// its time or pattern budget) rather than because of the schema.
+func runStopped(ctx context.Context, err error) bool {
+	return ctx.Err() != nil || errors.Is(err, context.Canceled) || schema.IsStopped(err)
 }
 
 // sharedCompileSafe reports whether one compiler may serve every schema of the
