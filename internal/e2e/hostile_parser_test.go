@@ -162,17 +162,25 @@ func TestHostileDataParsers(t *testing.T) {
 }
 
 // TestHostileInferDepth: `infer --alternatives` on an object 4,000 levels deep (out of
-// memory above 6.5 GB before: a copy of the subtree at every level) answers within its
-// --timeout of 5 s with a second to spare, under 1 GB; over MCP too, and the server answers
-// ping after.
+// memory above 6.5 GB before: a copy of the subtree at every level), and on 40 such objects
+// whose keys all differ, answers within its --timeout of 5 s with a second to spare, under
+// 1 GB; over MCP too, and the server answers ping after.
 func TestHostileInferDepth(t *testing.T) {
 	t.Parallel()
 	needTool(t, "infer")
+	var varied strings.Builder
+	for i := range 40 {
+		varied.Write(nested(4000, fmt.Sprintf(`{"k%d":`, i), "1", "}"))
+		varied.WriteByte('\n')
+	}
 	dir := writeHostile(t, map[string][]byte{
 		"deep.json":   nested(4000, `{"a":`, "1", "}"),
 		"deep.ndjson": []byte(strings.Repeat(string(nested(4000, `{"a":`, "1", "}"))+"\n"+string(nested(4000, `{"b":`, "1", "}"))+"\n", 20)),
+		// 40 objects with keys of their own: a map at every level, merged again at every
+		// level by copying, took 56 s and 7 GB (3.5 minutes with --alternatives).
+		"varied.ndjson": []byte(varied.String()),
 	})
-	for _, f := range []string{"deep.json", "deep.ndjson"} {
+	for _, f := range []string{"deep.json", "deep.ndjson", "varied.ndjson"} {
 		r := runHostile(t, dir, "infer", "--alternatives", "--timeout", "5s", f)
 		r.check(t, r.code, 4<<20, 1000, "")
 		if r.code == 2 && !strings.Contains(string(r.stderr), "time limit") {
@@ -180,18 +188,20 @@ func TestHostileInferDepth(t *testing.T) {
 		}
 		// The issue's bound is 6 s for the 4,000-level object; the NDJSON file (40 such
 		// objects, in two shapes) gets more room, since the machine may be loaded.
-		if bound := map[string]time.Duration{"deep.json": 6 * time.Second, "deep.ndjson": 20 * time.Second}[f]; r.wall > bound {
+		if bound := map[string]time.Duration{"deep.json": 6 * time.Second, "deep.ndjson": 20 * time.Second, "varied.ndjson": 20 * time.Second}[f]; r.wall > bound {
 			t.Errorf("infer --alternatives --timeout 5s %s took %v, more than %v", f, r.wall, bound)
 		}
 	}
 	s := startIn(t, dir)
-	isErr, text := s.callText(t, "1", "infer", map[string]any{"instances": []any{pathDoc("deep.json")}, "alternatives": true})
-	t.Logf("infer over MCP: isError %v, %d bytes", isErr, len(text))
-	s.pings(t, "ping-1")
+	for i, f := range []string{"deep.json", "varied.ndjson"} {
+		isErr, text := s.callText(t, fmt.Sprint(i+1), "infer", map[string]any{"instances": []any{pathDoc(f)}, "alternatives": true})
+		t.Logf("infer %s over MCP: isError %v, %d bytes", f, isErr, len(text))
+		s.pings(t, fmt.Sprint("ping-", i+1))
+	}
 }
 
 // TestHostileCancelChain: every tool on the 8,000 x 50 chain (2,000 x 50 by default; infer on
-// 40 objects 4,000 levels deep) is cancelled with notifications/cancelled: the call after it
+// 40 objects 4,000 levels deep, read 100 times) is cancelled with notifications/cancelled: the call after it
 // is answered, with one call slot, within a second of the cancellation (asserted at 3 s: the
 // machine may be loaded), and the server answers ping. Before, a cancelled coverage kept its
 // slot 5.4 s, lint 2.3 s.
@@ -211,6 +221,12 @@ func TestHostileCancelChain(t *testing.T) {
 		"deep.ndjson":      []byte(strings.Repeat(deep, 20)),
 		"chain.tests.json": []byte(`[{"description": "chain", "schema": {"$ref": "chain.json"}, "tests": [{"description": "one", "data": [1], "valid": true}]}]`),
 	})
+	// infer reads deep.ndjson 100 times: the file once took seconds, and takes 40 ms since
+	// infer's merges stopped copying, so once was over before the cancellation came.
+	var deepCopies []any
+	for range 100 {
+		deepCopies = append(deepCopies, pathDoc("deep.ndjson"))
+	}
 	calls := []struct {
 		tool string
 		args map[string]any
@@ -220,7 +236,7 @@ func TestHostileCancelChain(t *testing.T) {
 		{"validate", map[string]any{"schema": pathDoc("chain.json"), "instances": []any{pathDoc("one.json")}}},
 		{"bundle", map[string]any{"schema": pathDoc("chain.json")}},
 		{"diff", map[string]any{"old": pathDoc("chain.json"), "new": pathDoc("chain.json")}},
-		{"infer", map[string]any{"instances": []any{pathDoc("deep.ndjson")}, "alternatives": true}},
+		{"infer", map[string]any{"instances": deepCopies, "alternatives": true}},
 		{"test", map[string]any{"tests": []any{pathDoc("chain.tests.json")}}},
 		{"list_schemas", map[string]any{}},
 		{"schema_context", map[string]any{"id": "chain.json"}},
@@ -230,6 +246,12 @@ func TestHostileCancelChain(t *testing.T) {
 		id := fmt.Sprintf(`"c%d"`, i)
 		r.call(t, id, c.tool, c.args)
 		time.Sleep(200 * time.Millisecond) // under way
+		select {
+		case line := <-r.lines:
+			// The call ended before its cancellation: the test would measure nothing.
+			t.Fatalf("%s answered within 200 ms, before it could be cancelled (make its input larger): %.300s", c.tool, line)
+		default:
+		}
 		r.send(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+id+`}}`)
 		start := time.Now()
 		// With one call at a time, the next call is answered only once the cancelled one
