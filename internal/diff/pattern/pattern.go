@@ -83,6 +83,7 @@ type dfaSet struct {
 	accept  bool
 	dead    bool // no match is possible any more and none was found
 	all     bool // every continuation is accepted (a match already happened)
+	sink    int8 // 0: not known yet; 1: never accepts and every rune leads back to it; 2: not so
 }
 
 type transKey struct {
@@ -848,38 +849,73 @@ const solveLimit = 20000
 
 // Solve returns the shortest string answering q. exhaustive is true when the answer is
 // certain: no string exists when found is false.
+//
+// A product state keeps only the automata that can still change the answer: a must-not
+// automaton in its sink (the first one it reaches in this question: a state that accepts
+// nothing and that every rune leads back to, as an anchored pattern's is once a prefix
+// has ruled it out) is left out, so that a question with many must-not patterns, most of
+// which a short prefix rules out (a name against the other side's hundred
+// patternProperties), costs what its live automata do, not nodes times all automata (150
+// patterns on each side once took 5 s of CPU and 260 MB; 400, more than a minute). The
+// states, their order and the answers are those of the full product: a left-out
+// automaton's state is known, so two states are equal exactly when their full products
+// are.
 func Solve(q Query) (witness string, found, exhaustive bool) {
 	autos := append(append([]*Automaton(nil), q.Must...), q.MustNot...)
 	defer lockAll(autos)()
 	reps := alphabet(autos)
 	classes := repClasses(autos, reps)
+	width, nMust := len(autos), len(q.Must)
 
-	// The product states visited, breadth first: node i's states are
-	// arena[i*width:(i+1)*width]; a state is known by its automata's states and its length
-	// clamped to minLen: packed in a number when they fit (one or two automata, as most
-	// questions have), else encoded as varints (a lookup with string(key) does not
-	// allocate). first reports whether a state is new, and marks it.
+	// The product states visited, breadth first: node i's automata and their states are
+	// the pairs arena[off:off+2*n] (automaton k, state s), in the order of k. A state is
+	// known by those pairs and its length clamped to minLen: packed in a number when they
+	// fit (one or two automata, as most questions have, then none is left out), else
+	// encoded as varints (a lookup with string(key) does not allocate). first reports
+	// whether a state is new, and marks it.
 	type node struct {
 		length int
 		parent int
 		r      rune
+		off, n int
 	}
-	width := len(autos)
+	// sinks[k] is must-not automaton k's sink once found (-1 before); leftOut reports
+	// whether automaton k in state s is left out of a product state: it is in that sink.
+	sinks := make([]int, width)
+	for k := range sinks {
+		sinks[k] = -1
+	}
+	leftOut := func(k, s int) bool {
+		if width <= 2 || k < nMust {
+			return false
+		}
+		if sinks[k] < 0 && autos[k].isSink(s) {
+			sinks[k] = s
+		}
+		return s == sinks[k]
+	}
 	var keyBuf []byte
 	visited := map[string]struct{}{}
 	packed := map[uint64]struct{}{}
-	first := func(states []int, length int) bool {
+	full := make([]int, 2)
+	first := func(pairs []int, length int) bool {
 		l := min(length, q.MinLen)
-		if k, ok := packState(states, l); ok {
-			if _, seen := packed[k]; seen {
-				return false
+		if width <= 2 {
+			full = full[:0]
+			for j := 1; j < len(pairs); j += 2 {
+				full = append(full, pairs[j])
 			}
-			packed[k] = struct{}{}
-			return true
+			if k, ok := packState(full, l); ok {
+				if _, seen := packed[k]; seen {
+					return false
+				}
+				packed[k] = struct{}{}
+				return true
+			}
 		}
 		keyBuf = keyBuf[:0]
-		for _, s := range states {
-			keyBuf = binary.AppendVarint(keyBuf, int64(s))
+		for _, v := range pairs {
+			keyBuf = binary.AppendVarint(keyBuf, int64(v))
 		}
 		keyBuf = binary.AppendVarint(keyBuf, int64(l))
 		if _, seen := visited[string(keyBuf)]; seen {
@@ -888,15 +924,18 @@ func Solve(q Query) (witness string, found, exhaustive bool) {
 		visited[string(keyBuf)] = struct{}{}
 		return true
 	}
-	arena := make([]int, width, width*64)
-	nodes := []node{{parent: -1}}
+	arena := make([]int, 0, 2*width)
+	for k := range autos {
+		arena = append(arena, k, 0)
+	}
+	nodes := []node{{parent: -1, n: width}}
 	first(arena, 0)
-	next := make([]int, width)
+	next := make([]int, 0, 2*width)
 	exhaustive = true
 	for i := 0; i < len(nodes); i++ {
 		n := nodes[i]
-		states := arena[i*width : (i+1)*width]
-		if n.length >= q.MinLen && (q.MaxLen < 0 || n.length <= q.MaxLen) && satisfies(autos, len(q.Must), states) {
+		pairs := arena[n.off : n.off+2*n.n]
+		if n.length >= q.MinLen && (q.MaxLen < 0 || n.length <= q.MaxLen) && satisfies(autos, nMust, pairs) {
 			var rs []rune
 			for k := i; k > 0; k = nodes[k].parent {
 				rs = append(rs, nodes[k].r)
@@ -919,9 +958,10 @@ func Solve(q Query) (witness string, found, exhaustive bool) {
 		// Prune: a must-automaton that is dead can never accept, a must-not automaton
 		// that has matched will always match.
 		dead := false
-		for k, a := range autos {
-			d := a.sets[states[k]]
-			if (k < len(q.Must) && d.dead) || (k >= len(q.Must) && d.all) {
+		for j := 0; j < len(pairs); j += 2 {
+			k := pairs[j]
+			d := autos[k].sets[pairs[j+1]]
+			if (k < nMust && d.dead) || (k >= nMust && d.all) {
 				dead = true
 			}
 		}
@@ -929,18 +969,27 @@ func Solve(q Query) (witness string, found, exhaustive bool) {
 			continue
 		}
 		for j, r := range reps {
-			for k, a := range autos {
+			next = next[:0]
+			for p := 0; p < len(pairs); p += 2 {
+				// (a left-out automaton stays in its sink: it is not stepped)
+				k, a := pairs[p], autos[pairs[p]]
+				var s int
 				if c := classes[k*len(reps)+j]; c >= 0 {
-					next[k] = a.stepClass(arena[i*width+k], c)
+					s = a.stepClass(pairs[p+1], c)
 				} else {
-					next[k] = a.step(arena[i*width+k], r)
+					s = a.step(pairs[p+1], r)
+				}
+				if !leftOut(k, s) {
+					next = append(next, k, s)
 				}
 			}
 			if !first(next, n.length+1) {
 				continue
 			}
+			off := len(arena)
 			arena = append(arena, next...)
-			nodes = append(nodes, node{length: n.length + 1, parent: i, r: r})
+			pairs = arena[n.off : n.off+2*n.n] // arena may have moved
+			nodes = append(nodes, node{length: n.length + 1, parent: i, r: r, off: off, n: len(next) / 2})
 		}
 	}
 	if len(q.Avoid) > 0 {
@@ -1011,9 +1060,40 @@ func packState(states []int, length int) (k uint64, ok bool) {
 	return k, true
 }
 
-func satisfies(autos []*Automaton, nMust int, states []int) bool {
-	for k, a := range autos {
-		d := a.sets[states[k]]
+// isSink reports whether DFA state s accepts nothing, now or later, because every rune
+// leads back to it; only automata with dense rows are asked (the others say no).
+func (a *Automaton) isSink(s int) bool {
+	d := &a.sets[s]
+	if d.sink == 0 {
+		d.sink = 2
+		if !d.accept && !d.all && len(a.cuts) < maxDenseClasses {
+			a.stepClass(s, 0) // builds the row
+			d = &a.sets[s]    // the row may have added states
+			d.sink = 1
+			for c, n := range a.dense[s] {
+				lo, hi := rune(0), rune(unicode.MaxRune)
+				if c > 0 {
+					lo = a.cuts[c-1]
+				}
+				if c < len(a.cuts) {
+					hi = a.cuts[c] - 1
+				}
+				if lo <= hi && int(n)-1 != s { // (a class that holds no rune does not count)
+					d.sink = 2
+					break
+				}
+			}
+		}
+	}
+	return d.sink == 1
+}
+
+// satisfies reports whether a product state (pairs of automaton and state, every must
+// automaton among them; a must-not automaton left out cannot match) accepts.
+func satisfies(autos []*Automaton, nMust int, pairs []int) bool {
+	for j := 0; j < len(pairs); j += 2 {
+		k := pairs[j]
+		d := autos[k].sets[pairs[j+1]]
 		acc := d.accept || d.all
 		if (k < nMust) != acc {
 			return false
