@@ -908,7 +908,9 @@ func (g *gen) namesBetween(a, b *algebra.Conj) []string {
 		other []*pattern.Automaton
 	}{{sa, aa, ab}, {sb, ab, aa}} {
 		for i, x := range side.autos {
-			if len(out) >= 8 {
+			// (a question per pattern, each over the other side's patterns: hundreds of
+			// them take seconds, so a cancelled comparison stops here)
+			if len(out) >= 8 || g.e.Ctx.Err() != nil {
 				return out
 			}
 			if w, found, _ := g.e.Pats.Solve(pattern.Query{Must: []*pattern.Automaton{x}, MustNot: side.other, MinLen: 1, MaxLen: -1}); found && g.e.PatternMatches(side.srcs[i], w) {
@@ -1014,7 +1016,9 @@ func (g *gen) objects(alt *algebra.Conj, m *algebra.Merged, hint *algebra.Conj, 
 func (g *gen) filled(base *objBuilder, alt, hint *algebra.Conj, names []string, limit, depth int) *objBuilder {
 	full := base.clone()
 	for _, k := range names {
-		if len(full.keys) >= limit {
+		// (each name is matched against every pattern: hundreds of names and patterns take
+		// seconds, so a cancelled comparison stops here)
+		if len(full.keys) >= limit || g.e.Ctx.Err() != nil {
 			break
 		}
 		if _, ok := full.vals[k]; ok {
@@ -1075,6 +1079,9 @@ func (g *gen) objectNames(alt, hint *algebra.Conj) []string {
 func (g *gen) namesToVary(alt *algebra.Conj, m *algebra.Merged, hint *algebra.Conj, hints []*algebra.Merged, base *objBuilder, names []string) []string {
 	var varied []string
 	for _, k := range names {
+		if g.e.Ctx.Err() != nil { // (hundreds of names each against hundreds of patterns)
+			break
+		}
 		vc, forbidden := g.e.ValueConj(alt, k)
 		if forbidden {
 			continue
