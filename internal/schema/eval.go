@@ -652,7 +652,9 @@ func (e *evaluator) evalIn(s *Schema, v source.Value, ann *annotations) bool {
 	if e.trace != nil && s.types != 0 {
 		e.emit(s, "type", typeMatches(s.types, v), typeName(v, s.Draft))
 	}
-	if s.types != 0 && !typeMatches(s.types, v) {
+	// numDone: the type check and the number keywords passed (see numQuick)
+	numDone := s.numQuick != nil && v.Kind() == source.Number && e.trace == nil && s.numQuick.pass(v.Str())
+	if s.types != 0 && !numDone && !typeMatches(s.types, v) {
 		if e.collect {
 			e.fail(s, "type", "value must be %s, not %s", orList(s.typeList), typeName(v, s.Draft))
 		}
@@ -680,7 +682,7 @@ func (e *evaluator) evalIn(s *Schema, v source.Value, ann *annotations) bool {
 
 	switch v.Kind() {
 	case source.Number:
-		if g&groupNumber != 0 {
+		if g&groupNumber != 0 && !numDone {
 			valid = e.evalNumber(s, v) && valid
 		}
 	case source.String:
