@@ -206,7 +206,9 @@ func TestHostileInferDepth(t *testing.T) {
 // machine may be loaded), and the server answers ping. Before, a cancelled coverage kept its
 // slot 5.4 s, lint 2.3 s.
 func TestHostileCancelChain(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it measures how soon a slot is let go, and the package's parallel tests
+	// (a 20,000-schema ring, a million lines over MCP) wait while it runs instead of
+	// taking the cores it measures on.
 	for _, tool := range []string{"coverage", "lint", "validate", "bundle", "diff", "infer", "test", "list_schemas", "schema_context"} {
 		needTool(t, tool)
 	}
