@@ -652,7 +652,9 @@ func (e *evaluator) evalIn(s *Schema, v source.Value, ann *annotations) bool {
 	if e.trace != nil && s.types != 0 {
 		e.emit(s, "type", typeMatches(s.types, v), typeName(v, s.Draft))
 	}
-	if s.types != 0 && !typeMatches(s.types, v) {
+	// numDone: the type check and the number keywords passed (see numQuick)
+	numDone := s.numQuick != nil && v.Kind() == source.Number && e.trace == nil && s.numQuick.pass(v.Str())
+	if s.types != 0 && !numDone && !typeMatches(s.types, v) {
 		if e.collect {
 			e.fail(s, "type", "value must be %s, not %s", orList(s.typeList), typeName(v, s.Draft))
 		}
@@ -680,7 +682,7 @@ func (e *evaluator) evalIn(s *Schema, v source.Value, ann *annotations) bool {
 
 	switch v.Kind() {
 	case source.Number:
-		if g&groupNumber != 0 {
+		if g&groupNumber != 0 && !numDone {
 			valid = e.evalNumber(s, v) && valid
 		}
 	case source.String:
@@ -1456,6 +1458,9 @@ func (e *evaluator) evalObject(s *Schema, v source.Value, ann *annotations) bool
 func (e *evaluator) evalMembers(s *Schema, v source.Value, n int, ann *annotations) (valid bool, seen uint64) {
 	valid = true
 	x := s.propIdx
+	if x != nil && e.noPaths && !e.collect && ann == nil && !e.annot && e.trace == nil {
+		return e.verdictMembers(s, v, n)
+	}
 	rest := s.patternProps != nil || s.additionalProps != nil || s.propertyNames != nil
 	for i := 0; i < n; i++ {
 		k, val := v.Member(i)
@@ -1493,6 +1498,32 @@ func (e *evaluator) evalMembers(s *Schema, v source.Value, n int, ann *annotatio
 		}
 	}
 	return valid, seen
+}
+
+// verdictMembers is evalMembers for the verdict alone (no locations, errors or annotations)
+// when s has a property index: it stops at the first failure, and calls evalMemberRest only
+// for the members that it has work for.
+func (e *evaluator) verdictMembers(s *Schema, v source.Value, n int) (valid bool, seen uint64) {
+	x := s.propIdx
+	restAll := s.patternProps != nil || s.propertyNames != nil
+	restUnnamed := s.additionalProps != nil
+	for i := 0; i < n; i++ {
+		k, val := v.Member(i)
+		matched := false
+		if sl := x.slot(k.Str()); sl != nil {
+			seen |= sl.req
+			if sl.prop {
+				matched = true
+				if !e.child(sl.sub, val) {
+					return false, seen
+				}
+			}
+		}
+		if (restAll || (restUnnamed && !matched)) && !e.evalMemberRest(s, i, k, val, matched, nil) {
+			return false, seen
+		}
+	}
+	return true, seen
 }
 
 // evalMemberRest evaluates member i (name k, value val) of an object against

@@ -63,6 +63,8 @@ type Schema struct {
 	groups  kwGroup    // the groups of keywords s has, so that evaluation skips the others
 	leaf    bool       // a schema object without references, applicators or subschemas
 	pureRef bool       // a schema object whose only assertion is a $ref beside (2019-09 on)
+	// numQuick settles the type check and number keywords of most numbers (see numQuick)
+	numQuick *numQuick
 
 	*rareKeywords // never nil: noRare when the schema has none of them
 }

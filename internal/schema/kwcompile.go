@@ -114,6 +114,7 @@ func (c *Compiler) compileKeywords(s *Schema, v source.Value) error {
 		s.pureRef = !s.hasRef && !s.needAnn && s.groups == groupRefs && s.types == 0 && s.ref != nil &&
 			s.dynRef == nil && s.recursiveRef == nil
 		s.leaf = !s.hasRef && !s.needAnn && s.groups&(groupRefs|groupArray|groupObject|groupApplicators) == 0
+		s.buildNumQuick()
 	}
 	*r = kwReader{}
 	c.readers = append(c.readers, r)
