@@ -117,6 +117,9 @@ func TestExtractDefsDeep(t *testing.T) {
 // and 3.5 minutes with it). Memory stays linear in the input, and each document is still
 // accepted.
 func TestInferDeepVariedKeys(t *testing.T) {
+	if raceEnabled {
+		t.Skip("one goroutine's work (a Summary): run without the race detector")
+	}
 	defer debug.SetMaxStack(debug.SetMaxStack(64 << 20))
 	for _, tc := range []struct {
 		name         string
