@@ -538,11 +538,7 @@ func groupShapes(shapes map[string]*shape) []*node {
 	}
 	out := make([]*node, len(members))
 	for gi, ms := range members {
-		if len(ms) == 1 {
-			out[gi] = ms[0] // shared, not copied: the emission only reads it
-			continue
-		}
-		out[gi] = union(ms)
+		out[gi] = union(ms) // one node is shared as it is: the emission only reads it
 	}
 	return out
 }
