@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/jstk-dev/jstk/internal/cli"
+	_ "github.com/jstk-dev/jstk/internal/hugepages" // the heap's first chunk on huge pages: see its doc
 )
 
 func main() {

@@ -1,0 +1,83 @@
+package hugepages
+
+import (
+	"syscall"
+	"unsafe"
+)
+
+// chunk is the granule in which the Go runtime maps heap memory on Linux (its palloc
+// chunk), and at whose alignment it maps it.
+const chunk = 4 << 20
+
+// spillBelow: when less than this is left of the chunk the heap is in, it is filled (see
+// spillPast).
+const spillBelow = 3 << 20
+
+// The madvise advice values (linux/mman.h); the syscall package has the first only.
+const (
+	madvHugepage = syscall.MADV_HUGEPAGE
+	madvCollapse = 25
+)
+
+// probe and spill are kept in package variables so that they are allocated on the heap.
+var (
+	probe *[16]byte
+	spill []byte
+)
+
+// Applied says whether the kernel accepted the advice for the heap's first chunks. It is
+// false when turned off, or when the kernel refused.
+var Applied bool
+
+func init() {
+	if v, _ := syscall.Getenv("JSTK_HUGEPAGES"); v == "0" {
+		return
+	}
+	Applied = apply()
+}
+
+// apply advises huge pages for the chunk the heap is in, and for the next one when less
+// than spillBelow is left of it, and collapses the pages already touched. It says whether
+// the kernel accepted the advice.
+func apply() bool {
+	probe = new([16]byte)
+	p := uintptr(unsafe.Pointer(probe))
+	base := p &^ (chunk - 1)
+	ok := hugeRange(base, base+chunk)
+	if left := base + chunk - p; left < spillBelow {
+		from, to := spillPast(left)
+		ok = hugeRange(from, to) && ok
+	}
+	return ok
+}
+
+// hugeRange advises huge pages for the chunks from..to and collapses the pages already
+// touched in them: those stay small otherwise. A 2 MB piece with none is refused (EINVAL)
+// and left to its first fault, which the advice makes huge. It says whether the kernel
+// accepted the advice.
+func hugeRange(from, to uintptr) bool {
+	ok := advise(from, to-from, madvHugepage)
+	advise(from, to-from, madvCollapse)
+	return ok
+}
+
+// spillPast makes the runtime map the chunk after the heap's, and returns the chunks where
+// the heap goes on. Since Go 1.26 the heap starts at a random page of its first chunk:
+// started past the first megabyte, a short run soon needs the next chunk, which the runtime
+// would map then, without the advice. A large object that takes what is left of the chunk,
+// and a little more, has it mapped now (the next chunk, or, when the first chunk ends its
+// arena, one elsewhere); the heap goes on after it. The object is garbage at once and never
+// written: it takes address space, not memory, until the first collection frees it.
+func spillPast(left uintptr) (from, to uintptr) {
+	spill = make([]byte, left+8<<10)
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(spill)))
+	end := start + uintptr(len(spill))
+	spill = nil
+	return start &^ (chunk - 1), (end + chunk - 1) &^ (chunk - 1)
+}
+
+// advise gives the advice to n bytes at base, and says whether the kernel accepted it.
+func advise(base, n uintptr, advice int) bool {
+	_, _, errno := syscall.Syscall(syscall.SYS_MADVISE, base, n, uintptr(advice))
+	return errno == 0
+}

@@ -1,0 +1,130 @@
+//go:build linux
+
+package hugepages
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+// thpMode is the system's transparent huge page mode ("always", "madvise" or "never"), or
+// "" when the kernel has none.
+func thpMode(t *testing.T) string {
+	data, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	if err != nil {
+		return ""
+	}
+	for _, f := range strings.Fields(string(data)) {
+		if strings.HasPrefix(f, "[") {
+			return strings.Trim(f, "[]")
+		}
+	}
+	t.Fatalf("unreadable THP mode %q", data)
+	return ""
+}
+
+// mapping is the /proc/self/smaps entry of the mapping that holds addr: its flags
+// (VmFlags) and its AnonHugePages in kB.
+func mapping(t *testing.T, addr uintptr) (flags []string, hugeKB int) {
+	t.Helper()
+	f, err := os.Open("/proc/self/smaps")
+	if err != nil {
+		t.Skipf("no /proc/self/smaps: %v", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	in := false
+	for sc.Scan() {
+		line := sc.Text()
+		// A mapping's header is "lo-hi perms offset dev inode [path]"; its fields are
+		// "Key: value" lines.
+		if f := strings.Fields(line); len(f) >= 5 && !strings.HasSuffix(f[0], ":") {
+			lo, hi, _ := strings.Cut(f[0], "-")
+			a, err1 := strconv.ParseUint(lo, 16, 64)
+			b, err2 := strconv.ParseUint(hi, 16, 64)
+			if err1 != nil || err2 != nil {
+				t.Fatalf("unreadable smaps header %q", line)
+			}
+			in = uint64(addr) >= a && uint64(addr) < b
+			continue
+		}
+		if !in {
+			continue
+		}
+		k, v, _ := strings.Cut(line, ":")
+		switch k {
+		case "AnonHugePages":
+			hugeKB, _ = strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
+		case "VmFlags":
+			return strings.Fields(v), hugeKB
+		}
+	}
+	t.Fatalf("no mapping holds %#x", addr)
+	return nil, 0
+}
+
+// TestHeapChunkAdvised: in this test process, initialised as jstk is, the mapping of the
+// heap's first chunk carries the huge-page advice (VmFlags hg), and when the collapse was
+// possible the pages touched at start-up are huge.
+func TestHeapChunkAdvised(t *testing.T) {
+	mode := thpMode(t)
+	if mode == "" || mode == "never" {
+		if Applied {
+			t.Fatalf("Applied with transparent huge pages %q", mode)
+		}
+		t.Skipf("transparent huge pages are %q here: nothing to check", mode)
+	}
+	if !Applied {
+		t.Fatalf("the kernel (THP %q) refused MADV_HUGEPAGE for the heap's first chunk", mode)
+	}
+	flags, huge := mapping(t, uintptr(unsafe.Pointer(probe)))
+	if !slices.Contains(flags, "hg") {
+		t.Errorf("the heap's first chunk has VmFlags %v, without hg (MADV_HUGEPAGE)", flags)
+	}
+	t.Logf("the mapping of the heap's first chunk: VmFlags %v, AnonHugePages %d kB", flags, huge)
+}
+
+// TestSpillPast: the spill object makes the runtime map the heap's next chunk, and the
+// chunks returned hold the object; the advice on them is accepted.
+func TestSpillPast(t *testing.T) {
+	if mode := thpMode(t); mode == "" || mode == "never" {
+		t.Skipf("transparent huge pages are %q here", mode)
+	}
+	from, to := spillPast(chunk - 4096)
+	if from%chunk != 0 || to%chunk != 0 || to-from < chunk || to-from > 2*chunk {
+		t.Fatalf("spillPast gave %#x..%#x: not one or two whole chunks", from, to)
+	}
+	if !hugeRange(from, to) {
+		t.Fatalf("the kernel refused the advice for %#x..%#x", from, to)
+	}
+	flags, _ := mapping(t, from)
+	if !slices.Contains(flags, "hg") {
+		t.Errorf("the spilled-into chunk has VmFlags %v, without hg", flags)
+	}
+}
+
+// TestTurnedOff: JSTK_HUGEPAGES=0 gives no advice (the test binary is run again with it).
+func TestTurnedOff(t *testing.T) {
+	if os.Getenv("JSTK_HUGEPAGES") == "0" {
+		if Applied {
+			t.Fatal("Applied with JSTK_HUGEPAGES=0")
+		}
+		flags, _ := mapping(t, uintptr(unsafe.Pointer(new([16]byte))))
+		if slices.Contains(flags, "hg") {
+			t.Fatalf("the heap has VmFlags %v with JSTK_HUGEPAGES=0", flags)
+		}
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestTurnedOff$", "-test.v")
+	cmd.Env = append(os.Environ(), "JSTK_HUGEPAGES=0")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestTurnedOff") {
+		t.Fatalf("with JSTK_HUGEPAGES=0: %v\n%s", err, out)
+	}
+}
