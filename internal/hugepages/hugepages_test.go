@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -69,10 +70,14 @@ func mapping(t *testing.T, addr uintptr) (flags []string, hugeKB int) {
 	return nil, 0
 }
 
-// TestHeapChunkAdvised: in this test process, initialised as jstk is, the mapping of the
-// heap's first chunk carries the huge-page advice (VmFlags hg), and when the collapse was
-// possible the pages touched at start-up are huge.
+// TestHeapChunkAdvised: in this test process, initialised as jstk is with JSTK_HUGEPAGES=1
+// (the advice given whatever a fault costs here; the test binary is run again with it), the
+// mapping of the heap's first chunk carries the huge-page advice (VmFlags hg).
 func TestHeapChunkAdvised(t *testing.T) {
+	if os.Getenv("JSTK_HUGEPAGES") != "1" {
+		rerun(t, "TestHeapChunkAdvised", "JSTK_HUGEPAGES=1")
+		return
+	}
 	mode := thpMode(t)
 	if mode == "" || mode == "never" {
 		if Applied {
@@ -83,11 +88,52 @@ func TestHeapChunkAdvised(t *testing.T) {
 	if !Applied {
 		t.Fatalf("the kernel (THP %q) refused MADV_HUGEPAGE for the heap's first chunk", mode)
 	}
+	if FaultCost != 0 {
+		t.Errorf("FaultCost %v: the probe ran with JSTK_HUGEPAGES=1", FaultCost)
+	}
 	flags, huge := mapping(t, uintptr(unsafe.Pointer(probe)))
 	if !slices.Contains(flags, "hg") {
 		t.Errorf("the heap's first chunk has VmFlags %v, without hg (MADV_HUGEPAGE)", flags)
 	}
 	t.Logf("the mapping of the heap's first chunk: VmFlags %v, AnonHugePages %d kB", flags, huge)
+}
+
+// TestByFaultCost: without JSTK_HUGEPAGES, the advice is given where a page fault was timed
+// at slowFault or more, and only there.
+func TestByFaultCost(t *testing.T) {
+	if _, set := os.LookupEnv("JSTK_HUGEPAGES"); set {
+		rerun(t, "TestByFaultCost", "JSTK_HUGEPAGES=")
+		return
+	}
+	if FaultCost <= 0 || FaultCost > time.Second {
+		t.Fatalf("FaultCost %v: the probe did not time the faults", FaultCost)
+	}
+	if mode := thpMode(t); FaultCost < slowFault && Applied {
+		t.Errorf("Applied with faults of %v, under %v", FaultCost, slowFault)
+	} else if FaultCost >= slowFault && mode != "" && mode != "never" && !Applied {
+		t.Errorf("not Applied with faults of %v and transparent huge pages %q", FaultCost, mode)
+	}
+	t.Logf("a page fault costs %v here: huge pages %v", FaultCost, map[bool]string{true: "advised", false: "not advised"}[Applied])
+	if c := faultCost(); c <= 0 || c > time.Second {
+		t.Errorf("faultCost() = %v", c)
+	}
+}
+
+// TestApply: the advice for the heap as it is now (past its first chunk, in a test binary
+// that has allocated) is accepted wherever transparent huge pages are on, and the probe
+// object it allocates lies in the chunk it advised.
+func TestApply(t *testing.T) {
+	mode := thpMode(t)
+	ok := apply()
+	if on := mode != "" && mode != "never"; ok != on {
+		t.Fatalf("apply() = %v with transparent huge pages %q", ok, mode)
+	}
+	if !ok {
+		t.Skipf("transparent huge pages are %q here", mode)
+	}
+	if flags, _ := mapping(t, uintptr(unsafe.Pointer(probe))); !slices.Contains(flags, "hg") {
+		t.Errorf("the chunk of the probe has VmFlags %v, without hg", flags)
+	}
 }
 
 // TestSpillPast: the spill object makes the runtime map the heap's next chunk, and the
@@ -109,22 +155,35 @@ func TestSpillPast(t *testing.T) {
 	}
 }
 
-// TestTurnedOff: JSTK_HUGEPAGES=0 gives no advice (the test binary is run again with it).
+// TestTurnedOff: JSTK_HUGEPAGES=0 gives no advice and times nothing (the test binary is run
+// again with it).
 func TestTurnedOff(t *testing.T) {
-	if os.Getenv("JSTK_HUGEPAGES") == "0" {
-		if Applied {
-			t.Fatal("Applied with JSTK_HUGEPAGES=0")
-		}
-		flags, _ := mapping(t, uintptr(unsafe.Pointer(new([16]byte))))
-		if slices.Contains(flags, "hg") {
-			t.Fatalf("the heap has VmFlags %v with JSTK_HUGEPAGES=0", flags)
-		}
+	if os.Getenv("JSTK_HUGEPAGES") != "0" {
+		rerun(t, "TestTurnedOff", "JSTK_HUGEPAGES=0")
 		return
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestTurnedOff$", "-test.v")
-	cmd.Env = append(os.Environ(), "JSTK_HUGEPAGES=0")
-	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "--- PASS: TestTurnedOff") {
-		t.Fatalf("with JSTK_HUGEPAGES=0: %v\n%s", err, out)
+	if Applied || FaultCost != 0 {
+		t.Fatalf("Applied %v, FaultCost %v with JSTK_HUGEPAGES=0", Applied, FaultCost)
 	}
+	flags, _ := mapping(t, uintptr(unsafe.Pointer(new([16]byte))))
+	if slices.Contains(flags, "hg") {
+		t.Fatalf("the heap has VmFlags %v with JSTK_HUGEPAGES=0", flags)
+	}
+}
+
+// rerun runs test again in a new process of this test binary with env (NAME=VALUE; an
+// empty VALUE unsets NAME) added to the environment, and fails unless it passes or skips.
+func rerun(t *testing.T, test, env string) {
+	t.Helper()
+	name, value, _ := strings.Cut(env, "=")
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.v")
+	cmd.Env = slices.DeleteFunc(os.Environ(), func(e string) bool { return strings.HasPrefix(e, name+"=") })
+	if value != "" {
+		cmd.Env = append(cmd.Env, env)
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil || !(strings.Contains(string(out), "--- PASS: "+test) || strings.Contains(string(out), "--- SKIP: "+test)) {
+		t.Fatalf("%s with %s: %v\n%s", test, env, err, out)
+	}
+	t.Logf("%s with %s:\n%s", test, env, out)
 }
