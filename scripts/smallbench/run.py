@@ -10,7 +10,8 @@ measured.
   python3 scripts/smallbench/run.py --dir /tmp/smallbench --rounds 11 \
       jstk=/tmp/jstk sourcemeta=$SOURCEMETA
 
-A validator is NAME=PATH; its command line is taken from NAME's prefix (jstk..., sourcemeta...).
+A validator is NAME=PATH; its command line is taken from NAME's prefix (jstk..., sourcemeta...,
+v6..., santhosh-tekuri/jsonschema v6 built from v6.go).
 """
 import argparse
 import math
@@ -27,6 +28,8 @@ def command(name, path, d):
         return [path, 'validate', '--schema', s, data]
     if name.startswith('sourcemeta'):
         return [path, 'validate', s, data] + (['--fast'] if name.endswith('fast') else [])
+    if name.startswith('v6'):
+        return [path, s, data]  # scripts/smallbench/v6.go
     raise SystemExit('unknown validator ' + name)
 
 
