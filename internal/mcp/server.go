@@ -127,6 +127,11 @@ type Server struct {
 	// calls in line for a turn, in the order they came. Both are guarded by mu.
 	running int
 	waiting []*call
+
+	// idle hands a call to a goroutine that ran an earlier one and waits for the next,
+	// for idleFor (see spawn).
+	idle    chan func()
+	idleFor time.Duration
 }
 
 type listedTool struct {
@@ -136,7 +141,7 @@ type listedTool struct {
 
 // NewServer returns a server for the tools of p. opts may be nil.
 func NewServer(p Provider, opts *Options) *Server {
-	s := &Server{p: p, inflight: map[string]*call{}}
+	s := &Server{p: p, inflight: map[string]*call{}, idle: make(chan func()), idleFor: idleWorker}
 	if opts != nil {
 		s.opts = *opts
 	}
