@@ -46,7 +46,7 @@ const probePages = 8
 var Applied bool
 
 // FaultCost is the median cost of a page fault as timed at start-up, or 0 when it was not
-// timed (JSTK_HUGEPAGES set, or the probe's mapping refused).
+// timed (JSTK_HUGEPAGES=0 or 1, or the probe's mapping refused).
 var FaultCost time.Duration
 
 func init() {
