@@ -16,7 +16,7 @@
 // time, where small pages zero only what is touched. On a virtual machine of the same kind
 // where a fault took 1-2 µs, the advice cost a small run up to a tenth more CPU; so the
 // package first times eight faults on a fresh mapping of its own (tens of microseconds in
-// all) and gives the advice only when their median is 4 µs or more.
+// all) and gives the advice only when the third shortest is 4 µs or more.
 //
 // It acts when it is initialised, which an import for its side effect arranges (package
 // main imports it), as early as the package initialisation order allows: it imports only
