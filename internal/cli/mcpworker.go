@@ -221,6 +221,9 @@ func serveWorker(ctx context.Context, p mcp.Provider, in io.Reader, out io.Write
 	running := map[uint64]context.CancelFunc{}
 	var wg sync.WaitGroup
 	testCrash := os.Getenv("JSTK_TEST_CRASH") == "1"
+	// The jobs run on goroutines that wait for the next job (see mcp.Workers): a new one
+	// for each job grew its stack again in the validator, a sixth of a warm call's CPU here.
+	workers := mcp.NewWorkers(mcp.WorkerIdle)
 	br := bufio.NewReaderSize(in, 1<<20)
 	for {
 		m, err := readJobMessage(br)
@@ -243,7 +246,7 @@ func serveWorker(ctx context.Context, p mcp.Provider, in io.Reader, out io.Write
 		running[m.Job] = cancel
 		mu.Unlock()
 		wg.Add(1)
-		go func(m jobMessage) {
+		workers.Go(func() {
 			defer wg.Done()
 			ans := runJob(jctx, p, m, write, testCrash)
 			mu.Lock()
@@ -255,7 +258,7 @@ func serveWorker(ctx context.Context, p mcp.Provider, in io.Reader, out io.Write
 				b, _ = json.Marshal(callAnswer{IsError: true, Content: []mcp.Content{mcp.TextContent("internal error: the result could not be encoded: " + err.Error())}})
 			}
 			write(jobMessage{Job: m.Job, Result: b})
-		}(m)
+		})
 	}
 	// The supervisor closed the pipe (or died): stop.
 	mu.Lock()

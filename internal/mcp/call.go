@@ -88,39 +88,7 @@ func (s *Server) toolsCall(ctx context.Context, id json.RawMessage, params map[s
 	if meta.progressToken != nil {
 		req.Progress = s.progressFunc(c, meta.progressToken, send)
 	}
-	s.spawn(func() { s.run(cctx, c, key, id, req, meta, send) })
-}
-
-// idleWorker is how long a goroutine that ran a call waits for the next before it ends.
-const idleWorker = 5 * time.Second
-
-// spawn runs f on a goroutine that ran an earlier call and waits for the next, or, when
-// none waits, on a new one. A call grows its goroutine's stack to tens of kilobytes
-// (decoding, the tool, encoding the answer); a new goroutine grows it again, copying it at
-// each doubling, where a waiting one has it already: with a new goroutine for each call,
-// runtime.morestack took a sixth of the server's CPU of a warm call.
-func (s *Server) spawn(f func()) {
-	select {
-	case s.idle <- f:
-	default:
-		go s.worker(f)
-	}
-}
-
-// worker runs f, then the calls spawn hands it, until none comes for s.idleFor.
-func (s *Server) worker(f func()) {
-	t := time.NewTimer(s.idleFor)
-	defer t.Stop()
-	for {
-		f()
-		f = nil // the call's memory is not kept while the goroutine waits
-		t.Reset(s.idleFor)
-		select {
-		case f = <-s.idle:
-		case <-t.C:
-			return
-		}
-	}
+	s.workers.Go(func() { s.run(cctx, c, key, id, req, meta, send) })
 }
 
 // progressFunc returns the CallRequest.Progress of a call with the given token.

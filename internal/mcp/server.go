@@ -128,10 +128,8 @@ type Server struct {
 	running int
 	waiting []*call
 
-	// idle hands a call to a goroutine that ran an earlier one and waits for the next,
-	// for idleFor (see spawn).
-	idle    chan func()
-	idleFor time.Duration
+	// workers run the calls.
+	workers *Workers
 }
 
 type listedTool struct {
@@ -141,7 +139,7 @@ type listedTool struct {
 
 // NewServer returns a server for the tools of p. opts may be nil.
 func NewServer(p Provider, opts *Options) *Server {
-	s := &Server{p: p, inflight: map[string]*call{}, idle: make(chan func()), idleFor: idleWorker}
+	s := &Server{p: p, inflight: map[string]*call{}, workers: NewWorkers(WorkerIdle)}
 	if opts != nil {
 		s.opts = *opts
 	}
