@@ -80,16 +80,16 @@ func TestHeapChunkAdvised(t *testing.T) {
 	}
 	mode := thpMode(t)
 	if mode == "" || mode == "never" {
-		if Applied {
-			t.Fatalf("Applied with transparent huge pages %q", mode)
+		if applied {
+			t.Fatalf("applied with transparent huge pages %q", mode)
 		}
 		t.Skipf("transparent huge pages are %q here: nothing to check", mode)
 	}
-	if !Applied {
+	if !applied {
 		t.Fatalf("the kernel (THP %q) refused MADV_HUGEPAGE for the heap's first chunk", mode)
 	}
-	if FaultCost != 0 {
-		t.Errorf("FaultCost %v: the probe ran with JSTK_HUGEPAGES=1", FaultCost)
+	if timedFault != 0 {
+		t.Errorf("timedFault %v: the probe ran with JSTK_HUGEPAGES=1", timedFault)
 	}
 	flags, huge := mapping(t, uintptr(unsafe.Pointer(probe)))
 	if !slices.Contains(flags, "hg") {
@@ -105,15 +105,15 @@ func TestByFaultCost(t *testing.T) {
 		rerun(t, "TestByFaultCost", "JSTK_HUGEPAGES=")
 		return
 	}
-	if FaultCost <= 0 || FaultCost > time.Second {
-		t.Fatalf("FaultCost %v: the probe did not time the faults", FaultCost)
+	if timedFault <= 0 || timedFault > time.Second {
+		t.Fatalf("timedFault %v: the probe did not time the faults", timedFault)
 	}
-	if mode := thpMode(t); FaultCost < slowFault && Applied {
-		t.Errorf("Applied with faults of %v, under %v", FaultCost, slowFault)
-	} else if FaultCost >= slowFault && mode != "" && mode != "never" && !Applied {
-		t.Errorf("not Applied with faults of %v and transparent huge pages %q", FaultCost, mode)
+	if mode := thpMode(t); timedFault < slowFault && applied {
+		t.Errorf("applied with faults of %v, under %v", timedFault, slowFault)
+	} else if timedFault >= slowFault && mode != "" && mode != "never" && !applied {
+		t.Errorf("not applied with faults of %v and transparent huge pages %q", timedFault, mode)
 	}
-	t.Logf("a page fault costs %v here: huge pages %v", FaultCost, map[bool]string{true: "advised", false: "not advised"}[Applied])
+	t.Logf("a page fault costs %v here: huge pages %v", timedFault, map[bool]string{true: "advised", false: "not advised"}[applied])
 	if c := faultCost(); c <= 0 || c > time.Second {
 		t.Errorf("faultCost() = %v", c)
 	}
@@ -162,8 +162,8 @@ func TestTurnedOff(t *testing.T) {
 		rerun(t, "TestTurnedOff", "JSTK_HUGEPAGES=0")
 		return
 	}
-	if Applied || FaultCost != 0 {
-		t.Fatalf("Applied %v, FaultCost %v with JSTK_HUGEPAGES=0", Applied, FaultCost)
+	if applied || timedFault != 0 {
+		t.Fatalf("applied %v, timedFault %v with JSTK_HUGEPAGES=0", applied, timedFault)
 	}
 	flags, _ := mapping(t, uintptr(unsafe.Pointer(new([16]byte))))
 	if slices.Contains(flags, "hg") {
