@@ -286,21 +286,47 @@ func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams, drain, g
 		out.WriteByte('\n')
 		out.Flush()
 	}
-	// shutdown cancels the calls still running, waits briefly for their answers, and
-	// closes the output: a call that ends later must not write half a line as the process
-	// exits.
+	// The messages are handled on the goroutine that reads them, one after the other: a
+	// tools/call only starts its call there (mcp.Server runs it on a worker). Handing each
+	// line to another goroutine cost a thread's wake-up per message, about 9 us of a warm
+	// call's CPU (a Go profile of the server). After each message the reader yields: the
+	// worker it made runnable then runs at once, where otherwise it would wait behind the
+	// reader's next read(2), which blocks holding the processor until the runtime's monitor
+	// takes it away (without the yield this change made warm calls slower, p50 240 -> 268 us;
+	// with it 246 -> 224 us, 4 alternating rounds of BenchmarkValidateRoundTrip).
+	// hmu orders the handling before the shutdown: once stopped, no message is handled.
+	var hmu sync.Mutex
+	stopped := false
+	handle := func(line []byte, over *mcp.Oversize) bool {
+		hmu.Lock()
+		defer hmu.Unlock()
+		if stopped {
+			return false
+		}
+		if over != nil {
+			srv.RefuseOversize(over, send)
+		} else {
+			srv.Handle(calls, line, send)
+		}
+		if first != nil {
+			first()
+			first = nil
+		}
+		return true
+	}
+	// shutdown stops the handling, cancels the calls still running, waits briefly for
+	// their answers, and closes the output: a call that ends later must not write half a
+	// line as the process exits.
 	shutdown := func() {
+		hmu.Lock()
+		stopped = true
+		hmu.Unlock()
 		cancelCalls()
 		srv.WaitTimeout(grace)
 		mu.Lock()
 		closed = true
 		mu.Unlock()
 	}
-	type item struct {
-		line []byte
-		over *mcp.Oversize
-	}
-	items := make(chan item)
 	done := make(chan error, 1)
 	go func() {
 		br := bufio.NewReaderSize(st.Stdin, 1<<20)
@@ -328,47 +354,32 @@ func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams, drain, g
 					break
 				}
 			}
-			if over != nil || len(line) > 0 {
-				select {
-				case items <- item{line, over}:
-				case <-ctx.Done():
-					return
-				}
+			if (over != nil || len(line) > 0) && !handle(line, over) {
+				return
 			}
+			runtime.Gosched()
 			if err != nil {
 				done <- err
 				return
 			}
 		}
 	}()
-	for {
-		select {
-		case it := <-items:
-			if it.over != nil {
-				srv.RefuseOversize(it.over, send)
-			} else {
-				srv.Handle(calls, it.line, send)
-			}
-			if first != nil {
-				first()
-				first = nil
-			}
-		case err := <-done:
-			// EOF: the calls in flight may finish (within drain), then are stopped.
-			if !srv.WaitTimeout(drain) {
-				fmt.Fprintf(st.Stderr, "jstk mcp: stdin closed: cancelling the calls still running after %s\n", drain)
-			}
-			shutdown()
-			if err != io.EOF {
-				fmt.Fprintf(st.Stderr, "jstk mcp: reading stdin: %v\n", err)
-				return ExitError
-			}
-			return ExitOK
-		case <-ctx.Done():
-			// Terminated: the calls in flight are cancelled, and answered and audited when
-			// they end within the grace.
-			shutdown()
-			return ExitOK
+	select {
+	case err := <-done:
+		// EOF: the calls in flight may finish (within drain), then are stopped.
+		if !srv.WaitTimeout(drain) {
+			fmt.Fprintf(st.Stderr, "jstk mcp: stdin closed: cancelling the calls still running after %s\n", drain)
 		}
+		shutdown()
+		if err != io.EOF {
+			fmt.Fprintf(st.Stderr, "jstk mcp: reading stdin: %v\n", err)
+			return ExitError
+		}
+		return ExitOK
+	case <-ctx.Done():
+		// Terminated: the calls in flight are cancelled, and answered and audited when
+		// they end within the grace.
+		shutdown()
+		return ExitOK
 	}
 }
