@@ -131,6 +131,9 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 	g.setStore(env, cfg, fsys)
 	addLockRemote(env, fsys, ".") // last: after any store entry
 	local := tools.NewProvider(env, selected)
+	stamped()
+	// The server's info, which the engine process writes into the results it encodes.
+	info := mcp.ClientInfo{Name: "jstk", Version: Version}
 	if worker {
 		// The engine process of a server: it runs the calls the server hands it. The audit
 		// log is the server's; no tool may read it.
@@ -152,11 +155,10 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 			defer restore()
 			out = p
 		}
-		return serveWorker(ctx, local, in, out, st.Stderr, mem.budget, grace)
+		return serveWorker(ctx, local, info, in, out, st.Stderr, mem.budget, grace)
 	}
 	logf := func(format string, args ...any) { fmt.Fprintf(st.Stderr, "jstk mcp: "+format+"\n", args...) }
-	stamped()
-	opts := &mcp.Options{Name: "jstk", Version: Version, PageSize: *pageSize, MaxConcurrent: *maxCalls, Logf: logf}
+	opts := &mcp.Options{Name: info.Name, Version: info.Version, PageSize: *pageSize, MaxConcurrent: *maxCalls, Logf: logf}
 	if *audit != "" {
 		f, err := os.OpenFile(*audit, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
 		if err != nil {

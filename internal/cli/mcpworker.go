@@ -20,26 +20,57 @@ import (
 	"github.com/jstk-dev/jstk/internal/tools"
 )
 
-// callPayload is a tools/call as the supervisor hands it to the worker.
+// callPayload is a tools/call as the supervisor hands it to the worker: the body of a job
+// is its fields but the arguments as a JSON line, then the arguments as the client sent
+// them (see appendCallPayload).
 type callPayload struct {
 	Name            string          `json:"name"`
-	Arguments       json.RawMessage `json:"arguments"`
+	Arguments       json.RawMessage `json:"-"`
 	Client          mcp.ClientInfo  `json:"client"`
 	ProtocolVersion string          `json:"protocolVersion"`
 	RunID           string          `json:"runId"`
 	Progress        bool            `json:"progress,omitempty"`
 }
 
-// callAnswer is the worker's answer to a callPayload: the tool's result, or the panic
-// the tool raised (value and stack), which the supervisor raises again for mcp.Server
-// to answer and audit as a panic.
-type callAnswer struct {
-	Content           []mcp.Content   `json:"content,omitempty"`
-	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
-	IsError           bool            `json:"isError,omitempty"`
-	Meta              map[string]any  `json:"meta,omitempty"`
-	Panic             string          `json:"panic,omitempty"`
-	Stack             string          `json:"stack,omitempty"`
+// appendCallPayload appends c as a job's body. The arguments are JSON the server decoded
+// already, so they are copied as they are, neither encoded nor scanned again (marshalling
+// them as a json.RawMessage scanned them once here and twice more in the worker).
+func appendCallPayload(dst []byte, c callPayload) ([]byte, error) {
+	head, err := json.Marshal(c)
+	if err != nil {
+		return nil, err
+	}
+	dst = append(dst, head...) // json.Marshal writes no newline: it escapes those of strings
+	dst = append(dst, '\n')
+	return append(dst, c.Arguments...), nil
+}
+
+// readCallPayload reads a job's body written by appendCallPayload.
+func readCallPayload(b []byte) (callPayload, error) {
+	var c callPayload
+	i := bytes.IndexByte(b, '\n')
+	if i < 0 {
+		return c, fmt.Errorf("no line of fields")
+	}
+	if err := json.Unmarshal(b[:i], &c); err != nil {
+		return c, err
+	}
+	c.Arguments = b[i+1:]
+	return c, nil
+}
+
+// The body of a job's result frame: a byte saying what follows, then it.
+const (
+	answerResult = 'r' // the tool's result as mcp.EncodeResult writes it
+	answerError  = 'e' // the same, of a result with isError true
+	answerPanic  = 'p' // a panicAnswer: the tool panicked
+)
+
+// panicAnswer is the panic a tool raised in the worker (value and stack), which the
+// supervisor raises again for mcp.Server to answer and audit as a panic.
+type panicAnswer struct {
+	Panic string `json:"panic"`
+	Stack string `json:"stack,omitempty"`
 }
 
 // progressReport is a call's progress as the worker reports it.
@@ -65,9 +96,10 @@ func (p *remoteProvider) RedactArguments(tool string, args any) any {
 }
 
 // Call runs the call in the worker. A call the worker died of is answered isError,
-// naming the fatal error (or the memory budget) and the input.
+// naming the fatal error (or the memory budget) and the input. The worker's result is
+// sent as the worker encoded it (mcp.CallResult.Encoded).
 func (p *remoteProvider) Call(ctx context.Context, req *mcp.CallRequest) *mcp.CallResult {
-	payload, err := json.Marshal(callPayload{Name: req.Name, Arguments: req.Arguments, Client: req.Client,
+	payload, err := appendCallPayload(nil, callPayload{Name: req.Name, Arguments: req.Arguments, Client: req.Client,
 		ProtocolVersion: req.ProtocolVersion, RunID: req.RunID, Progress: req.Progress != nil})
 	if err != nil {
 		return mcp.ErrorResult("internal error: the call could not be encoded: %v (run %s)", err, req.RunID)
@@ -93,18 +125,24 @@ func (p *remoteProvider) Call(ctx context.Context, req *mcp.CallRequest) *mcp.Ca
 		}
 		return mcp.ErrorResult("tool %q could not run: %v (run %s)", req.Name, err, req.RunID)
 	}
-	var a callAnswer
-	if err := json.Unmarshal(raw, &a); err != nil {
-		return mcp.ErrorResult("internal error: the engine's answer could not be read: %v (run %s)", err, req.RunID)
+	return readAnswer(raw, req)
+}
+
+// readAnswer reads the body of a job's result frame (see runJob): the result as the worker
+// encoded it, or the worker's panic, raised again here.
+func readAnswer(raw []byte, req *mcp.CallRequest) *mcp.CallResult {
+	if len(raw) > 1 {
+		switch raw[0] {
+		case answerResult, answerError:
+			return &mcp.CallResult{IsError: raw[0] == answerError, Encoded: raw[1:]}
+		case answerPanic:
+			var a panicAnswer
+			if json.Unmarshal(raw[1:], &a) == nil {
+				panic(&panics.Error{Value: a.Panic, Stack: []byte(a.Stack)})
+			}
+		}
 	}
-	if a.Panic != "" {
-		panic(&panics.Error{Value: a.Panic, Stack: []byte(a.Stack)})
-	}
-	res := &mcp.CallResult{Content: a.Content, IsError: a.IsError, Meta: a.Meta}
-	if len(a.StructuredContent) > 0 {
-		res.StructuredContent = a.StructuredContent
-	}
-	return res
+	return mcp.ErrorResult("internal error: the engine's answer could not be read: %.40q (run %s)", raw, req.RunID)
 }
 
 // describeArguments says in a few words which input a call was given: the paths, and the
@@ -198,7 +236,7 @@ func workerCommand(args []string) (func() *exec.Cmd, error) {
 // serveWorker runs the jobs the supervisor sends on in, answering on out, until in ends;
 // then the jobs still running are cancelled and get grace to answer. It stops the process
 // (exitMemoryBudget) when the heap passes budget.
-func serveWorker(ctx context.Context, p mcp.Provider, in io.Reader, out io.Writer, errOut io.Writer, budget int64, grace time.Duration) int {
+func serveWorker(ctx context.Context, p mcp.Provider, server mcp.ClientInfo, in io.Reader, out io.Writer, errOut io.Writer, budget int64, grace time.Duration) int {
 	stop := watchMemory(budget, func(heap uint64) {
 		fmt.Fprintf(errOut, "jstk: memory budget of %s exceeded (heap %d MB): stopping the engine\n", mbText(budget), heap>>20)
 		os.Exit(exitMemoryBudget)
@@ -248,15 +286,11 @@ func serveWorker(ctx context.Context, p mcp.Provider, in io.Reader, out io.Write
 		wg.Add(1)
 		workers.Go(func() {
 			defer wg.Done()
-			ans := runJob(jctx, p, m, write, testCrash)
+			b := runJob(jctx, p, m, write, server, testCrash)
 			mu.Lock()
 			delete(running, m.Job)
 			mu.Unlock()
 			cancel()
-			b, err := json.Marshal(ans)
-			if err != nil {
-				b, _ = json.Marshal(callAnswer{IsError: true, Content: []mcp.Content{mcp.TextContent("internal error: the result could not be encoded: " + err.Error())}})
-			}
 			write(jobMessage{Job: m.Job, Result: b})
 		})
 	}
@@ -275,16 +309,17 @@ func serveWorker(ctx context.Context, p mcp.Provider, in io.Reader, out io.Write
 	return ExitOK
 }
 
-// runJob runs one call, returning its answer (a panic is caught and carried).
-func runJob(ctx context.Context, p mcp.Provider, m jobMessage, write func(jobMessage), testCrash bool) (ans callAnswer) {
-	var c callPayload
-	if err := json.Unmarshal(m.Payload, &c); err != nil {
-		return callAnswer{IsError: true, Content: []mcp.Content{mcp.TextContent("internal error: the call could not be read: " + err.Error())}}
+// runJob runs one call, returning the body of its result frame (a panic is caught and
+// carried). server is the serverInfo the results carry (the server's).
+func runJob(ctx context.Context, p mcp.Provider, m jobMessage, write func(jobMessage), server mcp.ClientInfo, testCrash bool) (body []byte) {
+	c, err := readCallPayload(m.Payload)
+	req := &mcp.CallRequest{Name: c.Name, Arguments: c.Arguments, Client: c.Client, ProtocolVersion: c.ProtocolVersion, RunID: c.RunID}
+	if err != nil {
+		return encodeAnswer(mcp.ErrorResult("internal error: the call could not be read: %v", err), req, server)
 	}
 	if testCrash {
 		crashForTest(c.Arguments)
 	}
-	req := &mcp.CallRequest{Name: c.Name, Arguments: c.Arguments, Client: c.Client, ProtocolVersion: c.ProtocolVersion, RunID: c.RunID}
 	if c.Progress {
 		req.Progress = func(progress, total float64, message string) {
 			b, err := json.Marshal(progressReport{progress, total, message})
@@ -299,24 +334,29 @@ func runJob(ctx context.Context, p mcp.Provider, m jobMessage, write func(jobMes
 			if pe, ok := r.(*panics.Error); ok && pe != nil && len(pe.Stack) > 0 {
 				stack = pe.Stack
 			}
-			ans = callAnswer{Panic: fmt.Sprint(r), Stack: string(stack)}
+			b, _ := json.Marshal(panicAnswer{Panic: fmt.Sprint(r), Stack: string(stack)})
+			body = append([]byte{answerPanic}, b...)
 		}
 	}()
 	res := p.Call(ctx, req)
 	if res == nil {
-		return callAnswer{IsError: true, Content: []mcp.Content{mcp.TextContent(fmt.Sprintf("internal error: tool %q returned no result", c.Name))}}
+		res = mcp.ErrorResult("internal error: tool %q returned no result", c.Name)
 	}
-	ans = callAnswer{Content: res.Content, IsError: res.IsError, Meta: res.Meta}
-	if res.StructuredContent != nil {
-		b, err := json.Marshal(res.StructuredContent)
-		if err != nil {
-			return callAnswer{IsError: true, Content: []mcp.Content{mcp.TextContent(fmt.Sprintf("internal error: the result of tool %q could not be encoded: %v", c.Name, err))}}
-		}
-		if string(b) != "null" {
-			ans.StructuredContent = b
-		}
+	return encodeAnswer(res, req, server)
+}
+
+// encodeAnswer is the body of the result frame of res, encoded as the server sends it.
+func encodeAnswer(res *mcp.CallResult, req *mcp.CallRequest, server mcp.ClientInfo) []byte {
+	b, err := mcp.EncodeResult(res, req, server)
+	if err != nil {
+		res = mcp.ErrorResult("internal error: the result of tool %q could not be encoded: %v", req.Name, err)
+		b, _ = mcp.EncodeResult(res, req, server)
 	}
-	return ans
+	kind := byte(answerResult)
+	if res.IsError {
+		kind = answerError
+	}
+	return append([]byte{kind}, b...)
 }
 
 // Test-only crash triggers: with JSTK_TEST_CRASH=1 in the environment (the end-to-end

@@ -279,6 +279,35 @@ type callResultJSON struct {
 
 // encodeCallResult encodes the whole response to a tools/call.
 func (s *Server) encodeCallResult(id json.RawMessage, res *CallResult, runID string, modern bool) ([]byte, error) {
+	result := res.Encoded
+	if result == nil {
+		var err error
+		if result, err = encodeResult(res, runID, modern, s.serverInfo); err != nil {
+			return nil, err
+		}
+	}
+	if len(id) == 0 || len(result) == 0 || result[0] != '{' {
+		return nil, fmt.Errorf("the result is not a JSON object")
+	}
+	// What marshal(response{...}) writes, without encoding the result again: the id is the
+	// request's, as decoded (a string or a number, already compact).
+	b := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":}`)+len(id)+len(result))
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"result":`...)
+	b = append(b, result...)
+	return append(b, '}'), nil
+}
+
+// EncodeResult encodes res as the result of the tools/call req, as a server whose
+// serverInfo is server sends it: for a provider that answers with CallResult.Encoded.
+func EncodeResult(res *CallResult, req *CallRequest, server ClientInfo) (json.RawMessage, error) {
+	return encodeResult(res, req.RunID, slices.Contains(modernVersions, req.ProtocolVersion), server)
+}
+
+// encodeResult encodes the result member of a tools/call's answer: res with the run id
+// and, on the stateless protocol (modern), resultType and serverInfo.
+func encodeResult(res *CallResult, runID string, modern bool, server ClientInfo) (json.RawMessage, error) {
 	out := callResultJSON{Content: res.Content, IsError: res.IsError, Meta: maps.Clone(res.Meta)}
 	if out.Content == nil {
 		out.Content = []Content{}
@@ -300,9 +329,9 @@ func (s *Server) encodeCallResult(id json.RawMessage, res *CallResult, runID str
 	out.Meta[MetaRunID] = runID
 	if modern {
 		out.ResultType = "complete"
-		out.Meta[MetaServerInfo] = s.serverInfo
+		out.Meta[MetaServerInfo] = server
 	}
-	b, err := marshal(response{JSONRPC: "2.0", ID: id, Result: out})
+	b, err := marshal(out)
 	if err != nil {
 		return nil, err
 	}

@@ -311,3 +311,54 @@ func TestHandleIsSafeForConcurrentUse(t *testing.T) {
 		}
 	}
 }
+
+// encodingProvider answers as a provider in another process does: each result of the fake
+// provider already encoded by EncodeResult.
+type encodingProvider struct{ *fakeProvider }
+
+func (p encodingProvider) Call(ctx context.Context, req *CallRequest) *CallResult {
+	res := p.fakeProvider.Call(ctx, req)
+	if res == nil {
+		return nil
+	}
+	b, err := EncodeResult(res, req, ClientInfo{Name: "jstk-test", Version: "1.2.3"})
+	if err != nil {
+		return ErrorResult("encoding: %v", err)
+	}
+	return &CallResult{IsError: res.IsError, Encoded: b}
+}
+
+// fixedProvider answers every call with res.
+type fixedProvider struct {
+	*fakeProvider
+	res *CallResult
+}
+
+func (p fixedProvider) Call(context.Context, *CallRequest) *CallResult { return p.res }
+
+// A result encoded by EncodeResult is sent as the server would have encoded it, byte for
+// byte, on both protocol eras; one that is not an object is an internal error.
+func TestEncodedResultIsSentAsItIs(t *testing.T) {
+	lines := []string{initLine, initializedLine}
+	for i, tool := range []string{"echo", "count", "client", "fail", "nilresult", "progress"} {
+		lines = append(lines,
+			fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":{"x":"<&>\u2028"}}}`, 10+i, tool),
+			fmt.Sprintf(`{"jsonrpc":"2.0","id":"m%d","method":"tools/call","params":{"name":%q,"arguments":{},%s}}`, i, tool, modernMeta))
+	}
+	want := newSession(t, newFakeProvider(), nil).do(lines...)
+	got := newSession(t, encodingProvider{newFakeProvider()}, nil).do(lines...)
+	if len(got) != len(want) {
+		t.Fatalf("%d messages, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if !bytes.Equal(got[i], want[i]) {
+			t.Errorf("message %d:\n got %s\nwant %s", i, got[i], want[i])
+		}
+	}
+
+	ss := newSession(t, fixedProvider{newFakeProvider(), &CallResult{Encoded: json.RawMessage(`[1]`)}}, nil)
+	out := ss.do(initLine, initializedLine, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{}}}`)
+	if len(out) != 2 || !bytes.Contains(out[1], []byte(`could not be encoded: the result is not a JSON object`)) {
+		t.Errorf("a result that is not an object: %s", bytes.Join(out, []byte("\n")))
+	}
+}

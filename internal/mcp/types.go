@@ -85,6 +85,11 @@ type CallResult struct {
 	IsError bool
 	// Meta is sent as the result's _meta; the server adds "jstk/runId".
 	Meta map[string]any
+	// Encoded, when not nil, is the whole result already encoded by EncodeResult for this
+	// call (its run id and protocol version, this server's info): the server sends it as it
+	// is and reads only IsError of the other fields. A provider whose calls run in another
+	// process answers this way, so that a result is encoded once, where it is made.
+	Encoded json.RawMessage
 }
 
 // ErrorResult returns a result with IsError set and one text block.

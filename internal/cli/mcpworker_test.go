@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/jstk-dev/jstk/internal/mcp"
+	"github.com/jstk-dev/jstk/internal/panics"
+)
+
+// jobProvider is a Provider whose tools answer by name: "ok", "fail", "panic", "nil".
+type jobProvider struct{}
+
+func (jobProvider) Tools() []mcp.Tool { return nil }
+
+func (jobProvider) Call(_ context.Context, req *mcp.CallRequest) *mcp.CallResult {
+	switch req.Name {
+	case "ok":
+		return &mcp.CallResult{Content: []mcp.Content{mcp.TextContent("args " + string(req.Arguments))},
+			StructuredContent: map[string]string{"client": req.Client.Name, "run": req.RunID}}
+	case "fail":
+		return mcp.ErrorResult("no input")
+	case "panic":
+		panic("engine boom")
+	}
+	return nil
+}
+
+// A call goes to the worker and its answer comes back as the two ends of a job frame do:
+// the arguments as sent, the result encoded once by the worker, a panic raised again.
+func TestJobAnswers(t *testing.T) {
+	info := mcp.ClientInfo{Name: "jstk", Version: "9.9.9"}
+	run := func(name, args string) (res *mcp.CallResult, raised any) {
+		req := &mcp.CallRequest{Name: name, Arguments: json.RawMessage(args), Client: mcp.ClientInfo{Name: "c\nlient", Version: "1"},
+			ProtocolVersion: "2026-07-28", RunID: "run-1"}
+		payload, err := appendCallPayload(nil, callPayload{Name: req.Name, Arguments: req.Arguments, Client: req.Client,
+			ProtocolVersion: req.ProtocolVersion, RunID: req.RunID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := runJob(context.Background(), jobProvider{}, jobMessage{Job: 1, Payload: payload}, func(jobMessage) {}, info, false)
+		defer func() { raised = recover() }()
+		return readAnswer(body, req), nil
+	}
+
+	res, _ := run("ok", `{"a": [1, "\n"]}`)
+	want := `{"content":[{"type":"text","text":"args {\"a\": [1, \"\\n\"]}"}],"structuredContent":{"client":"c\nlient","run":"run-1"},` +
+		`"isError":false,"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"jstk","version":"9.9.9"},"jstk/runId":"run-1"},"resultType":"complete"}`
+	if res == nil || res.IsError || string(res.Encoded) != want {
+		t.Errorf("ok: %+v\nwant Encoded %s", res, want)
+	}
+	for _, name := range []string{"fail", "nil"} {
+		if res, _ := run(name, `{}`); res == nil || !res.IsError || !bytes.Contains(res.Encoded, []byte(`"isError":true`)) {
+			t.Errorf("%s: %+v", name, res)
+		}
+	}
+	_, raised := run("panic", `{}`)
+	if pe, ok := raised.(*panics.Error); !ok || pe.Value != "engine boom" || !strings.Contains(string(pe.Stack), "jobProvider") {
+		t.Errorf("panic: raised %#v", raised)
+	}
+
+	if res := readAnswer([]byte("x{}"), &mcp.CallRequest{RunID: "run-2"}); !res.IsError || res.Encoded != nil ||
+		!strings.Contains(res.Content[0].Text, "could not be read") {
+		t.Errorf("an unreadable answer: %+v", res)
+	}
+	if _, err := readCallPayload([]byte(`{"name":"ok"}`)); err == nil {
+		t.Error("a payload without its line of fields was read")
+	}
+	body := runJob(context.Background(), jobProvider{}, jobMessage{Payload: []byte("{\n{}")}, nil, info, false)
+	if !bytes.Contains(body, []byte("the call could not be read")) || body[0] != answerError {
+		t.Errorf("an unreadable call: %s", body)
+	}
+}
