@@ -108,3 +108,34 @@ func FuzzTopScanner(f *testing.F) {
 		}
 	})
 }
+
+// FuzzMembers checks members and decodeString against encoding/json: on every object it
+// accepts, the same keys with the same values, and every string value decoded alike.
+func FuzzMembers(f *testing.F) {
+	for _, s := range []string{`{}`, ` { } `, `{"id":1,"method":"x"}`, `{"a" : [ "}" , {"]":"{"} ] , "b":-1.5e3 ,"a":null}`,
+		`{"\u0069d":"\"q\\"}`, `{"k":"é\u00e9\n","t":true,"f":false}`, `{"p":{"_meta":{"x":{}}},"":""}`, `{"s":"\ud800"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, input []byte) {
+		var want map[string]json.RawMessage
+		b := bytes.TrimSpace(input)
+		if len(b) == 0 || b[0] != '{' || !json.Valid(b) || json.Unmarshal(b, &want) != nil {
+			return
+		}
+		got := members(b)
+		if len(got) != len(want) {
+			t.Fatalf("%d members, want %d: %q", len(got), len(want), b)
+		}
+		for k, w := range want {
+			if g, ok := got[k]; !ok || !bytes.Equal(g, w) {
+				t.Fatalf("member %q = %q, want %q (in %q)", k, g, w, b)
+			}
+			var ws string
+			wErr := json.Unmarshal(w, &ws)
+			gs, ok := decodeString(w)
+			if ok != (wErr == nil && w[0] == '"') || ok && gs != ws {
+				t.Fatalf("decodeString(%q) = %q, %v; want %q, %v", w, gs, ok, ws, wErr)
+			}
+		}
+	})
+}

@@ -275,6 +275,13 @@ func (s *Server) Handle(ctx context.Context, msg []byte, send func([]byte)) {
 		s.sendError(send, nil, newError(CodeParseError, "Parse error: the message is not valid UTF-8"))
 		return
 	}
+	if msg[0] == '{' && json.Valid(msg) {
+		// The common case, decoded in one validating pass and one that splits the members
+		// (members). The values are kept past this call (a call's id and arguments): they
+		// share a copy of msg, not msg.
+		s.dispatch(ctx, members(bytes.Clone(msg)), send)
+		return
+	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(msg, &fields); err != nil {
 		if _, ok := errors.AsType[*json.SyntaxError](err); ok {
@@ -346,6 +353,9 @@ func decodeString(raw json.RawMessage) (string, bool) {
 	if len(raw) == 0 || raw[0] != '"' {
 		return "", false
 	}
+	if v, ok := plainString(raw); ok {
+		return v, true
+	}
 	var v string
 	if json.Unmarshal(raw, &v) != nil {
 		return "", false
@@ -399,7 +409,7 @@ func (s *Server) dispatch(ctx context.Context, fields map[string]json.RawMessage
 			s.sendError(send, id, newError(CodeInvalidParams, `Invalid params: "params" must be an object`))
 			return
 		}
-		_ = json.Unmarshal(p, &params) // valid: the whole message decoded
+		params = members(p) // valid: the whole message was
 	}
 	key := idKey(id)
 	s.mu.Lock()
@@ -438,8 +448,7 @@ func parseRequestMeta(params map[string]json.RawMessage) (requestMeta, *rpcError
 	if raw[0] != '{' {
 		return m, newError(CodeInvalidParams, `Invalid params: "_meta" must be an object`)
 	}
-	var meta map[string]json.RawMessage
-	_ = json.Unmarshal(raw, &meta)
+	meta := members(raw) // valid: the whole message was
 	if tok := meta["progressToken"]; !isNull(tok) {
 		if tok[0] != '"' && tok[0] != '-' && (tok[0] < '0' || tok[0] > '9') {
 			return m, newError(CodeInvalidParams, `Invalid params: "_meta.progressToken" must be a string or a number`)
