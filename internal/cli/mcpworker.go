@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -20,42 +21,52 @@ import (
 	"github.com/jstk-dev/jstk/internal/tools"
 )
 
-// callPayload is a tools/call as the supervisor hands it to the worker: the body of a job
-// is its fields but the arguments as a JSON line, then the arguments as the client sent
-// them (see appendCallPayload).
+// callPayload is a tools/call as the supervisor hands it to the worker (see
+// appendCallPayload).
 type callPayload struct {
-	Name            string          `json:"name"`
-	Arguments       json.RawMessage `json:"-"`
-	Client          mcp.ClientInfo  `json:"client"`
-	ProtocolVersion string          `json:"protocolVersion"`
-	RunID           string          `json:"runId"`
-	Progress        bool            `json:"progress,omitempty"`
+	Name            string
+	Arguments       json.RawMessage
+	Client          mcp.ClientInfo
+	ProtocolVersion string
+	RunID           string
+	Progress        bool
 }
 
-// appendCallPayload appends c as a job's body. The arguments are JSON the server decoded
-// already, so they are copied as they are, neither encoded nor scanned again (marshalling
-// them as a json.RawMessage scanned them once here and twice more in the worker).
-func appendCallPayload(dst []byte, c callPayload) ([]byte, error) {
-	head, err := json.Marshal(c)
-	if err != nil {
-		return nil, err
+// appendCallPayload appends c as a job's body: its fields but the arguments each as a
+// netstring ("<length>:<bytes>,"), then the arguments as the client sent them. They are
+// JSON the server decoded already, so they are copied as they are, neither encoded nor
+// scanned again (marshalling them as a json.RawMessage scanned them once here and twice
+// more in the worker), and the other fields need no JSON decoder (which took 4.5 us of a
+// warm call in the worker).
+func appendCallPayload(dst []byte, c callPayload) []byte {
+	progress := "0"
+	if c.Progress {
+		progress = "1"
 	}
-	dst = append(dst, head...) // json.Marshal writes no newline: it escapes those of strings
-	dst = append(dst, '\n')
-	return append(dst, c.Arguments...), nil
+	for _, f := range [...]string{c.Name, c.ProtocolVersion, c.RunID, c.Client.Name, c.Client.Version, progress} {
+		dst = strconv.AppendInt(dst, int64(len(f)), 10)
+		dst = append(dst, ':')
+		dst = append(dst, f...)
+		dst = append(dst, ',')
+	}
+	return append(dst, c.Arguments...)
 }
 
 // readCallPayload reads a job's body written by appendCallPayload.
 func readCallPayload(b []byte) (callPayload, error) {
 	var c callPayload
-	i := bytes.IndexByte(b, '\n')
-	if i < 0 {
-		return c, fmt.Errorf("no line of fields")
+	var f [6]string
+	for i := range f {
+		colon := bytes.IndexByte(b, ':')
+		n, err := strconv.Atoi(string(b[:max(colon, 0)]))
+		if colon < 0 || err != nil || n < 0 || n > len(b)-colon-2 || b[colon+1+n] != ',' {
+			return c, fmt.Errorf("field %d is not a netstring", i+1)
+		}
+		f[i] = string(b[colon+1 : colon+1+n])
+		b = b[colon+2+n:]
 	}
-	if err := json.Unmarshal(b[:i], &c); err != nil {
-		return c, err
-	}
-	c.Arguments = b[i+1:]
+	c.Name, c.ProtocolVersion, c.RunID, c.Client.Name, c.Client.Version, c.Progress = f[0], f[1], f[2], f[3], f[4], f[5] == "1"
+	c.Arguments = b
 	return c, nil
 }
 
@@ -99,11 +110,8 @@ func (p *remoteProvider) RedactArguments(tool string, args any) any {
 // naming the fatal error (or the memory budget) and the input. The worker's result is
 // sent as the worker encoded it (mcp.CallResult.Encoded).
 func (p *remoteProvider) Call(ctx context.Context, req *mcp.CallRequest) *mcp.CallResult {
-	payload, err := appendCallPayload(nil, callPayload{Name: req.Name, Arguments: req.Arguments, Client: req.Client,
+	payload := appendCallPayload(nil, callPayload{Name: req.Name, Arguments: req.Arguments, Client: req.Client,
 		ProtocolVersion: req.ProtocolVersion, RunID: req.RunID, Progress: req.Progress != nil})
-	if err != nil {
-		return mcp.ErrorResult("internal error: the call could not be encoded: %v (run %s)", err, req.RunID)
-	}
 	var progress func(json.RawMessage)
 	if req.Progress != nil {
 		progress = func(raw json.RawMessage) {

@@ -36,11 +36,8 @@ func TestJobAnswers(t *testing.T) {
 	run := func(name, args string) (res *mcp.CallResult, raised any) {
 		req := &mcp.CallRequest{Name: name, Arguments: json.RawMessage(args), Client: mcp.ClientInfo{Name: "c\nlient", Version: "1"},
 			ProtocolVersion: "2026-07-28", RunID: "run-1"}
-		payload, err := appendCallPayload(nil, callPayload{Name: req.Name, Arguments: req.Arguments, Client: req.Client,
+		payload := appendCallPayload(nil, callPayload{Name: req.Name, Arguments: req.Arguments, Client: req.Client,
 			ProtocolVersion: req.ProtocolVersion, RunID: req.RunID})
-		if err != nil {
-			t.Fatal(err)
-		}
 		body := runJob(context.Background(), jobProvider{}, jobMessage{Job: 1, Payload: payload}, func(jobMessage) {}, info, false)
 		defer func() { raised = recover() }()
 		return readAnswer(body, req), nil
@@ -66,8 +63,16 @@ func TestJobAnswers(t *testing.T) {
 		!strings.Contains(res.Content[0].Text, "could not be read") {
 		t.Errorf("an unreadable answer: %+v", res)
 	}
-	if _, err := readCallPayload([]byte(`{"name":"ok"}`)); err == nil {
-		t.Error("a payload without its line of fields was read")
+	for _, bad := range []string{`{"name":"ok"}`, "2:ok,", "2:ok,0:,0:,0:,0:,", "3:ok,0:,0:,0:,0:,1:1,{}", "-1:,"} {
+		if _, err := readCallPayload([]byte(bad)); err == nil {
+			t.Errorf("a bad payload %q was read", bad)
+		}
+	}
+	c := callPayload{Name: "n,:1", Arguments: json.RawMessage(`{"x":1}`), Client: mcp.ClientInfo{Name: "", Version: "9:"},
+		ProtocolVersion: "p", RunID: "r\n", Progress: true}
+	if got, err := readCallPayload(appendCallPayload(nil, c)); err != nil || got.Name != c.Name || string(got.Arguments) != string(c.Arguments) ||
+		got.Client != c.Client || got.ProtocolVersion != c.ProtocolVersion || got.RunID != c.RunID || !got.Progress {
+		t.Errorf("read back %+v, %v; want %+v", got, err, c)
 	}
 	body := runJob(context.Background(), jobProvider{}, jobMessage{Payload: []byte("{\n{}")}, nil, info, false)
 	if !bytes.Contains(body, []byte("the call could not be read")) || body[0] != answerError {
