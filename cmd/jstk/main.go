@@ -10,6 +10,12 @@ import (
 	_ "github.com/jstk-dev/jstk/internal/hugepages" // the heap's first chunk on huge pages: see its doc
 )
 
+// atExit runs before the process exits with main's code: nothing, unless built with the
+// tag pgoprofile (profile.go), which writes the process's CPU profile there.
+var atExit = func() {}
+
 func main() {
-	os.Exit(cli.Main(context.Background(), os.Args[1:], cli.OSStreams()))
+	code := cli.Main(context.Background(), os.Args[1:], cli.OSStreams())
+	atExit()
+	os.Exit(code)
 }
