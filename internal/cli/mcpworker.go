@@ -267,6 +267,7 @@ func serveWorker(ctx context.Context, p mcp.Provider, server mcp.ClientInfo, in 
 	running := map[uint64]context.CancelFunc{}
 	var wg sync.WaitGroup
 	testCrash := os.Getenv("JSTK_TEST_CRASH") == "1"
+	logf := func(format string, args ...any) { fmt.Fprintf(errOut, "jstk: "+format+"\n", args...) }
 	// The jobs run on goroutines that wait for the next job (see mcp.Workers): a new one
 	// for each job grew its stack again in the validator, a sixth of a warm call's CPU here.
 	workers := mcp.NewWorkers(mcp.WorkerIdle)
@@ -294,7 +295,7 @@ func serveWorker(ctx context.Context, p mcp.Provider, server mcp.ClientInfo, in 
 		wg.Add(1)
 		workers.Go(func() {
 			defer wg.Done()
-			b := runJob(jctx, p, m, write, server, testCrash)
+			b := runJob(jctx, p, m, write, server, logf, testCrash)
 			mu.Lock()
 			delete(running, m.Job)
 			mu.Unlock()
@@ -318,12 +319,13 @@ func serveWorker(ctx context.Context, p mcp.Provider, server mcp.ClientInfo, in 
 }
 
 // runJob runs one call, returning the body of its result frame (a panic is caught and
-// carried). server is the serverInfo the results carry (the server's).
-func runJob(ctx context.Context, p mcp.Provider, m jobMessage, write func(jobMessage), server mcp.ClientInfo, testCrash bool) (body []byte) {
+// carried). server is the serverInfo the results carry (the server's); logf writes to the
+// engine's error output, which the server logs.
+func runJob(ctx context.Context, p mcp.Provider, m jobMessage, write func(jobMessage), server mcp.ClientInfo, logf func(string, ...any), testCrash bool) (body []byte) {
 	c, err := readCallPayload(m.Payload)
 	req := &mcp.CallRequest{Name: c.Name, Arguments: c.Arguments, Client: c.Client, ProtocolVersion: c.ProtocolVersion, RunID: c.RunID}
 	if err != nil {
-		return encodeAnswer(mcp.ErrorResult("internal error: the call could not be read: %v", err), req, server)
+		return encodeAnswer(mcp.ErrorResult("internal error: the call could not be read: %v", err), req, server, logf)
 	}
 	if testCrash {
 		crashForTest(c.Arguments)
@@ -350,13 +352,15 @@ func runJob(ctx context.Context, p mcp.Provider, m jobMessage, write func(jobMes
 	if res == nil {
 		res = mcp.ErrorResult("internal error: tool %q returned no result", c.Name)
 	}
-	return encodeAnswer(res, req, server)
+	return encodeAnswer(res, req, server, logf)
 }
 
-// encodeAnswer is the body of the result frame of res, encoded as the server sends it.
-func encodeAnswer(res *mcp.CallResult, req *mcp.CallRequest, server mcp.ClientInfo) []byte {
+// encodeAnswer is the body of the result frame of res, encoded as the server sends it. A
+// result that cannot be encoded is logged, as the server logs one, and answered isError.
+func encodeAnswer(res *mcp.CallResult, req *mcp.CallRequest, server mcp.ClientInfo, logf func(string, ...any)) []byte {
 	b, err := mcp.EncodeResult(res, req, server)
 	if err != nil {
+		logf("tool %q (run %s): the result cannot be sent: %v", req.Name, req.RunID, err)
 		res = mcp.ErrorResult("internal error: the result of tool %q could not be encoded: %v", req.Name, err)
 		b, _ = mcp.EncodeResult(res, req, server)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -11,7 +12,8 @@ import (
 	"github.com/jstk-dev/jstk/internal/panics"
 )
 
-// jobProvider is a Provider whose tools answer by name: "ok", "fail", "panic", "nil".
+// jobProvider is a Provider whose tools answer by name: "ok", "fail", "panic", "bad" (a
+// result that cannot be encoded), and nil for any other.
 type jobProvider struct{}
 
 func (jobProvider) Tools() []mcp.Tool { return nil }
@@ -25,6 +27,8 @@ func (jobProvider) Call(_ context.Context, req *mcp.CallRequest) *mcp.CallResult
 		return mcp.ErrorResult("no input")
 	case "panic":
 		panic("engine boom")
+	case "bad":
+		return &mcp.CallResult{StructuredContent: json.RawMessage(`{bad`)}
 	}
 	return nil
 }
@@ -33,12 +37,14 @@ func (jobProvider) Call(_ context.Context, req *mcp.CallRequest) *mcp.CallResult
 // the arguments as sent, the result encoded once by the worker, a panic raised again.
 func TestJobAnswers(t *testing.T) {
 	info := mcp.ClientInfo{Name: "jstk", Version: "9.9.9"}
+	var logged []string
+	logf := func(format string, args ...any) { logged = append(logged, fmt.Sprintf(format, args...)) }
 	run := func(name, args string) (res *mcp.CallResult, raised any) {
 		req := &mcp.CallRequest{Name: name, Arguments: json.RawMessage(args), Client: mcp.ClientInfo{Name: "c\nlient", Version: "1"},
 			ProtocolVersion: "2026-07-28", RunID: "run-1"}
 		payload := appendCallPayload(nil, callPayload{Name: req.Name, Arguments: req.Arguments, Client: req.Client,
 			ProtocolVersion: req.ProtocolVersion, RunID: req.RunID})
-		body := runJob(context.Background(), jobProvider{}, jobMessage{Job: 1, Payload: payload}, func(jobMessage) {}, info, false)
+		body := runJob(context.Background(), jobProvider{}, jobMessage{Job: 1, Payload: payload}, func(jobMessage) {}, info, logf, false)
 		defer func() { raised = recover() }()
 		return readAnswer(body, req), nil
 	}
@@ -53,6 +59,10 @@ func TestJobAnswers(t *testing.T) {
 		if res, _ := run(name, `{}`); res == nil || !res.IsError || !bytes.Contains(res.Encoded, []byte(`"isError":true`)) {
 			t.Errorf("%s: %+v", name, res)
 		}
+	}
+	if res, _ := run("bad", `{}`); res == nil || !res.IsError || !bytes.Contains(res.Encoded, []byte(`could not be encoded`)) ||
+		len(logged) != 1 || !strings.Contains(logged[0], `tool "bad" (run run-1): the result cannot be sent`) {
+		t.Errorf("a result that cannot be encoded: %+v, logged %q", res, logged)
 	}
 	_, raised := run("panic", `{}`)
 	if pe, ok := raised.(*panics.Error); !ok || pe.Value != "engine boom" || !strings.Contains(string(pe.Stack), "jobProvider") {
@@ -74,7 +84,7 @@ func TestJobAnswers(t *testing.T) {
 		got.Client != c.Client || got.ProtocolVersion != c.ProtocolVersion || got.RunID != c.RunID || !got.Progress {
 		t.Errorf("read back %+v, %v; want %+v", got, err, c)
 	}
-	body := runJob(context.Background(), jobProvider{}, jobMessage{Payload: []byte("{\n{}")}, nil, info, false)
+	body := runJob(context.Background(), jobProvider{}, jobMessage{Payload: []byte("{\n{}")}, nil, info, logf, false)
 	if !bytes.Contains(body, []byte("the call could not be read")) || body[0] != answerError {
 		t.Errorf("an unreadable call: %s", body)
 	}
