@@ -277,7 +277,8 @@ type callResultJSON struct {
 	ResultType        string         `json:"resultType,omitempty"`
 }
 
-// encodeCallResult encodes the whole response to a tools/call.
+// encodeCallResult encodes the whole response to a tools/call (whose id dispatch has
+// checked: a string or an integer).
 func (s *Server) encodeCallResult(id json.RawMessage, res *CallResult, runID string, modern bool) ([]byte, error) {
 	result := res.Encoded
 	if result == nil {
@@ -286,7 +287,7 @@ func (s *Server) encodeCallResult(id json.RawMessage, res *CallResult, runID str
 			return nil, err
 		}
 	}
-	if len(id) == 0 || len(result) == 0 || result[0] != '{' {
+	if len(result) == 0 || result[0] != '{' {
 		return nil, fmt.Errorf("the result is not a JSON object")
 	}
 	// What marshal(response{...}) writes, without encoding the result again: the id is the
