@@ -58,8 +58,11 @@ func readCallPayload(b []byte) (callPayload, error) {
 	var f [6]string
 	for i := range f {
 		colon := bytes.IndexByte(b, ':')
-		n, err := strconv.Atoi(string(b[:max(colon, 0)]))
-		if colon < 0 || err != nil || n < 0 || n > len(b)-colon-2 || b[colon+1+n] != ',' {
+		n, err := -1, error(nil)
+		if colon >= 0 {
+			n, err = strconv.Atoi(string(b[:colon]))
+		}
+		if err != nil || n < 0 || n > len(b)-colon-2 || b[colon+1+n] != ',' {
 			return c, fmt.Errorf("field %d is not a netstring", i+1)
 		}
 		f[i] = string(b[colon+1 : colon+1+n])

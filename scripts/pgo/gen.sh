@@ -7,7 +7,7 @@
 #     (scripts/smallbench/gen.py), each validated 25 times, as `jstk validate` runs them;
 #   - the reference workload: 100,000 NDJSON instances (bench-gen.py), validated 8 times;
 #   - `jstk mcp`: BenchmarkValidateRoundTrip 10000x (the server and its engine process).
-# Run from anywhere, with ../shared beside the repository; it takes about two minutes.
+# Run from anywhere, with ../shared beside the repository; it took 45 s on the 2-core machine.
 #
 #   scripts/pgo/gen.sh
 set -euo pipefail
