@@ -387,12 +387,22 @@ func (l *Loader) read(name string) (*source.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ParseDocument(name, data, l.Limits)
+	return parseDocument(name, data, l.Limits, true) // data was read into a buffer of its own
 }
 
 // ParseDocument parses a schema file by its extension (.yaml/.yml: YAML; .json: JSON;
 // otherwise the content decides). A schema file must hold exactly one document.
 func ParseDocument(name string, data []byte, lim *source.Limits) (*source.Document, error) {
+	return parseDocument(name, data, lim, false)
+}
+
+// parseDocument is ParseDocument; share says that data is never modified afterwards, so
+// that a JSON document may share its memory (see source.ParseShared).
+func parseDocument(name string, data []byte, lim *source.Limits, share bool) (*source.Document, error) {
+	parse := source.Parse
+	if share {
+		parse = source.ParseShared
+	}
 	f, ok := source.FormatOf(name)
 	if !ok || f == source.NDJSON || f == source.TOML {
 		f = source.Sniff(data)
@@ -400,7 +410,7 @@ func ParseDocument(name string, data []byte, lim *source.Limits) (*source.Docume
 	if f == source.NDJSON || f == source.TOML {
 		f = source.JSON
 	}
-	docs, err := source.Parse(name, data, f, lim)
+	docs, err := parse(name, data, f, lim)
 	if err != nil {
 		return nil, err
 	}

@@ -206,9 +206,24 @@ func tomlKeyLike(s string) bool {
 // then joins one *Error per invalid line. Any other error is an *Error with the position of
 // the problem. Invalid UTF-8 is an error in every format.
 func Parse(name string, src []byte, f Format, lim *Limits) ([]*Document, error) {
+	return parse(name, src, f, lim, false)
+}
+
+// ParseShared is Parse for a src that is never modified afterwards, such as a file's
+// content read into a buffer of its own: a JSON document shares src's memory instead of
+// keeping a copy of it (see ParseJSONShared). The other formats are parsed as Parse does.
+func ParseShared(name string, src []byte, f Format, lim *Limits) ([]*Document, error) {
+	return parse(name, src, f, lim, true)
+}
+
+func parse(name string, src []byte, f Format, lim *Limits, share bool) ([]*Document, error) {
 	switch f {
 	case JSON:
-		doc, err := ParseJSON(name, src, lim)
+		parseJSON := ParseJSON
+		if share {
+			parseJSON = ParseJSONShared
+		}
+		doc, err := parseJSON(name, src, lim)
 		if err != nil {
 			return nil, err
 		}

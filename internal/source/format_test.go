@@ -1,6 +1,7 @@
 package source
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -129,6 +130,41 @@ func TestParseFormats(t *testing.T) {
 		docs, err := Parse(tt.name, []byte(tt.in), tt.f, nil)
 		if got := errString(err); got != tt.want || docs != nil {
 			t.Errorf("Parse(%q, %v) = %v\nwant %s", tt.in, tt.f, got, tt.want)
+		}
+	}
+}
+
+// TestParseShared checks that ParseShared gives Parse's documents and errors in every
+// format, and that a JSON document shares the caller's memory where Parse's keeps a copy.
+func TestParseShared(t *testing.T) {
+	for _, c := range []struct {
+		f    Format
+		text string
+	}{
+		{JSON, `{"a": [1, "b\n", {"c": null}]}`},
+		{JSON, `{"a": }`},
+		{JSONC, "{\"a\": 1, // c\n}"},
+		{YAML, "a: [1, b]\n---\nc: d\n"},
+		{TOML, "a = 1\n[b]\nc = 'd'\n"},
+		{NDJSON, "{\"a\":1}\n[2]\n"},
+	} {
+		wsrc, src := []byte(c.text), []byte(c.text)
+		want, werr := Parse("x", wsrc, c.f, nil)
+		got, err := ParseShared("x", src, c.f, nil)
+		if fmt.Sprint(err) != fmt.Sprint(werr) || len(got) != len(want) {
+			t.Fatalf("%v %q: %d documents, error %v; Parse: %d, %v", c.f, c.text, len(got), err, len(want), werr)
+		}
+		for i := range got {
+			if !same(got[i].Root, want[i].Root) {
+				t.Errorf("%v %q: document %d differs from Parse's", c.f, c.text, i)
+			}
+		}
+		shares := len(got) == 1 && &got[0].Source()[0] == &src[0]
+		if c.f == JSON && err == nil && !shares {
+			t.Errorf("%q: the JSON document keeps a copy of its text", c.text)
+		}
+		if len(want) == 1 && &want[0].Source()[0] == &wsrc[0] {
+			t.Errorf("%v %q: Parse's document shares the caller's text", c.f, c.text)
 		}
 	}
 }

@@ -666,7 +666,11 @@ func (p *pipeline) process(j *job, lines *source.LineParser) []Instance {
 		}
 		return p.processLines(&job{name: j.name, data: data, startLine: 1}, nil)
 	}
-	docs, err := source.Parse(j.name, data, format, p.lim)
+	parse := source.Parse
+	if src.Path != "" {
+		parse = source.ParseShared // data was read into a buffer of its own
+	}
+	docs, err := parse(j.name, data, format, p.lim)
 	if err != nil {
 		return problem(j.name, 0, err)
 	}
