@@ -220,6 +220,21 @@ func BenchmarkParse(b *testing.B) {
 			reportCPU(b, cpu, len(tw))
 		})
 	}
+	// The same document through a LineParser recycled after each parse: the parse into
+	// memory already in use, as simdjson's benchmarks parse into a reused parser.
+	b.Run("twitter-reused", func(b *testing.B) {
+		b.SetBytes(int64(len(tw)))
+		b.ReportAllocs()
+		var lp LineParser
+		cpu := cpuTime()
+		for b.Loop() {
+			if _, err := lp.Parse("twitter.json", tw, nil); err != nil {
+				b.Fatal(err)
+			}
+			lp.Recycle()
+		}
+		reportCPU(b, cpu, len(tw))
+	})
 }
 
 // reportCPU reports MB parsed per second of the process's CPU time since cpu (with
