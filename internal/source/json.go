@@ -120,6 +120,7 @@ func (lp *LineParser) Recycle() {
 		lp.p.spilled = false
 	}
 	lp.p.slab = lp.p.slab[:0]
+	clear(lp.docs) // nor do the documents' places keep old roots and texts alive
 	lp.docs = lp.docs[:0]
 }
 
