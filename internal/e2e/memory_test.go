@@ -1,0 +1,69 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestManyCallsKeepMemoryFlat: the engine process's memory follows the call it runs, not
+// the number of calls it ran. A pooled JSON parser once chained each document it parsed to
+// the next, so that every large argument and instance stayed alive: 300 calls with a 354 KB
+// instance left the engine at 786 MB. Here 160 calls with a 360 KB instance each (carried as
+// arguments and parsed again as the instance) may not grow the engine by more than 64 MB
+// between the 40th call and the last; before the fix they grew it from 173 to 550 MB.
+func TestManyCallsKeepMemoryFlat(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads the engine process's resident memory from /proc")
+	}
+	t.Parallel()
+	r := startRaw(t)
+	r.initialize(t)
+	args := `{"schema":{"value":{"type":"array","items":{"type":"object","required":["a"]}}},"instances":[{"value":` + string(bigArray(8000)) + `}]}`
+	var engine int
+	var after40 int64
+	for i := 1; i <= 160; i++ {
+		id := strconv.Itoa(i)
+		r.send(t, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"name":"validate","arguments":`+args+`}}`)
+		m := r.answer(t, id, time.Minute)
+		if res := string(m["result"]); !strings.Contains(res, `"valid":true`) || strings.Contains(res, `"isError":true`) {
+			t.Fatalf("call %d: %.300s", i, res)
+		}
+		if i == 40 {
+			kids := childrenOf(r.cmd.Process.Pid)
+			if len(kids) != 1 {
+				t.Fatalf("the server has %d children, want its one engine process", len(kids))
+			}
+			engine, after40 = kids[0], residentMB(t, kids[0])
+		}
+	}
+	last := residentMB(t, engine)
+	t.Logf("engine process: %d MB after 40 calls, %d MB after 160", after40, last)
+	if last-after40 > 64 {
+		t.Errorf("the engine process grew from %d to %d MB over 120 calls of the same size", after40, last)
+	}
+}
+
+// residentMB is the resident memory of process pid (VmRSS), in megabytes.
+func residentMB(t *testing.T, pid int) int64 {
+	t.Helper()
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			if err != nil {
+				t.Fatalf("VmRSS of %d: %v", pid, err)
+			}
+			return kb >> 10
+		}
+	}
+	t.Fatalf("no VmRSS in /proc/%d/status", pid)
+	return 0
+}
