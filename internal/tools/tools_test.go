@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -283,6 +284,50 @@ func TestSchemaCache(t *testing.T) {
 	}
 	if _, err := LoadSchema(env, PathDoc("s.json"), "schema", SchemaOptions{Draft: "8"}); err == nil {
 		t.Error("an unknown draft must be refused")
+	}
+}
+
+// TestSchemaCacheTextBudget: the cache drops its oldest entries when the text they were
+// compiled from passes its budget, whatever their number, and keeps the newest even when it
+// alone is larger; the sum it keeps is that of the entries left.
+func TestSchemaCacheTextBudget(t *testing.T) {
+	files := map[string]string{}
+	for i := range 6 {
+		files[fmt.Sprintf("s%d.json", i)] = fmt.Sprintf(`{"type": "string", "$comment": %q}`, strings.Repeat("x", 100*i))
+	}
+	cache := NewSchemaCache(64)
+	cache.maxText = 500
+	env := &Env{FS: workspace.Memory(files), Cache: cache}
+	load := func(name string) *schema.Schema {
+		s, err := LoadSchema(env, PathDoc(name), "schema", SchemaOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	s1 := load("s1.json")
+	for _, name := range []string{"s2.json", "s3.json"} {
+		load(name)
+	}
+	// s1, s2 and s3 hold 134, 234 and 334 bytes: 702 in all, past 500; s1 went, then s2
+	// (568 bytes left), and s3 stayed.
+	if got := strings.Join(cache.order, ","); len(cache.order) != 1 {
+		t.Fatalf("entries kept: %d (%q), want the newest alone", len(cache.order), got)
+	}
+	if load("s1.json") == s1 {
+		t.Error("an entry dropped for the budget was served from the cache")
+	}
+	cache.maxText = 10
+	big := load("s5.json")
+	if len(cache.order) != 1 || load("s5.json") != big {
+		t.Error("the newest entry must be kept, and served, even when larger than the budget")
+	}
+	var sum int64
+	for _, e := range cache.entries {
+		sum += e.text
+	}
+	if sum != cache.textSize {
+		t.Errorf("the cache counts %d bytes of text, its entries hold %d", cache.textSize, sum)
 	}
 }
 
