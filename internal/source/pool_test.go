@@ -146,9 +146,9 @@ func TestLineParserStringsOutliveRecycle(t *testing.T) {
 // in use afterwards must not grow with the number of parses. A pooled parser (ParseJSON,
 // ParseJSONShared) once made a chain from each document back through all before it (see
 // jsonParser.spilled): 100 parses of this 354 KB document kept 82 MB alive (47 MB shared).
-// A LineParser recycled after each document is held to the same; it was not seen to chain
-// (each document overwrites most of the chunk the one before it left), but nothing but
-// that kept it from doing so.
+// A LineParser recycled after each document is held to the same. It was not seen to
+// chain, but only because each document overwrote most of the chunk the one before it had
+// left: the gap a spill leaves could hold a link.
 func TestParsersKeepNoChain(t *testing.T) {
 	tw := twitterJSON(100)
 	var lp LineParser
