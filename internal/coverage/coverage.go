@@ -61,6 +61,11 @@ type unit struct {
 	lines     []byte
 	firstLine int
 	limits    *source.Limits
+	// path, when set, is a file of plain instances in format, read again and parsed by the
+	// worker that evaluates it: kept as documents until the evaluations start, the files
+	// of a large input made the run's memory three times their size.
+	path   string
+	format source.Format
 }
 
 // Measure evaluates every test and instance of srcs against s (or, for a tests file, its
@@ -182,6 +187,9 @@ func evaluate(tr *tracer, u *unit, sto *schematest.Options) outcome {
 	if u.lines != nil {
 		return evaluateLines(tr, u)
 	}
+	if u.path != "" {
+		return evaluateFile(tr, u, sto)
+	}
 	var values []source.Value
 	oc := outcome{}
 	if u.plain {
@@ -218,6 +226,40 @@ func evaluate(tr *tracer, u *unit, sto *schematest.Options) outcome {
 	tr.finishTest(oc.valid, oc.expectValid, all)
 	if oc.valid {
 		oc.validCount = 1
+	}
+	return oc
+}
+
+// evaluateFile reads, parses and evaluates a file of plain instances (one per document).
+func evaluateFile(tr *tracer, u *unit, sto *schematest.Options) outcome {
+	oc := outcome{valid: true, expectValid: true}
+	data, err := readInput(sto.FS, u.path, maxSize(u.limits))
+	if err != nil {
+		oc.problems = []string{err.Error()}
+		return oc
+	}
+	docs, err := source.ParseShared(u.name, data, u.format, u.limits) // data is this call's own
+	if err != nil {
+		oc.problems = []string{err.Error()}
+		return oc
+	}
+	for _, d := range docs {
+		label := u.name
+		if len(docs) > 1 {
+			label = fmt.Sprintf("%s:%d", u.name, d.Line)
+		}
+		errs, err := tr.trace(u.s, d.Root)
+		if err != nil {
+			tr.abandon()
+			oc.problems = append(oc.problems, label+": the evaluation could not be completed: "+err.Error())
+			continue
+		}
+		valid := len(errs) == 0
+		tr.finishTest(valid, valid, errs)
+		oc.instances++
+		if valid {
+			oc.validCount++
+		}
 	}
 	return oc
 }
@@ -304,6 +346,10 @@ func load(m *model, rootView *view, root *schema.Schema, src Source, sto *schema
 	}
 	if len(docs) == 1 && schematest.ShapeOf(docs[0].Root) != "" {
 		return loadTests(m, docs[0], base, sto)
+	}
+	if src.Path != "" {
+		// Plain instances: parsed here only to tell them from a tests file.
+		return []unit{{v: rootView, s: root, plain: true, name: name, path: src.Path, format: format, limits: sto.Limits}}, nil
 	}
 	units := make([]unit, len(docs))
 	for i, d := range docs {

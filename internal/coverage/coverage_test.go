@@ -627,3 +627,57 @@ func TestReadInput(t *testing.T) {
 		}
 	}
 }
+
+// changingFS serves a file's second version from its second Open on: a file of instances
+// that changes, or goes, between its reading by load and by the worker that evaluates it.
+type changingFS struct {
+	workspace.FS
+	later  map[string]string // name -> content from the second Open ("" : gone)
+	opened map[string]int
+}
+
+func (c *changingFS) Open(name string) (io.ReadCloser, error) {
+	c.opened[name]++
+	if text, ok := c.later[name]; ok && c.opened[name] > 1 {
+		if text == "" {
+			return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+		}
+		return io.NopCloser(strings.NewReader(text)), nil
+	}
+	return c.FS.Open(name)
+}
+
+// TestInstanceFilesReadWhenEvaluated: a file of plain instances is kept as a name until a
+// worker evaluates it, and read again then; what it holds then is what counts, and a file
+// that went or no longer parses is a problem, not a crash.
+func TestInstanceFilesReadWhenEvaluated(t *testing.T) {
+	files := map[string]string{
+		"schema.json": inputsFiles["schema.json"],
+		"a.json":      `{"n": 1}`,
+		"b.yaml":      "n: 1\n---\nn: 2\n",
+		"gone.json":   `{"n": 1}`,
+		"broken.json": `{"n": 1}`,
+	}
+	fsys := &changingFS{FS: workspace.Memory(files), opened: map[string]int{},
+		later: map[string]string{"b.yaml": "n: 9\n---\nn: 1\n---\nm: 2\n", "gone.json": "", "broken.json": `{"n": `}}
+	s := compileFile(t, fsys, "schema.json")
+	var srcs []Source
+	for _, in := range []string{"a.json", "b.yaml", "gone.json", "broken.json"} {
+		srcs = append(srcs, Source{Name: in, Path: in})
+	}
+	opts := &Options{}
+	opts.FS, opts.Workers = fsys, 1
+	res, err := Measure(context.Background(), s, srcs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(Inputs{Instances: 4, Valid: 2, Invalid: 2}, res.Inputs); diff != "" {
+		t.Errorf("inputs (-want +got):\n%s", diff)
+	}
+	if len(res.Problems) != 2 || !strings.Contains(res.Problems[0], "gone.json") || !strings.HasPrefix(res.Problems[1], "broken.json:1:") {
+		t.Errorf("problems: %q", res.Problems)
+	}
+	if n := fsys.opened["a.json"]; n != 2 {
+		t.Errorf("a.json opened %d times, want 2 (load, then the worker)", n)
+	}
+}
