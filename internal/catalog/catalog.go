@@ -760,11 +760,9 @@ func (w *Workspace) check(ctx context.Context) error {
 	if err != nil {
 		return schema.Stopped(ctx, err)
 	}
-	roots, err := w.compileAll(ctx, w.compileLoader(loader))
-	if err != nil {
+	if err := w.compileAll(ctx, w.compileLoader(loader)); err != nil {
 		return schema.Stopped(ctx, err)
 	}
-	w.firstInvalidReached(roots)
 	return nil
 }
 
