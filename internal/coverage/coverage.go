@@ -248,20 +248,26 @@ func evaluateFile(tr *tracer, u *unit, sto *schematest.Options) outcome {
 		if len(docs) > 1 {
 			label = fmt.Sprintf("%s:%d", u.name, d.Line)
 		}
-		errs, err := tr.trace(u.s, d.Root)
-		if err != nil {
-			tr.abandon()
-			oc.problems = append(oc.problems, label+": the evaluation could not be completed: "+err.Error())
-			continue
-		}
-		valid := len(errs) == 0
-		tr.finishTest(valid, valid, errs)
-		oc.instances++
-		if valid {
-			oc.validCount++
-		}
+		oc.plainInstance(tr, u.s, d.Root, label)
 	}
 	return oc
+}
+
+// plainInstance evaluates one plain instance, labelled by where it is for a problem, and
+// counts it.
+func (oc *outcome) plainInstance(tr *tracer, s *schema.Schema, v source.Value, label string) {
+	errs, err := tr.trace(s, v)
+	if err != nil {
+		tr.abandon()
+		oc.problems = append(oc.problems, label+": the evaluation could not be completed: "+err.Error())
+		return
+	}
+	valid := len(errs) == 0
+	tr.finishTest(valid, valid, errs)
+	oc.instances++
+	if valid {
+		oc.validCount++
+	}
 }
 
 // evaluateLines parses and evaluates a chunk of NDJSON lines, each a plain instance.
@@ -289,18 +295,7 @@ func evaluateLines(tr *tracer, u *unit) outcome {
 			oc.problems = append(oc.problems, fmt.Sprintf("%s:%d: %v", u.name, n, err))
 			continue
 		}
-		errs, err := tr.trace(u.s, doc.Root)
-		if err != nil {
-			tr.abandon()
-			oc.problems = append(oc.problems, fmt.Sprintf("%s:%d: the evaluation could not be completed: %v", u.name, n, err))
-			continue
-		}
-		valid := len(errs) == 0
-		tr.finishTest(valid, valid, errs)
-		oc.instances++
-		if valid {
-			oc.validCount++
-		}
+		oc.plainInstance(tr, u.s, doc.Root, fmt.Sprintf("%s:%d", u.name, n))
 	}
 	return oc
 }
