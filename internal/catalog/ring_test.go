@@ -133,3 +133,42 @@ func TestScanStopped(t *testing.T) {
 		t.Errorf("Scan: %v, want context.Canceled", err)
 	}
 }
+
+// TestReferenceGroups: the schemas are compiled by groups that refer to each other (see
+// compileAll), each group in the workspace's order; a schema alone is a group of its own,
+// and a group's verdicts are those of its schemas compiled on their own: one reaching a
+// schema that is not valid, in its group, does not compile; one in another group does.
+func TestReferenceGroups(t *testing.T) {
+	t.Parallel()
+	const d = `"$schema": "https://json-schema.org/draft/2020-12/schema"`
+	w := scanFiles(t, map[string]string{
+		"a.schema.json": `{` + d + `, "$ref": "b.schema.json"}`,
+		"b.schema.json": `{` + d + `, "type": "object"}`,
+		"c.schema.json": `{` + d + `, "title": 5}`,
+		"d.schema.json": `{` + d + `, "properties": {"x": {"$ref": "c.schema.json"}}}`,
+		"e.schema.json": `{` + d + `, "type": "string"}`,
+		"f.schema.json": `{` + d + `, "$ref": "d.schema.json"}`,
+	}, nil)
+	var got []string
+	for _, g := range w.referenceGroups() {
+		var names []string
+		for _, s := range g {
+			names = append(names, strings.TrimSuffix(s.file.path, ".schema.json"))
+		}
+		got = append(got, strings.Join(names, ","))
+	}
+	if diff := cmp.Diff([]string{"a,b", "c,d,f", "e"}, got); diff != "" {
+		t.Errorf("groups (-want +got):\n%s", diff)
+	}
+	want := map[string]string{
+		"a.schema.json": "valid=true compiles=true ",
+		"b.schema.json": "valid=true compiles=true ",
+		"c.schema.json": "valid=false compiles=false not valid against its meta-schema https://json-schema.org/draft/2020-12/schema: 1 problem(s); the first at 1:70 /title: value must be string, not integer",
+		"d.schema.json": "valid=true compiles=false does not compile: it refers to c.schema.json, which is not valid against its meta-schema",
+		"e.schema.json": "valid=true compiles=true ",
+		"f.schema.json": "valid=true compiles=false does not compile: it refers to c.schema.json, which is not valid against its meta-schema",
+	}
+	if diff := cmp.Diff(want, verdicts(w)); diff != "" {
+		t.Errorf("verdicts (-want +got):\n%s", diff)
+	}
+}
