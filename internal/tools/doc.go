@@ -386,8 +386,9 @@ type cacheEntry struct {
 }
 
 // cacheText is how much schema text the compiled schemas of a cache may come from,
-// together. A compiled schema takes many times the memory of its text (25 MB for a 1.4 MB
-// schema of 1,000 objects of 20 patterned strings): counted by entries alone, an agent
+// together. A compiled schema takes many times the memory of its text (1.6-9.5x for the
+// largest SchemaStore schemas, 21 MB for a 1.2 MB schema of 1,000 objects of 20 patterned
+// strings): counted by entries alone, an agent
 // that edits a large schema and validates after each edit (each edit a new key) grew the
 // engine process to 1.7 GB in 64 calls.
 const cacheText = 8 << 20
