@@ -103,8 +103,8 @@ type floor struct {
 // A package that no floor names fails TestLayering: a new package starts by taking its
 // place here.
 var layering = []floor{
-	{name: "base", owns: "files, documents with positions, diagnostics, panics across goroutines, committed files, the heap's huge pages at start-up; no JSON Schema",
-		pkgs: []string{"internal/workspace", "internal/source", "internal/diag", "internal/panics", "internal/gitread", "internal/hugepages"},
+	{name: "base", owns: "files, documents with positions, diagnostics, panics across goroutines, committed files, the heap's huge pages at start-up, groups of linked items; no JSON Schema",
+		pkgs: []string{"internal/workspace", "internal/source", "internal/diag", "internal/panics", "internal/gitread", "internal/hugepages", "internal/partition"},
 		// gitread reads a repository's object store through the workspace's files.
 		also: map[string][]string{"internal/gitread": {"internal/workspace"}}},
 	{name: "schema", owns: "JSON Schema itself: drafts, the keyword model, loading, $ref, compiling, evaluating",

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/jstk-dev/jstk/internal/partition"
 	"github.com/jstk-dev/jstk/internal/schema"
 )
 
@@ -176,40 +177,24 @@ func (w *Workspace) referenceGroups() [][]*schemaDoc {
 	for i, s := range w.schemas {
 		index[s] = i
 	}
-	parent := make([]int, len(w.schemas))
-	for i := range parent {
-		parent[i] = i
-	}
-	find := func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
+	sets := partition.New(len(w.schemas))
 	for i, s := range w.schemas {
 		for _, r := range s.refs {
 			if r.Target == nil || r.Target.Path == "" {
 				continue
 			}
 			if t, ok := w.byPath[r.Target.Path]; ok {
-				if a, b := find(i), find(index[t]); a != b {
-					parent[max(a, b)] = min(a, b)
-				}
+				sets.Join(i, index[t])
 			}
 		}
 	}
-	at := map[int]int{} // a group's root -> its place in groups
 	var groups [][]*schemaDoc
-	for i, s := range w.schemas {
-		r := find(i)
-		g, ok := at[r]
-		if !ok {
-			g = len(groups)
-			at[r] = g
-			groups = append(groups, nil)
+	for _, items := range sets.Groups() {
+		g := make([]*schemaDoc, len(items))
+		for k, i := range items {
+			g[k] = w.schemas[i]
 		}
-		groups[g] = append(groups[g], s)
+		groups = append(groups, g)
 	}
 	return groups
 }

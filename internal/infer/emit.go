@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/jstk-dev/jstk/internal/diag"
+	"github.com/jstk-dev/jstk/internal/partition"
 	"github.com/jstk-dev/jstk/internal/schema"
 	"github.com/jstk-dev/jstk/internal/source"
 )
@@ -487,17 +488,7 @@ func withShapesMerged(n *node) *node {
 func groupShapes(shapes map[string]*shape) []*node {
 	sigs := sortedKeys(shapes)
 	sort.SliceStable(sigs, func(i, j int) bool { return shapes[sigs[i]].first.less(shapes[sigs[j]].first) })
-	parent := make([]int, len(sigs))
-	for i := range parent {
-		parent[i] = i
-	}
-	find := func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
+	sets := partition.New(len(sigs))
 	keysOf := make([]map[string]bool, len(sigs))
 	for i, s := range sigs {
 		keysOf[i] = map[string]bool{}
@@ -517,28 +508,17 @@ func groupShapes(shapes map[string]*shape) []*node {
 			}
 			union := len(keysOf[i]) + len(keysOf[j]) - inter
 			if union == 0 || 2*inter >= union {
-				a, b := find(i), find(j)
-				if a != b {
-					parent[max(a, b)] = min(a, b)
-				}
+				sets.Join(i, j)
 			}
 		}
 	}
-	var members [][]*node
-	index := map[int]int{}
-	for i, s := range sigs {
-		r := find(i)
-		gi, ok := index[r]
-		if !ok {
-			gi = len(members)
-			index[r] = gi
-			members = append(members, nil)
+	var out []*node
+	for _, items := range sets.Groups() {
+		ms := make([]*node, len(items))
+		for k, i := range items {
+			ms[k] = shapes[sigs[i]].n
 		}
-		members[gi] = append(members[gi], shapes[s].n)
-	}
-	out := make([]*node, len(members))
-	for gi, ms := range members {
-		out[gi] = union(ms) // one node is shared as it is: the emission only reads it
+		out = append(out, union(ms)) // one node is shared as it is: the emission only reads it
 	}
 	return out
 }
