@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -288,33 +289,35 @@ func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams, drain, g
 		out.WriteByte('\n')
 		out.Flush()
 	}
-	// The messages are handled on the goroutine that reads them, one after the other: a
-	// tools/call only starts its call there (mcp.Server runs it on a worker). Handing each
-	// line to another goroutine cost a thread's wake-up per message, about 9 us of a warm
-	// call's CPU (a Go profile of the server). After each message the reader yields: the
-	// worker it made runnable then runs at once, where otherwise it would wait behind the
-	// reader's next read(2), which blocks holding the processor until the runtime's monitor
-	// takes it away (without the yield this change made warm calls slower, p50 240 -> 268 us;
-	// with it 246 -> 224 us, 4 alternating rounds of BenchmarkValidateRoundTrip).
+	// The messages are handled on the goroutine that reads them, one after the other
+	// (handing each line to another goroutine cost a thread's wake-up per message), and a
+	// tools/call runs there too: handing it to a waiting goroutine and reading on cost a
+	// warm in-process call about 40 us of its p50 on a 2-core virtual machine (106-141
+	// against 57-83 us when the call ran where it was read; 3 alternating rounds of
+	// BenchmarkValidateRoundTrip/inline-isolate=false). So that the stream is still read
+	// while a call runs (a cancellation, a ping, other calls), the reading passes to
+	// another goroutine of readers when the call has run readingHandOff, or at once when
+	// more of the stream has come already.
 	// hmu orders the handling before the shutdown: once stopped, no message is handled.
 	var hmu sync.Mutex
 	stopped := false
-	handle := func(line []byte, over *mcp.Oversize) bool {
+	// handle handles one message; call is the tool call it started, for the caller to run.
+	handle := func(line []byte, over *mcp.Oversize) (call func(), ok bool) {
 		hmu.Lock()
 		defer hmu.Unlock()
 		if stopped {
-			return false
+			return nil, false
 		}
 		if over != nil {
 			srv.RefuseOversize(over, send)
 		} else {
-			srv.Handle(calls, line, send)
+			call = srv.HandleDeferred(calls, line, send)
 		}
 		if first != nil {
 			first()
 			first = nil
 		}
-		return true
+		return call, true
 	}
 	// shutdown stops the handling, cancels the calls still running, waits briefly for
 	// their answers, and closes the output: a call that ends later must not write half a
@@ -330,8 +333,12 @@ func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams, drain, g
 		mu.Unlock()
 	}
 	done := make(chan error, 1)
-	go func() {
-		br := bufio.NewReaderSize(st.Stdin, 1<<20)
+	// One goroutine of readers reads at a time: read reads the stream until it hands the
+	// reading on (readers.Go(read)) to run a call it read.
+	br := bufio.NewReaderSize(st.Stdin, 1<<20)
+	readers := mcp.NewWorkers(mcp.WorkerIdle)
+	var read func()
+	read = func() {
 		for {
 			var line []byte
 			var over *mcp.Oversize
@@ -356,16 +363,34 @@ func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams, drain, g
 					break
 				}
 			}
-			if (over != nil || len(line) > 0) && !handle(line, over) {
-				return
+			var call func()
+			if over != nil || len(line) > 0 {
+				var ok bool
+				if call, ok = handle(line, over); !ok {
+					return
+				}
 			}
-			runtime.Gosched()
 			if err != nil {
 				done <- err
+				if call != nil {
+					call()
+				}
+				return
+			}
+			switch {
+			case call == nil:
+			case br.Buffered() > 0:
+				// More has come already (a client with calls in flight): it is read
+				// while this call runs.
+				readers.Go(read)
+				call()
+				return
+			case !runReading(call, func() { readers.Go(read) }):
 				return
 			}
 		}
-	}()
+	}
+	readers.Go(read)
 	select {
 	case err := <-done:
 		// EOF: the calls in flight may finish (within drain), then are stopped.
@@ -384,4 +409,25 @@ func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams, drain, g
 		shutdown()
 		return ExitOK
 	}
+}
+
+// readingHandOff is how long a call runs on the goroutine that read it before the reading
+// passes to another goroutine: a message that comes meanwhile (a cancellation, another
+// call) waits at most this long.
+const readingHandOff = time.Millisecond
+
+// runReading runs call on the reading goroutine. When it runs longer than readingHandOff,
+// handOff is called (once) to let another goroutine read on; runReading then returns false,
+// and the caller must stop reading. true: call ended first, and the caller reads on.
+func runReading(call func(), handOff func()) bool {
+	// 0: the call runs; 1: it ended first; 2: the reading was handed off first.
+	var state atomic.Int32
+	t := time.AfterFunc(readingHandOff, func() {
+		if state.CompareAndSwap(0, 2) {
+			handOff()
+		}
+	})
+	call()
+	t.Stop()
+	return state.CompareAndSwap(0, 1)
 }

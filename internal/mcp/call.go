@@ -40,7 +40,7 @@ const (
 	OutcomePanic     = "panic"
 )
 
-func (s *Server) toolsCall(ctx context.Context, id json.RawMessage, params map[string]json.RawMessage, meta requestMeta, send func([]byte)) {
+func (s *Server) toolsCall(ctx context.Context, id json.RawMessage, params map[string]json.RawMessage, meta requestMeta, send func([]byte), start func(func())) {
 	if params == nil {
 		s.sendError(send, id, newError(CodeInvalidParams, `Invalid params: tools/call needs params with "name"`))
 		return
@@ -88,7 +88,7 @@ func (s *Server) toolsCall(ctx context.Context, id json.RawMessage, params map[s
 	if meta.progressToken != nil {
 		req.Progress = s.progressFunc(c, meta.progressToken, send)
 	}
-	s.workers.Go(func() { s.run(cctx, c, key, id, req, meta, send) })
+	start(func() { s.run(cctx, c, key, id, req, meta, send) })
 }
 
 // progressFunc returns the CallRequest.Progress of a call with the given token.

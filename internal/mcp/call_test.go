@@ -362,3 +362,42 @@ func TestEncodedResultIsSentAsItIs(t *testing.T) {
 		t.Errorf("a result that is not an object: %s", bytes.Join(out, []byte("\n")))
 	}
 }
+
+// HandleDeferred answers what needs no call as Handle does, and returns a tools/call's work
+// instead of starting it: nothing is sent, and Wait does not end, until the caller runs it.
+func TestHandleDeferredReturnsTheCall(t *testing.T) {
+	t.Parallel()
+	ss := newSession(t, newFakeProvider(), nil)
+	ss.do(initLine, initializedLine)
+	if call := ss.srv.HandleDeferred(ss.ctx, []byte(request("1", "ping", "")), ss.send); call != nil {
+		t.Errorf("ping returned a call")
+	}
+	if got := ss.do(); len(got) != 1 || !strings.Contains(string(got[0]), `"id":1`) {
+		t.Errorf("ping: got %q, want its answer at once", got)
+	}
+	call := ss.srv.HandleDeferred(ss.ctx, []byte(request("2", "tools/call", `{"name":"echo","arguments":{"x":"y"}}`)), ss.send)
+	if call == nil {
+		t.Fatal("tools/call returned no call")
+	}
+	if ss.srv.WaitTimeout(10 * time.Millisecond) {
+		t.Error("Wait ended before the call ran")
+	}
+	if got := ss.do(); len(got) != 0 {
+		t.Errorf("sent before the call ran: %q", got)
+	}
+	call()
+	if !ss.srv.WaitTimeout(time.Minute) {
+		t.Fatal("Wait did not end after the call ran")
+	}
+	got := ss.do()
+	if len(got) != 1 || !strings.Contains(string(got[0]), `"id":2`) || !strings.Contains(string(got[0]), `"x":"y"`) {
+		t.Errorf("after the call: got %q, want its answer", got)
+	}
+	// A call refused before it starts (an unknown tool) is answered at once, with no call.
+	if call := ss.srv.HandleDeferred(ss.ctx, []byte(request("3", "tools/call", `{"name":"nope"}`)), ss.send); call != nil {
+		t.Error("an unknown tool returned a call")
+	}
+	if got := ss.do(); len(got) != 1 || !strings.Contains(string(got[0]), "unknown tool") {
+		t.Errorf("unknown tool: got %q", got)
+	}
+}

@@ -263,6 +263,22 @@ func (s *Server) sendResult(send func([]byte), id json.RawMessage, result any) {
 // caller's job). ctx is the parent of the contexts of the tool calls this message starts.
 // Handle does not keep msg after it returns, so the caller may reuse its buffer.
 func (s *Server) Handle(ctx context.Context, msg []byte, send func([]byte)) {
+	s.handle(ctx, msg, send, s.workers.Go)
+}
+
+// HandleDeferred is Handle, except that the tool call a message starts, if any, is returned
+// rather than run: the caller runs it, on a goroutine of its choosing (nil when the message
+// started none). The call is admitted, and counted by Wait, before HandleDeferred returns;
+// it must be run, or Wait waits for ever. A stdio loop runs it on the goroutine that read
+// the message, once another goroutine reads on, so that a warm call is not handed from one
+// goroutine to another before it starts.
+func (s *Server) HandleDeferred(ctx context.Context, msg []byte, send func([]byte)) (call func()) {
+	s.handle(ctx, msg, send, func(f func()) { call = f })
+	return call
+}
+
+// handle is Handle; start runs the tool call a message starts.
+func (s *Server) handle(ctx context.Context, msg []byte, send func([]byte), start func(func())) {
 	msg = bytes.TrimSpace(msg)
 	if len(msg) == 0 {
 		return
@@ -279,7 +295,7 @@ func (s *Server) Handle(ctx context.Context, msg []byte, send func([]byte)) {
 		// The common case, decoded in one validating pass and one that splits the members
 		// (members). The values are kept past this call (a call's id and arguments): they
 		// share a copy of msg, not msg.
-		s.dispatch(ctx, members(bytes.Clone(msg)), send)
+		s.dispatch(ctx, members(bytes.Clone(msg)), send, start)
 		return
 	}
 	var fields map[string]json.RawMessage
@@ -303,7 +319,7 @@ func (s *Server) Handle(ctx context.Context, msg []byte, send func([]byte)) {
 		s.sendError(send, nil, newError(CodeInvalidRequest, "Invalid Request: a JSON-RPC message must be a JSON object"))
 		return
 	}
-	s.dispatch(ctx, fields, send)
+	s.dispatch(ctx, fields, send, start)
 }
 
 // refuseUnreadable answers a message too large or too deep to decode, echoing its id when the
@@ -366,7 +382,7 @@ func decodeString(raw json.RawMessage) (string, bool) {
 func isNull(raw json.RawMessage) bool { return raw == nil || string(raw) == "null" }
 
 // dispatch handles one decoded message object.
-func (s *Server) dispatch(ctx context.Context, fields map[string]json.RawMessage, send func([]byte)) {
+func (s *Server) dispatch(ctx context.Context, fields map[string]json.RawMessage, send func([]byte), start func(func())) {
 	idRaw, hasID := fields["id"]
 	methodRaw, hasMethod := fields["method"]
 	if !hasMethod {
@@ -425,10 +441,10 @@ func (s *Server) dispatch(ctx context.Context, fields map[string]json.RawMessage
 		return
 	}
 	if meta.modern {
-		s.modernRequest(ctx, id, method, params, meta, send)
+		s.modernRequest(ctx, id, method, params, meta, send, start)
 		return
 	}
-	s.legacyRequest(ctx, id, method, params, meta, send)
+	s.legacyRequest(ctx, id, method, params, meta, send, start)
 }
 
 // requestMeta is what params._meta says about a request.
@@ -552,7 +568,7 @@ func (s *Server) cancelled(raw json.RawMessage) {
 
 var errNotInitialized = `Invalid Request: %q before initialize; a legacy client must send initialize first, a %s client must carry _meta %q and %q in params`
 
-func (s *Server) legacyRequest(ctx context.Context, id json.RawMessage, method string, params map[string]json.RawMessage, meta requestMeta, send func([]byte)) {
+func (s *Server) legacyRequest(ctx context.Context, id json.RawMessage, method string, params map[string]json.RawMessage, meta requestMeta, send func([]byte), start func(func())) {
 	switch method {
 	case "initialize":
 		s.initialize(id, params, send)
@@ -580,17 +596,17 @@ func (s *Server) legacyRequest(ctx context.Context, id json.RawMessage, method s
 		s.toolsList(id, params, meta, send)
 		return
 	}
-	s.toolsCall(ctx, id, params, meta, send)
+	s.toolsCall(ctx, id, params, meta, send, start)
 }
 
-func (s *Server) modernRequest(ctx context.Context, id json.RawMessage, method string, params map[string]json.RawMessage, meta requestMeta, send func([]byte)) {
+func (s *Server) modernRequest(ctx context.Context, id json.RawMessage, method string, params map[string]json.RawMessage, meta requestMeta, send func([]byte), start func(func())) {
 	switch method {
 	case "server/discover":
 		s.discover(id, send)
 	case "tools/list":
 		s.toolsList(id, params, meta, send)
 	case "tools/call":
-		s.toolsCall(ctx, id, params, meta, send)
+		s.toolsCall(ctx, id, params, meta, send, start)
 	case "initialize", "ping":
 		s.sendError(send, id, newError(CodeMethodNotFound, "Method not found: %q is not part of protocol version %s", method, meta.version))
 	default:

@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jstk-dev/jstk/internal/mcp"
+)
+
+// A call that ends within readingHandOff ends on the reading goroutine, which reads on;
+// one that runs longer hands the reading off, once, and its goroutine then stops reading.
+func TestRunReading(t *testing.T) {
+	var handed atomic.Int32
+	if !runReading(func() {}, func() { handed.Add(1) }) {
+		t.Error("a quick call: runReading said the reading was handed off")
+	}
+	time.Sleep(3 * readingHandOff) // the timer of the call, stopped, must not hand off later
+	if n := handed.Load(); n != 0 {
+		t.Errorf("a quick call: the reading was handed off %d times", n)
+	}
+
+	off := make(chan struct{})
+	slow := func() { <-off } // runs until the reading is handed off
+	if runReading(slow, func() { handed.Add(1); close(off) }) {
+		t.Error("a long call: runReading said the call ended first")
+	}
+	if n := handed.Load(); n != 1 {
+		t.Errorf("a long call: the reading was handed off %d times, want 1", n)
+	}
+}
+
+// blockProvider serves "block", which runs until its call is cancelled, and "quick".
+type blockProvider struct{ started chan string }
+
+func (blockProvider) Tools() []mcp.Tool {
+	obj := json.RawMessage(`{"type":"object"}`)
+	return []mcp.Tool{{Name: "block", Description: "Runs until cancelled.", InputSchema: obj},
+		{Name: "quick", Description: "Answers at once.", InputSchema: obj}}
+}
+
+func (p blockProvider) Call(ctx context.Context, req *mcp.CallRequest) *mcp.CallResult {
+	if req.Name == "block" {
+		p.started <- req.RunID
+		<-ctx.Done()
+		return mcp.ErrorResult("stopped")
+	}
+	return &mcp.CallResult{Content: []mcp.Content{mcp.TextContent("done")}}
+}
+
+// While a call runs on the goroutine that read it, the stdio loop still reads: a ping is
+// answered, a cancellation stops the call, and calls that come together all run at once.
+func TestServeReadsWhileACallRuns(t *testing.T) {
+	p := blockProvider{started: make(chan string, 4)}
+	srv := mcp.NewServer(p, &mcp.Options{Name: "jstk", Version: "test", MaxConcurrent: 4, Logf: func(string, ...any) {}})
+	inR, inW, err := os.Pipe() // buffered: a write does not wait for the loop to read
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inR.Close()
+	outR, outW := io.Pipe()
+	code := make(chan int, 1)
+	go func() {
+		code <- serve(context.Background(), srv, mcp.DefaultMaxMessageSize, Streams{Stdin: inR, Stdout: outW, Stderr: io.Discard}, time.Minute, time.Minute, nil)
+		outW.Close()
+	}()
+	answers := make(chan string)
+	go func() {
+		sc := bufio.NewScanner(outR)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			answers <- sc.Text()
+		}
+		close(answers)
+	}()
+	write := func(lines ...string) {
+		t.Helper()
+		if _, err := io.WriteString(inW, strings.Join(lines, "\n")+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	expect := func(id string) {
+		t.Helper()
+		select {
+		case a, ok := <-answers:
+			if !ok || !strings.Contains(a, `"id":`+id+`,`) {
+				t.Fatalf("got %q, want the answer of id %s", a, id)
+			}
+		case <-time.After(time.Minute): // a loop that stopped reading would never answer
+			t.Fatalf("no answer for id %s: the loop stopped reading", id)
+		}
+	}
+	write(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	expect("1")
+
+	write(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"block"}}`)
+	<-p.started
+	write(`{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+	expect("3")
+	write(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"quick"}}`)
+	expect("4") // the cancelled call 2 is not answered
+
+	// Two calls written together both run, each until cancelled.
+	write(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"block"}}`,
+		`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"block"}}`)
+	<-p.started
+	<-p.started
+	write(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":6}}`,
+		`{"jsonrpc":"2.0","id":7,"method":"ping"}`)
+	expect("7")
+	inW.Close()
+	if c := <-code; c != ExitOK {
+		t.Errorf("serve: exit %d", c)
+	}
+	if a, ok := <-answers; ok {
+		t.Errorf("more after the end: %s", a)
+	}
+}
