@@ -377,15 +377,7 @@ func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams, drain, g
 				}
 				return
 			}
-			switch {
-			case call == nil:
-			case br.Buffered() > 0:
-				// More has come already (a client with calls in flight): it is read
-				// while this call runs.
-				readers.Go(read)
-				call()
-				return
-			case !runReading(call, func() { readers.Go(read) }):
+			if call != nil && !runReading(call, br.Buffered() > 0, func() { readers.Go(read) }) {
 				return
 			}
 		}
@@ -416,10 +408,17 @@ func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams, drain, g
 // call) waits at most this long.
 const readingHandOff = time.Millisecond
 
-// runReading runs call on the reading goroutine. When it runs longer than readingHandOff,
-// handOff is called (once) to let another goroutine read on; runReading then returns false,
-// and the caller must stop reading. true: call ended first, and the caller reads on.
-func runReading(call func(), handOff func()) bool {
+// runReading runs call, read from a stream, on the goroutine that read it, which may then
+// read on (true). The reading is handed to another goroutine (handOff, called once), and
+// runReading returns false, when more of the stream has come already (more: a client with
+// calls in flight, whose next message is read while this call runs), or when call runs
+// longer than readingHandOff.
+func runReading(call func(), more bool, handOff func()) bool {
+	if more {
+		handOff()
+		call()
+		return false
+	}
 	// 0: the call runs; 1: it ended first; 2: the reading was handed off first.
 	var state atomic.Int32
 	t := time.AfterFunc(readingHandOff, func() {

@@ -15,10 +15,11 @@ import (
 )
 
 // A call that ends within readingHandOff ends on the reading goroutine, which reads on;
-// one that runs longer hands the reading off, once, and its goroutine then stops reading.
+// one that runs longer, or that more of the stream came after, hands the reading off,
+// once, and its goroutine then stops reading.
 func TestRunReading(t *testing.T) {
 	var handed atomic.Int32
-	if !runReading(func() {}, func() { handed.Add(1) }) {
+	if !runReading(func() {}, false, func() { handed.Add(1) }) {
 		t.Error("a quick call: runReading said the reading was handed off")
 	}
 	time.Sleep(3 * readingHandOff) // the timer of the call, stopped, must not hand off later
@@ -28,11 +29,20 @@ func TestRunReading(t *testing.T) {
 
 	off := make(chan struct{})
 	slow := func() { <-off } // runs until the reading is handed off
-	if runReading(slow, func() { handed.Add(1); close(off) }) {
+	if runReading(slow, false, func() { handed.Add(1); close(off) }) {
 		t.Error("a long call: runReading said the call ended first")
 	}
 	if n := handed.Load(); n != 1 {
 		t.Errorf("a long call: the reading was handed off %d times, want 1", n)
+	}
+
+	// More has come: the reading is handed off before the call runs.
+	ran := false
+	if runReading(func() { ran = handed.Load() == 2 }, true, func() { handed.Add(1) }) {
+		t.Error("more had come: runReading said the caller reads on")
+	}
+	if !ran {
+		t.Errorf("more had come: the call ran before the reading was handed off (handed %d)", handed.Load())
 	}
 }
 
