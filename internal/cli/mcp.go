@@ -197,7 +197,7 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 		srv := mcp.NewServer(local, opts)
 		ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 		defer stop()
-		return serve(ctx, srv, mcp.DefaultMaxMessageSize, st, drain, grace, nil)
+		return serve(ctx, srv, mcp.DefaultMaxMessageSize, st, drain, grace, nil, true)
 	}
 	// The calls run in an engine process, started once the first message is answered and
 	// again after a call crashes it: see supervise.go.
@@ -220,7 +220,7 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	code := serve(ctx, srv, mcp.DefaultMaxMessageSize, st, drain, grace, firstAnswered)
+	code := serve(ctx, srv, mcp.DefaultMaxMessageSize, st, drain, grace, firstAnswered, false)
 	sup.Close(grace)
 	return code
 }
@@ -272,8 +272,10 @@ func selectTools(expose, exclude string) ([]*tools.Descriptor, []string, error) 
 // calls get grace to send their answers; then nothing more is written, and it
 // returns 0, whether or not a call is still stuck in work it cannot interrupt.
 //
-// first, if not nil, is called once, after the first message was handled.
-func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams, drain, grace time.Duration, first func()) int {
+// first, if not nil, is called once, after the first message was handled. inline runs a
+// tool call on the goroutine that read it (the server's own process runs the calls);
+// otherwise each call goes to a goroutine of its own (they wait for the engine process).
+func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams, drain, grace time.Duration, first func(), inline bool) int {
 	calls, cancelCalls := context.WithCancel(ctx)
 	defer cancelCalls()
 	var mu sync.Mutex
@@ -289,15 +291,15 @@ func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams, drain, g
 		out.WriteByte('\n')
 		out.Flush()
 	}
-	// The messages are handled on the goroutine that reads them, one after the other
-	// (handing each line to another goroutine cost a thread's wake-up per message), and a
-	// tools/call runs there too: handing it to a waiting goroutine and reading on cost a
-	// warm in-process call about 40 us of its p50 on a 2-core virtual machine (106-141
-	// against 57-83 us when the call ran where it was read; 3 alternating rounds of
-	// BenchmarkValidateRoundTrip/inline-isolate=false). So that the stream is still read
-	// while a call runs (a cancellation, a ping, other calls), the reading passes to
-	// another goroutine of readers when the call has run readingHandOff, or at once when
-	// more of the stream has come already.
+	// The messages are handled on the goroutine that reads them, one after the other:
+	// handing each line to another goroutine cost a thread's wake-up per message. A
+	// tools/call that waits for the engine process goes to a goroutine of readers; after
+	// it the reader yields, so that the call starts at once, where otherwise it would wait
+	// behind the reader's next read(2), which blocks holding the processor until the
+	// runtime's monitor takes it away (without the yield warm calls were slower, p50 240 ->
+	// 268 us; with it 246 -> 224 us, 4 alternating rounds of BenchmarkValidateRoundTrip).
+	// A call that runs in this process (inline) runs on the reading goroutine itself: see
+	// runReading.
 	// hmu orders the handling before the shutdown: once stopped, no message is handled.
 	var hmu sync.Mutex
 	stopped := false
@@ -337,6 +339,7 @@ func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams, drain, g
 	// reading on (readers.Go(read)) to run a call it read.
 	br := bufio.NewReaderSize(st.Stdin, 1<<20)
 	readers := mcp.NewWorkers(mcp.WorkerIdle)
+	var running atomic.Int32 // the calls running, when inline
 	var read func()
 	read = func() {
 		for {
@@ -377,8 +380,18 @@ func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams, drain, g
 				}
 				return
 			}
-			if call != nil && !runReading(call, br.Buffered() > 0, func() { readers.Go(read) }) {
-				return
+			switch {
+			case call == nil:
+			case !inline:
+				readers.Go(call)
+				runtime.Gosched()
+			default:
+				// More to read soon: other calls run (a client with calls in flight), or
+				// more of the stream has come.
+				more := running.Add(1) > 1 || br.Buffered() > 0
+				if !runReading(readers, func() { defer running.Add(-1); call() }, more, read) {
+					return
+				}
 			}
 		}
 	}
@@ -408,22 +421,31 @@ func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams, drain, g
 // call) waits at most this long.
 const readingHandOff = time.Millisecond
 
-// runReading runs call, read from a stream, on the goroutine that read it, which may then
-// read on (true). The reading is handed to another goroutine (handOff, called once), and
-// runReading returns false, when more of the stream has come already (more: a client with
-// calls in flight, whose next message is read while this call runs), or when call runs
-// longer than readingHandOff.
-func runReading(call func(), more bool, handOff func()) bool {
+// runReading runs call, which read read from a stream on one of w's goroutines, in the
+// server's own process. A call that runs on the goroutine that read it starts at once:
+// handing it to a waiting goroutine and reading on cost a warm call 35-55 us of its p50 on
+// a 2-core virtual machine (BenchmarkValidateRoundTrip/inline-isolate=false, medians of 8
+// and 10 alternating rounds: 118 -> 64-82 us, 88 -> 54 us). So call runs there, and
+// runReading returns true for that goroutine to read on; but when it runs longer than
+// readingHandOff, read goes on on another goroutine of w (a cancellation or a ping waits
+// at most that long), and runReading returns false, for the caller to stop reading.
+//
+// When more is to be read at once (a client with calls in flight), call goes to another
+// goroutine of w instead, as before, and the caller reads on (true): the messages waiting
+// are read now, and the calls run side by side, not one after the other for up to
+// readingHandOff each. (8 small calls in flight on 2 cores, BenchmarkThroughput8/
+// inline-isolate=false, did not tell the two ways apart: 21,100 and 21,500 calls/s.)
+func runReading(w *mcp.Workers, call func(), more bool, read func()) bool {
 	if more {
-		handOff()
-		call()
-		return false
+		w.Go(call)
+		runtime.Gosched() // as serve does, for the same reason
+		return true
 	}
 	// 0: the call runs; 1: it ended first; 2: the reading was handed off first.
 	var state atomic.Int32
 	t := time.AfterFunc(readingHandOff, func() {
 		if state.CompareAndSwap(0, 2) {
-			handOff()
+			w.Go(read)
 		}
 	})
 	call()

@@ -271,55 +271,41 @@ func serveWorker(ctx context.Context, p mcp.Provider, server mcp.ClientInfo, in 
 	var wg sync.WaitGroup
 	testCrash := os.Getenv("JSTK_TEST_CRASH") == "1"
 	logf := func(format string, args ...any) { fmt.Fprintf(errOut, "jstk: "+format+"\n", args...) }
-	// A job runs on the goroutine that read it, as a call in jstk mcp's stdio loop does
-	// (runReading): 204-219 against 224-247 us p50 of an isolated warm call, 5 alternating
-	// rounds of BenchmarkValidateRoundTrip/inline. The goroutines are workers' (see
-	// mcp.Workers), which wait for the next function: a new one for each job grew its
-	// stack again in the validator, a sixth of a warm call's CPU here. ended is closed
-	// when the supervisor's pipe ends.
+	// The jobs run on goroutines that wait for the next job (see mcp.Workers): a new one
+	// for each job grew its stack again in the validator, a sixth of a warm call's CPU here.
 	workers := mcp.NewWorkers(mcp.WorkerIdle)
 	br := bufio.NewReaderSize(in, 1<<20)
-	ended := make(chan struct{})
-	var read func()
-	read = func() {
-		for {
-			m, err := readJobMessage(br)
-			if err != nil {
-				if err != io.EOF {
-					fmt.Fprintf(errOut, "jstk: the engine got an unreadable message: %v\n", err)
-				}
-				close(ended)
-				return
+	for {
+		m, err := readJobMessage(br)
+		if err != nil {
+			if err != io.EOF {
+				fmt.Fprintf(errOut, "jstk: the engine got an unreadable message: %v\n", err)
 			}
-			if m.Cancel {
-				mu.Lock()
-				if c := running[m.Job]; c != nil {
-					c()
-				}
-				mu.Unlock()
-				continue
-			}
-			jctx, cancel := context.WithCancel(ctx)
-			mu.Lock()
-			running[m.Job] = cancel
-			mu.Unlock()
-			wg.Add(1)
-			job := func() {
-				defer wg.Done()
-				b := runJob(jctx, p, m, write, server, logf, testCrash)
-				mu.Lock()
-				delete(running, m.Job)
-				mu.Unlock()
-				cancel()
-				write(jobMessage{Job: m.Job, Result: b})
-			}
-			if !runReading(job, br.Buffered() > 0, func() { workers.Go(read) }) {
-				return
-			}
+			break
 		}
+		if m.Cancel {
+			mu.Lock()
+			if c := running[m.Job]; c != nil {
+				c()
+			}
+			mu.Unlock()
+			continue
+		}
+		jctx, cancel := context.WithCancel(ctx)
+		mu.Lock()
+		running[m.Job] = cancel
+		mu.Unlock()
+		wg.Add(1)
+		workers.Go(func() {
+			defer wg.Done()
+			b := runJob(jctx, p, m, write, server, logf, testCrash)
+			mu.Lock()
+			delete(running, m.Job)
+			mu.Unlock()
+			cancel()
+			write(jobMessage{Job: m.Job, Result: b})
+		})
 	}
-	workers.Go(read)
-	<-ended
 	// The supervisor closed the pipe (or died): stop.
 	mu.Lock()
 	for _, c := range running {

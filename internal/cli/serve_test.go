@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -15,34 +16,37 @@ import (
 )
 
 // A call that ends within readingHandOff ends on the reading goroutine, which reads on;
-// one that runs longer, or that more of the stream came after, hands the reading off,
-// once, and its goroutine then stops reading.
+// one that runs longer has the reading go on elsewhere, once, and its goroutine then stops
+// reading; and when more is to be read, the call goes elsewhere and the reading goes on.
 func TestRunReading(t *testing.T) {
-	var handed atomic.Int32
-	if !runReading(func() {}, false, func() { handed.Add(1) }) {
-		t.Error("a quick call: runReading said the reading was handed off")
+	w := mcp.NewWorkers(time.Second)
+	var reads atomic.Int32
+	if !runReading(w, func() {}, false, func() { reads.Add(1) }) {
+		t.Error("a quick call: runReading said the reading went on elsewhere")
 	}
-	time.Sleep(3 * readingHandOff) // the timer of the call, stopped, must not hand off later
-	if n := handed.Load(); n != 0 {
-		t.Errorf("a quick call: the reading was handed off %d times", n)
+	time.Sleep(3 * readingHandOff) // the timer of the call, stopped, must not start a reader later
+	if n := reads.Load(); n != 0 {
+		t.Errorf("a quick call: the reading went on elsewhere %d times", n)
 	}
 
 	off := make(chan struct{})
-	slow := func() { <-off } // runs until the reading is handed off
-	if runReading(slow, false, func() { handed.Add(1); close(off) }) {
+	slow := func() { <-off } // runs until the reading goes on elsewhere
+	if runReading(w, slow, false, func() { reads.Add(1); close(off) }) {
 		t.Error("a long call: runReading said the call ended first")
 	}
-	if n := handed.Load(); n != 1 {
-		t.Errorf("a long call: the reading was handed off %d times, want 1", n)
+	if n := reads.Load(); n != 1 {
+		t.Errorf("a long call: the reading went on elsewhere %d times, want 1", n)
 	}
 
-	// More has come: the reading is handed off before the call runs.
-	ran := false
-	if runReading(func() { ran = handed.Load() == 2 }, true, func() { handed.Add(1) }) {
-		t.Error("more had come: runReading said the caller reads on")
+	// More to read: the call runs elsewhere, and this goroutine reads on.
+	release, ran := make(chan struct{}), make(chan struct{})
+	if !runReading(w, func() { <-release; close(ran) }, true, func() { reads.Add(1) }) {
+		t.Error("more to read: runReading said the caller stops reading")
 	}
-	if !ran {
-		t.Errorf("more had come: the call ran before the reading was handed off (handed %d)", handed.Load())
+	close(release) // the call was still waiting: it runs on another goroutine
+	<-ran
+	if n := reads.Load(); n != 1 {
+		t.Errorf("more to read: a reader was started (%d)", n)
 	}
 }
 
@@ -64,9 +68,16 @@ func (p blockProvider) Call(ctx context.Context, req *mcp.CallRequest) *mcp.Call
 	return &mcp.CallResult{Content: []mcp.Content{mcp.TextContent("done")}}
 }
 
-// While a call runs on the goroutine that read it, the stdio loop still reads: a ping is
-// answered, a cancellation stops the call, and calls that come together all run at once.
+// While a call runs on the goroutine that read it (inline), or on its own, the stdio
+// loop still reads: a ping is answered, a cancellation stops the call, and calls that
+// come together all run at once.
 func TestServeReadsWhileACallRuns(t *testing.T) {
+	for _, inline := range []bool{true, false} {
+		t.Run(fmt.Sprint("inline=", inline), func(t *testing.T) { testServeReads(t, inline) })
+	}
+}
+
+func testServeReads(t *testing.T, inline bool) {
 	p := blockProvider{started: make(chan string, 4)}
 	srv := mcp.NewServer(p, &mcp.Options{Name: "jstk", Version: "test", MaxConcurrent: 4, Logf: func(string, ...any) {}})
 	inR, inW, err := os.Pipe() // buffered: a write does not wait for the loop to read
@@ -77,7 +88,7 @@ func TestServeReadsWhileACallRuns(t *testing.T) {
 	outR, outW := io.Pipe()
 	code := make(chan int, 1)
 	go func() {
-		code <- serve(context.Background(), srv, mcp.DefaultMaxMessageSize, Streams{Stdin: inR, Stdout: outW, Stderr: io.Discard}, time.Minute, time.Minute, nil)
+		code <- serve(context.Background(), srv, mcp.DefaultMaxMessageSize, Streams{Stdin: inR, Stdout: outW, Stderr: io.Discard}, time.Minute, time.Minute, nil, inline)
 		outW.Close()
 	}()
 	answers := make(chan string)

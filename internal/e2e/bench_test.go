@@ -174,19 +174,26 @@ func BenchmarkValidateRoundTrip(b *testing.B) {
 	}
 }
 
-// BenchmarkThroughput8: tools/call validate with 8 requests in flight on a warm server; the
-// metric calls/s is b.N over the time to send them all and read every answer. (b.N rather
-// than b.Loop: the loop body is not one operation but a window of eight.)
+// BenchmarkThroughput8: tools/call validate with 8 requests in flight on a warm server (in
+// the engine process, and in the server's own for inline-isolate=false); the metric calls/s
+// is b.N over the time to send them all and read every answer. (b.N rather than b.Loop: the
+// loop body is not one operation but a window of eight.)
 func BenchmarkThroughput8(b *testing.B) {
-	for _, name := range []string{"inline", "files"} {
-		b.Run(name, func(b *testing.B) {
-			w := startWarm(b)
+	for _, v := range []struct{ name, args string }{
+		{"inline", "inline"}, {"files", "files"}, {"inline-isolate=false", "inline"},
+	} {
+		b.Run(v.name, func(b *testing.B) {
+			var flags []string
+			if strings.HasSuffix(v.name, "isolate=false") {
+				flags = []string{"--isolate=false"}
+			}
+			w := startWarm(b, flags...)
 			for i := range 20 {
-				w.roundTrip(b, callRequest(1000+i, smallValidate[name]))
+				w.roundTrip(b, callRequest(1000+i, smallValidate[v.args]))
 			}
 			reqs := make([]string, b.N)
 			for i := range reqs {
-				reqs[i] = callRequest(10_000+i, smallValidate[name]) + "\n"
+				reqs[i] = callRequest(10_000+i, smallValidate[v.args]) + "\n"
 			}
 			window := make(chan struct{}, 8) // a slot per request in flight
 			failed := make(chan struct{})    // closed when an answer is wrong
