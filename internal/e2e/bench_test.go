@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -142,16 +141,21 @@ func callRequest(id int, args string) string {
 //
 // JSTK_E2E_BIN=path runs a binary built beforehand (to alternate two builds: go test -c, then
 // the test binary with JSTK_E2E_BIN of each in turn).
+// warmVariants are the warm servers the MCP benchmarks call: the call's arguments (a key
+// of smallValidate) and jstk mcp's flags.
+var warmVariants = []struct {
+	name, args string
+	flags      []string
+}{
+	{"inline", "inline", nil},
+	{"files", "files", nil},
+	{"inline-isolate=false", "inline", []string{"--isolate=false"}},
+}
+
 func BenchmarkValidateRoundTrip(b *testing.B) {
-	for _, v := range []struct{ name, args string }{
-		{"inline", "inline"}, {"files", "files"}, {"inline-isolate=false", "inline"},
-	} {
+	for _, v := range warmVariants {
 		b.Run(v.name, func(b *testing.B) {
-			var flags []string
-			if strings.HasSuffix(v.name, "isolate=false") {
-				flags = []string{"--isolate=false"}
-			}
-			w := startWarm(b, flags...)
+			w := startWarm(b, v.flags...)
 			for i := range 50 { // warm: compile and cache the schema, fault the code in
 				w.roundTrip(b, callRequest(1000+i, smallValidate[v.args]))
 			}
@@ -179,15 +183,9 @@ func BenchmarkValidateRoundTrip(b *testing.B) {
 // is b.N over the time to send them all and read every answer. (b.N rather than b.Loop: the
 // loop body is not one operation but a window of eight.)
 func BenchmarkThroughput8(b *testing.B) {
-	for _, v := range []struct{ name, args string }{
-		{"inline", "inline"}, {"files", "files"}, {"inline-isolate=false", "inline"},
-	} {
+	for _, v := range warmVariants {
 		b.Run(v.name, func(b *testing.B) {
-			var flags []string
-			if strings.HasSuffix(v.name, "isolate=false") {
-				flags = []string{"--isolate=false"}
-			}
-			w := startWarm(b, flags...)
+			w := startWarm(b, v.flags...)
 			for i := range 20 {
 				w.roundTrip(b, callRequest(1000+i, smallValidate[v.args]))
 			}
