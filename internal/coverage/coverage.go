@@ -15,6 +15,7 @@ import (
 	"io/fs"
 	"path"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -66,6 +67,8 @@ type unit struct {
 	// of a large input made the run's memory three times their size.
 	path   string
 	format source.Format
+	// src is the index of the input the unit comes from.
+	src int
 }
 
 // Measure evaluates every test and instance of srcs against s (or, for a tests file, its
@@ -102,12 +105,19 @@ func Measure(ctx context.Context, s *schema.Schema, srcs []Source, opts *Options
 	res := newResult(s)
 	res.Unmeasured = m.tooDeep
 
-	// Read the inputs and compile the tests' schemas, in order.
+	// Read the inputs and compile the tests' schemas, in order. What an input cannot give
+	// (unreadable, unparsable) is a problem of that input, listed in the inputs' order
+	// before the problems of the evaluations, also when a file of plain instances read
+	// again by its worker says it (loadProblems).
 	var units []unit
-	for _, src := range srcs {
+	loadProblems := make([][]string, len(srcs))
+	for i, src := range srcs {
 		us, problems := load(m, rootView, s, src, sto)
+		for j := range us {
+			us[j].src = i
+		}
 		units = append(units, us...)
-		res.Problems = append(res.Problems, problems...)
+		loadProblems[i] = problems
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, schema.Stopped(ctx, err)
@@ -167,7 +177,15 @@ func Measure(ctx context.Context, s *schema.Schema, srcs []Source, opts *Options
 		}
 	}
 	for i, oc := range outcomes {
+		if oc.loadProblems != nil {
+			k := units[i].src
+			loadProblems[k] = append(loadProblems[k], oc.loadProblems...)
+		}
 		res.count(&units[i], oc)
+	}
+	res.Problems = append(slices.Concat(loadProblems...), res.Problems...)
+	if res.Problems == nil {
+		res.Problems = []string{} // listed as [], not null
 	}
 	res.build(m, hits, o.FailUnder)
 	return res, nil
@@ -180,6 +198,9 @@ type outcome struct {
 	instances          int
 	validCount         int
 	problems           []string
+	// loadProblems are the problems of reading or parsing a file of plain instances: the
+	// input's own, not an evaluation's (see Measure).
+	loadProblems []string
 }
 
 func evaluate(tr *tracer, u *unit, sto *schematest.Options) outcome {
@@ -235,12 +256,12 @@ func evaluateFile(tr *tracer, u *unit, sto *schematest.Options) outcome {
 	oc := outcome{valid: true, expectValid: true}
 	data, err := readInput(sto.FS, u.path, maxSize(u.limits))
 	if err != nil {
-		oc.problems = []string{err.Error()}
+		oc.loadProblems = []string{err.Error()}
 		return oc
 	}
 	docs, err := source.ParseShared(u.name, data, u.format, u.limits) // data is this call's own
 	if err != nil {
-		oc.problems = []string{err.Error()}
+		oc.loadProblems = []string{err.Error()}
 		return oc
 	}
 	for _, d := range docs {
@@ -335,6 +356,10 @@ func load(m *model, rootView *view, root *schema.Schema, src Source, sto *schema
 	if format == source.NDJSON {
 		return ndjsonUnits(rootView, root, name, data, sto.Limits), nil
 	}
+	if src.Path != "" && !mayBeTests(data, format) {
+		// Plain instances, parsed by the worker that evaluates them.
+		return []unit{{v: rootView, s: root, plain: true, name: name, path: src.Path, format: format, limits: sto.Limits}}, nil
+	}
 	docs, err := source.Parse(name, data, format, sto.Limits)
 	if err != nil {
 		return nil, []string{err.Error()}
@@ -343,7 +368,8 @@ func load(m *model, rootView *view, root *schema.Schema, src Source, sto *schema
 		return loadTests(m, docs[0], base, sto)
 	}
 	if src.Path != "" {
-		// Plain instances: parsed here only to tell them from a tests file.
+		// Plain instances: parsed here only to tell them from a tests file (their text
+		// names "tests"), and again by the worker that evaluates them.
 		return []unit{{v: rootView, s: root, plain: true, name: name, path: src.Path, format: format, limits: sto.Limits}}, nil
 	}
 	units := make([]unit, len(docs))
@@ -355,6 +381,21 @@ func load(m *model, rootView *view, root *schema.Schema, src Source, sto *schema
 		units[i] = unit{v: rootView, s: root, value: d.Root, plain: true, name: label}
 	}
 	return units, nil
+}
+
+// mayBeTests reports whether data, in format, may be a tests file: both shapes of one
+// (schematest.ShapeOf) have a member named "tests", which the text then spells, or writes
+// with an escape: in JSON only \u can stand for a letter, in YAML and TOML any backslash is
+// taken as a possible one. A file it says no to is a file of plain instances, without
+// being parsed to tell.
+func mayBeTests(data []byte, format source.Format) bool {
+	if bytes.Contains(data, []byte("tests")) {
+		return true
+	}
+	if format == source.JSON || format == source.JSONC {
+		return bytes.Contains(data, []byte(`\u`))
+	}
+	return bytes.IndexByte(data, '\\') >= 0
 }
 
 // ndjsonLines is how many NDJSON lines one unit holds.

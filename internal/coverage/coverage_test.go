@@ -681,3 +681,55 @@ func TestInstanceFilesReadWhenEvaluated(t *testing.T) {
 		t.Errorf("a.json opened %d times, want 2 (load, then the worker)", n)
 	}
 }
+
+// A file that cannot hold a member "tests" is taken for plain instances without a parse.
+func TestMayBeTests(t *testing.T) {
+	for _, c := range []struct {
+		text   string
+		format source.Format
+		want   bool
+	}{
+		{`{"n": 1, "s": "a\nb \"q\""}`, source.JSON, false},
+		{`[{"schema": {}, "tests": []}]`, source.JSON, true},
+		{`[{"schema": {}, "te\u0073ts": []}]`, source.JSON, true},
+		{`{"a": 1, /* c */}`, source.JSONC, false},
+		{`{"te\u0073ts": 1}`, source.JSONC, true},
+		{"n: 1\ns: 'a'\n", source.YAML, false},
+		{"tests: []\n", source.YAML, true},
+		{"\"te\\x73ts\": []\n", source.YAML, true},
+		{"n = 1\n", source.TOML, false},
+		{"\"te\\u0073ts\" = []\n", source.TOML, true},
+	} {
+		if got := mayBeTests([]byte(c.text), c.format); got != c.want {
+			t.Errorf("mayBeTests(%q, %v) = %v, want %v", c.text, c.format, got, c.want)
+		}
+	}
+}
+
+// The problems of inputs come in the inputs' order, also when a file of plain instances
+// is found unparsable only by the worker that evaluates it.
+func TestInputProblemsInOrder(t *testing.T) {
+	files := map[string]string{
+		"schema.json": inputsFiles["schema.json"],
+		"bad.json":    `{"n": `,
+		"a.json":      `{"n": 1}`,
+	}
+	fsys := workspace.Memory(files)
+	s := compileFile(t, fsys, "schema.json")
+	var srcs []Source
+	for _, in := range []string{"bad.json", "a.json", "missing.json"} {
+		srcs = append(srcs, Source{Name: in, Path: in})
+	}
+	opts := &Options{}
+	opts.FS = fsys
+	res, err := Measure(context.Background(), s, srcs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Problems) != 2 || !strings.HasPrefix(res.Problems[0], "bad.json:1:") || !strings.Contains(res.Problems[1], "missing.json") {
+		t.Errorf("problems: %q, want bad.json's, then missing.json's", res.Problems)
+	}
+	if diff := cmp.Diff(Inputs{Instances: 1, Valid: 1}, res.Inputs); diff != "" {
+		t.Errorf("inputs (-want +got):\n%s", diff)
+	}
+}
