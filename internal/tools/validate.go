@@ -99,7 +99,7 @@ func runValidate(ctx context.Context, env *Env, in *ValidateInput) (*validate.Re
 	srcs := make([]validate.Source, 0, len(ins))
 	size := int64(0) // the bytes of the input, for progress reports; -1 when unknown (standard input)
 	for _, x := range ins {
-		srcs = append(srcs, validate.Source{Name: x.Name, Path: x.Path, Reader: x.Reader, Text: x.Text})
+		srcs = append(srcs, validate.Source{Name: x.Name, Path: x.Path, Reader: x.Reader, Text: x.Text, ParseName: x.ParseName})
 		switch {
 		case x.Reader != nil:
 			size = -1

@@ -35,6 +35,9 @@ type Source struct {
 	// Text is an inline document (JSON, YAML or NDJSON text); used when Path and Reader
 	// are empty.
 	Text []byte
+	// ParseName, when its extension names a format (an inline JSON value's is ".json"),
+	// gives Text's format; otherwise Text's format is told from the text itself.
+	ParseName string
 }
 
 // Options configure a run; nil means defaults.
@@ -655,6 +658,8 @@ func (p *pipeline) process(j *job, lines *source.LineParser) []Instance {
 			return problem(j.name, 0, err)
 		}
 		format, known = source.FormatOf(src.Path)
+	} else if src.ParseName != "" {
+		format, known = source.FormatOf(src.ParseName)
 	}
 	j.size = int64(len(data))
 	if !known {

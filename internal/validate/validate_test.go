@@ -722,3 +722,33 @@ func TestSmallInline(t *testing.T) {
 		t.Errorf("OnRead: %v bytes, not the input's", read)
 	}
 }
+
+// An inline text is parsed in the format its ParseName's extension names, without telling
+// it from the text; with no such extension it is told from the text.
+func TestParseNameGivesFormat(t *testing.T) {
+	s := compileSchema(t, `{"type": "object"}`)
+	lines := []byte("{\"a\": 1}\n{\"b\": 2}\n")
+	for _, c := range []struct {
+		parseName string
+		instances int
+		problem   bool
+	}{
+		{"", 2, false},               // told from the text: NDJSON, two instances
+		{"<instances[0]>", 2, false}, // no extension: the same
+		{"<instances[0]>.json", 0, true},
+	} {
+		res, err := Run(context.Background(), s, []Source{{Name: "inline", Text: lines, ParseName: c.parseName}}, nil, &Options{Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		problems := 0
+		for _, in := range res.Instances {
+			if in.Problem != "" {
+				problems++
+			}
+		}
+		if got := len(res.Instances) - problems; got != c.instances || (problems > 0) != c.problem {
+			t.Errorf("ParseName %q: %d instances, %d problems; want %d instances, problem %v", c.parseName, got, problems, c.instances, c.problem)
+		}
+	}
+}
