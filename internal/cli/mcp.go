@@ -339,7 +339,7 @@ func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams, drain, g
 	// reading on (readers.Go(read)) to run a call it read.
 	br := bufio.NewReaderSize(st.Stdin, 1<<20)
 	readers := mcp.NewWorkers(mcp.WorkerIdle)
-	var running atomic.Int32 // the calls running, when inline
+	var running atomic.Int32 // the calls running
 	var read func()
 	read = func() {
 		for {
@@ -380,18 +380,16 @@ func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams, drain, g
 				}
 				return
 			}
-			switch {
-			case call == nil:
-			case !inline:
-				readers.Go(call)
-				runtime.Gosched()
-			default:
-				// More to read soon: other calls run (a client with calls in flight), or
-				// more of the stream has come.
-				more := running.Add(1) > 1 || br.Buffered() > 0
-				if !runReading(readers, func() { defer running.Add(-1); call() }, more, read) {
-					return
-				}
+			if call == nil {
+				continue
+			}
+			// A call goes to another goroutine when it only waits for the engine process
+			// (not inline), or when more is to be read soon: other calls run (a client with
+			// calls in flight), or more of the stream has come.
+			n := running.Add(1)
+			more := !inline || n > 1 || br.Buffered() > 0
+			if !runReading(readers, func() { defer running.Add(-1); call() }, more, read) {
+				return
 			}
 		}
 	}
@@ -438,7 +436,7 @@ const readingHandOff = time.Millisecond
 func runReading(w *mcp.Workers, call func(), more bool, read func()) bool {
 	if more {
 		w.Go(call)
-		runtime.Gosched() // as serve does, for the same reason
+		runtime.Gosched() // the call starts at once (see serve)
 		return true
 	}
 	// 0: the call runs; 1: it ended first; 2: the reading was handed off first.

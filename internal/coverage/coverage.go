@@ -356,9 +356,10 @@ func load(m *model, rootView *view, root *schema.Schema, src Source, sto *schema
 	if format == source.NDJSON {
 		return ndjsonUnits(rootView, root, name, data, sto.Limits), nil
 	}
+	// A file of plain instances is one unit, parsed by the worker that evaluates it.
+	fileUnit := []unit{{v: rootView, s: root, plain: true, name: name, path: src.Path, format: format, limits: sto.Limits}}
 	if src.Path != "" && !mayBeTests(data, format) {
-		// Plain instances, parsed by the worker that evaluates them.
-		return []unit{{v: rootView, s: root, plain: true, name: name, path: src.Path, format: format, limits: sto.Limits}}, nil
+		return fileUnit, nil
 	}
 	docs, err := source.Parse(name, data, format, sto.Limits)
 	if err != nil {
@@ -368,9 +369,9 @@ func load(m *model, rootView *view, root *schema.Schema, src Source, sto *schema
 		return loadTests(m, docs[0], base, sto)
 	}
 	if src.Path != "" {
-		// Plain instances: parsed here only to tell them from a tests file (their text
-		// names "tests"), and again by the worker that evaluates them.
-		return []unit{{v: rootView, s: root, plain: true, name: name, path: src.Path, format: format, limits: sto.Limits}}, nil
+		// Plain instances, parsed here only to tell them from a tests file (their text
+		// names "tests").
+		return fileUnit, nil
 	}
 	units := make([]unit, len(docs))
 	for i, d := range docs {

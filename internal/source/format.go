@@ -253,16 +253,31 @@ func parse(name string, src []byte, f Format, lim *Limits, share bool) ([]*Docum
 func ParseFile(name string, src []byte, lim *Limits) ([]*Document, error) {
 	f, ok := FormatOf(name)
 	if !ok {
-		// Most input without a known extension is JSON: try that first, so that a large
-		// document is not parsed twice.
-		text := src[skipBOM(bytesString(src)):]
-		text = bytes.TrimLeft(text, " \t\r\n")
-		if len(text) > 0 && startsLikeJSON(text[0]) {
-			if doc, err := ParseJSON(name, src, lim); err == nil {
-				return []*Document{doc}, nil
-			}
+		if doc := ParseIfJSON(name, src, lim, false); doc != nil {
+			return []*Document{doc}, nil
 		}
 		f = Sniff(src)
 	}
 	return Parse(name, src, f, lim)
+}
+
+// ParseIfJSON parses src, whose format its name does not tell, when it is one JSON value
+// within lim, and returns nil otherwise (then Sniff tells the format). Most such input is
+// JSON: trying that first parses a large document once, where Sniff and then the parse
+// proper parse it twice. share is ParseJSONShared's contract (src is the caller's to give).
+func ParseIfJSON(name string, src []byte, lim *Limits, share bool) *Document {
+	text := src[skipBOM(bytesString(src)):]
+	text = bytes.TrimLeft(text, " \t\r\n")
+	if len(text) == 0 || !startsLikeJSON(text[0]) {
+		return nil
+	}
+	parseJSON := ParseJSON
+	if share {
+		parseJSON = ParseJSONShared
+	}
+	doc, err := parseJSON(name, src, lim)
+	if err != nil {
+		return nil
+	}
+	return doc
 }

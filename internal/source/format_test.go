@@ -168,3 +168,31 @@ func TestParseShared(t *testing.T) {
 		}
 	}
 }
+
+// ParseIfJSON gives the document of one JSON value, shared or not, and nil for anything
+// else, for Sniff to tell.
+func TestParseIfJSON(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		json bool
+	}{
+		{"\uFEFF  {\"a\": [1, 2]}\n", true},
+		{"[1]", true},
+		{"\"s\"", true},
+		{"{\"a\": 1}\n{\"b\": 2}\n", false}, // NDJSON
+		{"a: 1\n", false},                   // YAML
+		{"{\"a\": 1,}", false},              // JSONC
+		{"", false},
+		{"{\"a\": ", false},
+	} {
+		for _, share := range []bool{false, true} {
+			doc := ParseIfJSON("x", []byte(c.text), nil, share)
+			if (doc != nil) != c.json {
+				t.Errorf("ParseIfJSON(%q, share %v): %v, want a document %v", c.text, share, doc != nil, c.json)
+			}
+		}
+	}
+	if doc := ParseIfJSON("x", []byte("[[[1]]]"), &Limits{MaxDepth: 2}, false); doc != nil {
+		t.Error("a value deeper than the limit: a document")
+	}
+}

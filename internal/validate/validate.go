@@ -662,7 +662,11 @@ func (p *pipeline) process(j *job, lines *source.LineParser) []Instance {
 		format, known = source.FormatOf(src.ParseName)
 	}
 	j.size = int64(len(data))
+	share := src.Path != "" // data was read into a buffer of its own
 	if !known {
+		if doc := source.ParseIfJSON(j.name, data, p.lim, share); doc != nil {
+			return []Instance{p.check(j.name, docLine(0, doc), doc)}
+		}
 		format = source.Sniff(data)
 	}
 	if format == source.NDJSON {
@@ -672,8 +676,8 @@ func (p *pipeline) process(j *job, lines *source.LineParser) []Instance {
 		return p.processLines(&job{name: j.name, data: data, startLine: 1}, nil)
 	}
 	parse := source.Parse
-	if src.Path != "" {
-		parse = source.ParseShared // data was read into a buffer of its own
+	if share {
+		parse = source.ParseShared
 	}
 	docs, err := parse(j.name, data, format, p.lim)
 	if err != nil {
@@ -681,13 +685,18 @@ func (p *pipeline) process(j *job, lines *source.LineParser) []Instance {
 	}
 	out := make([]Instance, 0, len(docs))
 	for i, doc := range docs {
-		line := 0
-		if i > 0 || doc.Line > 1 {
-			line = doc.Line
-		}
-		out = append(out, p.check(j.name, line, doc))
+		out = append(out, p.check(j.name, docLine(i, doc), doc))
 	}
 	return out
+}
+
+// docLine is the line an instance is reported at: that of the i-th document of a file,
+// but none (0) for a file's only document when it starts on the first line.
+func docLine(i int, doc *source.Document) int {
+	if i > 0 || doc.Line > 1 {
+		return doc.Line
+	}
+	return 0
 }
 
 // processLines validates the lines of an NDJSON chunk, parsed with lines (the worker's
