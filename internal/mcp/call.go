@@ -23,6 +23,8 @@ type call struct {
 	// Server.mu, when it was cancelled while it waited for its turn.
 	admitted chan struct{}
 	gaveUp   bool
+	// answer is the request's AnswerGate (nil for a call with progress).
+	answer *AnswerGate
 
 	mu                sync.Mutex // orders progress before the answer; guards the fields below
 	cancelledByClient bool
@@ -65,9 +67,14 @@ func (s *Server) toolsCall(ctx context.Context, id json.RawMessage, params map[s
 
 	cctx, cancel := context.WithCancel(ctx)
 	c := &call{cancel: cancel, admitted: make(chan struct{})}
+	if meta.progressToken == nil {
+		// A provider may answer itself only a call without progress, whose notifications
+		// the server sends and must send before the answer.
+		c.answer = new(AnswerGate)
+	}
 	key := idKey(id)
 	s.mu.Lock()
-	if _, busy := s.inflight[key]; busy { // a concurrent Handle took the id meanwhile
+	if s.busyLocked(key) {
 		s.mu.Unlock()
 		cancel()
 		s.sendError(send, id, newError(CodeInvalidRequest, "Invalid Request: id %s is already used by a request still in progress", id))
@@ -84,6 +91,8 @@ func (s *Server) toolsCall(ctx context.Context, id json.RawMessage, params map[s
 		Client:          meta.client,
 		ProtocolVersion: meta.version,
 		RunID:           s.opts.NewRunID(),
+		ID:              id,
+		Answer:          c.answer,
 	}
 	if meta.progressToken != nil {
 		req.Progress = s.progressFunc(c, meta.progressToken, send)
@@ -141,7 +150,11 @@ func (s *Server) run(ctx context.Context, c *call, key string, id json.RawMessag
 	}
 	elapsed := s.opts.Now().Sub(start)
 
-	body, encErr := s.encodeCallResult(id, res, req.RunID, meta.modern)
+	var body []byte
+	var encErr error
+	if !res.Sent {
+		body, encErr = s.encodeCallResult(id, res, req.RunID, meta.modern)
+	}
 	if encErr != nil {
 		s.opts.Logf("mcp: tool %q (run %s): the result cannot be sent: %v", req.Name, req.RunID, encErr)
 		res = ErrorResult("internal error: the result of tool %q could not be encoded: %v", req.Name, encErr)
@@ -149,12 +162,14 @@ func (s *Server) run(ctx context.Context, c *call, key string, id json.RawMessag
 	}
 
 	s.mu.Lock()
-	delete(s.inflight, key)
+	if s.inflight[key] == c { // not a later call with the same id (see toolsCall)
+		delete(s.inflight, key)
+	}
 	s.mu.Unlock()
 	c.mu.Lock()
 	cancelledByClient := c.cancelledByClient
 	c.done = true
-	if !cancelledByClient {
+	if !cancelledByClient && !res.Sent {
 		send(body)
 	}
 	c.mu.Unlock()
@@ -171,6 +186,14 @@ func (s *Server) run(ctx context.Context, c *call, key string, id json.RawMessag
 		outcome = OutcomeError
 	}
 	s.audit(start, elapsed, req, outcome, crash)
+}
+
+// busyLocked reports whether a call with this id key is in flight. One whose answer the
+// provider has sent is not: the client has the answer, and may use the id again before
+// the provider returns. s.mu is held.
+func (s *Server) busyLocked(key string) bool {
+	c, ok := s.inflight[key]
+	return ok && !c.answer.answered()
 }
 
 // admitLocked lets c run when fewer than MaxConcurrent calls run, else puts it in line.

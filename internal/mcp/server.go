@@ -429,7 +429,7 @@ func (s *Server) dispatch(ctx context.Context, fields map[string]json.RawMessage
 	}
 	key := idKey(id)
 	s.mu.Lock()
-	_, busy := s.inflight[key]
+	busy := s.busyLocked(key)
 	s.mu.Unlock()
 	if busy {
 		s.sendError(send, id, newError(CodeInvalidRequest, "Invalid Request: id %s is already used by a request still in progress", id))
@@ -561,6 +561,10 @@ func (s *Server) cancelled(raw json.RawMessage) {
 		return // already answered, or never seen: nothing to stop
 	}
 	c.mu.Lock()
+	if !c.answer.cancelAnswer() {
+		c.mu.Unlock()
+		return // the provider has sent the answer already
+	}
 	c.cancelledByClient = true
 	c.mu.Unlock()
 	c.cancel()

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -58,6 +59,11 @@ type CallRequest struct {
 	ProtocolVersion string
 	// RunID is minted by the server for this call; it is in the result's _meta and the audit.
 	RunID string
+	// ID is the request's JSON-RPC id, as the client sent it (a string or an integer).
+	ID json.RawMessage
+	// Answer lets a provider send the answer to the client itself (see AnswerGate); nil
+	// when the server sends it, as always for a call with Progress.
+	Answer *AnswerGate
 	// Progress is non-nil only when the request carried params._meta.progressToken; a call
 	// sends notifications/progress, at most one per Options.ProgressInterval (the others are
 	// dropped) and only with increasing progress. total <= 0 and message "" are left out of
@@ -90,6 +96,61 @@ type CallResult struct {
 	// is and reads only IsError of the other fields. A provider whose calls run in another
 	// process answers this way, so that a result is encoded once, where it is made.
 	Encoded json.RawMessage
+	// Sent says that the provider sent the answer to the client itself, through the
+	// call's AnswerGate: the server sends nothing, and reads only IsError, for the audit.
+	Sent bool
+}
+
+// An AnswerGate lets a provider send a call's answer to the client itself, on the stream
+// the server writes (a process of its own that shares the client's stream), and orders
+// that answer against the client's cancellation of the call: whichever comes first wins,
+// as in the server, where a cancelled call's answer is never sent. A gate is the server's
+// for one call; the provider binds it once.
+type AnswerGate struct {
+	mu        sync.Mutex
+	cancelled bool
+	cancel    func() bool
+	sent      func() bool
+}
+
+// Bind gives the gate cancel, which stops the provider's own answer and reports true, or
+// reports false when that answer was already sent (or is being written), and sent, which
+// reports whether the answer has reached the client (a client may then use the call's id
+// again at once, before the provider returns). Bind reports false, and binds nothing,
+// when the client has cancelled the call already.
+func (g *AnswerGate) Bind(cancel, sent func() bool) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.cancelled {
+		return false
+	}
+	g.cancel, g.sent = cancel, sent
+	return true
+}
+
+// answered reports whether the provider has sent the call's answer to the client.
+func (g *AnswerGate) answered() bool {
+	if g == nil {
+		return false
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.sent != nil && g.sent()
+}
+
+// cancelAnswer is the client's cancellation: false when the provider's answer went
+// first (the call counts as answered, as one that ended before its cancellation came).
+func (g *AnswerGate) cancelAnswer() bool {
+	if g == nil {
+		return true
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.cancel != nil && !g.cancel() {
+		return false
+	}
+	g.cancelled = true
+	return true
 }
 
 // ErrorResult returns a result with IsError set and one text block.
