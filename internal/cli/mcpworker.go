@@ -30,6 +30,10 @@ type callPayload struct {
 	ProtocolVersion string
 	RunID           string
 	Progress        bool
+	// ID is the request's JSON-RPC id, and Slot its slot in the answerShare (-1: none):
+	// the worker answers the client itself when it can (see answerShare).
+	ID   json.RawMessage
+	Slot int
 }
 
 // appendCallPayload appends c as a job's body: its fields but the arguments each as a
@@ -43,7 +47,7 @@ func appendCallPayload(dst []byte, c callPayload) []byte {
 	if c.Progress {
 		progress = "1"
 	}
-	for _, f := range [...]string{c.Name, c.ProtocolVersion, c.RunID, c.Client.Name, c.Client.Version, progress} {
+	for _, f := range [...]string{c.Name, c.ProtocolVersion, c.RunID, c.Client.Name, c.Client.Version, progress, string(c.ID), strconv.Itoa(c.Slot)} {
 		dst = strconv.AppendInt(dst, int64(len(f)), 10)
 		dst = append(dst, ':')
 		dst = append(dst, f...)
@@ -55,7 +59,7 @@ func appendCallPayload(dst []byte, c callPayload) []byte {
 // readCallPayload reads a job's body written by appendCallPayload.
 func readCallPayload(b []byte) (callPayload, error) {
 	var c callPayload
-	var f [6]string
+	var f [8]string
 	for i := range f {
 		colon := bytes.IndexByte(b, ':')
 		n, err := -1, error(nil)
@@ -69,6 +73,12 @@ func readCallPayload(b []byte) (callPayload, error) {
 		b = b[colon+2+n:]
 	}
 	c.Name, c.ProtocolVersion, c.RunID, c.Client.Name, c.Client.Version, c.Progress = f[0], f[1], f[2], f[3], f[4], f[5] == "1"
+	c.ID = json.RawMessage(f[6])
+	slot, err := strconv.Atoi(f[7])
+	if err != nil {
+		return c, fmt.Errorf("field 8 is not a number")
+	}
+	c.Slot = slot
 	c.Arguments = b
 	return c, nil
 }
@@ -78,6 +88,7 @@ const (
 	answerResult = 'r' // the tool's result as mcp.EncodeResult writes it
 	answerError  = 'e' // the same, of a result with isError true
 	answerPanic  = 'p' // a panicAnswer: the tool panicked
+	answerSent   = 'd' // the worker sent the answer to the client itself; then '1' if isError, else '0'
 )
 
 // panicAnswer is the panic a tool raised in the worker (value and stack), which the
@@ -99,7 +110,8 @@ type progressReport struct {
 type remoteProvider struct {
 	local  *tools.Provider
 	sup    *supervisor
-	budget int64 // --max-memory, for the message of a call stopped by it
+	budget int64        // --max-memory, for the message of a call stopped by it
+	share  *answerShare // nil: the server sends every answer
 }
 
 func (p *remoteProvider) Tools() []mcp.Tool { return p.local.Tools() }
@@ -113,8 +125,26 @@ func (p *remoteProvider) RedactArguments(tool string, args any) any {
 // naming the fatal error (or the memory budget) and the input. The worker's result is
 // sent as the worker encoded it (mcp.CallResult.Encoded).
 func (p *remoteProvider) Call(ctx context.Context, req *mcp.CallRequest) *mcp.CallResult {
+	slot := -1
+	var h jobHooks
+	if p.share != nil && req.Answer != nil && req.Progress == nil {
+		if slot = p.share.slot(); slot >= 0 {
+			if !req.Answer.Bind(func() bool { return p.share.cancel(slot) }, func() bool { return p.share.isSent(slot) }) {
+				p.share.release(slot) // cancelled already: its answer is not sent
+				slot = -1
+			}
+		}
+		if slot >= 0 {
+			h.answered = func() json.RawMessage {
+				if sent, isError := p.share.sent(slot); sent {
+					return sentAnswer(isError)
+				}
+				return nil
+			}
+		}
+	}
 	payload := appendCallPayload(nil, callPayload{Name: req.Name, Arguments: req.Arguments, Client: req.Client,
-		ProtocolVersion: req.ProtocolVersion, RunID: req.RunID, Progress: req.Progress != nil})
+		ProtocolVersion: req.ProtocolVersion, RunID: req.RunID, Progress: req.Progress != nil, ID: req.ID, Slot: slot})
 	var progress func(json.RawMessage)
 	if req.Progress != nil {
 		progress = func(raw json.RawMessage) {
@@ -124,7 +154,15 @@ func (p *remoteProvider) Call(ctx context.Context, req *mcp.CallRequest) *mcp.Ca
 			}
 		}
 	}
-	raw, err := p.sup.Run(ctx, payload, progress)
+	h.progress = progress
+	raw, err := p.sup.Run(ctx, payload, h)
+	if slot >= 0 {
+		// The slot is given back; a cancellation that comes from now on finds the call
+		// answered, or not, as it is now.
+		sent := len(raw) > 0 && raw[0] == answerSent
+		req.Answer.Bind(func() bool { return !sent }, func() bool { return sent })
+		p.share.release(slot)
+	}
 	if err != nil {
 		if c, ok := err.(*crashError); ok {
 			if c.memory {
@@ -144,6 +182,8 @@ func (p *remoteProvider) Call(ctx context.Context, req *mcp.CallRequest) *mcp.Ca
 func readAnswer(raw []byte, req *mcp.CallRequest) *mcp.CallResult {
 	if len(raw) > 1 {
 		switch raw[0] {
+		case answerSent:
+			return &mcp.CallResult{Sent: true, IsError: raw[1] == '1'}
 		case answerResult, answerError:
 			return &mcp.CallResult{IsError: raw[0] == answerError, Encoded: raw[1:]}
 		case answerPanic:
@@ -154,6 +194,14 @@ func readAnswer(raw []byte, req *mcp.CallRequest) *mcp.CallResult {
 		}
 	}
 	return mcp.ErrorResult("internal error: the engine's answer could not be read: %.40q (run %s)", raw, req.RunID)
+}
+
+// sentAnswer is the body of the result frame of an answer the worker sent itself.
+func sentAnswer(isError bool) []byte {
+	if isError {
+		return []byte{answerSent, '1'}
+	}
+	return []byte{answerSent, '0'}
 }
 
 // describeArguments says in a few words which input a call was given: the paths, and the
@@ -247,7 +295,10 @@ func workerCommand(args []string) (func() *exec.Cmd, error) {
 // serveWorker runs the jobs the supervisor sends on in, answering on out, until in ends;
 // then the jobs still running are cancelled and get grace to answer. It stops the process
 // (exitMemoryBudget) when the heap passes budget.
-func serveWorker(ctx context.Context, p mcp.Provider, server mcp.ClientInfo, in io.Reader, out io.Writer, errOut io.Writer, budget int64, grace time.Duration) int {
+//
+// share, if not nil, is the server's answerShare: a call's answer is sent to the client
+// through it when it can be.
+func serveWorker(ctx context.Context, p mcp.Provider, server mcp.ClientInfo, in io.Reader, out io.Writer, errOut io.Writer, budget int64, grace time.Duration, share *answerShare) int {
 	stop := watchMemory(budget, func(heap uint64) {
 		fmt.Fprintf(errOut, "jstk: memory budget of %s exceeded (heap %d MB): stopping the engine\n", mbText(budget), heap>>20)
 		os.Exit(exitMemoryBudget)
@@ -275,37 +326,50 @@ func serveWorker(ctx context.Context, p mcp.Provider, server mcp.ClientInfo, in 
 	// for each job grew its stack again in the validator, a sixth of a warm call's CPU here.
 	workers := mcp.NewWorkers(mcp.WorkerIdle)
 	br := bufio.NewReaderSize(in, 1<<20)
-	for {
-		m, err := readJobMessage(br)
-		if err != nil {
-			if err != io.EOF {
-				fmt.Fprintf(errOut, "jstk: the engine got an unreadable message: %v\n", err)
+	ended := make(chan struct{})
+	var read func()
+	read = func() {
+		for {
+			m, err := readJobMessage(br)
+			if err != nil {
+				if err != io.EOF {
+					fmt.Fprintf(errOut, "jstk: the engine got an unreadable message: %v\n", err)
+				}
+				close(ended)
+				return
 			}
-			break
-		}
-		if m.Cancel {
-			mu.Lock()
-			if c := running[m.Job]; c != nil {
-				c()
+			if m.Cancel {
+				mu.Lock()
+				if c := running[m.Job]; c != nil {
+					c()
+				}
+				mu.Unlock()
+				continue
 			}
-			mu.Unlock()
-			continue
-		}
-		jctx, cancel := context.WithCancel(ctx)
-		mu.Lock()
-		running[m.Job] = cancel
-		mu.Unlock()
-		wg.Add(1)
-		workers.Go(func() {
-			defer wg.Done()
-			b := runJob(jctx, p, m, write, server, logf, testCrash)
+			jctx, cancel := context.WithCancel(ctx)
 			mu.Lock()
-			delete(running, m.Job)
+			running[m.Job] = cancel
+			n := len(running)
 			mu.Unlock()
-			cancel()
-			write(jobMessage{Job: m.Job, Result: b})
-		})
+			wg.Add(1)
+			job := func() {
+				defer wg.Done()
+				b := runJob(jctx, p, m, write, server, logf, testCrash, share)
+				mu.Lock()
+				delete(running, m.Job)
+				mu.Unlock()
+				cancel()
+				write(jobMessage{Job: m.Job, Result: b})
+			}
+			// The job runs where it was read, as a call of the server's own process does
+			// (see runReading): 124-135 -> 103-106 us p50 with the blocking reads above.
+			if !runReading(workers, job, n > 1 || br.Buffered() > 0, read) {
+				return
+			}
+		}
 	}
+	workers.Go(read)
+	<-ended
 	// The supervisor closed the pipe (or died): stop.
 	mu.Lock()
 	for _, c := range running {
@@ -324,7 +388,7 @@ func serveWorker(ctx context.Context, p mcp.Provider, server mcp.ClientInfo, in 
 // runJob runs one call, returning the body of its result frame (a panic is caught and
 // carried). server is the serverInfo the results carry (the server's); logf writes to the
 // engine's error output, which the server logs.
-func runJob(ctx context.Context, p mcp.Provider, m jobMessage, write func(jobMessage), server mcp.ClientInfo, logf func(string, ...any), testCrash bool) (body []byte) {
+func runJob(ctx context.Context, p mcp.Provider, m jobMessage, write func(jobMessage), server mcp.ClientInfo, logf func(string, ...any), testCrash bool, share *answerShare) (body []byte) {
 	c, err := readCallPayload(m.Payload)
 	req := &mcp.CallRequest{Name: c.Name, Arguments: c.Arguments, Client: c.Client, ProtocolVersion: c.ProtocolVersion, RunID: c.RunID}
 	if err != nil {
@@ -355,7 +419,24 @@ func runJob(ctx context.Context, p mcp.Provider, m jobMessage, write func(jobMes
 	if res == nil {
 		res = mcp.ErrorResult("internal error: tool %q returned no result", c.Name)
 	}
-	return encodeAnswer(res, req, server, logf)
+	body = encodeAnswer(res, req, server, logf)
+	if share != nil && c.Slot >= 0 && len(c.ID) > 0 {
+		if line := answerLine(c.ID, body[1:]); len(line) <= answerDirectMax && share.write(c.Slot, os.Getpid(), line, body[0] == answerError) {
+			return sentAnswer(body[0] == answerError)
+		}
+	}
+	return body
+}
+
+// answerLine is the line that answers the tools/call id with result, as the server
+// writes it (mcp.Server's encodeCallResult).
+func answerLine(id, result []byte) []byte {
+	b := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":}`)+len(id)+len(result)+1)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"result":`...)
+	b = append(b, result...)
+	return append(b, '}', '\n')
 }
 
 // encodeAnswer is the body of the result frame of res, encoded as the server sends it. A

@@ -44,7 +44,7 @@ func TestJobAnswers(t *testing.T) {
 			ProtocolVersion: "2026-07-28", RunID: "run-1"}
 		payload := appendCallPayload(nil, callPayload{Name: req.Name, Arguments: req.Arguments, Client: req.Client,
 			ProtocolVersion: req.ProtocolVersion, RunID: req.RunID})
-		body := runJob(context.Background(), jobProvider{}, jobMessage{Job: 1, Payload: payload}, func(jobMessage) {}, info, logf, false)
+		body := runJob(context.Background(), jobProvider{}, jobMessage{Job: 1, Payload: payload}, func(jobMessage) {}, info, logf, false, nil)
 		defer func() { raised = recover() }()
 		return readAnswer(body, req), nil
 	}
@@ -73,18 +73,19 @@ func TestJobAnswers(t *testing.T) {
 		!strings.Contains(res.Content[0].Text, "could not be read") {
 		t.Errorf("an unreadable answer: %+v", res)
 	}
-	for _, bad := range []string{`{"name":"ok"}`, "2:ok,", "2:ok,0:,0:,0:,0:,", "3:ok,0:,0:,0:,0:,1:1,{}", "-1:,"} {
+	for _, bad := range []string{`{"name":"ok"}`, "2:ok,", "2:ok,0:,0:,0:,0:,", "3:ok,0:,0:,0:,0:,1:1,{}", "-1:,", "2:ok,0:,0:,0:,0:,1:1,0:,1:x,{}"} {
 		if _, err := readCallPayload([]byte(bad)); err == nil {
 			t.Errorf("a bad payload %q was read", bad)
 		}
 	}
 	c := callPayload{Name: "n,:1", Arguments: json.RawMessage(`{"x":1}`), Client: mcp.ClientInfo{Name: "", Version: "9:"},
-		ProtocolVersion: "p", RunID: "r\n", Progress: true}
+		ProtocolVersion: "p", RunID: "r\n", Progress: true, ID: json.RawMessage(`"a,1:"`), Slot: 17}
 	if got, err := readCallPayload(appendCallPayload(nil, c)); err != nil || got.Name != c.Name || string(got.Arguments) != string(c.Arguments) ||
-		got.Client != c.Client || got.ProtocolVersion != c.ProtocolVersion || got.RunID != c.RunID || !got.Progress {
+		got.Client != c.Client || got.ProtocolVersion != c.ProtocolVersion || got.RunID != c.RunID || !got.Progress ||
+		string(got.ID) != string(c.ID) || got.Slot != 17 {
 		t.Errorf("read back %+v, %v; want %+v", got, err, c)
 	}
-	body := runJob(context.Background(), jobProvider{}, jobMessage{Payload: []byte("{\n{}")}, nil, info, logf, false)
+	body := runJob(context.Background(), jobProvider{}, jobMessage{Payload: []byte("{\n{}")}, nil, info, logf, false, nil)
 	if !bytes.Contains(body, []byte("the call could not be read")) || body[0] != answerError {
 		t.Errorf("an unreadable call: %s", body)
 	}

@@ -88,7 +88,7 @@ func testServeReads(t *testing.T, inline bool) {
 	outR, outW := io.Pipe()
 	code := make(chan int, 1)
 	go func() {
-		code <- serve(context.Background(), srv, mcp.DefaultMaxMessageSize, Streams{Stdin: inR, Stdout: outW, Stderr: io.Discard}, time.Minute, time.Minute, nil, inline)
+		code <- serve(context.Background(), srv, mcp.DefaultMaxMessageSize, Streams{Stdin: inR, Stdout: outW, Stderr: io.Discard}, time.Minute, time.Minute, nil, inline, nil)
 		outW.Close()
 	}()
 	answers := make(chan string)

@@ -141,6 +141,8 @@ type supervisor struct {
 	command func() *exec.Cmd
 	// logf receives what the supervisor says (stderr); the worker's stderr is copied to it.
 	logf func(format string, args ...any)
+	// dead, if not nil, is told the process id of each worker that ended, once it has.
+	dead func(pid int)
 
 	// solo is held shared by a job that runs beside others, exclusively by a retried job.
 	solo sync.RWMutex
@@ -167,8 +169,9 @@ type worker struct {
 
 type pendingJob struct {
 	progress func(json.RawMessage)
-	done     chan json.RawMessage // the result; closed without one when the worker died
-	alone    bool                 // the only job of the worker when it died
+	answered func() json.RawMessage // see jobHooks
+	done     chan json.RawMessage   // the result; closed without one when the worker died
+	alone    bool                   // the only job of the worker when it died
 }
 
 // newSupervisor returns a supervisor of the workers that command makes.
@@ -289,6 +292,9 @@ func (s *supervisor) read(w *worker, stdout io.Reader, fatal <-chan string) {
 	// Stdout closed: the worker is ending. Why comes from its exit status and stderr.
 	w.stdin.Close()
 	waitErr := w.cmd.Wait()
+	if s.dead != nil {
+		s.dead(w.cmd.Process.Pid)
+	}
 	reason := ""
 	select {
 	case reason = <-fatal:
@@ -314,11 +320,22 @@ func (s *supervisor) read(w *worker, stdout io.Reader, fatal <-chan string) {
 	s.mu.Unlock()
 	w.mu.Lock()
 	w.dead = crash
-	alone := len(w.jobs) == 1
+	// A job the worker answered the client for, before it died, ends with that answer;
+	// the others end as a crash, and the one of them that ran alone is its culprit.
+	var open []*pendingJob
 	for id, j := range w.jobs {
-		j.alone = alone
-		close(j.done)
 		delete(w.jobs, id)
+		if j.answered != nil {
+			if res := j.answered(); res != nil {
+				j.done <- res
+				continue
+			}
+		}
+		open = append(open, j)
+	}
+	for _, j := range open {
+		j.alone = len(open) == 1
+		close(j.done)
 	}
 	w.mu.Unlock()
 	close(w.gone)
@@ -340,11 +357,20 @@ func (w *worker) send(m jobMessage) error {
 	return err
 }
 
-// Run runs one job and returns its result. progress, if not nil, receives the job's
-// progress reports. When ctx ends, the worker is told to cancel the job, and Run waits
+// jobHooks are what a job's owner hears of it besides its result.
+type jobHooks struct {
+	// progress, if not nil, receives the job's progress reports.
+	progress func(json.RawMessage)
+	// answered, if not nil, is asked, when the worker died running the job, for the job's
+	// result if the worker had answered the client itself before it died (nil: it had
+	// not).
+	answered func() json.RawMessage
+}
+
+// Run runs one job and returns its result. h says what else to tell of it. When ctx ends, the worker is told to cancel the job, and Run waits
 // for its result as it waits for any. When the worker dies, Run retries the job once,
 // alone, unless it was already alone; then it returns a *crashError.
-func (s *supervisor) Run(ctx context.Context, payload json.RawMessage, progress func(json.RawMessage)) (json.RawMessage, error) {
+func (s *supervisor) Run(ctx context.Context, payload json.RawMessage, h jobHooks) (json.RawMessage, error) {
 	retried := false
 	for {
 		lock, unlock := s.solo.RLock, s.solo.RUnlock
@@ -352,7 +378,7 @@ func (s *supervisor) Run(ctx context.Context, payload json.RawMessage, progress 
 			lock, unlock = s.solo.Lock, s.solo.Unlock
 		}
 		lock()
-		res, crash, err := s.runOnce(ctx, payload, progress)
+		res, crash, err := s.runOnce(ctx, payload, h)
 		unlock()
 		switch {
 		case err != nil:
@@ -373,7 +399,7 @@ type jobCrash struct {
 	alone bool
 }
 
-func (s *supervisor) runOnce(ctx context.Context, payload json.RawMessage, progress func(json.RawMessage)) (json.RawMessage, *jobCrash, error) {
+func (s *supervisor) runOnce(ctx context.Context, payload json.RawMessage, h jobHooks) (json.RawMessage, *jobCrash, error) {
 	w, err := s.worker()
 	if err != nil {
 		return nil, nil, err
@@ -382,7 +408,7 @@ func (s *supervisor) runOnce(ctx context.Context, payload json.RawMessage, progr
 	s.nextJob++
 	id := s.nextJob
 	s.mu.Unlock()
-	j := &pendingJob{progress: progress, done: make(chan json.RawMessage, 1)}
+	j := &pendingJob{progress: h.progress, answered: h.answered, done: make(chan json.RawMessage, 1)}
 	for {
 		w.mu.Lock()
 		if w.dead == nil {

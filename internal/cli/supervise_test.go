@@ -23,7 +23,8 @@ const testWorkerName = "jstk-supervise-test-worker"
 
 // testWorker serves jobs: "echo" answers its payload, "slow" after 300 ms, "crash" dies with
 // a fatal error line on stderr, "memory" dies as a worker past its budget does, "progress"
-// reports twice then answers, "wait" answers "cancelled" once cancelled.
+// reports twice then answers, "wait" answers "cancelled" once cancelled, "hang" never
+// answers.
 func testWorker() {
 	out := bufio.NewWriter(os.Stdout)
 	var mu sync.Mutex
@@ -74,6 +75,9 @@ func testWorker() {
 			case "progress":
 				write(jobMessage{Job: m.Job, Progress: json.RawMessage(`{"p":1}`)})
 				write(jobMessage{Job: m.Job, Progress: json.RawMessage(`{"p":2}`)})
+			case "hang": // answers nothing, as a job whose worker answered the client itself
+				<-c
+				return
 			case "wait":
 				<-c
 				write(jobMessage{Job: m.Job, Result: json.RawMessage(`"cancelled"`)})
@@ -112,18 +116,18 @@ func TestSupervisorRunsJobs(t *testing.T) {
 	if err := s.Start(); err != nil {
 		t.Fatal(err)
 	}
-	res, err := s.Run(context.Background(), job("echo"), nil)
+	res, err := s.Run(context.Background(), job("echo"), jobHooks{})
 	if err != nil || string(res) != `{"Op":"echo"}` {
 		t.Fatalf("echo: %s, %v", res, err)
 	}
 	var reports []string
-	res, err = s.Run(context.Background(), job("progress"), func(r json.RawMessage) { reports = append(reports, string(r)) })
+	res, err = s.Run(context.Background(), job("progress"), jobHooks{progress: func(r json.RawMessage) { reports = append(reports, string(r)) }})
 	if err != nil || string(res) != `{"Op":"progress"}` || strings.Join(reports, " ") != `{"p":1} {"p":2}` {
 		t.Fatalf("progress: %s, %v, reports %v", res, err, reports)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)
-	res, err = s.Run(ctx, job("wait"), nil)
+	res, err = s.Run(ctx, job("wait"), jobHooks{})
 	if err != nil || string(res) != `"cancelled"` {
 		t.Fatalf("a cancelled job: %s, %v", res, err)
 	}
@@ -131,12 +135,12 @@ func TestSupervisorRunsJobs(t *testing.T) {
 
 func TestSupervisorContainsCrashes(t *testing.T) {
 	s, log := newTestSupervisor(t)
-	_, err := s.Run(context.Background(), job("crash"), nil)
+	_, err := s.Run(context.Background(), job("crash"), jobHooks{})
 	var c *crashError
 	if !errors.As(err, &c) || c.reason != "fatal error: stack overflow" || c.memory {
 		t.Fatalf("a crash alone: %v", err)
 	}
-	if res, err := s.Run(context.Background(), job("echo"), nil); err != nil || string(res) != `{"Op":"echo"}` {
+	if res, err := s.Run(context.Background(), job("echo"), jobHooks{}); err != nil || string(res) != `{"Op":"echo"}` {
 		t.Fatalf("after a crash, a new worker: %s, %v", res, err)
 	}
 	// Beside other jobs: they are run again, alone, and answered; the crash is named.
@@ -149,7 +153,7 @@ func TestSupervisorContainsCrashes(t *testing.T) {
 			if i == 1 {
 				time.Sleep(20 * time.Millisecond) // the slow ones are running
 			}
-			res, err := s.Run(context.Background(), job(op), nil)
+			res, err := s.Run(context.Background(), job(op), jobHooks{})
 			if err != nil {
 				results[i] = "error: " + err.Error()
 			} else {
@@ -165,7 +169,7 @@ func TestSupervisorContainsCrashes(t *testing.T) {
 	if l := log(); !strings.Contains(l, "is run again, alone") || !strings.Contains(l, "engine: fatal error: stack overflow") {
 		t.Errorf("the log:\n%s", l)
 	}
-	_, err = s.Run(context.Background(), job("memory"), nil)
+	_, err = s.Run(context.Background(), job("memory"), jobHooks{})
 	if !errors.As(err, &c) || !c.memory {
 		t.Fatalf("past the memory budget: %v", err)
 	}
@@ -175,7 +179,7 @@ func TestSupervisorClose(t *testing.T) {
 	s, _ := newTestSupervisor(t)
 	done := make(chan error, 1)
 	go func() {
-		_, err := s.Run(context.Background(), job("wait"), nil)
+		_, err := s.Run(context.Background(), job("wait"), jobHooks{})
 		done <- err
 	}()
 	time.Sleep(200 * time.Millisecond)
@@ -188,7 +192,7 @@ func TestSupervisorClose(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Run did not return after Close")
 	}
-	if _, err := s.Run(context.Background(), job("echo"), nil); err != errClosed {
+	if _, err := s.Run(context.Background(), job("echo"), jobHooks{}); err != errClosed {
 		t.Errorf("a job after Close: %v", err)
 	}
 }
@@ -241,7 +245,7 @@ func BenchmarkSupervisorRoundTrip(b *testing.B) {
 	var lat []time.Duration
 	for b.Loop() {
 		start := time.Now()
-		if _, err := s.Run(context.Background(), payload, nil); err != nil {
+		if _, err := s.Run(context.Background(), payload, jobHooks{}); err != nil {
 			b.Fatal(err)
 		}
 		lat = append(lat, time.Since(start))
@@ -287,5 +291,36 @@ func TestJobFrames(t *testing.T) {
 		if m, err := readJobMessage(bufio.NewReader(strings.NewReader(bad))); err == nil {
 			t.Errorf("%q read as %+v", bad, m)
 		}
+	}
+}
+
+// A job that the worker answered the client for itself, when the worker dies, ends with
+// that answer: it is neither run again nor the culprit, so the crash beside it was alone.
+func TestSupervisorJobAnsweredBeforeDeath(t *testing.T) {
+	s, log := newTestSupervisor(t)
+	var dead []int
+	s.dead = func(pid int) { dead = append(dead, pid) }
+	done := make(chan json.RawMessage)
+	go func() {
+		res, err := s.Run(context.Background(), job("hang"), jobHooks{answered: func() json.RawMessage { return json.RawMessage(`"sent"`) }})
+		if err != nil {
+			t.Errorf("the answered job: %v", err)
+		}
+		done <- res
+	}()
+	time.Sleep(100 * time.Millisecond) // the hang job runs
+	_, err := s.Run(context.Background(), job("crash"), jobHooks{answered: func() json.RawMessage { return nil }})
+	var c *crashError
+	if !errors.As(err, &c) || !strings.Contains(c.reason, "stack overflow") {
+		t.Errorf("the crash: %v", err)
+	}
+	if res := <-done; string(res) != `"sent"` {
+		t.Errorf("the answered job ended with %s", res)
+	}
+	if strings.Contains(log(), "run again") {
+		t.Errorf("a job was run again:\n%s", log())
+	}
+	if len(dead) != 1 || dead[0] <= 0 {
+		t.Errorf("dead was told %v", dead)
 	}
 }

@@ -4,11 +4,12 @@
 // programs passing a 300-byte line through pipes and back, one at a time, with nothing
 // else to do. "child": this process and one child (the hop of `jstk mcp --isolate=false`);
 // "relay": this process, a child that relays each line to a grandchild and its answer back
-// (the chain client -> server -> engine process of `jstk mcp`). It prints p50/p90/p99 of the
+// (the chain client -> server -> engine process of `jstk mcp`); "halfrelay": the same chain, but
+// the grandchild answers on the stream the relay inherited from this process, itself. It prints p50/p90/p99 of the
 // round trip and the CPU per round trip (user+system, from /proc) of the processes it
 // started and itself.
 //
-//	go run scripts/mcpfloor/main.go [N] [child|relay]
+//	go run scripts/mcpfloor/main.go [N] [child|relay|halfrelay]
 package main
 
 import (
@@ -86,8 +87,56 @@ func relay() {
 	}
 }
 
+// halfRelay relays each line to a grandchild that answers the client itself, on the
+// relay's own stdout, which it inherits (the relay only reads the grandchild's short
+// acknowledgement, off the client's path).
+func halfRelay() {
+	cmd := exec.Command(os.Args[0], "-echoto")
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	cmd.ExtraFiles = []*os.File{os.Stdout}
+	if err := cmd.Start(); err != nil {
+		panic(err)
+	}
+	go func() {
+		cr := bufio.NewReader(out)
+		for {
+			if _, err := cr.ReadBytes('\n'); err != nil {
+				return
+			}
+		}
+	}()
+	r := bufio.NewReader(os.Stdin)
+	for {
+		l, err := r.ReadBytes('\n')
+		if err != nil {
+			return
+		}
+		in.Write(l)
+	}
+}
+
+// echoTo answers each line on fd 3, and acknowledges it on stdout.
+func echoTo() {
+	r, to := bufio.NewReader(os.Stdin), os.NewFile(3, "client")
+	for {
+		l, err := r.ReadBytes('\n')
+		if err != nil {
+			return
+		}
+		to.Write(l)
+		os.Stdout.Write([]byte("ok\n"))
+	}
+}
+
 func main() {
 	switch {
+	case len(os.Args) > 1 && os.Args[1] == "-echoto":
+		echoTo()
+		return
+	case len(os.Args) > 1 && os.Args[1] == "-halfrelay":
+		halfRelay()
+		return
 	case len(os.Args) > 1 && os.Args[1] == "-echo":
 		echo()
 		return
@@ -103,8 +152,11 @@ func main() {
 		mode = os.Args[2]
 	}
 	arg := "-echo"
-	if mode == "relay" {
+	switch mode {
+	case "relay":
 		arg = "-relay"
+	case "halfrelay":
+		arg = "-halfrelay"
 	}
 	cmd := exec.Command(os.Args[0], arg)
 	in, _ := cmd.StdinPipe()
