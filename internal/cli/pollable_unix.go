@@ -11,9 +11,10 @@ import (
 	"unsafe"
 )
 
-// The pipes between `jstk mcp` and its engine process (both ends) are read and
-// written through Go's network poller with raw system calls. Why, measured on a warm
-// validate call: a blocking read(2) holds a thread in the system call, and every system
+// The pipes between `jstk mcp` and its engine process are read and written through Go's
+// network poller with raw system calls, but for the engine's reading of its jobs, which
+// blocks since its answers go to the client itself (see runMCP and answerShare). Why,
+// measured on a warm validate call: a blocking read(2) holds a thread in the system call, and every system
 // call made through package syscall, when the process was idle, wakes the runtime's
 // monitor thread (sysmon), which then polls every 20 us until the process is idle again:
 // with a message each way in each process per call, those wake-ups were the largest part

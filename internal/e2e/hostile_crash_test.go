@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -324,3 +326,50 @@ func TestIsolateFalse(t *testing.T) {
 		t.Errorf("the server has %d children with --isolate=false", len(kids))
 	}
 }
+
+// TestEngineAnswersAsTheServerDoes: the engine process writes small answers to the
+// client itself (Linux, a blocking pipe: as here); what the client reads is what the
+// server sends when it relays every answer (JSTK_MCP_DIRECT=0), but for the run ids. A
+// result too large for one atomic write, and ping and tools/list between the calls, come
+// from the server on the same stream without breaking a line.
+func TestEngineAnswersAsTheServerDoes(t *testing.T) {
+	t.Parallel()
+	run := func(env []string) []string {
+		r := startRawEnv(t, workDir, env)
+		r.initialize(t)
+		calls := []map[string]any{
+			{"schema": valueDoc(map[string]any{"type": "string"}), "instances": []any{valueDoc("x"), valueDoc(1)}},
+			{"schema": valueDoc(map[string]any{"type": "integer"}), "instances": []any{valueDoc(2)}},
+			{"schema": pathDoc("order.schema.json"), "instances": []any{pathDoc("medium.ndjson")}},
+		}
+		var got []string
+		for i, args := range calls {
+			r.call(t, fmt.Sprint(10+i), "validate", args)
+			r.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, 20+i))
+		}
+		r.send(t, `{"jsonrpc":"2.0","id":30,"method":"tools/list"}`)
+		for len(got) < 2*len(calls)+1 {
+			m := r.next(t, time.Minute)
+			if m["id"] == nil {
+				continue
+			}
+			b, _ := json.Marshal(m)
+			got = append(got, runIDs.ReplaceAllString(string(b), `"jstk/runId":"R"`))
+		}
+		r.stdin.Close()
+		<-r.done
+		r.cmd.Wait()
+		slices.Sort(got)
+		return got
+	}
+	relayed, direct := run([]string{"JSTK_MCP_DIRECT=0"}), run(nil)
+	if !slices.Equal(relayed, direct) {
+		t.Errorf("answers differ:\nrelayed: %.3000s\ndirect:  %.3000s", relayed, direct)
+	}
+	if len(direct) != 7 || !strings.Contains(strings.Join(direct, "\n"), fmt.Sprintf("%d instances", mediumLines)) {
+		t.Errorf("answers: %.3000s", direct)
+	}
+}
+
+// runIDs matches the run id of a result.
+var runIDs = regexp.MustCompile(`"jstk/runId":"[^"]*"`)
