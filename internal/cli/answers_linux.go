@@ -33,8 +33,9 @@ import (
 // the engine dies, a call whose slot says answerWriting or answerOpen was not answered
 // (the server answers it, or runs it again), one that says sent was, and the lock, if the
 // dead engine held it, is freed. (An engine killed between the end of its write and the
-// store of the state, a few instructions, leaves a call answered twice: the second answer
-// has the same id, which clients ignore.)
+// store of the state leaves a call answered twice: the second answer has the same id,
+// which clients ignore. The window is a few instructions, but the write wakes the client,
+// which may preempt the engine's thread right there.)
 type answerShare struct {
 	mem    []byte
 	memfd  *os.File
@@ -166,8 +167,20 @@ func (s *answerShare) cancel(i int) bool {
 	return s.slots[i].Load() == answerCancelled
 }
 
-// isSent reports whether the engine has sent the answer of the call in slot i.
-func (s *answerShare) isSent(i int) bool { return s.slots[i].Load() >= answerSentOK }
+// isSent reports whether the engine has sent the answer of the call in slot i. An answer
+// being written is waited for (at most writingWait): a client can read it, and send its
+// next message, before the engine, preempted by the very wake-up of the client, says it
+// was sent.
+func (s *answerShare) isSent(i int) bool {
+	for end := time.Now().Add(writingWait); s.slots[i].Load() == answerWriting && time.Now().Before(end); {
+		time.Sleep(10 * time.Microsecond)
+	}
+	return s.slots[i].Load() >= answerSentOK
+}
+
+// writingWait bounds how long isSent waits for an answer being written (a write to a
+// client that does not read; an engine that died writing is seen to within a second).
+const writingWait = 2 * time.Second
 
 // sent reports, once the engine died, whether it had answered the call in slot i, and
 // with isError. A slot it was writing is open again: that write did not happen.

@@ -124,6 +124,21 @@ func TestAnswerShare(t *testing.T) {
 	if sent, _ := s.sent(c); sent || s.slots[c].Load() != answerOpen {
 		t.Error("a half-done write counts as answered")
 	}
+
+	// A client may read an answer before the engine says it sent it: isSent waits for
+	// the write under way.
+	s.slots[c].Store(answerWriting)
+	go func() {
+		time.Sleep(20 * time.Millisecond)
+		s.slots[c].Store(answerSentOK)
+	}()
+	if !s.isSent(c) {
+		t.Error("isSent did not wait for the write under way")
+	}
+	s.slots[c].Store(answerOpen)
+	if s.isSent(c) {
+		t.Error("an open call counts as sent")
+	}
 	for _, i := range []int{a, b, c} {
 		s.release(i)
 	}

@@ -190,7 +190,8 @@ func (s *Server) run(ctx context.Context, c *call, key string, id json.RawMessag
 
 // busyLocked reports whether a call with this id key is in flight. One whose answer the
 // provider has sent is not: the client has the answer, and may use the id again before
-// the provider returns. s.mu is held.
+// the provider returns. s.mu is held: dispatch has asked the gate already, so that it
+// answers at once here.
 func (s *Server) busyLocked(key string) bool {
 	c, ok := s.inflight[key]
 	return ok && !c.answer.answered()

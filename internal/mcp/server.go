@@ -429,8 +429,11 @@ func (s *Server) dispatch(ctx context.Context, fields map[string]json.RawMessage
 	}
 	key := idKey(id)
 	s.mu.Lock()
-	busy := s.busyLocked(key)
+	c, busy := s.inflight[key]
 	s.mu.Unlock()
+	if busy && c.answer.answered() { // may wait for an answer being written: not under s.mu
+		busy = false
+	}
 	if busy {
 		s.sendError(send, id, newError(CodeInvalidRequest, "Invalid Request: id %s is already used by a request still in progress", id))
 		return
