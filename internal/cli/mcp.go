@@ -298,9 +298,9 @@ func selectTools(expose, exclude string) ([]*tools.Descriptor, []string, error) 
 // calls get grace to send their answers; then nothing more is written, and it
 // returns 0, whether or not a call is still stuck in work it cannot interrupt.
 //
-// first, if not nil, is called once, after the first message was handled. inline runs a
-// tool call on the goroutine that read it (the server's own process runs the calls);
-// otherwise each call goes to a goroutine of its own (they wait for the engine process).
+// first, if not nil, is called once, after the first message was handled. inline says
+// that the server's own process runs the calls; otherwise they run in the engine process,
+// and each hands the reading on once the engine has it (handOffReading).
 // share, if not nil, is shared with the engine process, which writes answers to the
 // client's stream too: each message is written holding its lock.
 func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams, drain, grace time.Duration, first func(), inline bool, share *answerShare) int {
@@ -325,18 +325,16 @@ func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams, drain, g
 	}
 	// The messages are handled on the goroutine that reads them, one after the other:
 	// handing each line to another goroutine cost a thread's wake-up per message. A
-	// tools/call that waits for the engine process goes to a goroutine of readers; after
-	// it the reader yields, so that the call starts at once, where otherwise it would wait
-	// behind the reader's next read(2), which blocks holding the processor until the
-	// runtime's monitor takes it away (without the yield warm calls were slower, p50 240 ->
-	// 268 us; with it 246 -> 224 us, 4 alternating rounds of BenchmarkValidateRoundTrip).
-	// A call that runs in this process (inline) runs on the reading goroutine itself: see
-	// runReading.
+	// tools/call runs on the reading goroutine too (see runReading); one that waits for
+	// the engine process hands the reading on as soon as the engine has its job
+	// (handOffReading), so that the wake-up of the next reader comes after the job is
+	// on its way, not before (isolated p50, 2 x 8-10 alternating rounds: 100.6 -> 97.9
+	// and 101.4 -> 99.4 us).
 	// hmu orders the handling before the shutdown: once stopped, no message is handled.
 	var hmu sync.Mutex
 	stopped := false
 	// handle handles one message; call is the tool call it started, for the caller to run.
-	handle := func(line []byte, over *mcp.Oversize) (call func(), ok bool) {
+	handle := func(ctx context.Context, line []byte, over *mcp.Oversize) (call func(), ok bool) {
 		hmu.Lock()
 		defer hmu.Unlock()
 		if stopped {
@@ -345,7 +343,7 @@ func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams, drain, g
 		if over != nil {
 			srv.RefuseOversize(over, send)
 		} else {
-			call = srv.HandleDeferred(calls, line, send)
+			call = srv.HandleDeferred(ctx, line, send)
 		}
 		if first != nil {
 			first()
@@ -402,9 +400,15 @@ func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams, drain, g
 				}
 			}
 			var call func()
+			var ho *handOff
+			ctx := calls
+			if !inline {
+				ho = new(handOff)
+				ctx = context.WithValue(calls, handOffKey{}, ho)
+			}
 			if over != nil || len(line) > 0 {
 				var ok bool
-				if call, ok = handle(line, over); !ok {
+				if call, ok = handle(ctx, line, over); !ok {
 					return
 				}
 			}
@@ -418,12 +422,11 @@ func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams, drain, g
 			if call == nil {
 				continue
 			}
-			// A call goes to another goroutine when it only waits for the engine process
-			// (not inline), or when more is to be read soon: other calls run (a client with
-			// calls in flight), or more of the stream has come.
+			// A call goes to another goroutine when more is to be read soon: other calls
+			// run (a client with calls in flight), or more of the stream has come.
 			n := running.Add(1)
-			more := !inline || n > 1 || br.Buffered() > 0
-			if !runReading(readers, func() { defer running.Add(-1); call() }, more, read) {
+			more := n > 1 || br.Buffered() > 0
+			if !runReading(readers, func() { defer running.Add(-1); call() }, more, read, ho) {
 				return
 			}
 		}
@@ -449,6 +452,20 @@ func serve(ctx context.Context, srv *mcp.Server, limit int, st Streams, drain, g
 	}
 }
 
+// handOff lets a call that runs on the goroutine that read it hand the reading on at once,
+// when it only waits for another process from then on (see handOffReading).
+type handOff struct{ now func() }
+
+type handOffKey struct{}
+
+// handOffReading hands the reading on, if the call of ctx runs on the goroutine that
+// read it: the engine process has the job, and the call only waits for it.
+func handOffReading(ctx context.Context) {
+	if ho, ok := ctx.Value(handOffKey{}).(*handOff); ok && ho.now != nil {
+		ho.now()
+	}
+}
+
 // answersEnv tells an engine process whether its server passed it an answerShare ("1":
 // descriptors 3 and 4). The server always sets it, so that none is taken from a user's
 // environment.
@@ -459,21 +476,23 @@ const answersEnv = "JSTK_ENGINE_ANSWERS"
 // call) waits at most this long.
 const readingHandOff = time.Millisecond
 
-// runReading runs call, which read read from a stream on one of w's goroutines, in the
-// server's own process. A call that runs on the goroutine that read it starts at once:
+// runReading runs call, which read read from a stream on one of w's goroutines. A call
+// that runs on the goroutine that read it starts at once:
 // handing it to a waiting goroutine and reading on cost a warm call 35-55 us of its p50 on
 // a 2-core virtual machine (BenchmarkValidateRoundTrip/inline-isolate=false, medians of 8
 // and 10 alternating rounds: 118 -> 64-82 us, 88 -> 54 us). So call runs there, and
 // runReading returns true for that goroutine to read on; but when it runs longer than
-// readingHandOff, read goes on on another goroutine of w (a cancellation or a ping waits
-// at most that long), and runReading returns false, for the caller to stop reading.
+// readingHandOff, or when it calls ho.now (a call that from then on only waits for the
+// engine process; ho may be nil), read goes on on another goroutine of w (a cancellation
+// or a ping waits at most that long), and runReading returns false, for the caller to
+// stop reading.
 //
 // When more is to be read at once (a client with calls in flight), call goes to another
 // goroutine of w instead, as before, and the caller reads on (true): the messages waiting
 // are read now, and the calls run side by side, not one after the other for up to
 // readingHandOff each. (8 small calls in flight on 2 cores, BenchmarkThroughput8/
 // inline-isolate=false, did not tell the two ways apart: 21,100 and 21,500 calls/s.)
-func runReading(w *mcp.Workers, call func(), more bool, read func()) bool {
+func runReading(w *mcp.Workers, call func(), more bool, read func(), ho *handOff) bool {
 	if more {
 		w.Go(call)
 		runtime.Gosched() // the call starts at once (see serve)
@@ -481,11 +500,15 @@ func runReading(w *mcp.Workers, call func(), more bool, read func()) bool {
 	}
 	// 0: the call runs; 1: it ended first; 2: the reading was handed off first.
 	var state atomic.Int32
-	t := time.AfterFunc(readingHandOff, func() {
+	handOn := func() {
 		if state.CompareAndSwap(0, 2) {
 			w.Go(read)
 		}
-	})
+	}
+	t := time.AfterFunc(readingHandOff, handOn)
+	if ho != nil {
+		ho.now = handOn
+	}
 	call()
 	t.Stop()
 	return state.CompareAndSwap(0, 1)

@@ -363,7 +363,7 @@ func serveWorker(ctx context.Context, p mcp.Provider, server mcp.ClientInfo, in 
 			}
 			// The job runs where it was read, as a call of the server's own process does
 			// (see runReading): 124-135 -> 103-106 us p50 with the blocking reads above.
-			if !runReading(workers, job, n > 1 || br.Buffered() > 0, read) {
+			if !runReading(workers, job, n > 1 || br.Buffered() > 0, read, nil) {
 				return
 			}
 		}

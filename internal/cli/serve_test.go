@@ -21,7 +21,7 @@ import (
 func TestRunReading(t *testing.T) {
 	w := mcp.NewWorkers(time.Second)
 	var reads atomic.Int32
-	if !runReading(w, func() {}, false, func() { reads.Add(1) }) {
+	if !runReading(w, func() {}, false, func() { reads.Add(1) }, nil) {
 		t.Error("a quick call: runReading said the reading went on elsewhere")
 	}
 	time.Sleep(3 * readingHandOff) // the timer of the call, stopped, must not start a reader later
@@ -31,21 +31,39 @@ func TestRunReading(t *testing.T) {
 
 	off := make(chan struct{})
 	slow := func() { <-off } // runs until the reading goes on elsewhere
-	if runReading(w, slow, false, func() { reads.Add(1); close(off) }) {
+	if runReading(w, slow, false, func() { reads.Add(1); close(off) }, nil) {
 		t.Error("a long call: runReading said the call ended first")
 	}
 	if n := reads.Load(); n != 1 {
 		t.Errorf("a long call: the reading went on elsewhere %d times, want 1", n)
 	}
 
+	// A call that hands the reading on (it waits for the engine process from then on):
+	// the reading goes on elsewhere at once, once, however long the call then runs.
+	ho := new(handOff)
+	ctx := context.WithValue(context.Background(), handOffKey{}, ho)
+	onward := make(chan struct{})
+	waits := func() {
+		handOffReading(ctx)
+		handOffReading(ctx)
+		<-onward // the reading went on before the call ended
+	}
+	if runReading(w, waits, false, func() { reads.Add(1); close(onward) }, ho) {
+		t.Error("a call that handed the reading on: runReading said the call ended first")
+	}
+	if n := reads.Load(); n != 2 {
+		t.Errorf("a call that handed the reading on: %d readers in all, want 2", n)
+	}
+	handOffReading(context.Background()) // a call of no stream: nothing to hand on
+
 	// More to read: the call runs elsewhere, and this goroutine reads on.
 	release, ran := make(chan struct{}), make(chan struct{})
-	if !runReading(w, func() { <-release; close(ran) }, true, func() { reads.Add(1) }) {
+	if !runReading(w, func() { <-release; close(ran) }, true, func() { reads.Add(1) }, nil) {
 		t.Error("more to read: runReading said the caller stops reading")
 	}
 	close(release) // the call was still waiting: it runs on another goroutine
 	<-ran
-	if n := reads.Load(); n != 1 {
+	if n := reads.Load(); n != 2 {
 		t.Errorf("more to read: a reader was started (%d)", n)
 	}
 }

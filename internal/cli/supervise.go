@@ -425,6 +425,7 @@ func (s *supervisor) runOnce(ctx context.Context, payload json.RawMessage, h job
 	if w.send(jobMessage{Job: id, Payload: payload}) != nil {
 		<-w.gone
 	}
+	handOffReading(ctx)
 	cancelled := false
 	for {
 		var stop <-chan struct{}
