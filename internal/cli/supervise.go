@@ -367,9 +367,11 @@ type jobHooks struct {
 	answered func() json.RawMessage
 }
 
-// Run runs one job and returns its result. h says what else to tell of it. When ctx ends, the worker is told to cancel the job, and Run waits
-// for its result as it waits for any. When the worker dies, Run retries the job once,
-// alone, unless it was already alone; then it returns a *crashError.
+// Run runs one job and returns its result; h says what else to tell of it. When ctx
+// ends, the worker is told to cancel the job, and Run waits for its result as it waits for
+// any. When the worker dies, Run retries the job once, alone, unless it was already alone
+// (or had answered the client itself); then it returns a *crashError. Once the job is
+// written to the worker, a reading that ctx's call runs on is handed on (handOffReading).
 func (s *supervisor) Run(ctx context.Context, payload json.RawMessage, h jobHooks) (json.RawMessage, error) {
 	retried := false
 	for {
