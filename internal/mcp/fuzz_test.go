@@ -10,19 +10,51 @@ import (
 	"unicode/utf8"
 )
 
-// fuzzProvider is fakeProvider without the tool that blocks.
-type fuzzProvider struct{ *fakeProvider }
+// fuzzProvider is fakeProvider without the tool that blocks; it answers "echo" itself
+// through the call's AnswerGate on send, as jstk's engine process does.
+type fuzzProvider struct {
+	*fakeProvider
+	send func([]byte)
+}
 
 func (p fuzzProvider) Call(ctx context.Context, req *CallRequest) *CallResult {
 	if req.Name == "slow" {
 		return ErrorResult("not waiting under fuzzing")
 	}
-	return p.fakeProvider.Call(ctx, req)
+	if req.Name != "echo" || req.Answer == nil {
+		return p.fakeProvider.Call(ctx, req)
+	}
+	var mu sync.Mutex
+	sent, cancelled := false, false
+	cancel := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		cancelled = !sent
+		return cancelled
+	}
+	if !req.Answer.Bind(cancel, func() bool { mu.Lock(); defer mu.Unlock(); return sent }) {
+		return ErrorResult("cancelled before it ran")
+	}
+	res := p.fakeProvider.Call(ctx, req)
+	b, err := EncodeResult(res, req, ClientInfo{Name: "jstk-test", Version: "1.2.3"})
+	if err != nil {
+		return ErrorResult("not encoded: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if cancelled {
+		return res // the server sends nothing
+	}
+	p.send(append(append(append([]byte(`{"jsonrpc":"2.0","id":`), req.ID...), `,"result":`...), append(b, '}')...))
+	sent = true
+	return &CallResult{Sent: true, IsError: res.IsError}
 }
 
 // FuzzHandle feeds the lines of each input to a fresh server. Properties: no panic; every
 // message sent is one JSON object with "jsonrpc": "2.0" that is a response (id and exactly one
-// of result/error) or a notification; a response's id is null or appears verbatim in the input.
+// of result/error) or a notification; a response's id is null or appears verbatim in the
+// input, and no id is answered more often than it appears there (the provider answers
+// "echo" itself: the server must not answer it too).
 func FuzzHandle(f *testing.F) {
 	for _, c := range loadConversations(f) {
 		var lines []string
@@ -44,7 +76,6 @@ func FuzzHandle(f *testing.F) {
 		opts := testOptions()
 		opts.MaxMessageSize = 4096
 		opts.PageSize = 3
-		srv := NewServer(fuzzProvider{newFakeProvider()}, opts)
 		var mu sync.Mutex
 		var out [][]byte
 		send := func(b []byte) {
@@ -52,6 +83,8 @@ func FuzzHandle(f *testing.F) {
 			defer mu.Unlock()
 			out = append(out, bytes.Clone(b))
 		}
+		srv := NewServer(fuzzProvider{newFakeProvider(), send}, opts)
+		answers := map[string]int{}
 		for line := range bytes.SplitSeq(input, []byte("\n")) {
 			srv.Handle(context.Background(), line, send)
 		}
@@ -66,6 +99,11 @@ func FuzzHandle(f *testing.F) {
 			_ = json.Unmarshal(b, &m)
 			if m.ID != nil && string(m.ID) != "null" && !bytes.Contains(input, m.ID) {
 				t.Fatalf("response id %s does not appear in the input", m.ID)
+			}
+			if m.ID != nil && string(m.ID) != "null" {
+				if answers[string(m.ID)]++; answers[string(m.ID)] > bytes.Count(input, m.ID) {
+					t.Fatalf("id %s answered %d times", m.ID, answers[string(m.ID)])
+				}
 			}
 		}
 	})
