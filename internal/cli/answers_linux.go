@@ -196,14 +196,17 @@ func (s *answerShare) sent(i int) (sent, isError bool) {
 }
 
 // lockForServer takes the lock for one of the server's messages, waiting while an
-// engine writes an answer.
+// engine writes an answer: a write of a few microseconds, or as long as a client that does
+// not read leaves the engine blocked in it (hence the back-off, up to a millisecond).
 func (s *answerShare) lockForServer() {
+	wait := 20 * time.Microsecond
 	for i := 0; !s.lock.CompareAndSwap(0, lockServer); i++ {
 		if i < 100 {
 			runtime.Gosched()
-		} else {
-			time.Sleep(20 * time.Microsecond)
+			continue
 		}
+		time.Sleep(wait)
+		wait = min(2*wait, time.Millisecond)
 	}
 }
 

@@ -156,6 +156,18 @@ func TestAnswerShare(t *testing.T) {
 		t.Error("a released slot was not given again")
 	}
 
+	// The server waits for an engine's write under way.
+	e.lock.Store(pid)
+	go func() {
+		time.Sleep(5 * time.Millisecond)
+		e.lock.Store(0)
+	}()
+	s.lockForServer()
+	if s.lock.Load() != lockServer {
+		t.Error("the server wrote without the lock")
+	}
+	s.unlockForServer()
+
 	// Shut: the server keeps the lock, even after waiting for an engine that holds it.
 	e.lock.Store(pid)
 	start := time.Now()
