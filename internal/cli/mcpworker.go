@@ -421,22 +421,12 @@ func runJob(ctx context.Context, p mcp.Provider, m jobMessage, write func(jobMes
 	}
 	body = encodeAnswer(res, req, server, logf)
 	if share != nil && c.Slot >= 0 && len(c.ID) > 0 {
-		if line := answerLine(c.ID, body[1:]); len(line) <= answerDirectMax && share.write(c.Slot, os.Getpid(), line, body[0] == answerError) {
+		line := append(mcp.AppendResponse(make([]byte, 0, len(body)+len(c.ID)+64), c.ID, body[1:]), '\n')
+		if len(line) <= answerDirectMax && share.write(c.Slot, os.Getpid(), line, body[0] == answerError) {
 			return sentAnswer(body[0] == answerError)
 		}
 	}
 	return body
-}
-
-// answerLine is the line that answers the tools/call id with result, as the server
-// writes it (mcp.Server's encodeCallResult).
-func answerLine(id, result []byte) []byte {
-	b := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":}`)+len(id)+len(result)+1)
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b = append(b, id...)
-	b = append(b, `,"result":`...)
-	b = append(b, result...)
-	return append(b, '}', '\n')
 }
 
 // encodeAnswer is the body of the result frame of res, encoded as the server sends it. A

@@ -334,9 +334,20 @@ func TestIsolateFalse(t *testing.T) {
 // from the server on the same stream without breaking a line.
 func TestEngineAnswersAsTheServerDoes(t *testing.T) {
 	t.Parallel()
-	run := func(env []string) []string {
+	run := func(env []string, direct bool) []string {
 		r := startRawEnv(t, workDir, env)
 		r.initialize(t)
+		// The engine process holds the client's stream as its fd 4 only on the direct path.
+		out, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/1", r.cmd.Process.Pid))
+		deadline := time.Now().Add(time.Minute)
+		for kids := childrenOf(r.cmd.Process.Pid); len(kids) == 0 && time.Now().Before(deadline); kids = childrenOf(r.cmd.Process.Pid) {
+			time.Sleep(10 * time.Millisecond) // the engine starts once initialize is answered
+		}
+		if kids := childrenOf(r.cmd.Process.Pid); len(kids) != 1 {
+			t.Fatalf("%d engine processes", len(kids))
+		} else if fd4, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/4", kids[0])); (fd4 == out) != direct || out == "" {
+			t.Fatalf("direct %v: the engine's fd 4 is %q, the server's stdout %q", direct, fd4, out)
+		}
 		calls := []map[string]any{
 			{"schema": valueDoc(map[string]any{"type": "string"}), "instances": []any{valueDoc("x"), valueDoc(1)}},
 			{"schema": valueDoc(map[string]any{"type": "integer"}), "instances": []any{valueDoc(2)}},
@@ -362,7 +373,7 @@ func TestEngineAnswersAsTheServerDoes(t *testing.T) {
 		slices.Sort(got)
 		return got
 	}
-	relayed, direct := run([]string{"JSTK_MCP_DIRECT=0"}), run(nil)
+	relayed, direct := run([]string{"JSTK_MCP_DIRECT=0"}, false), run(nil, true)
 	if !slices.Equal(relayed, direct) {
 		t.Errorf("answers differ:\nrelayed: %.3000s\ndirect:  %.3000s", relayed, direct)
 	}

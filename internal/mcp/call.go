@@ -314,14 +314,20 @@ func (s *Server) encodeCallResult(id json.RawMessage, res *CallResult, runID str
 	if len(result) == 0 || result[0] != '{' {
 		return nil, fmt.Errorf("the result is not a JSON object")
 	}
-	// What marshal(response{...}) writes, without encoding the result again: the id is the
-	// request's, as decoded (a string or a number, already compact).
-	b := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":}`)+len(id)+len(result))
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b = append(b, id...)
-	b = append(b, `,"result":`...)
-	b = append(b, result...)
-	return append(b, '}'), nil
+	return AppendResponse(make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":}`)+len(id)+len(result)+1), id, result), nil
+}
+
+// AppendResponse appends the response to the request id whose result is the encoded
+// object result, as the server writes it (without the line's newline): what
+// marshal(response{...}) writes, without encoding the result again. id is the request's,
+// as decoded (a string or a number, already compact). A provider that sends its answers
+// itself (see AnswerGate) writes them so.
+func AppendResponse(dst, id, result []byte) []byte {
+	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
+	dst = append(dst, id...)
+	dst = append(dst, `,"result":`...)
+	dst = append(dst, result...)
+	return append(dst, '}')
 }
 
 // EncodeResult encodes res as the result of the tools/call req, as a server whose

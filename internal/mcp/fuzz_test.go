@@ -45,7 +45,7 @@ func (p fuzzProvider) Call(ctx context.Context, req *CallRequest) *CallResult {
 	if cancelled {
 		return res // the server sends nothing
 	}
-	p.send(append(append(append([]byte(`{"jsonrpc":"2.0","id":`), req.ID...), `,"result":`...), append(b, '}')...))
+	p.send(AppendResponse(nil, req.ID, b))
 	sent = true
 	return &CallResult{Sent: true, IsError: res.IsError}
 }
