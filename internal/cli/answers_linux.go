@@ -37,7 +37,6 @@ import (
 // which clients ignore. The window is a few instructions, but the write wakes the client,
 // which may preempt the engine's thread right there.)
 type answerShare struct {
-	mem    []byte
 	memfd  *os.File
 	client *os.File // the client's stream (the server's stdout)
 	lock   *atomic.Int32
@@ -129,7 +128,8 @@ func mapAnswerShare(memfd, client *os.File, create bool) (*answerShare, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &answerShare{mem: mem, memfd: memfd, client: client}
+	// The mapping lives as long as the process: lock and slots point into it.
+	s := &answerShare{memfd: memfd, client: client}
 	s.lock = (*atomic.Int32)(unsafe.Pointer(&mem[0]))
 	s.slots = unsafe.Slice((*atomic.Int32)(unsafe.Pointer(&mem[64])), answerSlots)
 	return s, nil

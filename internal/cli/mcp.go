@@ -159,7 +159,6 @@ func runMCP(ctx context.Context, args []string, st Streams) int {
 		if os.Getenv(answersEnv) == "1" {
 			if share, err = openAnswerShare(); err != nil {
 				fmt.Fprintf(st.Stderr, "jstk: the server's stream cannot be written: %v; the server sends every answer\n", err)
-				share = nil
 			}
 		}
 		return serveWorker(ctx, local, info, in, out, st.Stderr, mem.budget, grace, share)

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -76,7 +77,7 @@ func readCallPayload(b []byte) (callPayload, error) {
 	c.ID = json.RawMessage(f[6])
 	slot, err := strconv.Atoi(f[7])
 	if err != nil {
-		return c, fmt.Errorf("field 8 is not a number")
+		return c, errors.New("field 8 is not a number")
 	}
 	c.Slot = slot
 	c.Arguments = b
