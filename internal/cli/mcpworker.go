@@ -126,8 +126,54 @@ func (p *remoteProvider) RedactArguments(tool string, args any) any {
 // naming the fatal error (or the memory budget) and the input. The worker's result is
 // sent as the worker encoded it (mcp.CallResult.Encoded).
 func (p *remoteProvider) Call(ctx context.Context, req *mcp.CallRequest) *mcp.CallResult {
+	j := p.job(req)
+	raw, err := p.sup.Run(ctx, j.payload, j.hooks)
+	j.end(raw)
+	return p.result(req, raw, err)
+}
+
+// CallAsync is Call for the server's goroutine that read the call, which reads on as soon
+// as the job is written to the worker (mcp.AsyncProvider): the result comes on the
+// goroutine that reads the worker, and an answer the worker sent the client itself ends
+// the call there. A call with progress is not started so (its reports go first).
+func (p *remoteProvider) CallAsync(ctx context.Context, req *mcp.CallRequest, done func(func() *mcp.CallResult)) bool {
+	if req.Progress != nil {
+		return false
+	}
+	j := p.job(req)
+	end := func(raw json.RawMessage, err error) {
+		j.end(raw)
+		done(func() *mcp.CallResult { return p.result(req, raw, err) })
+	}
+	started := p.sup.RunAsync(ctx, j.payload, j.hooks, func(raw json.RawMessage, err error) {
+		if err != nil || len(raw) > 0 && raw[0] == answerSent {
+			end(raw, err) // nothing to write to the client
+			return
+		}
+		go end(raw, err) // the server writes the answer: not on the goroutine reading the worker
+	})
+	if !started {
+		raw, err := p.sup.Run(ctx, j.payload, j.hooks)
+		end(raw, err)
+	}
+	return true
+}
+
+// remoteJob is a call as a job for the worker.
+type remoteJob struct {
+	payload json.RawMessage
+	hooks   jobHooks
+	// end gives back the call's slot in the answerShare, when it had one, once the job
+	// ended with raw: a cancellation that comes from then on finds the call answered, or
+	// not, as it is then.
+	end func(raw json.RawMessage)
+}
+
+// job makes req a job; when the worker may answer the client itself, it takes a slot in
+// the answerShare and binds the call's AnswerGate to it.
+func (p *remoteProvider) job(req *mcp.CallRequest) remoteJob {
 	slot := -1
-	var h jobHooks
+	var j remoteJob
 	if p.share != nil && req.Answer != nil && req.Progress == nil {
 		if slot = p.share.slot(); slot >= 0 {
 			if !req.Answer.Bind(func() bool { return p.share.cancel(slot) }, func() bool { return p.share.isSent(slot) }) {
@@ -136,7 +182,7 @@ func (p *remoteProvider) Call(ctx context.Context, req *mcp.CallRequest) *mcp.Ca
 			}
 		}
 		if slot >= 0 {
-			h.answered = func() json.RawMessage {
+			j.hooks.answered = func() json.RawMessage {
 				if sent, isError := p.share.sent(slot); sent {
 					return sentAnswer(isError)
 				}
@@ -144,26 +190,28 @@ func (p *remoteProvider) Call(ctx context.Context, req *mcp.CallRequest) *mcp.Ca
 			}
 		}
 	}
-	payload := appendCallPayload(nil, callPayload{Name: req.Name, Arguments: req.Arguments, Client: req.Client,
+	j.payload = appendCallPayload(nil, callPayload{Name: req.Name, Arguments: req.Arguments, Client: req.Client,
 		ProtocolVersion: req.ProtocolVersion, RunID: req.RunID, Progress: req.Progress != nil, ID: req.ID, Slot: slot})
-	var progress func(json.RawMessage)
 	if req.Progress != nil {
-		progress = func(raw json.RawMessage) {
+		j.hooks.progress = func(raw json.RawMessage) {
 			var r progressReport
 			if json.Unmarshal(raw, &r) == nil {
 				req.Progress(r.Progress, r.Total, r.Message)
 			}
 		}
 	}
-	h.progress = progress
-	raw, err := p.sup.Run(ctx, payload, h)
-	if slot >= 0 {
-		// The slot is given back; a cancellation that comes from now on finds the call
-		// answered, or not, as it is now.
-		sent := len(raw) > 0 && raw[0] == answerSent
-		req.Answer.Bind(func() bool { return !sent }, func() bool { return sent })
-		p.share.release(slot)
+	j.end = func(raw json.RawMessage) {
+		if slot >= 0 {
+			sent := len(raw) > 0 && raw[0] == answerSent
+			req.Answer.Bind(func() bool { return !sent }, func() bool { return sent })
+			p.share.release(slot)
+		}
 	}
+	return j
+}
+
+// result is the answer to req of a job that ended with raw or err.
+func (p *remoteProvider) result(req *mcp.CallRequest, raw json.RawMessage, err error) *mcp.CallResult {
 	if err != nil {
 		if c, ok := err.(*crashError); ok {
 			if c.memory {

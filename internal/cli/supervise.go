@@ -170,8 +170,22 @@ type worker struct {
 type pendingJob struct {
 	progress func(json.RawMessage)
 	answered func() json.RawMessage // see jobHooks
-	done     chan json.RawMessage   // the result; closed without one when the worker died
-	alone    bool                   // the only job of the worker when it died
+	done     chan json.RawMessage   // Run's: the result; closed without one when the worker died
+	// end is RunAsync's instead of done: it gets the result (ok), or the worker died.
+	end   func(res json.RawMessage, ok bool)
+	alone bool // the only job of the worker when it died
+}
+
+// finish ends j with its result res (ok), or as the worker's death.
+func (j *pendingJob) finish(res json.RawMessage, ok bool) {
+	switch {
+	case j.end != nil:
+		j.end(res, ok)
+	case ok:
+		j.done <- res
+	default:
+		close(j.done)
+	}
 }
 
 // newSupervisor returns a supervisor of the workers that command makes.
@@ -284,7 +298,7 @@ func (s *supervisor) read(w *worker, stdout io.Reader, fatal <-chan string) {
 		switch {
 		case j == nil:
 		case m.Result != nil:
-			j.done <- m.Result
+			j.finish(m.Result, true)
 		case m.Progress != nil && j.progress != nil:
 			j.progress(m.Progress)
 		}
@@ -322,12 +336,14 @@ func (s *supervisor) read(w *worker, stdout io.Reader, fatal <-chan string) {
 	w.dead = crash
 	// A job the worker answered the client for, before it died, ends with that answer;
 	// the others end as a crash, and the one of them that ran alone is its culprit.
+	var answered []*pendingJob
+	var results []json.RawMessage
 	var open []*pendingJob
 	for id, j := range w.jobs {
 		delete(w.jobs, id)
 		if j.answered != nil {
 			if res := j.answered(); res != nil {
-				j.done <- res
+				answered, results = append(answered, j), append(results, res)
 				continue
 			}
 		}
@@ -335,9 +351,14 @@ func (s *supervisor) read(w *worker, stdout io.Reader, fatal <-chan string) {
 	}
 	for _, j := range open {
 		j.alone = len(open) == 1
-		close(j.done)
 	}
 	w.mu.Unlock()
+	for i, j := range answered {
+		j.finish(results[i], true)
+	}
+	for _, j := range open {
+		j.finish(nil, false)
+	}
 	close(w.gone)
 	if !closed {
 		s.logf("the engine process ended (%s); a new one starts with the next call", crash.reason)
@@ -373,7 +394,11 @@ type jobHooks struct {
 // (or had answered the client itself); then it returns a *crashError. Once the job is
 // written to the worker, a reading that ctx's call runs on is handed on (handOffReading).
 func (s *supervisor) Run(ctx context.Context, payload json.RawMessage, h jobHooks) (json.RawMessage, error) {
-	retried := false
+	return s.run(ctx, payload, h, false)
+}
+
+// run is Run of a job that is already retried (runs alone, and is not retried again).
+func (s *supervisor) run(ctx context.Context, payload json.RawMessage, h jobHooks, retried bool) (json.RawMessage, error) {
 	for {
 		lock, unlock := s.solo.RLock, s.solo.RUnlock
 		if retried {
@@ -390,9 +415,70 @@ func (s *supervisor) Run(ctx context.Context, payload json.RawMessage, h jobHook
 		case retried || crash.alone || ctx.Err() != nil:
 			return nil, crash.err
 		}
-		s.logf("a call that ran beside the one that crashed the engine is run again, alone")
+		s.logf(retryNote)
 		retried = true
 	}
+}
+
+// retryNote is what the supervisor logs when it runs a job again.
+const retryNote = "a call that ran beside the one that crashed the engine is run again, alone"
+
+// RunAsync is Run for a caller that does not wait. When a worker runs and no job runs
+// alone, it writes the job to the worker and returns true; done then gets what Run would
+// have returned, on the goroutine that reads the worker (or, for a job run again after a
+// death, on a goroutine of its own). Otherwise it returns false, starting nothing, for the
+// caller to use Run. When ctx ends, the worker is told to cancel the job.
+func (s *supervisor) RunAsync(ctx context.Context, payload json.RawMessage, h jobHooks, done func(json.RawMessage, error)) bool {
+	if !s.solo.TryRLock() {
+		return false // a job runs alone
+	}
+	s.mu.Lock()
+	w := s.cur
+	if w == nil || s.closed {
+		s.mu.Unlock()
+		s.solo.RUnlock()
+		return false
+	}
+	s.nextJob++
+	id := s.nextJob
+	s.mu.Unlock()
+	j := &pendingJob{progress: h.progress, answered: h.answered}
+	stop := func() bool { return false }
+	j.end = func(res json.RawMessage, ok bool) {
+		stop()
+		s.solo.RUnlock()
+		if ok {
+			done(res, nil)
+			return
+		}
+		w.mu.Lock()
+		crash := w.dead
+		w.mu.Unlock()
+		if j.alone || ctx.Err() != nil {
+			done(nil, crash)
+			return
+		}
+		go func() {
+			s.logf(retryNote)
+			done(s.run(ctx, payload, h, true))
+		}()
+	}
+	w.mu.Lock()
+	if w.dead != nil {
+		w.mu.Unlock()
+		s.solo.RUnlock()
+		return false
+	}
+	w.jobs[id] = j
+	written := make(chan struct{})
+	stop = context.AfterFunc(ctx, func() {
+		<-written // the cancellation follows the job
+		_ = w.send(jobMessage{Job: id, Cancel: true})
+	})
+	w.mu.Unlock()
+	_ = w.send(jobMessage{Job: id, Payload: payload}) // an error: the worker is dying, and read ends the job
+	close(written)
+	return true
 }
 
 // jobCrash is a job's end in a worker that died.

@@ -324,3 +324,119 @@ func TestSupervisorJobAnsweredBeforeDeath(t *testing.T) {
 		t.Errorf("dead was told %v", dead)
 	}
 }
+
+// asyncResult is what RunAsync's done got.
+type asyncResult struct {
+	res json.RawMessage
+	err error
+}
+
+// runAsync runs a job with RunAsync, failing the test if it does not start.
+func runAsync(t *testing.T, s *supervisor, ctx context.Context, payload json.RawMessage, h jobHooks) <-chan asyncResult {
+	t.Helper()
+	c := make(chan asyncResult, 1)
+	if !s.RunAsync(ctx, payload, h, func(res json.RawMessage, err error) { c <- asyncResult{res, err} }) {
+		t.Fatalf("RunAsync did not start %s", payload)
+	}
+	return c
+}
+
+// RunAsync ends its jobs as Run does, without a goroutine waiting: results, progress,
+// cancellation, a crash alone and one beside other jobs (run again, alone); it starts
+// nothing when no worker runs, when a job runs alone, or after Close.
+func TestSupervisorRunAsync(t *testing.T) {
+	s, log := newTestSupervisor(t)
+	if s.RunAsync(context.Background(), job("echo"), jobHooks{}, func(json.RawMessage, error) { t.Error("done of a job not started") }) {
+		t.Fatal("RunAsync started a job with no worker running")
+	}
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if r := <-runAsync(t, s, context.Background(), job("echo"), jobHooks{}); r.err != nil || string(r.res) != `{"Op":"echo"}` {
+		t.Fatalf("echo: %s, %v", r.res, r.err)
+	}
+	var mu sync.Mutex
+	var reports []string
+	r := <-runAsync(t, s, context.Background(), job("progress"), jobHooks{progress: func(r json.RawMessage) {
+		mu.Lock()
+		defer mu.Unlock()
+		reports = append(reports, string(r))
+	}})
+	mu.Lock()
+	if r.err != nil || strings.Join(reports, " ") != `{"p":1} {"p":2}` {
+		t.Errorf("progress: %s, %v, reports %v", r.res, r.err, reports)
+	}
+	mu.Unlock()
+	ctx, cancel := context.WithCancel(context.Background())
+	waiting := runAsync(t, s, ctx, job("wait"), jobHooks{})
+	cancel()
+	if r := <-waiting; r.err != nil || string(r.res) != `"cancelled"` {
+		t.Fatalf("a cancelled job: %s, %v", r.res, r.err)
+	}
+
+	// A crash alone is its own culprit.
+	var c *crashError
+	if r := <-runAsync(t, s, context.Background(), job("crash"), jobHooks{}); !errors.As(r.err, &c) || c.reason != "fatal error: stack overflow" {
+		t.Fatalf("a crash alone: %v", r.err)
+	}
+	// Beside others: they are run again, alone (in Run's goroutine of their own).
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	slow1 := runAsync(t, s, context.Background(), job("slow"), jobHooks{})
+	slow2 := runAsync(t, s, context.Background(), job("slow"), jobHooks{})
+	time.Sleep(20 * time.Millisecond)
+	crash := runAsync(t, s, context.Background(), job("crash"), jobHooks{})
+	for i, ch := range []<-chan asyncResult{slow1, slow2} {
+		if r := <-ch; r.err != nil || string(r.res) != `{"Op":"slow"}` {
+			t.Errorf("job %d beside a crash: %s, %v", i, r.res, r.err)
+		}
+	}
+	if r := <-crash; !errors.As(r.err, &c) {
+		t.Errorf("the crash beside others: %v", r.err)
+	}
+	if !strings.Contains(log(), "is run again, alone") {
+		t.Errorf("the log:\n%s", log())
+	}
+
+	// A job running alone (a retried one) holds the others back: RunAsync starts nothing.
+	s.solo.Lock()
+	started := s.RunAsync(context.Background(), job("echo"), jobHooks{}, func(json.RawMessage, error) {})
+	s.solo.Unlock()
+	if started {
+		t.Error("RunAsync started a job beside one that runs alone")
+	}
+	s.Close(time.Second)
+	if s.RunAsync(context.Background(), job("echo"), jobHooks{}, func(json.RawMessage, error) {}) {
+		t.Error("RunAsync started a job after Close")
+	}
+}
+
+// A job of RunAsync whose worker answered the client before it died ends with that
+// answer; one cancelled before the death is not run again (the crash, which ran beside
+// it, is: once).
+func TestSupervisorRunAsyncDeath(t *testing.T) {
+	s, log := newTestSupervisor(t)
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	answered := runAsync(t, s, context.Background(), job("hang"), jobHooks{answered: func() json.RawMessage { return json.RawMessage(`"sent"`) }})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	cancelled := runAsync(t, s, ctx, job("hang"), jobHooks{}) // its cancellation ends nothing: it hangs
+	time.Sleep(100 * time.Millisecond)
+	crash := runAsync(t, s, context.Background(), job("crash"), jobHooks{})
+	if r := <-answered; r.err != nil || string(r.res) != `"sent"` {
+		t.Errorf("the answered job: %s, %v", r.res, r.err)
+	}
+	var c *crashError
+	if r := <-cancelled; !errors.As(r.err, &c) {
+		t.Errorf("the cancelled job: %s, %v", r.res, r.err)
+	}
+	if r := <-crash; !errors.As(r.err, &c) {
+		t.Errorf("the crash: %v", r.err)
+	}
+	if n := strings.Count(log(), "run again"); n != 1 {
+		t.Errorf("%d jobs were run again, want the crash alone:\n%s", n, log())
+	}
+}

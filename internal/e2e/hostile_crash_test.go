@@ -340,10 +340,11 @@ func TestEngineAnswersAsTheServerDoes(t *testing.T) {
 		// The engine process holds the client's stream as its fd 4 only on the direct path.
 		out, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/1", r.cmd.Process.Pid))
 		deadline := time.Now().Add(time.Minute)
-		for kids := childrenOf(r.cmd.Process.Pid); len(kids) == 0 && time.Now().Before(deadline); kids = childrenOf(r.cmd.Process.Pid) {
+		var kids []int // a scan of /proc may miss them: asked again until it finds one
+		for kids = childrenOf(r.cmd.Process.Pid); len(kids) == 0 && time.Now().Before(deadline); kids = childrenOf(r.cmd.Process.Pid) {
 			time.Sleep(10 * time.Millisecond) // the engine starts once initialize is answered
 		}
-		if kids := childrenOf(r.cmd.Process.Pid); len(kids) != 1 {
+		if len(kids) != 1 {
 			t.Fatalf("%d engine processes", len(kids))
 		} else if fd4, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/4", kids[0])); (fd4 == out) != direct || out == "" {
 			t.Fatalf("direct %v: the engine's fd 4 is %q, the server's stdout %q", direct, fd4, out)

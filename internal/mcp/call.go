@@ -135,19 +135,51 @@ func (s *Server) progressFunc(c *call, token json.RawMessage, send func([]byte))
 // run executes one call and answers it, unless the client cancelled it. It first waits
 // for a slot among the calls that may run at once (Options.MaxConcurrent).
 func (s *Server) run(ctx context.Context, c *call, key string, id json.RawMessage, req *CallRequest, meta requestMeta, send func([]byte)) {
-	defer s.wg.Done()
 	start := s.opts.Now()
-	var res *CallResult
-	var crash *crashed
-	if s.await(ctx, c) {
-		res, crash = s.invoke(ctx, req)
-		s.mu.Lock()
-		s.releaseLocked()
-		s.mu.Unlock()
-	} else {
-		res = ErrorResult("tool %q was cancelled before it started: it was waiting for one of the %d calls running at once to end (run %s)",
-			req.Name, s.opts.MaxConcurrent, req.RunID)
+	if !s.await(ctx, c) {
+		s.finish(ctx, c, key, id, req, meta, send, start, ErrorResult("tool %q was cancelled before it started: it was waiting for one of the %d calls running at once to end (run %s)",
+			req.Name, s.opts.MaxConcurrent, req.RunID), nil)
+		return
 	}
+	if ap, ok := s.p.(AsyncProvider); ok {
+		started, crash := s.invokeAsync(ap, ctx, req, func(result func() *CallResult) {
+			res, crash := s.invoke(req, result)
+			s.ended(ctx, c, key, id, req, meta, send, start, res, crash)
+		})
+		if started {
+			return
+		}
+		if crash != nil {
+			s.ended(ctx, c, key, id, req, meta, send, start, crashResult(req, crash), crash)
+			return
+		}
+	}
+	res, crash := s.invoke(req, func() *CallResult { return s.p.Call(ctx, req) })
+	s.ended(ctx, c, key, id, req, meta, send, start, res, crash)
+}
+
+// invokeAsync starts a call of an AsyncProvider, recovering a panic of CallAsync itself
+// (then started is false and crash says what it was).
+func (s *Server) invokeAsync(ap AsyncProvider, ctx context.Context, req *CallRequest, done func(func() *CallResult)) (started bool, crash *crashed) {
+	defer func() {
+		if r := recover(); r != nil {
+			started, crash = false, s.recovered(req, r)
+		}
+	}()
+	return ap.CallAsync(ctx, req, done), nil
+}
+
+// ended ends a call that ran: its turn passes on, and it is answered and audited.
+func (s *Server) ended(ctx context.Context, c *call, key string, id json.RawMessage, req *CallRequest, meta requestMeta, send func([]byte), start time.Time, res *CallResult, crash *crashed) {
+	s.mu.Lock()
+	s.releaseLocked()
+	s.mu.Unlock()
+	s.finish(ctx, c, key, id, req, meta, send, start, res, crash)
+}
+
+// finish answers a call, unless the client cancelled it, and audits it.
+func (s *Server) finish(ctx context.Context, c *call, key string, id json.RawMessage, req *CallRequest, meta requestMeta, send func([]byte), start time.Time, res *CallResult, crash *crashed) {
+	defer s.wg.Done()
 	elapsed := s.opts.Now().Sub(start)
 
 	var body []byte
@@ -270,27 +302,39 @@ func bound(s string, n int) string {
 	return s[:cut] + fmt.Sprintf("…[%d more bytes]", len(s)-cut)
 }
 
-// invoke calls the provider, turning a panic or a nil result into an error result. This is
-// the one place a tool's panic is recovered: the provider lets it through, so that it is
-// answered as isError, logged and audited as a panic with the run id and the stack, and the
-// server keeps serving.
-func (s *Server) invoke(ctx context.Context, req *CallRequest) (res *CallResult, crash *crashed) {
+// invoke runs result (the provider's Call, or the result of an AsyncProvider's call),
+// turning a panic or a nil result into an error result. This is the one place a tool's
+// panic is recovered: the provider lets it through, so that it is answered as isError,
+// logged and audited as a panic with the run id and the stack, and the server keeps
+// serving.
+func (s *Server) invoke(req *CallRequest, result func() *CallResult) (res *CallResult, crash *crashed) {
 	defer func() {
 		if r := recover(); r != nil {
-			crash = &crashed{value: bound(fmt.Sprint(r), maxPanicValue), stack: string(debug.Stack())}
-			if pe, ok := r.(*panics.Error); ok && pe != nil && len(pe.Stack) > 0 {
-				crash.stack = string(pe.Stack) // raised again from a worker: its stack says where
-			}
-			crash.stack = bound(crash.stack, maxStack)
-			s.opts.Logf("mcp: tool %q (run %s) panicked: %s\n%s", req.Name, req.RunID, crash.value, crash.stack)
-			res = ErrorResult("internal error: tool %q panicked: %s (run %s)", req.Name, crash.value, req.RunID)
+			crash = s.recovered(req, r)
+			res = crashResult(req, crash)
 		}
 	}()
-	res = s.p.Call(ctx, req)
+	res = result()
 	if res == nil {
 		res = ErrorResult("internal error: tool %q returned no result (run %s)", req.Name, req.RunID)
 	}
 	return res, nil
+}
+
+// crashResult is the answer to a call whose tool panicked.
+func crashResult(req *CallRequest, crash *crashed) *CallResult {
+	return ErrorResult("internal error: tool %q panicked: %s (run %s)", req.Name, crash.value, req.RunID)
+}
+
+// recovered is the panic r of req's tool, logged.
+func (s *Server) recovered(req *CallRequest, r any) *crashed {
+	crash := &crashed{value: bound(fmt.Sprint(r), maxPanicValue), stack: string(debug.Stack())}
+	if pe, ok := r.(*panics.Error); ok && pe != nil && len(pe.Stack) > 0 {
+		crash.stack = string(pe.Stack) // raised again from a worker: its stack says where
+	}
+	crash.stack = bound(crash.stack, maxStack)
+	s.opts.Logf("mcp: tool %q (run %s) panicked: %s\n%s", req.Name, req.RunID, crash.value, crash.stack)
+	return crash
 }
 
 type callResultJSON struct {

@@ -13,7 +13,9 @@
 // most Options.MaxConcurrent at once and the others in line, stopped and never answered after
 // notifications/cancelled, notifications/progress when the request carried a progressToken)
 // and writes an optional audit line per call. The tools come from a
-// [Provider]; this package imports no jstk engine.
+// [Provider]; this package imports no jstk engine. A provider that runs its calls in
+// another process may end them later, on a goroutine of its own ([AsyncProvider]), and
+// may send their answers itself ([AnswerGate]).
 //
 // # Driving a Server (the stdio loop in internal/cli)
 //

@@ -166,6 +166,19 @@ type Provider interface {
 	Call(ctx context.Context, req *CallRequest) *CallResult
 }
 
+// An AsyncProvider is a Provider whose calls may end later, on a goroutine of its own:
+// one that runs them in another process, so that the goroutine that read a call reads the
+// next at once instead of waiting (a goroutine handed the reading, and one woken for the
+// result, cost a warm call two thread wake-ups).
+type AsyncProvider interface {
+	Provider
+	// CallAsync starts the call and returns true, and then calls done once, on any
+	// goroutine (within CallAsync too); or it returns false, starting nothing, and the
+	// server calls Call. done's argument gives the result as Call would: the server runs
+	// it under the same recovery, so that it may raise a panic the call raised.
+	CallAsync(ctx context.Context, req *CallRequest, done func(result func() *CallResult)) bool
+}
+
 // validToolName says whether name matches ^[a-z][a-z0-9_]{0,63}$ (checked by hand: the
 // compiled pattern cost 630 allocations at every start of the binary).
 func validToolName(name string) bool {
