@@ -11,7 +11,8 @@ import (
 )
 
 // fuzzProvider is fakeProvider without the tool that blocks; it answers "echo" itself
-// through the call's AnswerGate on send, as jstk's engine process does.
+// through the call's AnswerGate on send, as jstk's engine process does, and ends it on a
+// goroutine of its own (an AsyncProvider, as jstk's server's provider is).
 type fuzzProvider struct {
 	*fakeProvider
 	send func([]byte)
@@ -48,6 +49,15 @@ func (p fuzzProvider) Call(ctx context.Context, req *CallRequest) *CallResult {
 	p.send(AppendResponse(nil, req.ID, b))
 	sent = true
 	return &CallResult{Sent: true, IsError: res.IsError}
+}
+
+// CallAsync ends "echo" on a goroutine of its own and leaves the other tools to Call.
+func (p fuzzProvider) CallAsync(ctx context.Context, req *CallRequest, done func(func() *CallResult)) bool {
+	if req.Name != "echo" {
+		return false
+	}
+	go done(func() *CallResult { return p.Call(ctx, req) })
+	return true
 }
 
 // FuzzHandle feeds the lines of each input to a fresh server. Properties: no panic; every
