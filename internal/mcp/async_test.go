@@ -51,16 +51,22 @@ func newAsyncProvider() *asyncProvider {
 	return p
 }
 
+// newAsyncSession is a session of an asyncProvider, initialized, auditing.
+func newAsyncSession(t *testing.T) (*session, *asyncProvider, *bytes.Buffer) {
+	audit := new(bytes.Buffer)
+	opts := testOptions()
+	opts.Audit = audit
+	p := newAsyncProvider()
+	ss := newSession(t, p, opts)
+	ss.do(initLine, initializedLine)
+	return ss, p, audit
+}
+
 // An AsyncProvider's call ends when the provider says, not when CallAsync returns: the
 // server handles other messages meanwhile, then answers and audits the call as any other.
 func TestAsyncProviderEndsLater(t *testing.T) {
 	t.Parallel()
-	var audit bytes.Buffer
-	opts := testOptions()
-	opts.Audit = &audit
-	p := newAsyncProvider()
-	ss := newSession(t, p, opts)
-	ss.do(initLine, initializedLine)
+	ss, p, audit := newAsyncSession(t)
 
 	if out := ss.do("&" + request("1", "tools/call", `{"name":"later"}`)); len(out) != 0 {
 		t.Fatalf("answered before the provider ended the call: %s", out)
@@ -86,11 +92,7 @@ func TestAsyncProviderEndsLater(t *testing.T) {
 // and audited as a panic of the tool, and the server goes on.
 func TestAsyncProviderPanics(t *testing.T) {
 	t.Parallel()
-	var audit bytes.Buffer
-	opts := testOptions()
-	opts.Audit = &audit
-	ss := newSession(t, newAsyncProvider(), opts)
-	ss.do(initLine, initializedLine)
+	ss, _, audit := newAsyncSession(t)
 	out := ss.do(request("1", "tools/call", `{"name":"panic"}`), request("2", "tools/call", `{"name":"startpanic"}`), request("3", "tools/call", `{"name":"now"}`))
 	if len(out) != 3 || !strings.Contains(string(out[0]), "panicked: boom later") || !strings.Contains(string(out[1]), "panicked: boom at the start") ||
 		!strings.Contains(string(out[2]), `"text":"now"`) {
@@ -111,12 +113,7 @@ func TestAsyncProviderPanics(t *testing.T) {
 // ends with then is not sent, and the call is audited as cancelled.
 func TestAsyncProviderCancelled(t *testing.T) {
 	t.Parallel()
-	var audit bytes.Buffer
-	opts := testOptions()
-	opts.Audit = &audit
-	p := newAsyncProvider()
-	ss := newSession(t, p, opts)
-	ss.do(initLine, initializedLine)
+	ss, p, audit := newAsyncSession(t)
 	ss.do("&" + request("1", "tools/call", `{"name":"later"}`))
 	<-p.started
 	ss.do("&" + cancel("1"))
@@ -132,9 +129,7 @@ func TestAsyncProviderCancelled(t *testing.T) {
 // Shutdown waits for the calls an AsyncProvider has not ended, within its timeout.
 func TestAsyncProviderWaited(t *testing.T) {
 	t.Parallel()
-	p := newAsyncProvider()
-	ss := newSession(t, p, nil)
-	ss.do(initLine, initializedLine)
+	ss, p, _ := newAsyncSession(t)
 	ss.do("&" + request("1", "tools/call", `{"name":"later"}`))
 	<-p.started
 	if ss.srv.WaitTimeout(0) {
