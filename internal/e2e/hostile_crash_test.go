@@ -337,18 +337,6 @@ func TestEngineAnswersAsTheServerDoes(t *testing.T) {
 	run := func(env []string, direct bool) []string {
 		r := startRawEnv(t, workDir, env)
 		r.initialize(t)
-		// The engine process holds the client's stream as its fd 4 only on the direct path.
-		out, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/1", r.cmd.Process.Pid))
-		deadline := time.Now().Add(time.Minute)
-		var kids []int // a scan of /proc may miss them: asked again until it finds one
-		for kids = childrenOf(r.cmd.Process.Pid); len(kids) == 0 && time.Now().Before(deadline); kids = childrenOf(r.cmd.Process.Pid) {
-			time.Sleep(10 * time.Millisecond) // the engine starts once initialize is answered
-		}
-		if len(kids) != 1 {
-			t.Fatalf("%d engine processes", len(kids))
-		} else if fd4, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/4", kids[0])); (fd4 == out) != direct || out == "" {
-			t.Fatalf("direct %v: the engine's fd 4 is %q, the server's stdout %q", direct, fd4, out)
-		}
 		calls := []map[string]any{
 			{"schema": valueDoc(map[string]any{"type": "string"}), "instances": []any{valueDoc("x"), valueDoc(1)}},
 			{"schema": valueDoc(map[string]any{"type": "integer"}), "instances": []any{valueDoc(2)}},
@@ -367,6 +355,27 @@ func TestEngineAnswersAsTheServerDoes(t *testing.T) {
 			}
 			b, _ := json.Marshal(m)
 			got = append(got, runIDs.ReplaceAllString(string(b), `"jstk/runId":"R"`))
+		}
+		// The engine process holds the client's stream as its fd 4 only on the direct path.
+		// It is looked at once the calls are answered: the engine has run them, so it is
+		// past its exec (a child seen between fork and exec has not its descriptors yet).
+		// A scan of /proc may still miss it, or catch a descriptor being replaced: asked
+		// again, for at most 10 s, until it shows one engine and, on the direct path, its fd 4.
+		out, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/1", r.cmd.Process.Pid))
+		var kids []int
+		fd4 := ""
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			if kids = childrenOf(r.cmd.Process.Pid); len(kids) == 1 {
+				fd4, _ = os.Readlink(fmt.Sprintf("/proc/%d/fd/4", kids[0]))
+			}
+			if len(kids) == 1 && (fd4 == out || !direct) || time.Now().After(deadline) {
+				break
+			}
+		}
+		if len(kids) != 1 {
+			t.Fatalf("%d engine processes", len(kids))
+		} else if (fd4 == out) != direct || out == "" {
+			t.Fatalf("direct %v: the engine's fd 4 is %q, the server's stdout %q", direct, fd4, out)
 		}
 		r.stdin.Close()
 		<-r.done
