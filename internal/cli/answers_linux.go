@@ -41,6 +41,7 @@ type answerShare struct {
 	client *os.File // the client's stream (the server's stdout)
 	lock   *atomic.Int32
 	slots  []atomic.Int32
+	pid    int32 // an engine's: its mark on the lock
 
 	mu   sync.Mutex
 	free []int // slots not in use
@@ -130,6 +131,9 @@ func mapAnswerShare(memfd, client *os.File, create bool) (*answerShare, error) {
 	}
 	// The mapping lives as long as the process: lock and slots point into it.
 	s := &answerShare{memfd: memfd, client: client}
+	if !create {
+		s.pid = int32(os.Getpid()) // once: it is a system call
+	}
 	s.lock = (*atomic.Int32)(unsafe.Pointer(&mem[0]))
 	s.slots = unsafe.Slice((*atomic.Int32)(unsafe.Pointer(&mem[64])), answerSlots)
 	return s, nil
@@ -226,11 +230,11 @@ func (s *answerShare) shut(wait time.Duration) {
 func (s *answerShare) dead(pid int) { s.lock.CompareAndSwap(int32(pid), 0) }
 
 // write sends line, the whole answer of the call in slot i, to the client from the
-// engine pid, and says whether it did. It does not when the lock is taken (the server
+// engine, and says whether it did. It does not when the lock is taken (the server
 // writes, or is shutting down), the client cancelled the call, or the write fails: the
 // server then sends what the engine relays.
-func (s *answerShare) write(i, pid int, line []byte, isError bool) bool {
-	if i < 0 || i >= answerSlots || len(line) > answerDirectMax || !s.lock.CompareAndSwap(0, int32(pid)) {
+func (s *answerShare) write(i int, line []byte, isError bool) bool {
+	if i < 0 || i >= answerSlots || len(line) > answerDirectMax || !s.lock.CompareAndSwap(0, s.pid) {
 		return false
 	}
 	defer s.lock.Store(0)

@@ -72,7 +72,7 @@ func TestAnswerShare(t *testing.T) {
 
 	// An answer the engine writes reaches the client, and a cancellation then loses.
 	a := s.slot()
-	if !e.write(a, pid, line, true) {
+	if !e.write(a, line, true) {
 		t.Fatal("the engine did not write an answer")
 	}
 	got := make([]byte, 100)
@@ -91,7 +91,7 @@ func TestAnswerShare(t *testing.T) {
 
 	// A call cancelled first is not answered by the engine.
 	b := s.slot()
-	if b == a || !s.cancel(b) || !s.cancel(b) || e.write(b, pid, line, false) {
+	if b == a || !s.cancel(b) || !s.cancel(b) || e.write(b, line, false) {
 		t.Error("the engine answered a cancelled call")
 	}
 	if sent, _ := s.sent(b); sent {
@@ -102,11 +102,11 @@ func TestAnswerShare(t *testing.T) {
 	// one atomic write is relayed too.
 	c := s.slot()
 	s.lockForServer()
-	if e.write(c, pid, line, false) {
+	if e.write(c, line, false) {
 		t.Error("the engine wrote while the server held the lock")
 	}
 	s.unlockForServer()
-	if e.write(c, pid, bytes.Repeat([]byte("x"), answerDirectMax+1), false) || e.write(-1, pid, line, false) {
+	if e.write(c, bytes.Repeat([]byte("x"), answerDirectMax+1), false) || e.write(-1, line, false) {
 		t.Error("the engine wrote an answer longer than one atomic write, or of no slot")
 	}
 
@@ -177,7 +177,7 @@ func TestAnswerShare(t *testing.T) {
 	}
 	e.lock.Store(0)
 	s.shut(time.Second)
-	if s.lock.Load() != lockServer || e.write(all[1], pid, line, false) {
+	if s.lock.Load() != lockServer || e.write(all[1], line, false) {
 		t.Error("an engine wrote after the server shut")
 	}
 }

@@ -21,14 +21,14 @@ func openAnswerShare() (*answerShare, error) {
 	return nil, errors.New("an engine answers the client itself only on Linux")
 }
 
-func (*answerShare) files() []*os.File                 { return nil }
-func (*answerShare) slot() int                         { return -1 }
-func (*answerShare) isSent(int) bool                   { return false }
-func (*answerShare) release(int)                       {}
-func (*answerShare) cancel(int) bool                   { return true }
-func (*answerShare) sent(int) (sent, isError bool)     { return false, false }
-func (*answerShare) lockForServer()                    {}
-func (*answerShare) unlockForServer()                  {}
-func (*answerShare) shut(time.Duration)                {}
-func (*answerShare) dead(int)                          {}
-func (*answerShare) write(int, int, []byte, bool) bool { return false }
+func (*answerShare) files() []*os.File             { return nil }
+func (*answerShare) slot() int                     { return -1 }
+func (*answerShare) isSent(int) bool               { return false }
+func (*answerShare) release(int)                   {}
+func (*answerShare) cancel(int) bool               { return true }
+func (*answerShare) sent(int) (sent, isError bool) { return false, false }
+func (*answerShare) lockForServer()                {}
+func (*answerShare) unlockForServer()              {}
+func (*answerShare) shut(time.Duration)            {}
+func (*answerShare) dead(int)                      {}
+func (*answerShare) write(int, []byte, bool) bool  { return false }

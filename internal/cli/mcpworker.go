@@ -469,9 +469,10 @@ func runJob(ctx context.Context, p mcp.Provider, m jobMessage, write func(jobMes
 		res = mcp.ErrorResult("internal error: tool %q returned no result", c.Name)
 	}
 	body = encodeAnswer(res, req, server, logf)
-	if share != nil && c.Slot >= 0 && len(c.ID) > 0 {
+	// The answer's line is longer than body: a body past the bound is not copied into one.
+	if share != nil && c.Slot >= 0 && len(c.ID) > 0 && len(body) <= answerDirectMax {
 		line := append(mcp.AppendResponse(make([]byte, 0, len(body)+len(c.ID)+64), c.ID, body[1:]), '\n')
-		if len(line) <= answerDirectMax && share.write(c.Slot, os.Getpid(), line, body[0] == answerError) {
+		if len(line) <= answerDirectMax && share.write(c.Slot, line, body[0] == answerError) {
 			return sentAnswer(body[0] == answerError)
 		}
 	}

@@ -14,13 +14,13 @@ import (
 // The pipes between `jstk mcp` and its engine process are read and written through Go's
 // network poller with raw system calls, but for the engine's reading of its jobs, which
 // blocks since its answers go to the client itself (see runMCP and answerShare). Why,
-// measured on a warm validate call: a blocking read(2) holds a thread in the system call, and every system
-// call made through package syscall, when the process was idle, wakes the runtime's
-// monitor thread (sysmon), which then polls every 20 us until the process is idle again:
-// with a message each way in each process per call, those wake-ups were the largest part
-// of a warm call's CPU. A raw read or write of a non-blocking pipe never blocks (it
-// returns EAGAIN, and the goroutine waits in the poller), so it needs no thread hand-off
-// and wakes no one.
+// measured on a warm validate call: a blocking read(2) holds a thread in the system
+// call, and every system call made through package syscall, when the process was idle,
+// wakes the runtime's monitor thread (sysmon), which then polls every 20 us until the
+// process is idle again: with a message each way in each process per call, those
+// wake-ups were the largest part of a warm call's CPU. A raw read or write of a
+// non-blocking pipe never blocks (it returns EAGAIN, and the goroutine waits in the
+// poller), so it needs no thread hand-off and wakes no one.
 
 // keptFiles keeps the files pipeIO made (a *os.File that is collected closes its
 // descriptor, which the original file still names).

@@ -336,28 +336,29 @@ func (s *supervisor) read(w *worker, stdout io.Reader, fatal <-chan string) {
 	w.dead = crash
 	// A job the worker answered the client for, before it died, ends with that answer;
 	// the others end as a crash, and the one of them that ran alone is its culprit.
-	var answered []*pendingJob
-	var results []json.RawMessage
-	var open []*pendingJob
+	type ending struct {
+		j   *pendingJob
+		res json.RawMessage // nil: not answered
+	}
+	var ends []ending
+	open := 0
 	for id, j := range w.jobs {
 		delete(w.jobs, id)
+		e := ending{j: j}
 		if j.answered != nil {
-			if res := j.answered(); res != nil {
-				answered, results = append(answered, j), append(results, res)
-				continue
-			}
+			e.res = j.answered()
 		}
-		open = append(open, j)
+		if e.res == nil {
+			open++
+		}
+		ends = append(ends, e)
 	}
-	for _, j := range open {
-		j.alone = len(open) == 1
+	for _, e := range ends {
+		e.j.alone = e.res == nil && open == 1
 	}
 	w.mu.Unlock()
-	for i, j := range answered {
-		j.finish(results[i], true)
-	}
-	for _, j := range open {
-		j.finish(nil, false)
+	for _, e := range ends {
+		e.j.finish(e.res, e.res != nil)
 	}
 	close(w.gone)
 	if !closed {

@@ -116,8 +116,8 @@ type AnswerGate struct {
 // Bind gives the gate cancel, which stops the provider's own answer and reports true, or
 // reports false when that answer was already sent (or is being written), and sent, which
 // reports whether the answer has reached the client (a client may then use the call's id
-// again at once, before the provider returns; sent may wait for a write under way). Bind reports false, and binds nothing,
-// when the client has cancelled the call already.
+// again at once, before the provider returns; sent may wait for a write under way). Bind
+// reports false, and binds nothing, when the client has cancelled the call already.
 func (g *AnswerGate) Bind(cancel, sent func() bool) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()

@@ -130,18 +130,10 @@ func echoTo() {
 }
 
 func main() {
-	switch {
-	case len(os.Args) > 1 && os.Args[1] == "-echoto":
-		echoTo()
-		return
-	case len(os.Args) > 1 && os.Args[1] == "-halfrelay":
-		halfRelay()
-		return
-	case len(os.Args) > 1 && os.Args[1] == "-echo":
-		echo()
-		return
-	case len(os.Args) > 1 && os.Args[1] == "-relay":
-		relay()
+	// The processes the modes start run this program again in a role.
+	roles := map[string]func(){"-echoto": echoTo, "-halfrelay": halfRelay, "-echo": echo, "-relay": relay}
+	if len(os.Args) > 1 && roles[os.Args[1]] != nil {
+		roles[os.Args[1]]()
 		return
 	}
 	n, mode := 5000, "child"
